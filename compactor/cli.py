@@ -1,0 +1,91 @@
+"""The command line, ``python -m compactor COMMAND``: one subcommand per module in commands/."""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import pkgutil
+import sys
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+from compactor import commands
+from compactor.jsonio import Problem, UnreadableJSON, dumps, parse_json
+
+DESCRIPTION = """\
+memory-compact from the command line: the same engine as the explorer and the HTTP service.
+Every command reads JSON from FILE, or from standard input when FILE is '-'. Results go to
+standard output as UTF-8 JSON; problems go to standard error, one line each ('path: reason', or
+'line L, column C: reason' for a file that is not JSON), with exit code 2."""
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="python -m compactor",
+        description=DESCRIPTION,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
+    for info in sorted(pkgutil.iter_modules(commands.__path__), key=lambda m: m.name):
+        importlib.import_module(f"{commands.__name__}.{info.name}").register(sub)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    try:
+        return args.run(args)
+    except BrokenPipeError:  # e.g. piped into `head`
+        return 0
+
+
+def read_bytes(path: str) -> bytes:
+    """The bytes of FILE, or of standard input for '-'; raises :class:`UnreadableJSON`."""
+    if path == "-":
+        return sys.stdin.buffer.read()
+    try:
+        with open(path, "rb") as handle:
+            return handle.read()
+    except OSError as error:
+        raise UnreadableJSON(
+            [Problem(f"{path}: cannot read the file ({error.strerror})")]
+        ) from None
+
+
+def read_json(path: str) -> Any:
+    """The JSON document in FILE (or standard input); raises :class:`UnreadableJSON`."""
+    return parse_json(read_bytes(path))
+
+
+def emit(value: Any, indent: int | None = 2) -> int:
+    """Write ``value`` as UTF-8 JSON to standard output; exit code 0."""
+    sys.stdout.buffer.write(dumps(value, indent).encode("utf-8") + b"\n")
+    sys.stdout.buffer.flush()
+    return 0
+
+
+def fail(problems: Iterable[Any]) -> int:
+    """Write one line per problem to standard error; exit code 2."""
+    for problem in problems:
+        line = str(problem).replace("\n", " ")
+        sys.stderr.buffer.write(line.encode("utf-8", "backslashreplace") + b"\n")
+    sys.stderr.buffer.flush()
+    return 2
+
+
+def add_input_argument(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("file", metavar="FILE", help="a JSON file, or '-' for standard input")
+
+
+def add_indent_argument(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--indent",
+        type=int,
+        default=2,
+        metavar="N",
+        help="indent the JSON output by N spaces (default 2; 0 prints it on one line)",
+    )
+
+
+def indent_of(args: argparse.Namespace) -> int | None:
+    return args.indent if args.indent > 0 else None

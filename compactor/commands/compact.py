@@ -1,0 +1,37 @@
+"""``python -m compactor compact FILE``: the memory-compact response for a request."""
+
+from __future__ import annotations
+
+import argparse
+
+from compactor.cli import add_indent_argument, add_input_argument, emit, fail, indent_of, read_json
+from compactor.jsonio import UnreadableJSON
+from compactor.pipeline import compact
+from compactor.validation import InvalidRequest
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    parser = sub.add_parser(
+        "compact",
+        help="compact a request and print the response JSON",
+        description=(
+            "Read a memory-compact request (the catalog's input schema: messages, budget_chars "
+            "and optional keep_last_n, keep_roles, duplicate_threshold, max_message_chars) and "
+            "print the response: the surviving messages, what each stage did, the loss and "
+            "budget accounting. Exit 0 on success; 2 when the input is not JSON or breaks the "
+            "schema, with every problem on standard error and nothing on standard output."
+        ),
+    )
+    add_input_argument(parser)
+    add_indent_argument(parser)
+    parser.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    try:
+        response = compact(read_json(args.file))
+    except UnreadableJSON as error:
+        return fail(error.problems)
+    except InvalidRequest as error:
+        return fail(f"{e['path']}: {e['message']}" for e in error.errors)
+    return emit(response, indent_of(args))

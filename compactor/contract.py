@@ -1,0 +1,93 @@
+"""The constants of the memory-compact contract, defined once and reported from here."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from importlib import resources
+from types import MappingProxyType
+from typing import Any
+
+
+def _load(name: str) -> Any:
+    return json.loads(resources.files("compactor.data").joinpath(name).read_text("utf-8"))
+
+
+#: The seed's own input JSON Schema (a verbatim copy of the catalog entry's ``inputSchema``).
+INPUT_SCHEMA: Mapping[str, Any] = _load("memory_compact.input.schema.json")
+#: The catalog's published request example (the "dispatcher" conversation).
+REQUEST_EXAMPLE: Mapping[str, Any] = _load("memory_compact.request.example.json")
+
+_PROPS = INPUT_SCHEMA["properties"]
+_MESSAGE = _PROPS["messages"]["items"]["properties"]
+
+ROLES: tuple[str, ...] = tuple(_MESSAGE["role"]["enum"])
+#: Parameter defaults exactly as the schema states them.
+DEFAULTS: Mapping[str, Any] = MappingProxyType(
+    {name: spec["default"] for name, spec in _PROPS.items() if "default" in spec}
+)
+#: Parameter ranges exactly as the schema states them: name -> (minimum, maximum).
+RANGES: Mapping[str, tuple[float, float]] = MappingProxyType(
+    {
+        name: (spec["minimum"], spec["maximum"])
+        for name, spec in _PROPS.items()
+        if "minimum" in spec and "maximum" in spec
+    }
+)
+LIMITS = MappingProxyType(
+    {
+        "min_messages": _PROPS["messages"]["minItems"],
+        "max_messages": _PROPS["messages"]["maxItems"],
+        "max_content_chars": _MESSAGE["content"]["maxLength"],
+        "max_id_chars": _MESSAGE["id"]["maxLength"],
+        "max_keep_roles": _PROPS["keep_roles"]["maxItems"],
+    }
+)
+
+# Stage 1, pin: the reasons in the order the contract lists them.
+PIN_REASONS: tuple[str, ...] = ("pin", "role", "recent")
+
+# Stage 3, trim.
+SENTENCE_ENDS = frozenset(".!?…。！？")
+FULL_WIDTH_SENTENCE_ENDS = frozenset("。！？")
+#: A sentence cut is used only when it keeps at least this share of the allowed length.
+SENTENCE_CUT_MIN_SHARE = 0.4
+
+# Stage 4, drop.
+WEIGHTS: Mapping[str, float] = MappingProxyType({"recency": 0.5, "role": 0.3, "topic_overlap": 0.2})
+ROLE_WEIGHTS: Mapping[str, float] = MappingProxyType(
+    {"system": 1.0, "user": 1.0, "assistant": 0.7, "tool": 0.5}
+)
+TOPIC_TERM_COUNT = 25
+#: Topic terms are words longer than three characters.
+TOPIC_TERM_MIN_CHARS = 4
+SCORE_DECIMALS = 6
+SIMILARITY_DECIMALS = 6
+RATIO_DECIMALS = 4
+
+# The free-text parts of the response, in the project's own words.
+DEDUPE_METHOD = (
+    "Jaccard overlap of word sets, same role only; the earlier message still present wins"
+)
+TRIM_CUT_AT = (
+    "last sentence end within the limit if it keeps at least 40 percent of it, "
+    "else a hard cut at the limit that never splits a grapheme cluster"
+)
+DROP_ORDER = "lowest score first, lower index first on a tie"
+SCORING_NOTE = (
+    "score = 0.5 * recency + 0.3 * role weight + 0.2 * topic overlap, rounded to 6 decimals. "
+    "Recency is the message's position in the history, index / (messages - 1), from 0 (oldest) "
+    "to 1 (newest). Role weight is taken from role_weights. Topic overlap is the share of the "
+    "message's distinct words (from its original content) that are in topic_terms_used: the 25 "
+    "most frequent words longer than three characters across the whole input history, most "
+    "frequent first, ties in alphabetical order."
+)
+LIMITS_TEXT = (
+    "This is a rule-based method without a language model. It never summarises, paraphrases or "
+    "rewrites: every returned content is an unchanged prefix of its input, and nothing is added. "
+    "Duplicates are found by shared vocabulary, not meaning: the same fact in other words is not "
+    "recognised, and two different questions with the same words can be. A trim keeps the start "
+    "of a message and can cut away its point. Scores know position, role and frequent words, not "
+    "importance. Protected messages are never removed, so when they alone exceed the budget the "
+    "budget cannot be met and budget_met is false."
+)

@@ -1,0 +1,66 @@
+"""The request as typed values: messages and parameters."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from compactor.contract import DEFAULTS
+
+
+@dataclass(frozen=True)
+class Message:
+    """One input message, named by its 0-based position in the history."""
+
+    index: int
+    role: str
+    content: str
+    id: str | None = None
+    pin: bool = False
+
+    def to_dict(self) -> dict[str, Any]:
+        """The message as the request carries it (``pin`` only when true)."""
+        out: dict[str, Any] = {"role": self.role, "content": self.content}
+        if self.id is not None:
+            out["id"] = self.id
+        if self.pin:
+            out["pin"] = True
+        return out
+
+
+@dataclass(frozen=True)
+class Params:
+    """The compaction parameters, with the schema's defaults."""
+
+    budget_chars: int
+    keep_last_n: int = DEFAULTS["keep_last_n"]
+    keep_roles: tuple[str, ...] = tuple(DEFAULTS["keep_roles"])
+    duplicate_threshold: float = DEFAULTS["duplicate_threshold"]
+    max_message_chars: int = DEFAULTS["max_message_chars"]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "budget_chars": self.budget_chars,
+            "keep_last_n": self.keep_last_n,
+            "keep_roles": list(self.keep_roles),
+            "duplicate_threshold": self.duplicate_threshold,
+            "max_message_chars": self.max_message_chars,
+        }
+
+
+@dataclass(frozen=True)
+class Request:
+    """A valid request: the history, oldest first, and the parameters."""
+
+    messages: tuple[Message, ...]
+    params: Params
+    contents: tuple[str, ...] = field(init=False, repr=False, compare=False)
+    roles: tuple[str, ...] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "contents", tuple(m.content for m in self.messages))
+        object.__setattr__(self, "roles", tuple(m.role for m in self.messages))
+
+    def to_dict(self) -> dict[str, Any]:
+        """The request as JSON, every parameter spelled out."""
+        return {"messages": [m.to_dict() for m in self.messages], **self.params.to_dict()}

@@ -1,0 +1,68 @@
+"""The parameter-free text analysis, checked against plain set arithmetic."""
+
+from collections import Counter
+
+import numpy as np
+from hypothesis import given, settings
+
+from compactor.analysis import analyse
+from compactor.text import jaccard, words
+from tests.strategies import conversations
+
+
+def brute_force(contents, roles):
+    sets = [set(words(c)) for c in contents]
+    counts = Counter(w for c in contents for w in words(c) if len(w) > 3)
+    terms = sorted(counts.items(), key=lambda item: (-item[1], item[0]))[:25]
+    topic = {t for t, _ in terms}
+    overlap = [len(s & topic) / len(s) if s else 0.0 for s in sets]
+    n = len(contents)
+    similarity = np.full((n, n), np.nan)
+    for i in range(n):
+        for j in range(i):
+            if roles[i] == roles[j]:
+                similarity[i, j] = jaccard(sets[i], sets[j], contents[i], contents[j])
+    return terms, overlap, similarity
+
+
+def check(contents, roles, **kwargs):
+    result = analyse(contents, roles, **kwargs)
+    terms, overlap, similarity = brute_force(contents, roles)
+    assert list(result.topic_terms) == terms
+    assert list(result.topic_overlap) == overlap
+    np.testing.assert_array_equal(result.similarity, similarity)  # exact, NaN where no pair
+    assert [dict(c) for c in result.word_counts] == [dict(Counter(words(c))) for c in contents]
+
+
+@settings(max_examples=300)
+@given(conversations(max_size=14))
+def test_analysis_equals_brute_force(messages):
+    check([m["content"] for m in messages], [m["role"] for m in messages])
+
+
+@settings(max_examples=100)
+@given(conversations(max_size=14))
+def test_a_hash_collision_falls_back_to_exact_ids(messages):
+    # len() as the hash makes every two words of the same length collide.
+    check([m["content"] for m in messages], [m["role"] for m in messages], hash_words=len)
+
+
+def test_topic_terms_tie_break_alphabetically_and_stop_at_25():
+    text = " ".join(f"word{chr(97 + i)}{chr(97 + j)}" for i in range(6) for j in range(6))
+    result = analyse([text, "zzzz zzzz"], ["user", "user"])
+    assert result.topic_terms[0] == ("zzzz", 2)
+    assert [t for t, _ in result.topic_terms[1:]] == sorted(t for t, _ in result.topic_terms[1:])
+    assert len(result.topic_terms) == 25
+
+
+def test_words_of_three_characters_are_never_topic_terms():
+    result = analyse(["the the the cat", "the cat sat"], ["user", "assistant"])
+    assert result.topic_terms == ()
+    assert result.topic_overlap == (0.0, 0.0)
+
+
+def test_similarity_is_only_for_earlier_messages_of_the_same_role():
+    result = analyse(["a b", "a b", "a b"], ["user", "assistant", "user"])
+    assert result.similarity[2, 0] == 1.0
+    assert np.isnan(result.similarity[1, 0]) and np.isnan(result.similarity[0, 2])
+    assert not result.similarity.flags.writeable
