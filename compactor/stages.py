@@ -87,7 +87,9 @@ def dedupe(
         if not protected[i] and similar.similarity >= threshold:
             present[i] = False
             removed.append(Removal(i, best, similar.similarity, state.chars[i]))
-    return replace(state, present=tuple(map(bool, present))), Deduplication(tuple(removed), tuple(nearest))
+    return replace(state, present=tuple(map(bool, present))), Deduplication(
+        tuple(removed), tuple(nearest)
+    )
 
 
 def trim(

@@ -10,6 +10,7 @@ from typing import Any
 
 from jsonschema import Draft202012Validator
 from jsonschema.exceptions import ValidationError
+from jsonschema.protocols import Validator
 
 from compactor.contract import INPUT_SCHEMA
 from compactor.model import Message, Params, Request
@@ -53,26 +54,26 @@ def format_path(parts: Iterable[str | int]) -> str:
     return out or "$"
 
 
-def errors_of(request: Any) -> list[dict[str, str]]:
-    """Every violation of the input schema in ``request``, in document order; empty if valid."""
+def schema_errors(validator: Validator, instance: Any) -> list[dict[str, str]]:
+    """Every violation of ``validator``'s schema in ``instance``, readable, sorted by path."""
     found: dict[tuple, dict[str, str]] = {}
-    for error in _VALIDATOR.iter_errors(request):
+    for error in validator.iter_errors(instance):
         for parts, message in _explain(error):
-            found.setdefault(
-                (_sort_key(parts), message), {"path": format_path(parts), "message": message}
-            )
-    if isinstance(request, dict):
-        for name, value in request.items():
-            if (
-                isinstance(value, float)
-                and not math.isfinite(value)
-                and name in INPUT_SCHEMA["properties"]
-            ):
-                found.setdefault(
-                    ((_sort_key([name])), "finite"),
-                    {"path": name, "message": "must be a finite number"},
-                )
+            key = (_sort_key(parts), message)
+            found.setdefault(key, {"path": format_path(parts), "message": message})
     return [found[key] for key in sorted(found)]
+
+
+def errors_of(request: Any) -> list[dict[str, str]]:
+    """Every violation of the input schema in ``request``, sorted by path; empty if valid."""
+    errors = schema_errors(_VALIDATOR, request)
+    if isinstance(request, dict):
+        # NaN passes every numeric bound in JSON Schema; JSON itself has no NaN or infinity.
+        for name, value in request.items():
+            known = name in INPUT_SCHEMA["properties"]
+            if known and isinstance(value, float) and not math.isfinite(value):
+                errors.append({"path": name, "message": "must be a finite number"})
+    return errors
 
 
 def validate(request: Any) -> Request:
