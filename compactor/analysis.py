@@ -31,9 +31,6 @@ class TextAnalysis:
     #: ``similarity[i, j]`` for ``j < i`` of the same role; NaN everywhere else. Read-only.
     similarity: np.ndarray
 
-    def word_set_size(self, index: int) -> int:
-        return len(self.word_counts[index])
-
 
 def analyse(
     contents: Sequence[str],
@@ -66,25 +63,29 @@ def analyse(
     return TextAnalysis(word_counts, topic_terms, topic_overlap, similarity)
 
 
-def _word_ids(words: list[str], hash_words: Callable[[str], int]) -> tuple[np.ndarray, np.ndarray]:
+def _word_ids(
+    entries: list[str], hash_words: Callable[[str], int]
+) -> tuple[np.ndarray, np.ndarray]:
     """A vocabulary id per entry, and the first entry of each id.
 
     Ids come from the words' hashes (cheap: a string caches its hash); a hash collision between
     two different words would merge them, so the count of distinct hashes is checked against the
     count of distinct words, and a dictionary is used in the (astronomically rare) case of a clash.
     """
-    hashes = np.fromiter(map(hash_words, words), np.int64, len(words))
+    hashes = np.fromiter(map(hash_words, entries), np.int64, len(entries))
     distinct, first, ids = np.unique(hashes, return_index=True, return_inverse=True)
-    if len(distinct) != len(set(words)):
+    if len(distinct) != len(set(entries)):
         vocabulary: dict[str, int] = {}
         ids = np.fromiter(
-            (vocabulary.setdefault(word, len(vocabulary)) for word in words), np.int64, len(words)
+            (vocabulary.setdefault(word, len(vocabulary)) for word in entries),
+            np.int64,
+            len(entries),
         )
         _, first = np.unique(ids, return_index=True)
     return ids.reshape(-1), first
 
 
-def _topic_term_ids(totals: np.ndarray, first: np.ndarray, words: list[str]) -> list[int]:
+def _topic_term_ids(totals: np.ndarray, first: np.ndarray, entries: list[str]) -> list[int]:
     """Ids of the most frequent words longer than three characters, ties in alphabetical order."""
     chosen: list[tuple[int, str, int]] = []
     cutoff = None
@@ -92,7 +93,7 @@ def _topic_term_ids(totals: np.ndarray, first: np.ndarray, words: list[str]) -> 
         count = int(totals[word_id])
         if cutoff is not None and count < cutoff:
             break  # every word from here on is rarer than the last term that made the cut
-        word = words[first[word_id]]
+        word = entries[first[word_id]]
         if len(word) >= TOPIC_TERM_MIN_CHARS:
             chosen.append((-count, word, int(word_id)))
             if len(chosen) == TOPIC_TERM_COUNT:
