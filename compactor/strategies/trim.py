@@ -22,12 +22,12 @@ from __future__ import annotations
 
 import json
 import math
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from typing import Any
 
 from jsonschema import Draft202012Validator
 
-from compactor.validation import InvalidRequest, schema_errors
+from compactor.validation import InvalidRequest, format_path, schema_errors
 
 CHARS_PER_TOKEN = 4
 
@@ -46,6 +46,7 @@ TRIM_REQUEST_SCHEMA: dict[str, Any] = {
                     "role": {"type": "string", "minLength": 1},
                     "content": {"type": ["string", "array", "null"]},
                     "parts": {"type": "array", "items": {"type": "object"}},
+                    "tool_calls": {"type": "array"},
                 },
                 "anyOf": [{"required": ["content"]}, {"required": ["parts"]}],
             },
@@ -67,8 +68,24 @@ TRIM_REQUEST_SCHEMA: dict[str, Any] = {
         },
     },
 }
-_VALIDATOR = Draft202012Validator(TRIM_REQUEST_SCHEMA)
+_MESSAGES = TRIM_REQUEST_SCHEMA["properties"]["messages"]
+# jsonschema reports a failed anyOf as a dump of the whole message: content-or-parts is checked
+# by _missing_text instead, with a readable reason.
+_VALIDATOR = Draft202012Validator(
+    {
+        **TRIM_REQUEST_SCHEMA,
+        "properties": {
+            **TRIM_REQUEST_SCHEMA["properties"],
+            "messages": {
+                **_MESSAGES,
+                "items": {k: v for k, v in _MESSAGES["items"].items() if k != "anyOf"},
+            },
+        },
+    }
+)
 _V4_TOOL_PARTS = {"tool-call", "tool-result", "tool_use", "tool_result"}
+#: v5 parts that mark a step and hold nothing the model reads.
+_EMPTY_PARTS = {"step-start"}
 
 
 def estimate_tokens(message: dict[str, Any]) -> int:
@@ -111,7 +128,12 @@ def trim_context(request: dict[str, Any]) -> dict[str, Any]:
     >>> [m["content"] for m in out["messages"]], out["stats"]["messagesDropped"]
     (['Cushioning or ground feel?', 'Cushioning.'], 1)
     """
-    errors = schema_errors(_VALIDATOR, request)
+    errors = schema_errors(_VALIDATOR, request) + list(_missing_text(request))
+    # Messages are echoed back: NaN or an infinity in them would make the response invalid JSON.
+    errors += [
+        {"path": format_path(path), "message": "must be a finite number"}
+        for path in _non_finite(request)
+    ]
     if errors:
         raise InvalidRequest(errors)
     messages: list[dict[str, Any]] = list(request["messages"])
@@ -120,7 +142,8 @@ def trim_context(request: dict[str, Any]) -> dict[str, Any]:
 
     keep_last = request.get("keepLastMessages")
     if keep_last is not None:
-        messages = messages[len(messages) - keep_last :] if keep_last else []
+        # JSON Schema lets 2.0 be the integer 2; more than there are keeps them all.
+        messages = messages[max(0, len(messages) - int(keep_last)) :]
     if request.get("dropToolParts", False):
         messages = [m for m in map(_without_tool_parts, messages) if m is not None]
     budget = request.get("maxTokensEstimate")
@@ -157,14 +180,37 @@ def _parts(message: dict[str, Any]) -> list[dict[str, Any]]:
 
 
 def _without_tool_parts(message: dict[str, Any]) -> dict[str, Any] | None:
-    """The message without tool parts; None for a tool message or when nothing else is left."""
+    """The message without tool parts; None for a tool message, or for one that had tool parts
+    and has nothing else left (a message without tool parts is kept as it is)."""
     if is_tool_message(message):
         return None
     out = {k: v for k, v in message.items() if k != "tool_calls"}
     for key in ("content", "parts"):
         if isinstance(message.get(key), list):
             out[key] = [p for p in message[key] if not (isinstance(p, dict) and is_tool_part(p))]
-    has_text = (isinstance(out.get("content"), str) and out["content"] != "") or any(
-        isinstance(p, dict) and not is_tool_part(p) for p in _parts(out)
+    if out == message:
+        return message
+    has_content = (isinstance(out.get("content"), str) and out["content"] != "") or any(
+        not is_tool_part(p) and p.get("type") not in _EMPTY_PARTS for p in _parts(out)
     )
-    return out if has_text else None
+    return out if has_content else None
+
+
+def _missing_text(request: Any) -> Iterator[dict[str, str]]:
+    messages = request.get("messages") if isinstance(request, dict) else None
+    for i, message in enumerate(messages if isinstance(messages, list) else []):
+        if isinstance(message, dict) and "content" not in message and "parts" not in message:
+            yield {"path": f"messages[{i}]", "message": "needs content or parts; it has neither"}
+
+
+def _non_finite(value: Any) -> Iterator[list[str | int]]:
+    """The paths of every NaN and infinity in ``value`` (iterative: any depth JSON can have)."""
+    stack: list[tuple[Any, list[str | int]]] = [(value, [])]
+    while stack:
+        item, path = stack.pop()
+        if isinstance(item, float) and not math.isfinite(item):
+            yield path
+        elif isinstance(item, dict):
+            stack.extend((v, [*path, k]) for k, v in reversed(item.items()))
+        elif isinstance(item, list):
+            stack.extend((v, [*path, i]) for i, v in reversed(list(enumerate(item))))

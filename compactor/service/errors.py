@@ -1,0 +1,182 @@
+"""The service's edge: content type, size-limited body reading, JSON parsing, and error responses.
+
+Every error has one shape::
+
+    {"error": {"status": 422, "title": "The request breaks the input schema",
+               "problems": [{"path": "budget_chars", "message": "is required but missing"}]}}
+
+Each problem has a ``message`` and, where it applies, a ``path`` (a JSON path into the request,
+``$`` for the request itself) or a ``line`` and ``column`` (1-based, into the body).
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Mapping
+from typing import Any
+
+from starlette.requests import Request
+from starlette.responses import Response
+
+from compactor.jsonio import Problem, UnreadableJSON, dumps, parse_json
+
+TITLES = {
+    400: "The body is not JSON",
+    404: "Not found",
+    405: "Method not allowed",
+    413: "The body is too large",
+    415: "Unsupported content type",
+    422: "The request breaks the input schema",
+    500: "Internal error",
+}
+INTERNAL_ERROR = (
+    "the service could not handle this request; the error has been logged. "
+    "Try again, or report it together with the request body."
+)
+
+#: The JSON Schema of every error response.
+ERROR_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "required": ["error"],
+    "additionalProperties": False,
+    "properties": {
+        "error": {
+            "type": "object",
+            "required": ["status", "title", "problems"],
+            "additionalProperties": False,
+            "properties": {
+                "status": {"type": "integer", "description": "The HTTP status code."},
+                "title": {"type": "string", "description": "What kind of error this is."},
+                "problems": {
+                    "type": "array",
+                    "minItems": 1,
+                    "description": "Everything wrong with the request, each with where it is.",
+                    "items": {
+                        "type": "object",
+                        "required": ["message"],
+                        "additionalProperties": False,
+                        "properties": {
+                            "path": {
+                                "type": "string",
+                                "description": "JSON path into the request; `$` is the request.",
+                            },
+                            "line": {"type": "integer", "minimum": 1},
+                            "column": {"type": "integer", "minimum": 1},
+                            "message": {"type": "string"},
+                        },
+                    },
+                },
+            },
+        }
+    },
+}
+
+
+class ServiceError(Exception):
+    """An error response: its status, its problems and any extra headers."""
+
+    def __init__(
+        self,
+        status: int,
+        problems: list[dict[str, Any]],
+        headers: Mapping[str, str] | None = None,
+    ):
+        self.status = status
+        self.problems = problems
+        self.headers = dict(headers or {})
+        super().__init__(f"{status}: {problems}")
+
+
+def error_body(status: int, problems: list[dict[str, Any]]) -> dict[str, Any]:
+    """The JSON value of an error response."""
+    return {"error": {"status": status, "title": TITLES[status], "problems": problems}}
+
+
+def json_response(
+    value: Any, status: int = 200, headers: Mapping[str, str] | None = None
+) -> Response:
+    """``value`` as UTF-8 JSON, serialised exactly as the command line's ``--indent 0``."""
+    return Response(
+        dumps(value, None).encode("utf-8"),
+        status_code=status,
+        headers=headers,
+        media_type="application/json",
+    )
+
+
+def error_response(error: ServiceError) -> Response:
+    return json_response(error_body(error.status, error.problems), error.status, error.headers)
+
+
+def problem_dict(problem: Problem) -> dict[str, Any]:
+    """One :class:`~compactor.jsonio.Problem` as it appears in an error response."""
+    if problem.line is not None:
+        return {"line": problem.line, "column": problem.column, "message": problem.message}
+    if problem.path is not None:
+        return {"path": problem.path, "message": problem.message}
+    return {"message": problem.message}
+
+
+def check_content_type(request: Request) -> None:
+    """Refuse (415) anything but ``application/json``; a charset, if given, must be UTF-8."""
+    header = request.headers.get("content-type")
+    if header is None:
+        raise ServiceError(
+            415, [{"message": "no Content-Type header; send the body with application/json"}]
+        )
+    media, *params = (part.strip() for part in header.split(";"))
+    if media.lower() != "application/json":
+        raise ServiceError(415, [{"message": not_json(media)}])
+    for param in params:
+        name, _, value = param.partition("=")
+        charset = value.strip().strip('"').lower()
+        if name.strip().lower() == "charset" and charset not in ("utf-8", "utf8"):
+            raise ServiceError(
+                415, [{"message": f"charset is {charset!r}; JSON must be sent as UTF-8"}]
+            )
+
+
+def not_json(media: str) -> str:
+    return f"Content-Type is {media!r}; send the body as application/json"
+
+
+async def read_body(request: Request, limit: int) -> bytes:
+    """The body, refused (413) once it is known to exceed ``limit`` bytes.
+
+    A declared Content-Length over the limit is refused before any of the body is read; a body
+    without one (chunked) is counted as it arrives and refused at the first chunk over the limit.
+    """
+    declared = request.headers.get("content-length")
+    if declared is not None and declared.isdigit() and int(declared) > limit:
+        raise too_large(int(declared), limit)
+    chunks: list[bytes] = []
+    size = 0
+    async for chunk in request.stream():
+        size += len(chunk)
+        if size > limit:
+            raise too_large(None, limit)
+        chunks.append(chunk)
+    return b"".join(chunks)
+
+
+def too_large(size: int | None, limit: int) -> ServiceError:
+    """413 for a body of ``size`` bytes (None: not declared, and past the limit so far)."""
+    what = f"the body has {size:,} bytes" if size is not None else "the body has more"
+    message = (
+        f"{what}; this service accepts at most {limit:,} bytes. Send fewer or shorter "
+        "messages, or ask the operator to raise the limit (serve --max-body-bytes)."
+    )
+    # The rest of the body is never read: close the connection rather than drain it.
+    return ServiceError(413, [{"message": message}], {"Connection": "close"})
+
+
+def parse_request(body: bytes) -> Any:
+    """The JSON value of ``body``; raises a 400 :class:`ServiceError` naming line and column."""
+    try:
+        return parse_json(body)
+    except UnreadableJSON as error:
+        raise ServiceError(400, [problem_dict(p) for p in error.problems]) from None
+    except ValueError:  # json refuses integers longer than Python converts (sys.int_info)
+        digits = sys.get_int_max_str_digits()
+        message = f"a number in the body has more than {digits:,} digits; no field needs that many"
+        raise ServiceError(400, [{"message": message}]) from None

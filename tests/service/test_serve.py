@@ -1,0 +1,141 @@
+"""`python -m compactor serve`: the real server process on a free loopback port, and its CLI."""
+
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+
+import httpx
+import pytest
+
+from compactor import compact
+from tests.paths import GOLDEN, ROOT
+
+LIMIT = 4096
+# Run the CLI as if FastAPI and uvicorn were not installed: importing them fails.
+WITHOUT_SERVICE_EXTRA = (
+    "import sys; sys.modules['fastapi'] = sys.modules['uvicorn'] = None; "
+    "from compactor.cli import main; sys.exit(main(sys.argv[1:]))"
+)
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def cli(*args, code=None, env=None):
+    command = ["-c", code, *args] if code else ["-m", "compactor", *args]
+    return subprocess.run(
+        [sys.executable, *command], capture_output=True, cwd=ROOT, timeout=60, env=env
+    )
+
+
+@pytest.fixture(scope="module")
+def server():
+    """The service as `python -m compactor serve` starts it; stopped with Ctrl-C (SIGINT)."""
+    port = free_port()
+    process = subprocess.Popen(
+        [sys.executable, "-m", "compactor", "serve", "--port", str(port)]
+        + ["--max-body-bytes", str(LIMIT)],
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+    )
+    base = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 30
+    while True:
+        assert process.poll() is None, process.stdout.read().decode()
+        try:
+            if httpx.get(f"{base}/healthz", timeout=1).status_code == 200:
+                break
+        except httpx.TransportError:
+            pass
+        assert time.monotonic() < deadline, "the server did not answer /healthz within 30 s"
+        time.sleep(0.1)
+    yield base, process
+    if process.poll() is None:
+        process.send_signal(signal.SIGINT)
+        process.wait(timeout=30)
+
+
+def test_the_real_server_compacts_the_dispatcher_request_and_stops_cleanly(server):
+    base, process = server
+    body = (GOLDEN / "dispatcher.request.json").read_bytes()
+    response = httpx.post(
+        f"{base}/v1/memory-compact",
+        content=body,
+        headers={"Content-Type": "application/json"},
+        timeout=10,
+    )
+    assert response.status_code == 200
+    assert response.json() == compact(json.loads(body))
+
+    # A streamed (chunked) body over --max-body-bytes is refused and the connection closed.
+    chunks = (b"x" * 1000 for _ in range(10))
+    refused = httpx.post(
+        f"{base}/v1/context/trim",
+        content=chunks,
+        headers={"Content-Type": "application/json"},
+        timeout=10,
+    )
+    assert refused.status_code == 413
+    assert refused.headers["connection"] == "close"
+    assert f"at most {LIMIT:,} bytes" in refused.json()["error"]["problems"][0]["message"]
+
+    process.send_signal(signal.SIGINT)
+    assert process.wait(timeout=30) == 0
+    log = process.stdout.read().decode()
+    assert f"Uvicorn running on http://127.0.0.1:{base.rsplit(':', 1)[1]}" in log
+    assert "Finished server process" in log
+    assert "Traceback" not in log
+
+
+def test_serve_without_the_service_extra_says_how_to_install_it():
+    done = cli("serve", code=WITHOUT_SERVICE_EXTRA)
+    assert done.returncode == 2 and done.stdout == b""
+    message = done.stderr.decode()
+    assert "fastapi, uvicorn" in message
+    assert 'pip install -e ".[service]"' in message
+    assert "Traceback" not in message
+
+
+def test_the_rest_of_the_cli_works_without_the_service_extra():
+    path = GOLDEN / "dispatcher.request.json"
+    done = cli("compact", str(path), "--indent", "0", code=WITHOUT_SERVICE_EXTRA)
+    assert done.returncode == 0, done.stderr.decode()
+    assert json.loads(done.stdout) == compact(json.loads(path.read_bytes()))
+
+
+def test_serve_help_explains_the_options():
+    done = cli("serve", "--help")
+    assert done.returncode == 0
+    text = done.stdout.decode()
+    for option in ("--host", "--port", "--workers", "--max-body-bytes"):
+        assert option in text
+    assert "default 127.0.0.1" in text and "/v1/memory-compact" in text
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--port", "70000"], "the port must be at most 65535, not 70000"),
+        (["--workers", "0"], "workers must be at least 1, not 0"),
+        (["--max-body-bytes", "4MiB"], "the body limit must be a whole number, not '4MiB'"),
+    ],
+)
+def test_serve_refuses_bad_options(args, message):
+    done = cli("serve", *args)
+    assert done.returncode == 2
+    assert message in done.stderr.decode()
+
+
+def test_serve_refuses_a_bad_limit_in_the_environment():
+    env = {**os.environ, "COMPACTOR_MAX_BODY_BYTES": "lots"}
+    done = cli("serve", "--port", str(free_port()), env=env)
+    assert done.returncode == 2
+    assert "COMPACTOR_MAX_BODY_BYTES must be a whole number, not 'lots'" in done.stderr.decode()
