@@ -14,9 +14,9 @@ from compactor.jsonio import Problem, UnreadableJSON, dumps, parse_json
 
 DESCRIPTION = """\
 memory-compact from the command line: the same engine as the explorer and the HTTP service.
-Every command reads JSON from FILE, or from standard input when FILE is '-'. Results go to
-standard output as UTF-8 JSON; problems go to standard error, one line each ('path: reason', or
-'line L, column C: reason' for a file that is not JSON), with exit code 2."""
+The commands that take FILE read JSON from it, or from standard input when FILE is '-'. Results
+go to standard output as UTF-8 JSON; problems go to standard error, one line each ('path: reason',
+or 'line L, column C: reason' for a file that is not JSON), with exit code 2."""
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -11,7 +11,6 @@ Each problem has a ``message`` and, where it applies, a ``path`` (a JSON path in
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Mapping
 from typing import Any
 
@@ -176,7 +175,3 @@ def parse_request(body: bytes) -> Any:
         return parse_json(body)
     except UnreadableJSON as error:
         raise ServiceError(400, [problem_dict(p) for p in error.problems]) from None
-    except ValueError:  # json refuses integers longer than Python converts (sys.int_info)
-        digits = sys.get_int_max_str_digits()
-        message = f"a number in the body has more than {digits:,} digits; no field needs that many"
-        raise ServiceError(400, [{"message": message}]) from None

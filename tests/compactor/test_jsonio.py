@@ -46,3 +46,16 @@ def test_deep_nesting_is_an_error_not_a_crash():
 
 def test_dumps_writes_unicode_unescaped():
     assert dumps({"a": "é😀"}, indent=None) == '{"a": "é😀"}'
+
+
+def test_nan_and_infinity_are_not_json():
+    assert problems('{"duplicate_threshold": NaN, "x": [1, -Infinity]}') == [
+        "duplicate_threshold: NaN is not a JSON number; use a finite number",
+        "x[1]: -Infinity is not a JSON number; use a finite number",
+    ]
+
+
+def test_a_number_too_long_to_convert_names_where_it_is():
+    assert problems('{\n  "budget_chars": ' + "9" * 5000 + "}") == [
+        "line 2, column 19: a number has more than 4,300 digits; no field takes that many"
+    ]
