@@ -1,0 +1,74 @@
+"""Import conversations from the formats people have, and report every change the import made.
+
+>>> conversion = convert([
+...     {"role": "user", "content": "Weather in Porto?"},
+...     {"role": "assistant", "content": None, "tool_calls": [{"id": "call_1", "type": "function",
+...         "function": {"name": "get_weather", "arguments": '{"city":"Porto"}'}}]},
+...     {"role": "tool", "tool_call_id": "call_1", "content": "18 °C, light rain"},
+... ])
+>>> conversion.format, conversion.request["messages"][1]["content"]
+('openai', '[tool call get_weather id=call_1] {"city": "Porto"}')
+>>> conversion.request["messages"][2]["id"], conversion.tool_links
+('call_1', ((1, 2),))
+
+How things are converted (every format):
+
+- A tool call becomes one line of text in the calling assistant message,
+  ``[tool call NAME id=ID] ARGUMENTS``: the arguments as one line of JSON (``ensure_ascii``
+  off; a string that is not JSON is kept as it is), ``id=ID`` only when the call has an id.
+  Several calls are one per line; the message's own text comes first, then a blank line.
+- A tool result becomes a ``tool`` message whose content is the result (text as it is, any other
+  JSON value as one line of JSON) and whose ``id`` is the call's id (``tool_call_id``,
+  ``tool_use_id``, ``toolCallId``); ``tool_links`` pairs the call's message with it.
+- Text parts of one message are joined with a blank line.
+- ``id`` keeps the message's original id when it is at most 128 characters (else it is left out,
+  reported). ``pin`` is kept from the request and message-list formats.
+- Images, audio, files, reasoning and other parts that are not text are removed, each with a
+  lossy change; a message left without text is removed with a change.
+- Fields with no place in a request (``model``, ``name``, ``timestamp``, ...) are left out and
+  reported once per field name. Roles of other vocabularies (``developer``, ``function``,
+  ShareGPT's ``human`` and ``gpt``) are mapped and reported.
+- Parameters (``budget_chars`` and the others) are kept when the input has them; without a
+  ``budget_chars`` it is set to half the conversation's characters in whole hundreds (within
+  100..400,000), reported as ``budget-chosen``.
+- More than 200 messages, or a content over 8,000 characters, are not fixed silently: the
+  request comes back as it is (invalid), ``needs_fixes`` is true and the pending fixes are in
+  ``changes`` (``too-many-messages``, ``content-too-long``) until :func:`apply_fixes` makes them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from compactor.formats.base import Change, Conversion, FormatError
+from compactor.formats.detect import detect_format
+from compactor.formats.fixes import apply_fixes
+from compactor.formats.registry import ADAPTERS, FORMATS
+from compactor.formats.text import convert_text
+from compactor.jsonio import Problem
+
+__all__ = [
+    "FORMATS",
+    "Change",
+    "Conversion",
+    "FormatError",
+    "apply_fixes",
+    "convert",
+    "convert_text",
+    "detect_format",
+]
+
+
+def convert(data: Any, format: str | None = None) -> Conversion:
+    """Convert parsed JSON to a request; the format is detected unless given.
+
+    Raises :class:`FormatError` naming every problem (with its JSON path) when the data is not a
+    conversation in that format.
+    """
+    adapter: Callable[[Any], Conversion] | None = ADAPTERS.get(format or detect_format(data))
+    if adapter is None:
+        raise FormatError(
+            [Problem(f"unknown format {format!r}; the formats are {', '.join(FORMATS)}")]
+        )
+    return adapter(data)
