@@ -1,0 +1,329 @@
+"""Altair chart builders: a data frame in, an ``alt.Chart`` out, so tests can read the spec.
+
+Every chart titles its axes, has a legend for its colours (fates always in the same colours, see
+:mod:`explorer.theme`) and a tooltip. Tooltips show message previews as text: vega-tooltip (the
+handler Streamlit's Vega embed uses) escapes ``&`` and ``<`` in every value by default.
+"""
+
+from __future__ import annotations
+
+import altair as alt
+import pandas as pd
+
+from explorer.theme import (
+    BUDGET_COLOUR,
+    CUT_COLOUR,
+    FATE_COLOURS,
+    THRESHOLD_COLOUR,
+    TOTAL_COLOUR,
+    component_color,
+    fate_color,
+)
+from explorer.views import WATERFALL_KINDS
+
+#: The name of the fate timeline's point selection (``event.selection[PICK]``).
+PICK = "pick"
+#: The fates a returned message can have.
+SURVIVING = ("protected", "verbatim", "trimmed")
+_TOPIC_COLOUR = "#5A5A5A"
+
+
+def _rule(value: float, label: str, axis: str, colour: str = BUDGET_COLOUR) -> alt.Chart:
+    """A dashed rule across the chart at ``value`` (budget, threshold, ...), named in a legend.
+
+    The name sits in the legend, not on the plot, so it never covers a bar or a label.
+    """
+    data = pd.DataFrame({"value": [value], "label": [label]})
+    position = alt.Y("value:Q") if axis == "y" else alt.X("value:Q")
+    dash = alt.StrokeDash(
+        "label:N",
+        title=None,
+        scale=alt.Scale(domain=[label], range=[[6, 4]]),
+        legend=alt.Legend(
+            orient="bottom", symbolType="stroke", symbolStrokeColor=colour, symbolStrokeWidth=2
+        ),
+    )
+    return (
+        alt.Chart(data)
+        .mark_rule(color=colour, strokeWidth=2)
+        .encode(position, strokeDash=dash, tooltip=[alt.Tooltip("label:N", title="Line")])
+    )
+
+
+def fate_timeline(frame: pd.DataFrame, height: int = 340, selectable: bool = True) -> alt.Chart:
+    """Every input message in order, a bar as tall as its characters, coloured by its fate.
+
+    With ``selectable``, clicking a bar selects it (point selection :data:`PICK` on ``index``)
+    and outlines it.
+    """
+    tooltip = [
+        alt.Tooltip("message:N", title="Message"),
+        alt.Tooltip("role:N", title="Role"),
+        alt.Tooltip("fate:N", title="Fate"),
+        alt.Tooltip("reasons:N", title="Protected because"),
+        alt.Tooltip("original_chars:Q", title="Characters in", format=","),
+        alt.Tooltip("chars:Q", title="Characters out", format=","),
+        alt.Tooltip("score:Q", title="Score", format=".6~f"),
+        alt.Tooltip("preview:N", title="Text"),
+    ]
+    chart = (
+        alt.Chart(frame)
+        .mark_bar()
+        .encode(
+            x=alt.X(
+                "index:O",
+                title="Message (input order)",
+                axis=alt.Axis(labelAngle=0, labelOverlap="greedy"),
+            ),
+            y=alt.Y("original_chars:Q", title="Characters (input)"),
+            color=fate_color(),
+            tooltip=tooltip,
+        )
+        .properties(height=height)
+    )
+    if selectable:
+        pick = alt.selection_point(name=PICK, fields=["index"], on="click", empty=False)
+        chart = chart.add_params(pick).encode(
+            stroke=alt.condition(pick, alt.value("#000000"), alt.value(None)),
+            strokeWidth=alt.condition(pick, alt.value(3), alt.value(0)),
+        )
+    return chart
+
+
+def waterfall(frame: pd.DataFrame, budget: int, height: int = 380) -> alt.LayerChart:
+    """Characters through the stages (input, dedupe, trim, drop, output), the budget as a rule."""
+    colours = [TOTAL_COLOUR, FATE_COLOURS["duplicate"], FATE_COLOURS["trimmed"]]
+    colours.append(FATE_COLOURS["dropped"])
+    order = list(frame.sort_values("order")["step"])
+    base = alt.Chart(frame).encode(
+        x=alt.X("step:N", sort=order, title="Stage", axis=alt.Axis(labelAngle=0))
+    )
+    bars = base.mark_bar(size=48).encode(
+        y=alt.Y("low:Q", title="Characters"),
+        y2="high:Q",
+        color=alt.Color(
+            "kind:N",
+            title="Characters",
+            scale=alt.Scale(domain=list(WATERFALL_KINDS), range=colours),
+            legend=alt.Legend(orient="top"),
+        ),
+        tooltip=[
+            alt.Tooltip("step:N", title="Stage"),
+            alt.Tooltip("kind:N", title="What"),
+            alt.Tooltip("chars:Q", title="Characters", format=","),
+            alt.Tooltip("after:Q", title="Characters after", format=","),
+        ],
+    )
+    labels = base.mark_text(dy=-8, fontWeight="bold").encode(
+        y=alt.Y("high:Q"), text=alt.Text("chars:Q", format=",")
+    )
+    return alt.layer(bars, labels, _rule(budget, f"budget {budget:,}", "y")).properties(
+        height=height
+    )
+
+
+def output_against_budget(frame: pd.DataFrame, budget: int, height: int = 200) -> alt.LayerChart:
+    """The output's characters by fate, protected first, in one bar against the budget rule."""
+    bars = (
+        alt.Chart(frame)
+        .mark_bar(size=36)
+        .encode(
+            x=alt.X("start:Q", title="Characters in the output"),
+            x2="end:Q",
+            y=alt.Y("row:N", title=None),
+            color=fate_color(fates=SURVIVING),
+            tooltip=[
+                alt.Tooltip("fate:N", title="Fate"),
+                alt.Tooltip("messages:Q", title="Messages"),
+                alt.Tooltip("chars:Q", title="Characters", format=","),
+            ],
+        )
+        .transform_calculate(row="'output'")
+    )
+    return alt.layer(bars, _rule(budget, f"budget {budget:,}", "x")).properties(height=height)
+
+
+def protected_against_budget(frame: pd.DataFrame, budget: int, height: int = 200) -> alt.LayerChart:
+    """Each protected message as a segment of one bar, their total against the budget rule."""
+    bars = (
+        alt.Chart(frame)
+        .mark_bar(size=36, stroke="#FFFFFF", strokeWidth=1)
+        .encode(
+            x=alt.X("start:Q", title="Characters of the protected messages"),
+            x2="end:Q",
+            y=alt.Y("row:N", title=None),
+            color=alt.Color(
+                "fate:N",
+                title="Fate",
+                scale=alt.Scale(domain=["protected"], range=[FATE_COLOURS["protected"]]),
+                legend=alt.Legend(orient="top"),
+            ),
+            tooltip=[
+                alt.Tooltip("message:N", title="Message"),
+                alt.Tooltip("role:N", title="Role"),
+                alt.Tooltip("reasons:N", title="Protected because"),
+                alt.Tooltip("chars:Q", title="Characters", format=","),
+                alt.Tooltip("end:Q", title="Running total", format=","),
+            ],
+        )
+        .transform_calculate(fate="'protected'", row="'protected'")
+    )
+    return alt.layer(bars, _rule(budget, f"budget {budget:,}", "x")).properties(height=height)
+
+
+def scores(
+    parts: pd.DataFrame, line: float | None, by: str = "index", height: int = 340
+) -> alt.LayerChart:
+    """Stacked weighted components per scored message; dropped ones marked; the drop line.
+
+    ``by`` orders the bars: ``"index"`` (input order) or ``"score"`` (the order drop removes
+    them in).
+    """
+    # an explicit order: layers with different data would make Vega-Lite drop a sort by field
+    order = parts.drop_duplicates("index").sort_values("drop_order" if by == "score" else "index")
+    outline = len(order) <= 40  # outlines of many thin bars would hide their components
+    x = alt.X(
+        "message:N",
+        sort=list(order["message"]),
+        title="Message (unprotected, scored)",
+        axis=alt.Axis(labelAngle=0, labelOverlap="greedy"),
+    )
+    bars = (
+        alt.Chart(parts)
+        .mark_bar()
+        .encode(
+            x=x,
+            y=alt.Y("value:Q", title="Score (sum of weighted components)", stack="zero"),
+            color=component_color(),
+            order=alt.Order("stack:Q"),
+            stroke=alt.condition(
+                "datum.dropped", alt.value(FATE_COLOURS["dropped"]), alt.value(None)
+            ),
+            strokeWidth=alt.condition(
+                "datum.dropped", alt.value(2 if outline else 0), alt.value(0)
+            ),
+            tooltip=[
+                alt.Tooltip("message:N", title="Message"),
+                alt.Tooltip("role:N", title="Role"),
+                alt.Tooltip("component:N", title="Component"),
+                alt.Tooltip("value:Q", title="Weighted part", format=".4f"),
+                alt.Tooltip("score:Q", title="Score", format=".6~f"),
+                alt.Tooltip("fate:N", title="Fate"),
+            ],
+        )
+    )
+    totals = parts.drop_duplicates("index")
+    marks = (
+        alt.Chart(totals[totals["dropped"]].assign(mark="dropped"))
+        .mark_point(shape="triangle-down", filled=True, size=90, yOffset=-8)
+        .encode(
+            x=x,
+            y=alt.Y("score:Q"),
+            color=alt.Color(
+                "mark:N",
+                title="Marked",
+                scale=alt.Scale(domain=["dropped"], range=[FATE_COLOURS["dropped"]]),
+                legend=alt.Legend(orient="top"),
+            ),
+            tooltip=[
+                alt.Tooltip("message:N", title="Dropped"),
+                alt.Tooltip("score:Q", title="Score"),
+            ],
+        )
+    )
+    layers = [bars, marks]
+    if line is not None:
+        layers.append(_rule(line, f"drop line {line:g}", "y", FATE_COLOURS["dropped"]))
+    return alt.layer(*layers).resolve_scale(color="independent").properties(height=height)
+
+
+def topic_terms(frame: pd.DataFrame) -> alt.Chart:
+    """The topic terms and how often each occurs in the whole history."""
+    return (
+        alt.Chart(frame)
+        .mark_bar(color=_TOPIC_COLOUR)
+        .encode(
+            y=alt.Y(
+                "term:N",
+                sort=list(frame.sort_values("rank")["term"]),
+                title="Topic term",
+                axis=alt.Axis(labelOverlap=False),
+            ),
+            x=alt.X("count:Q", title="Occurrences in the whole history"),
+            tooltip=[
+                alt.Tooltip("rank:Q", title="Rank"),
+                alt.Tooltip("term:N", title="Term"),
+                alt.Tooltip("count:Q", title="Occurrences", format=","),
+            ],
+        )
+        .properties(height=90 + 22 * len(frame))
+    )
+
+
+def similarity(frame: pd.DataFrame, threshold: float, height: int = 360) -> alt.LayerChart:
+    """Each message's best same-role similarity, coloured by fate, with the threshold as a rule."""
+    points = (
+        alt.Chart(frame)
+        .mark_circle(size=110, opacity=0.9)
+        .encode(
+            x=alt.X(
+                "index:Q",
+                title="Message (input order)",
+                axis=alt.Axis(tickMinStep=1, format="d"),
+                scale=alt.Scale(padding=16),
+            ),
+            y=alt.Y(
+                "similarity:Q",
+                title="Best same-role similarity",
+                scale=alt.Scale(domain=[0, 1]),
+            ),
+            color=fate_color(),
+            tooltip=[
+                alt.Tooltip("message:N", title="Message"),
+                alt.Tooltip("role:N", title="Role"),
+                alt.Tooltip("nearest:Q", title="Closest earlier message"),
+                alt.Tooltip("similarity:Q", title="Similarity", format=".3f"),
+                alt.Tooltip("fate:N", title="Fate"),
+                alt.Tooltip("preview:N", title="Text"),
+            ],
+        )
+    )
+    label = f"duplicate_threshold {threshold:g}"
+    return alt.layer(points, _rule(threshold, label, "y", THRESHOLD_COLOUR)).properties(
+        height=height
+    )
+
+
+def trims(bars: pd.DataFrame, limit: int) -> alt.LayerChart:
+    """Each trimmed message's kept and cut-off characters, with max_message_chars as a rule."""
+    chart = (
+        alt.Chart(bars)
+        .mark_bar()
+        .encode(
+            y=alt.Y(
+                "message:N",
+                sort=list(bars.drop_duplicates("index").sort_values("index")["message"]),
+                title="Trimmed message",
+            ),
+            x=alt.X("start:Q", title="Characters"),
+            x2="end:Q",
+            color=alt.Color(
+                "part:N",
+                title="Characters",
+                scale=alt.Scale(
+                    domain=["kept", "cut off"], range=[FATE_COLOURS["trimmed"], CUT_COLOUR]
+                ),
+                legend=alt.Legend(orient="top"),
+            ),
+            tooltip=[
+                alt.Tooltip("message:N", title="Message"),
+                alt.Tooltip("part:N", title="Part"),
+                alt.Tooltip("chars:Q", title="Characters", format=","),
+                alt.Tooltip("cut:N", title="Cut"),
+            ],
+        )
+    )
+    # the height includes the legend and the axis (Streamlit fits the chart into it)
+    height = 150 + 40 * bars["message"].nunique()
+    rule = _rule(limit, f"max_message_chars {limit:,}", "x")
+    return alt.layer(chart, rule).properties(height=height)

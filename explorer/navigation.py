@@ -1,0 +1,41 @@
+"""The explorer's pages: one thin script each under pages/, grouped in sections for st.navigation.
+
+To add a view, write ``pages/<name>.py`` and add one ``PageSpec`` here; the router, the page
+tests and the browser tests all read this list.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import streamlit as st
+
+
+@dataclass(frozen=True)
+class PageSpec:
+    path: str  # relative to the project root (where app.py is)
+    title: str
+    icon: str
+    section: str
+    default: bool = False
+
+
+PAGES: tuple[PageSpec, ...] = (
+    PageSpec("pages/conversation.py", "Conversation", ":material/forum:", "Input"),
+    PageSpec("pages/overview.py", "Overview", ":material/dashboard:", "Views", default=True),
+    PageSpec("pages/timeline.py", "Fate timeline", ":material/view_timeline:", "Views"),
+    PageSpec("pages/scores.py", "Scores", ":material/leaderboard:", "Views"),
+    PageSpec("pages/protected.py", "Protected", ":material/shield:", "Views"),
+    PageSpec("pages/duplicates.py", "Duplicates", ":material/content_copy:", "Views"),
+    PageSpec("pages/trims.py", "Trims", ":material/content_cut:", "Views"),
+    PageSpec("pages/output.py", "Output", ":material/output:", "Views"),
+)
+
+
+def sections() -> dict[str, list[st.Page]]:
+    """The pages as ``st.navigation`` takes them: section title -> pages, in order."""
+    out: dict[str, list[st.Page]] = {}
+    for spec in PAGES:
+        page = st.Page(spec.path, title=spec.title, icon=spec.icon, default=spec.default)
+        out.setdefault(spec.section, []).append(page)
+    return out

@@ -1,0 +1,76 @@
+"""Ready-to-run code that sends the current request to the service: a curl command, a Python script.
+
+Small requests are written into the snippet; large ones are read from the downloaded
+``request.json``, so a snippet never holds megabytes of text.
+"""
+
+from __future__ import annotations
+
+import pprint
+import shlex
+from typing import Any
+from urllib.parse import urlsplit
+
+from compactor.jsonio import dumps
+
+ENDPOINT = "/v1/memory-compact"
+DEFAULT_BASE_URL = "http://127.0.0.1:8080"
+#: Requests whose JSON is longer than this are referenced as request.json instead of inlined.
+INLINE_LIMIT = 4_000
+REQUEST_FILE = "request.json"
+
+
+def endpoint_url(base_url: str) -> str | None:
+    """The endpoint under ``base_url``, or None when that is not an http(s) address."""
+    base = base_url.strip()
+    parts = urlsplit(base)
+    if parts.scheme not in ("http", "https") or not parts.netloc or parts.query or parts.fragment:
+        return None
+    if any(c.isspace() for c in base):
+        return None
+    return base.rstrip("/") + ENDPOINT
+
+
+def request_json(request: dict[str, Any], indent: int | None = 2) -> str:
+    """The request as the file downloads and the service reads it (UTF-8 JSON)."""
+    return dumps(request, indent)
+
+
+def curl_command(url: str, request: dict[str, Any], inline_limit: int = INLINE_LIMIT) -> str:
+    """A curl command that POSTs ``request`` to ``url``; the body inline when it is small."""
+    body = dumps(request, indent=None)
+    data = shlex.quote(body) if len(body) <= inline_limit else f"@{REQUEST_FILE}"
+    return (
+        f"curl -sS -X POST {shlex.quote(url)} \\\n"
+        "  -H 'Content-Type: application/json' \\\n"
+        f"  --data-binary {data}"
+    )
+
+
+def python_snippet(url: str, request: dict[str, Any], inline_limit: int = INLINE_LIMIT) -> str:
+    """A Python script (httpx) that POSTs ``request`` to ``url`` and prints the outcome."""
+    body = dumps(request, indent=None)
+    if len(body) <= inline_limit:
+        load = "REQUEST = " + pprint.pformat(request, width=96, sort_dicts=False)
+        imports = "import httpx"
+    else:
+        load = f'REQUEST = json.loads(Path("{REQUEST_FILE}").read_text("utf-8"))'
+        imports = "import json\nfrom pathlib import Path\n\nimport httpx"
+    return (
+        f"{imports}\n\n{load}\n\n"
+        f"response = httpx.post({url!r}, json=REQUEST, timeout=30)\n"
+        "response.raise_for_status()\n"
+        "result = response.json()\n"
+        'print(result["loss"], result["budget"], sep="\\n")\n'
+    )
+
+
+def compacted_messages(response: dict[str, Any]) -> list[dict[str, Any]]:
+    """The survivors as a conversation to send on: role, content, and id when the input had one."""
+    out = []
+    for m in response["messages"]:
+        message = {"role": m["role"], "content": m["content"]}
+        if "id" in m:
+            message["id"] = m["id"]
+        out.append(message)
+    return out

@@ -1,0 +1,86 @@
+"""Message text with highlights, as HTML in which every character of the content is escaped.
+
+Contents are untrusted: a message may hold ``<script>``, ``<img onerror=...>``, Markdown links or
+LaTeX. Only these helpers build HTML from contents, and they pass every piece of content through
+``html.escape`` (quotes included); the only markup is the explorer's own ``<span>`` and ``<mark>``
+with fixed styles. ``st.html`` also sanitises with DOMPurify and runs no JavaScript, but the
+escaping alone must make the text inert: the tests check it without a browser.
+"""
+
+from __future__ import annotations
+
+import html
+from collections.abc import Collection
+
+from compactor.text import word_spans
+from explorer.theme import CUT_TEXT_BACKGROUND, SHARED_WORD_BACKGROUND
+
+_BOX = (
+    "white-space: pre-wrap; overflow-wrap: anywhere; font-family: inherit; line-height: 1.55; "
+    "padding: 0.6rem 0.8rem; border: 1px solid rgba(49, 51, 63, 0.2); border-radius: 0.5rem; "
+    "max-height: {height}px; overflow-y: auto; margin: 0;"
+)
+_MARK = f"background: {SHARED_WORD_BACKGROUND}; color: inherit; padding: 0 1px; border-radius: 2px;"
+_CUT = (
+    f"background: {CUT_TEXT_BACKGROUND}; color: #6b6b6b; text-decoration: line-through; "
+    "text-decoration-color: rgba(0, 0, 0, 0.35);"
+)
+_SCISSORS = "font-weight: 600; color: #8a5a00; padding: 0 0.25rem;"
+
+
+def segments(text: str, marked: Collection[str]) -> list[tuple[str, bool]]:
+    """``text`` split into pieces, each flagged when it is a word in ``marked``.
+
+    Words are the engine's (``compactor.text.word_spans``, lower-cased for the comparison); the
+    pieces join back to ``text`` exactly.
+    """
+    out: list[tuple[str, bool]] = []
+    position = 0
+    for start, end, word in word_spans(text):
+        if word not in marked:
+            continue
+        if start > position:
+            out.append((text[position:start], False))
+        out.append((text[start:end], True))
+        position = end
+    if position < len(text):
+        out.append((text[position:], False))
+    return _merge(out)
+
+
+def _merge(pieces: list[tuple[str, bool]]) -> list[tuple[str, bool]]:
+    merged: list[tuple[str, bool]] = []
+    for text, flag in pieces:
+        if merged and merged[-1][1] == flag and not flag:
+            merged[-1] = (merged[-1][0] + text, flag)
+        else:
+            merged.append((text, flag))
+    return merged
+
+
+def escape(text: str) -> str:
+    return html.escape(text, quote=True)
+
+
+def box(inner: str, height: int = 320) -> str:
+    """A scrolling, wrapping text box around already-escaped HTML."""
+    return f'<div style="{_BOX.format(height=height)}">{inner}</div>'
+
+
+def highlighted_html(text: str, marked: Collection[str], height: int = 320) -> str:
+    """``text`` with the words in ``marked`` highlighted; everything else escaped text."""
+    inner = "".join(
+        f'<mark style="{_MARK}">{escape(piece)}</mark>' if flag else escape(piece)
+        for piece, flag in segments(text, marked)
+    )
+    return box(inner, height)
+
+
+def trimmed_html(content: str, keep: int, kind: str, height: int = 320) -> str:
+    """A trimmed message: the kept prefix as is, a scissors mark, the cut-off rest struck out."""
+    kept, cut = content[:keep], content[keep:]
+    label = "sentence cut" if kind == "sentence" else "hard cut"
+    marker = (
+        f'<span style="{_SCISSORS}" title="{escape(label)}">✂ {escape(label)} at {keep:,}</span>'
+    )
+    return box(f'{escape(kept)}{marker}<span style="{_CUT}">{escape(cut)}</span>', height)

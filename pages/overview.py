@@ -1,0 +1,105 @@
+"""Overview: what the compaction kept, in numbers, stage by stage, and message by message."""
+
+import streamlit as st
+
+from explorer import charts, router, ui, views
+
+router.ensure()
+st.title("Overview")
+with ui.guarded():
+    outcome = ui.require_result()
+    if outcome is not None:
+        result, response = outcome.result, outcome.response
+        loss, budget = response["loss"], response["budget"]
+        cols = st.columns(5)
+        cols[0].metric(
+            "Characters out",
+            f"{loss['output_chars']:,}",
+            f"-{loss['input_chars'] - loss['output_chars']:,} of {loss['input_chars']:,}",
+            delta_color="off",
+        )
+        cols[1].metric(
+            "Messages out",
+            f"{loss['output_messages']:,}",
+            f"-{loss['dropped_messages']:,} of {loss['input_messages']:,}",
+            delta_color="off",
+        )
+        cols[2].metric("Retained characters", f"{loss['retained_char_ratio']:.2%}")
+        cols[3].metric(
+            "Budget",
+            "met" if budget["budget_met"] else f"short by {budget['shortfall_chars']:,}",
+            f"{budget['output_chars']:,} of {budget['budget_chars']:,}",
+            delta_color="green" if budget["budget_met"] else "red",
+            delta_arrow="off",
+        )
+        cols[4].metric(
+            "Protected characters",
+            f"{budget['protected_chars']:,}",
+            "exceed the budget" if budget["protected_exceeds_budget"] else "within the budget",
+            delta_color="red" if budget["protected_exceeds_budget"] else "off",
+            delta_arrow="off",
+        )
+        if budget["protected_exceeds_budget"]:
+            st.warning(
+                f"The protected messages alone hold {budget['protected_chars']:,} characters, "
+                f"more than the budget of {budget['budget_chars']:,}: every unprotected message "
+                "is dropped and the budget cannot be met.",
+                icon=":material/warning:",
+            )
+
+        st.subheader("What each stage did")
+        st.dataframe(
+            views.stage_rows(result),
+            hide_index=True,
+            width="stretch",
+            column_config={
+                "stage": "Stage",
+                "rule": "Rule",
+                "messages": st.column_config.NumberColumn("Messages", format="localized"),
+                "which": st.column_config.TextColumn("Which", width="large"),
+                "chars_removed": st.column_config.NumberColumn(
+                    "Characters removed", format="localized"
+                ),
+            },
+        )
+
+        left, right = st.columns([3, 2], gap="large")
+        with left:
+            st.subheader("Characters through the stages")
+            st.altair_chart(
+                charts.waterfall(views.waterfall_frame(result.totals), budget["budget_chars"]),
+                width="stretch",
+            )
+        with right:
+            st.subheader("The output against the budget")
+            st.altair_chart(
+                charts.output_against_budget(views.output_frame(result), budget["budget_chars"]),
+                width="stretch",
+            )
+            st.dataframe(
+                views.fate_counts(result),
+                hide_index=True,
+                width="stretch",
+                column_config={
+                    "fate": "Fate",
+                    "messages": "Messages",
+                    "input_chars": st.column_config.NumberColumn(
+                        "Characters in", format="localized"
+                    ),
+                    "output_chars": st.column_config.NumberColumn(
+                        "Characters out", format="localized"
+                    ),
+                },
+            )
+
+        st.subheader("Every message's fate")
+        ui.fate_legend()
+        st.altair_chart(
+            charts.fate_timeline(views.fate_frame(result), height=260, selectable=False),
+            width="stretch",
+        )
+        st.page_link(
+            "pages/timeline.py",
+            label="Open a message in the fate timeline",
+            icon=":material/arrow_forward:",
+        )

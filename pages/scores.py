@@ -1,0 +1,70 @@
+"""Scores: why drop removed what it removed, component by component, against the drop line."""
+
+import streamlit as st
+
+from compactor import contract
+from explorer import charts, router, ui, views
+
+router.ensure()
+st.title("Scores")
+with ui.guarded():
+    outcome = ui.require_result()
+    if outcome is not None:
+        result = outcome.result
+        st.caption(contract.SCORING_NOTE)
+        frame = views.scores_frame(result)
+        line = views.drop_line(result)
+        if frame.empty:
+            st.info(
+                "No message reached the drop stage unprotected, so nothing was scored.",
+                icon=":material/info:",
+            )
+        else:
+            if line is None:
+                st.success(
+                    "Nothing was dropped: the budget held after trim.", icon=":material/check:"
+                )
+            else:
+                st.markdown(
+                    f"**Drop line {line:g}**: the highest score that was dropped. Drop removed "
+                    f"{len(result.dropping.dropped):,} messages, lowest score first, until the "
+                    "budget held."
+                )
+            order = st.segmented_control(
+                "Order the bars by",
+                ["input order", "drop order"],
+                default="input order",
+                key="scores_order",
+            )
+            by = "score" if order == "drop order" else "index"
+            st.altair_chart(
+                charts.scores(views.score_parts_frame(frame), line, by=by), width="stretch"
+            )
+            st.dataframe(
+                frame.drop(columns=["recency_part", "role_part", "topic_part"]),
+                hide_index=True,
+                width="stretch",
+                column_config={
+                    "index": None,
+                    "role_weight": st.column_config.NumberColumn("role weight"),
+                    "drop_rank": st.column_config.NumberColumn(
+                        "dropped as", help="1 for the first message drop removed"
+                    ),
+                    "score": st.column_config.NumberColumn("score", format="%.6f"),
+                    "recency": st.column_config.NumberColumn("recency", format="%.4f"),
+                    "topic_overlap": st.column_config.NumberColumn("topic overlap", format="%.4f"),
+                    "drop_order": st.column_config.NumberColumn(
+                        "drop order", help="Position in the order drop would remove messages"
+                    ),
+                },
+            )
+        st.subheader("Topic terms")
+        topics = views.topic_frame(result)
+        st.caption(
+            f"The {len(topics)} most frequent words longer than three characters in the whole "
+            "history; a message's topic overlap is the share of its distinct words among them."
+        )
+        if topics.empty:
+            st.info("This history has no word longer than three characters.")
+        else:
+            st.altair_chart(charts.topic_terms(topics), width="stretch")

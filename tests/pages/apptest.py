@@ -1,0 +1,147 @@
+"""Driving the explorer with AppTest: start, load a conversation, move parameters, read."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pandas as pd
+from streamlit.dataframe_util import convert_arrow_bytes_to_pandas_df
+from streamlit.testing.v1 import AppTest
+
+from compactor import CompactionResult, run, validate
+from explorer import state
+from explorer.conversation import Conversation, params_from
+from explorer.ui import FRIENDLY_ERROR
+from tests.paths import ROOT
+
+APP = ROOT / "app.py"
+TIMEOUT = 60
+WIDGET = {
+    "budget_chars": ("number_input", state.PARAM_KEYS["budget_chars"]),
+    "keep_last_n": ("slider", state.PARAM_KEYS["keep_last_n"]),
+    "keep_roles": ("multiselect", state.PARAM_KEYS["keep_roles"]),
+    "duplicate_threshold": ("slider", state.PARAM_KEYS["duplicate_threshold"]),
+    "max_message_chars": ("slider", state.PARAM_KEYS["max_message_chars"]),
+}
+
+
+def start(query: dict[str, str] | None = None) -> AppTest:
+    """A fresh session of the app, run once (on the default page)."""
+    at = AppTest.from_file(str(APP), default_timeout=TIMEOUT)
+    if query:
+        at.query_params.update(query)
+    return at.run()
+
+
+def load(at: AppTest, request: dict[str, Any], label: str = "Test conversation") -> AppTest:
+    """Load ``request`` (messages and parameters) as the conversation, as an import would."""
+    conv = Conversation(
+        messages=tuple(request["messages"]),
+        params=params_from(request, {}),
+        label=label,
+        source="loaded",
+    )
+    at.session_state[state.PENDING_KEY] = (conv, None)
+    return at.run()
+
+
+def goto(at: AppTest, path: str) -> AppTest:
+    return at.switch_page(path).run()
+
+
+def assert_clean(at: AppTest) -> None:
+    """No exception reached the page and no view failed."""
+    assert not at.exception, [e.value for e in at.exception]
+    assert FRIENDLY_ERROR not in [e.value for e in at.error]
+
+
+def widget(at: AppTest, name: str):
+    kind, key = WIDGET[name]
+    return getattr(at, kind)(key=key)
+
+
+def set_param(at: AppTest, name: str, value: Any) -> AppTest:
+    return widget(at, name).set_value(value).run()
+
+
+def params(at: AppTest) -> dict[str, Any]:
+    """The parameters the sidebar shows."""
+    out = {name: widget(at, name).value for name in WIDGET}
+    out["keep_roles"] = list(out["keep_roles"])
+    return out
+
+
+def request_of(at: AppTest) -> dict[str, Any]:
+    """The request the app holds: its conversation with the sidebar's parameters."""
+    return at.session_state[state.CONVERSATION_KEY].request(params(at))
+
+
+def engine(at: AppTest) -> CompactionResult:
+    """What the engine itself says about the app's current request."""
+    return run(validate(request_of(at)))
+
+
+def charts(at: AppTest) -> list[tuple[dict[str, Any], dict[str, pd.DataFrame]]]:
+    """Each Vega-Lite chart on the page: its spec and its datasets by name."""
+    out = []
+    for chart in at.get("vega_lite_chart"):
+        spec = json.loads(chart.proto.spec)
+        data = {d.name: convert_arrow_bytes_to_pandas_df(d.data.data) for d in chart.proto.datasets}
+        out.append((spec, data))
+    return out
+
+
+def chart_rows(at: AppTest, column: str) -> pd.DataFrame:
+    """The first dataset on the page that has ``column``."""
+    for _, data in charts(at):
+        for frame in data.values():
+            if column in frame.columns:
+                return frame
+    raise AssertionError(f"no chart data with a {column!r} column")
+
+
+def metrics(at: AppTest) -> dict[str, str]:
+    return {m.label: m.value for m in at.metric}
+
+
+def table(at: AppTest, column: str) -> pd.DataFrame:
+    """The first data frame on the page with ``column``."""
+    for frame in at.dataframe:
+        if column in frame.value.columns:
+            return frame.value
+    raise AssertionError(f"no table with a {column!r} column")
+
+
+#: One move of each parameter away from the rich request's values (budget 600, keep_last_n 2,
+#: keep_roles [system], duplicate_threshold 0.9, max_message_chars 200); each changes the run.
+MOVES = [
+    ("budget_chars", 1500),
+    ("budget_chars", 250),
+    ("keep_last_n", 6),
+    ("keep_roles", ["system", "tool"]),
+    ("duplicate_threshold", 0.5),
+    ("max_message_chars", 120),
+]
+
+
+def on_page(path: str, request: dict[str, Any]) -> AppTest:
+    """A fresh session with ``request`` loaded, on the page at ``path``."""
+    at = load(start(), request)
+    return goto(at, path)
+
+
+def follows_the_engine(path, request, reported, expected, move) -> None:
+    """The page reports what the engine says, before and after ``move``, and the move shows."""
+    at = on_page(path, request)
+    assert_clean(at)
+    before, before_expected = reported(at), expected(engine(at))
+    assert before == before_expected
+    name, value = move
+    set_param(at, name, value)
+    assert_clean(at)
+    assert params(at)[name] == value
+    after, after_expected = reported(at), expected(engine(at))
+    assert after == after_expected
+    if after_expected != before_expected:
+        assert after != before

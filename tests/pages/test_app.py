@@ -1,0 +1,192 @@
+"""The router and the shared sidebar: the first screen, parameters, the URL, the error guard."""
+
+import json
+
+import pytest
+
+from compactor import compact
+from compactor.contract import DEFAULTS, RANGES
+from compactor.samples import DEFAULT_SAMPLE, load_sample, load_samples
+from explorer import state
+from explorer.navigation import PAGES
+from explorer.ui import FRIENDLY_ERROR
+from tests.explorer.requests import rich_request
+from tests.pages.apptest import assert_clean, goto, load, metrics, params, set_param, start, table
+
+DISPATCHER = load_sample(DEFAULT_SAMPLE).request
+PUBLISHED = {k: v for k, v in DISPATCHER.items() if k != "messages"}
+
+
+@pytest.fixture(scope="module")
+def first():
+    return start()
+
+
+def test_it_opens_on_the_dispatcher_sample_with_its_published_parameters(first):
+    assert_clean(first)
+    assert first.title[0].value == "Overview"
+    assert first.selectbox(key=state.SAMPLE_KEY).value == DEFAULT_SAMPLE
+    assert params(first) == {**DEFAULTS, **PUBLISHED}
+
+
+def test_the_first_screen_shows_the_removed_duplicate_and_the_protected_messages(first):
+    response = compact(DISPATCHER)
+    stages = table(first, "which").set_index("stage")
+    (removed,) = response["stages"][1]["removed"]
+    assert stages.loc["2. dedupe", "messages"] == 1
+    assert f"#{removed['index']} ≈ #{removed['duplicate_of']}" in stages.loc["2. dedupe", "which"]
+    protected = response["stages"][0]["protected_indices"]
+    assert stages.loc["1. pin", "messages"] == len(protected)
+    for index in protected:
+        assert f"#{index} (" in stages.loc["1. pin", "which"]
+    assert metrics(first)["Messages out"] == str(len(response["messages"]))
+
+
+def test_the_url_holds_the_sample_and_every_parameter(first):
+    assert first.query_params == state.link_query(DEFAULT_SAMPLE, {**DEFAULTS, **PUBLISHED})
+
+
+def test_a_link_reproduces_its_view():
+    query = {
+        "sample": DEFAULT_SAMPLE,
+        "budget_chars": "150",
+        "keep_last_n": "0",
+        "keep_roles": "",
+        "duplicate_threshold": "1",
+        "max_message_chars": "80",
+    }
+    at = start(query)
+    assert_clean(at)
+    expected = {
+        "budget_chars": 150,
+        "keep_last_n": 0,
+        "keep_roles": [],
+        "duplicate_threshold": 1.0,
+        "max_message_chars": 80,
+    }
+    assert params(at) == expected
+    response = compact({"messages": DISPATCHER["messages"], **expected})
+    loss = response["loss"]
+    assert metrics(at)["Characters out"] == f"{loss['output_chars']:,}"
+    assert at.query_params == query
+
+
+def test_bad_link_values_fall_back_with_notices_and_never_a_traceback():
+    query = {
+        "sample": "no-such-sample",
+        "budget_chars": "![x](http://127.0.0.1:9/p.png)",
+        "keep_last_n": "-1",
+        "keep_roles": "system,root",
+        "duplicate_threshold": "NaN",
+        "max_message_chars": "80",
+    }
+    at = start(query)
+    assert_clean(at)
+    assert params(at) == {**DEFAULTS, **PUBLISHED, "max_message_chars": 80}
+    notices = [w.value for w in at.warning]
+    assert len(notices) == 5
+    assert not any("http" in n or "![" in n for n in notices)
+    assert at.query_params["budget_chars"] == str(PUBLISHED["budget_chars"])
+    at.button(key="dismiss_notices").click().run()
+    assert not at.warning
+
+
+@pytest.mark.parametrize(
+    ("name", "value"),
+    [
+        ("budget_chars", 150),
+        ("keep_last_n", 0),
+        ("keep_roles", ["system", "assistant"]),
+        ("duplicate_threshold", 0.5),
+        ("max_message_chars", 80),
+    ],
+)
+def test_every_parameter_goes_into_the_url_and_the_request(name, value):
+    at = set_param(start(), name, value)
+    assert_clean(at)
+    wanted = {**DEFAULTS, **PUBLISHED, name: value}
+    assert params(at) == wanted
+    assert at.query_params == state.link_query(DEFAULT_SAMPLE, wanted)
+    shown = json.loads(at.sidebar.json[0].value)
+    assert shown == {"messages": DISPATCHER["messages"], **wanted}
+
+
+def test_the_controls_have_exactly_the_schemas_ranges():
+    at = start()
+    box = at.number_input(key=state.PARAM_KEYS["budget_chars"])
+    assert (box.min, box.max) == RANGES["budget_chars"]
+    for name in ("keep_last_n", "duplicate_threshold", "max_message_chars"):
+        slider = at.slider(key=state.PARAM_KEYS[name])
+        assert (slider.min, slider.max) == RANGES[name]
+    roles = at.multiselect(key=state.PARAM_KEYS["keep_roles"])
+    assert roles.options == ["system", "user", "assistant", "tool"]
+    assert roles.proto.max_selections == 4
+
+
+def test_the_budget_slider_and_box_move_together():
+    at = start()
+    at.slider(key=state.BUDGET_SLIDER_KEY).set_value(250).run()
+    assert params(at)["budget_chars"] == 250
+    at.number_input(key=state.PARAM_KEYS["budget_chars"]).set_value(300).run()
+    assert at.slider(key=state.BUDGET_SLIDER_KEY).value == 300
+    at.number_input(key=state.PARAM_KEYS["budget_chars"]).set_value(400_000).run()
+    assert_clean(at)
+    assert at.slider(key=state.BUDGET_SLIDER_KEY).value == 400_000
+
+
+def test_reset_restores_the_conversations_parameters():
+    at = set_param(start(), "keep_last_n", 7)
+    at = set_param(at, "max_message_chars", 999)
+    at.button(key="reset_params").click().run()
+    assert params(at) == {**DEFAULTS, **PUBLISHED}
+
+
+def test_picking_a_sample_loads_it_with_its_published_parameters():
+    at = load(start(), rich_request())
+    assert at.selectbox(key=state.SAMPLE_KEY).value == state.YOURS
+    assert "sample" not in at.query_params
+    for sample in load_samples():
+        at.selectbox(key=state.SAMPLE_KEY).set_value(sample.slug).run()
+        assert_clean(at)
+        published = {k: v for k, v in sample.request.items() if k != "messages"}
+        assert params(at) == {**DEFAULTS, **published}
+        assert at.query_params["sample"] == sample.slug
+
+
+def test_a_large_request_is_shown_without_its_messages_in_the_sidebar():
+    request = rich_request()
+    request["messages"] = request["messages"] * 16  # 192 messages, about 30,000 characters
+    at = load(start(), request)
+    assert_clean(at)
+    shown = json.loads(at.sidebar.json[0].value)
+    assert "messages" not in shown
+    assert shown["budget_chars"] == 600
+    assert any("too long to show here" in c.value for c in at.sidebar.caption)
+
+
+@pytest.mark.parametrize("spec", PAGES, ids=lambda s: s.title)
+def test_an_unexpected_error_in_a_view_shows_a_friendly_message(spec, monkeypatch):
+    at = start()
+
+    def broken(*args, **kwargs):
+        raise RuntimeError("boom")
+
+    monkeypatch.setattr("explorer.ui.current", broken)
+    monkeypatch.setattr("explorer.state.conversation", broken)
+    goto(at, spec.path)
+    assert not at.exception
+    assert FRIENDLY_ERROR in [e.value for e in at.error]
+    assert not any("boom" in m.value or "Traceback" in m.value for m in at.markdown)
+
+
+def test_values_between_slider_steps_are_kept_exactly():
+    largest = max(
+        load_samples(), key=lambda s: sum(len(m["content"]) for m in s.request["messages"])
+    )
+    at = start({"sample": largest.slug, "duplicate_threshold": "0.875", "budget_chars": "123457"})
+    assert_clean(at)
+    assert not at.warning
+    assert params(at)["duplicate_threshold"] == 0.875
+    assert params(at)["budget_chars"] == 123_457
+    assert at.slider(key=state.BUDGET_SLIDER_KEY).value == 123_457
+    assert at.query_params["duplicate_threshold"] == "0.875"

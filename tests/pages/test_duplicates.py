@@ -1,0 +1,53 @@
+"""Duplicates: the removed pairs with their shared words, and every message's nearest similarity."""
+
+import html
+import re
+
+import pytest
+
+from tests.explorer.requests import rich_request
+from tests.pages.apptest import MOVES, chart_rows, follows_the_engine, on_page
+
+PAGE = "pages/duplicates.py"
+
+
+def reported(at):
+    heading = next(s.value for s in at.subheader if s.value.startswith("Removed pairs"))
+    pairs = [
+        m.value.split("**")[1] for m in at.markdown if " removed as a duplicate of " in m.value
+    ]
+    points = chart_rows(at, "similarity").sort_values("index")
+    near = [(r.index, r.nearest, round(r.similarity, 9), r.fate) for r in points.itertuples()]
+    return {"heading": heading, "pairs": pairs, "points": near}
+
+
+def expected(result):
+    removed = result.deduplication.removed
+    near = [
+        (t.index, t.nearest.index, round(t.nearest.similarity, 9), t.fate.value)
+        for t in result.messages
+        if t.nearest is not None
+    ]
+    return {
+        "heading": f"Removed pairs: {len(removed)}",
+        "pairs": [f"#{r.index} removed as a duplicate of #{r.duplicate_of}" for r in removed],
+        "points": near,
+    }
+
+
+@pytest.mark.parametrize("move", MOVES, ids=lambda m: f"{m[0]}={m[1]}")
+def test_the_duplicates_follow_the_engine(move):
+    follows_the_engine(PAGE, rich_request(), reported, expected, move)
+
+
+def test_each_pair_shows_both_texts_with_the_shared_words_highlighted():
+    request = rich_request()
+    at = on_page(PAGE, request)
+    boxes = [h.value for h in at.html if "<mark" in h.value]
+    assert len(boxes) == 4  # two pairs, two sides each
+    earlier, removed = boxes[2], boxes[3]  # #6 (pinned) and #8, its near-copy
+    for box, index in ((earlier, 6), (removed, 8)):
+        assert html.unescape(re.sub(r"<[^>]+>", "", box)) == request["messages"][index]["content"]
+    assert earlier.count("<mark") == 8  # every word of "Please also check order AC-9876 for me."
+    threshold_rule = chart_rows(at, "value")
+    assert list(threshold_rule["value"]) == [0.9]

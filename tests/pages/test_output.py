@@ -1,0 +1,64 @@
+"""Output: the compacted messages and the full response are the engine's; the snippets send it."""
+
+import json
+import shlex
+
+import pytest
+
+from explorer import snippets
+from tests.explorer.requests import rich_request
+from tests.pages.apptest import MOVES, assert_clean, follows_the_engine, on_page, request_of, table
+
+PAGE = "pages/output.py"
+
+
+def reported(at):
+    frame = table(at, "content")
+    rows = list(zip(frame["index"], frame["kept"], frame["chars"], frame["content"], strict=True))
+    return {"rows": rows, "response": json.loads(at.main.json[0].value)}
+
+
+def expected(result):
+    response = result.to_response()
+    rows = [(m["index"], m["kept"], m["chars"], m["content"]) for m in response["messages"]]
+    return {"rows": rows, "response": response}
+
+
+@pytest.mark.parametrize("move", MOVES, ids=lambda m: f"{m[0]}={m[1]}")
+def test_the_output_follows_the_engine(move):
+    follows_the_engine(PAGE, rich_request(), reported, expected, move)
+
+
+def test_downloads_and_snippets_send_the_current_request():
+    request = rich_request()
+    request["messages"] = request["messages"] * 3  # over the inline limit
+    at = on_page(PAGE, request)
+    labels = [b.label for b in at.download_button]
+    assert labels == ["Download request", "Download response", "Download compacted messages"]
+    curl, python = (c.value for c in at.code)
+    assert curl.endswith("--data-binary @request.json")
+    assert "http://127.0.0.1:8080/v1/memory-compact" in shlex.split(curl.replace("\\\n", ""))
+    assert 'Path("request.json")' in python
+    assert any("read it from request.json" in c.value for c in at.caption)
+    url = "http://127.0.0.1:8080/v1/memory-compact"
+    assert python == snippets.python_snippet(url, request_of(at)).rstrip("\n")
+
+
+def test_a_small_request_is_inlined_and_the_base_url_is_configurable():
+    request = rich_request()
+    request["messages"] = request["messages"][-4:]
+    at = on_page(PAGE, request)
+    at.text_input(key="service_base_url").set_value("https://compact.example.com/").run()
+    assert_clean(at)
+    curl = at.code[0].value
+    words = shlex.split(curl.replace("\\\n", ""))
+    assert "https://compact.example.com/v1/memory-compact" in words
+    assert json.loads(words[-1]) == request_of(at)
+
+
+def test_a_bad_base_url_says_what_is_expected_and_shows_no_snippet():
+    at = on_page(PAGE, rich_request())
+    at.text_input(key="service_base_url").set_value("localhost:8080").run()
+    assert_clean(at)
+    assert any("must be an http:// or https:// address" in e.value for e in at.error)
+    assert not at.code
