@@ -3,14 +3,16 @@
 from __future__ import annotations
 
 import argparse
+import functools
 import importlib
 import pkgutil
 import sys
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 from compactor import commands
 from compactor.jsonio import Problem, UnreadableJSON, dumps, parse_json
+from compactor.validation import InvalidRequest
 
 DESCRIPTION = """\
 memory-compact from the command line: the same engine as the explorer and the HTTP service.
@@ -50,6 +52,23 @@ def read_bytes(path: str) -> bytes:
         raise UnreadableJSON(
             [Problem(f"{path}: cannot read the file ({error.strerror})")]
         ) from None
+
+
+def reports_bad_input(
+    command: Callable[[argparse.Namespace], int],
+) -> Callable[[argparse.Namespace], int]:
+    """Wrap a command so that unreadable JSON and invalid requests exit 2 with one line each."""
+
+    @functools.wraps(command)
+    def wrapper(args: argparse.Namespace) -> int:
+        try:
+            return command(args)
+        except UnreadableJSON as error:
+            return fail(error.problems)
+        except InvalidRequest as error:
+            return fail(f"{e['path']}: {e['message']}" for e in error.errors)
+
+    return wrapper
 
 
 def read_json(path: str) -> Any:

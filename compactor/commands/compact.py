@@ -4,10 +4,15 @@ from __future__ import annotations
 
 import argparse
 
-from compactor.cli import add_indent_argument, add_input_argument, emit, fail, indent_of, read_json
-from compactor.jsonio import UnreadableJSON
+from compactor.cli import (
+    add_indent_argument,
+    add_input_argument,
+    emit,
+    indent_of,
+    read_json,
+    reports_bad_input,
+)
 from compactor.pipeline import compact
-from compactor.validation import InvalidRequest
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -27,11 +32,6 @@ def register(sub: argparse._SubParsersAction) -> None:
     parser.set_defaults(run=run)
 
 
+@reports_bad_input
 def run(args: argparse.Namespace) -> int:
-    try:
-        response = compact(read_json(args.file))
-    except UnreadableJSON as error:
-        return fail(error.problems)
-    except InvalidRequest as error:
-        return fail(f"{e['path']}: {e['message']}" for e in error.errors)
-    return emit(response, indent_of(args))
+    return emit(compact(read_json(args.file)), indent_of(args))

@@ -4,11 +4,17 @@ from __future__ import annotations
 
 import argparse
 
-from compactor.cli import add_indent_argument, add_input_argument, emit, fail, indent_of, read_json
-from compactor.jsonio import UnreadableJSON
+from compactor.cli import (
+    add_indent_argument,
+    add_input_argument,
+    emit,
+    indent_of,
+    read_json,
+    reports_bad_input,
+)
 from compactor.pipeline import run as run_pipeline
 from compactor.sweeps import BUDGET_RANGE, survival_budgets
-from compactor.validation import InvalidRequest, validate
+from compactor.validation import validate
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -31,13 +37,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     parser.set_defaults(run=run)
 
 
+@reports_bad_input
 def run(args: argparse.Namespace) -> int:
-    try:
-        result = run_pipeline(validate(read_json(args.file)))
-    except UnreadableJSON as error:
-        return fail(error.problems)
-    except InvalidRequest as error:
-        return fail(f"{e['path']}: {e['message']}" for e in error.errors)
+    result = run_pipeline(validate(read_json(args.file)))
     rows = [
         {"index": s.index, "survives_from_budget": s.survives_from_budget}
         for s in survival_budgets(result)
