@@ -9,7 +9,8 @@ import pandas as pd
 import streamlit as st
 
 from compactor import CompactionResult, MessageTrace
-from explorer import textviews, views
+from compactor.sweeps import BUDGET_RANGE, Survival
+from explorer import textviews, tuning, views
 from explorer.theme import FATE_COLOURS
 
 
@@ -143,7 +144,8 @@ def fields_frame(message: Any) -> pd.DataFrame:
     return pd.DataFrame(rows, columns=["field", "value"])
 
 
-def draw(result: CompactionResult, index: int) -> None:
+def draw(result: CompactionResult, index: int, survival: Survival | None = None) -> None:
+    """The message's detail; with ``survival`` (its budget sweep entry), from which budget."""
     trace = result.messages[index]
     message = trace.message
     colour = FATE_COLOURS[trace.fate.value]
@@ -158,6 +160,8 @@ def draw(result: CompactionResult, index: int) -> None:
     with left:
         st.metric("Characters in", f"{trace.original_chars:,}")
         st.metric("Characters out", f"{trace.chars:,}")
+        if survival is not None:
+            st.markdown(f"**Budget**: {tuning.survival_label(survival, BUDGET_RANGE)}")
         st.dataframe(fields_frame(message), hide_index=True, width="stretch")
         if trace.score is not None:
             st.caption("Score components (weighted parts add up to the score)")

@@ -29,6 +29,13 @@ PAGES: tuple[PageSpec, ...] = (
     PageSpec("pages/duplicates.py", "Duplicates", ":material/content_copy:", "Views"),
     PageSpec("pages/trims.py", "Trims", ":material/content_cut:", "Views"),
     PageSpec("pages/output.py", "Output", ":material/output:", "Views"),
+    PageSpec("pages/sweeps.py", "Budget sweep", ":material/stacked_line_chart:", "Tune"),
+    PageSpec("pages/sensitivity.py", "Sensitivity", ":material/tune:", "Tune"),
+    PageSpec("pages/compare.py", "A/B compare", ":material/compare:", "Tune"),
+    PageSpec("pages/strategies.py", "Strategies", ":material/alt_route:", "Tune"),
+    PageSpec("pages/facts.py", "Watched facts", ":material/visibility:", "Check"),
+    PageSpec("pages/pairing.py", "Tool pairs", ":material/link:", "Check"),
+    PageSpec("pages/walkthrough.py", "Walkthrough", ":material/school:", "Teach"),
 )
 
 

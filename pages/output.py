@@ -3,7 +3,7 @@
 import pandas as pd
 import streamlit as st
 
-from explorer import router, snippets, ui
+from explorer import router, snippets, tuning_ui, ui
 
 router.ensure()
 st.title("Output")
@@ -11,6 +11,7 @@ with ui.guarded():
     outcome = ui.require_result()
     if outcome is not None:
         request, response = outcome.request, outcome.response
+        tuning_ui.pairing_warning(outcome.result)
         st.subheader(f"Compacted messages: {len(response['messages']):,}")
         columns = ["index", "id", "role", "kept", "protected", "original_chars", "chars", "content"]
         table = pd.DataFrame(response["messages"]).reindex(columns=columns)

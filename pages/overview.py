@@ -2,7 +2,7 @@
 
 import streamlit as st
 
-from explorer import charts, router, ui, views
+from explorer import charts, router, tuning_ui, ui, views
 
 router.ensure()
 st.title("Overview")
@@ -46,6 +46,7 @@ with ui.guarded():
                 "is dropped and the budget cannot be met.",
                 icon=":material/warning:",
             )
+        tuning_ui.pairing_warning(result)
 
         st.subheader("What each stage did")
         st.dataframe(

@@ -2,7 +2,7 @@
 
 import streamlit as st
 
-from explorer import charts, detail, router, ui, views
+from explorer import charts, detail, router, state, tuning, tuning_charts, tuning_compute, ui, views
 
 CHART_KEY = "timeline_chart"
 PICKER_KEY = "timeline_message"
@@ -14,11 +14,12 @@ with ui.guarded():
     outcome = ui.require_result()
     if outcome is not None:
         result = outcome.result
-        frame = views.fate_frame(result)
+        sweep = tuning_compute.budget(state.conversation(), result)
+        frame = tuning.with_survival(views.fate_frame(result), sweep)
         ui.fate_legend()
         st.caption("Bar height is the message's characters. Click a bar to open it below.")
         event = st.altair_chart(
-            charts.fate_timeline(frame),
+            tuning_charts.survival_tooltip(charts.fate_timeline(frame)),
             width="stretch",
             key=CHART_KEY,
             on_select="rerun",
@@ -35,4 +36,4 @@ with ui.guarded():
         st.session_state[LAST_PICK_KEY] = last
         st.session_state[PICKER_KEY] = shown
         index = st.selectbox("Message", list(labels), key=PICKER_KEY, format_func=labels.get)
-        detail.draw(result, index)
+        detail.draw(result, index, sweep.survival[index])

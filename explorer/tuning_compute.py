@@ -1,0 +1,157 @@
+"""Cached engine calls of the tuning pages, all read from the one cached run of compute.py.
+
+The sweeps, the walkthrough, the strategy comparison and the watched facts are computed from a
+:class:`CompactionResult` (and the text analysis it carries), once per conversation and
+parameter set: a rerun with the same setting, or a visit to another page, costs nothing. Keys are
+the conversation's fingerprint and the parameters' JSON, as in :mod:`explorer.compute`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import streamlit as st
+
+from compactor import CompactionResult
+from compactor.compare import ABComparison, compare_results
+from compactor.facts import WatchedFact, watch
+from compactor.pairing import PairingReport, check_pairing
+from compactor.strategies.compare import StrategyComparison, compare_strategies
+from compactor.sweeps import (
+    BudgetSweep,
+    ThresholdSweep,
+    TrimSweep,
+    budget_sweep,
+    threshold_sweep,
+    trim_sweep,
+)
+from compactor.walkthrough import Walkthrough, walkthrough
+from explorer import compute
+from explorer.compute import Outcome
+from explorer.conversation import Conversation
+
+
+def run_key(conversation: Conversation, result: CompactionResult) -> str:
+    """The cache key of one run: the conversation's fingerprint and the run's parameters."""
+    return f"{conversation.key}:{compute.params_key(result.request.params.to_dict())}"
+
+
+@st.cache_resource(max_entries=32, show_spinner=False)
+def _budget(key: str, _result: CompactionResult) -> BudgetSweep:
+    return budget_sweep(_result)
+
+
+@st.cache_resource(max_entries=16, show_spinner=False)
+def _threshold(key: str, _result: CompactionResult) -> ThresholdSweep:
+    return threshold_sweep(_result)
+
+
+@st.cache_resource(max_entries=16, show_spinner=False)
+def _trim(key: str, _result: CompactionResult) -> TrimSweep:
+    return trim_sweep(_result)
+
+
+@st.cache_resource(max_entries=16, show_spinner=False)
+def _walkthrough(key: str, _result: CompactionResult) -> Walkthrough:
+    return walkthrough(_result)
+
+
+@st.cache_resource(max_entries=16, show_spinner=False)
+def _strategies(
+    key: str, keep_last_messages: int | None, drop_tool_parts: bool, _result: CompactionResult
+) -> StrategyComparison:
+    return compare_strategies(
+        _result.request,
+        keep_last_messages=keep_last_messages,
+        drop_tool_parts=drop_tool_parts,
+        analysis=_result.analysis,
+    )
+
+
+@st.cache_resource(max_entries=32, show_spinner=False)
+def _facts(
+    key: str, phrases: tuple[str, ...], _result: CompactionResult
+) -> tuple[WatchedFact, ...]:
+    return watch(_result, phrases, _budget(key, _result))
+
+
+def budget(conversation: Conversation, result: CompactionResult) -> BudgetSweep:
+    """:func:`compactor.sweeps.budget_sweep` of ``result`` (shared: never mutate it)."""
+    return _budget(run_key(conversation, result), result)
+
+
+def threshold(conversation: Conversation, result: CompactionResult) -> ThresholdSweep:
+    """:func:`compactor.sweeps.threshold_sweep` of ``result``."""
+    return _threshold(run_key(conversation, result), result)
+
+
+def trim(conversation: Conversation, result: CompactionResult) -> TrimSweep:
+    """:func:`compactor.sweeps.trim_sweep` of ``result``."""
+    return _trim(run_key(conversation, result), result)
+
+
+def steps(conversation: Conversation, result: CompactionResult) -> Walkthrough:
+    """:func:`compactor.walkthrough.walkthrough` of ``result``."""
+    return _walkthrough(run_key(conversation, result), result)
+
+
+def strategies(
+    conversation: Conversation,
+    result: CompactionResult,
+    keep_last_messages: int | None = None,
+    drop_tool_parts: bool = False,
+) -> StrategyComparison:
+    """Every strategy on ``result``'s history at its budget (memory-compact with its parameters)."""
+    return _strategies(run_key(conversation, result), keep_last_messages, drop_tool_parts, result)
+
+
+def facts(
+    conversation: Conversation, result: CompactionResult, phrases: Sequence[str]
+) -> tuple[WatchedFact, ...]:
+    """:func:`compactor.facts.watch` of ``phrases`` in ``result``, with its budget sweep."""
+    return _facts(run_key(conversation, result), tuple(phrases), result)
+
+
+@dataclass(frozen=True)
+class ABOutcome:
+    """Both sides of an A/B comparison; ``comparison`` is None when a side has schema errors."""
+
+    a: Outcome
+    b: Outcome
+    comparison: ABComparison | None
+
+
+def ab(
+    conversation: Conversation, params_a: Mapping[str, Any], params_b: Mapping[str, Any]
+) -> ABOutcome:
+    """The conversation compacted with ``params_a`` and with ``params_b`` (both runs cached)."""
+    a = compute.outcome(conversation, params_a)
+    b = compute.outcome(conversation, params_b)
+    if a.result is None or b.result is None:
+        return ABOutcome(a, b, None)
+    return ABOutcome(a, b, compare_results(a.result, b.result))
+
+
+@dataclass(frozen=True)
+class Pairing:
+    """The tool pairing check, and a note when the import's links could not be used."""
+
+    report: PairingReport
+    links: int  # links from the import used (0 when none, or when they were unusable)
+    note: str | None = None
+
+
+def pairing(conversation: Conversation, result: CompactionResult) -> Pairing:
+    """:func:`compactor.pairing.check_pairing` with the conversation's tool links.
+
+    Links the history no longer fits (say, from an import later changed) are set aside with a
+    note, and every result is paired by position instead: the check itself never fails a page.
+    """
+    links = [tuple(link) for link in conversation.tool_links]
+    try:
+        return Pairing(check_pairing(result, links), len(links))
+    except ValueError as error:
+        note = f"The imported tool links do not fit this history ({error}); paired by position."
+        return Pairing(check_pairing(result, None), 0, note)

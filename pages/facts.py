@@ -1,0 +1,98 @@
+"""Watched facts: where phrases that matter (an order id, a date, a name) end up, and from which
+budget they survive."""
+
+import streamlit as st
+
+from compactor.facts import parse_phrases
+from explorer import checks, router, state, tuning_compute, tuning_ui, ui
+
+MATCHING = (
+    "A phrase matches wherever the text equals it ignoring case (any run of spaces or line "
+    "breaks matches any other), accents counting. A fact survives when its message is "
+    "returned and the phrase lies within the returned text: a trim that cuts inside or before "
+    "it cuts it away at every budget."
+)
+
+router.ensure()
+st.title("Watched facts")
+with ui.guarded():
+    text = st.text_area(
+        "Phrases to watch, one per line",
+        key=tuning_ui.PHRASES_KEY,
+        persist_state="session",
+        max_chars=tuning_ui.PHRASES_MAX_CHARS,
+        height=140,
+        placeholder="an order id, a date, a name...\nAC-1234\n12 March\nLeila",
+        help="Kept while you visit other pages.",
+    )
+    st.caption(MATCHING)
+    phrases = parse_phrases(text or "")
+    if len(phrases) > tuning_ui.MAX_PHRASES:
+        st.warning(
+            f"Watching the first {tuning_ui.MAX_PHRASES} of {len(phrases):,} phrases.",
+            icon=":material/warning:",
+        )
+        phrases = phrases[: tuning_ui.MAX_PHRASES]
+    outcome = ui.require_result()
+    if outcome is not None and not phrases:
+        st.info("Enter a phrase above to see where it ends up.", icon=":material/info:")
+    elif outcome is not None:
+        result = outcome.result
+        facts = tuning_compute.facts(state.conversation(), result, phrases)
+        budget_range = tuning_compute.budget(state.conversation(), result).budget_range
+        frame = checks.facts_frame(facts, budget_range)
+        kept = int(frame["survives"].sum())
+        cols = st.columns(3)
+        cols[0].metric("Phrases watched", f"{len(frame):,}")
+        cols[1].metric(
+            "Survive now",
+            f"{kept:,}",
+            f"budget {result.request.params.budget_chars:,}",
+            delta_color="off",
+            delta_arrow="off",
+        )
+        cols[2].metric("Not in the history", f"{int((frame['status'] == 'not found').sum()):,}")
+        st.subheader("Each phrase")
+        st.dataframe(
+            frame,
+            hide_index=True,
+            width="stretch",
+            column_config={
+                "phrase": st.column_config.TextColumn("phrase", width="medium"),
+                "status": st.column_config.TextColumn(
+                    "now",
+                    help="verbatim: returned; cut away: its message is returned but trimmed "
+                    "before it; removed: its messages are duplicates or dropped",
+                ),
+                "survives": st.column_config.CheckboxColumn("survives now"),
+                "messages": st.column_config.NumberColumn("messages containing it"),
+                "where": "which",
+                "survives_from_budget": st.column_config.NumberColumn(
+                    "survives from budget", format="localized"
+                ),
+                "smallest_budget": st.column_config.TextColumn(
+                    "smallest budget that keeps it", width="medium"
+                ),
+            },
+        )
+        found = checks.fact_messages_frame(facts)
+        if not found.empty:
+            st.subheader("Each message containing a phrase")
+            st.dataframe(
+                found.drop(columns=["index"]),
+                hide_index=True,
+                width="stretch",
+                column_config={
+                    "fate": st.column_config.TextColumn("message fate"),
+                    "at": st.column_config.TextColumn(
+                        "first occurrence", help="Character positions in the message"
+                    ),
+                    "kept_chars": st.column_config.NumberColumn(
+                        "characters returned when kept", format="localized"
+                    ),
+                    "status": "phrase now",
+                    "survives_from_budget": st.column_config.NumberColumn(
+                        "survives from budget", format="localized"
+                    ),
+                },
+            )

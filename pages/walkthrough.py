@@ -1,0 +1,96 @@
+"""Walkthrough: pin, dedupe, trim and drop one step at a time, large enough to project."""
+
+import html
+
+import streamlit as st
+
+from explorer import router, state, tuning_charts, tuning_compute, tuning_ui, ui, walkthrough_views
+
+HEADING = "font-size:2.1rem;font-weight:700;line-height:1.2;margin:0.4rem 0 0.2rem 0"
+SUMMARY = "font-size:1.45rem;line-height:1.45;margin:0.2rem 0 0.6rem 0"
+RULE = "font-size:1.05rem;opacity:0.75;margin:0"
+
+router.ensure()
+st.title("Walkthrough")
+with ui.guarded():
+    outcome = ui.require_result()
+    if outcome is not None:
+        result = outcome.result
+        walk = tuning_compute.steps(state.conversation(), result)
+        st.caption(
+            f"{len(result.messages):,} messages, {walk.input_chars:,} characters, a budget of "
+            f"{walk.budget:,}. Step through the four stages; each shows what it did and why."
+        )
+        labels = {s.order: walkthrough_views.step_option(s) for s in walk.steps}
+        order = tuning_ui.step_picker(labels)
+        step = walk.steps[order - 1]
+        final = order == len(walk.steps)
+        # The explorer's own words and numbers only (the engine's summaries name messages by
+        # number, never by content); escaped all the same.
+        st.html(
+            f'<div style="{HEADING}">Step {step.order} of {len(walk.steps)}: '
+            f"{html.escape(step.title)}</div>"
+            f'<div style="{SUMMARY}">{html.escape(step.summary)}</div>'
+            f'<div style="{RULE}">Rule: {html.escape(step.rule)}</div>'
+        )
+        cols = st.columns(3)
+        cols[0].metric("Characters before", f"{step.chars_before:,}")
+        cols[1].metric(
+            "Characters after",
+            f"{step.chars_after:,}",
+            f"{step.chars_after - step.chars_before:+,}",
+            delta_color="off",
+            delta_arrow="off",
+        )
+        cols[2].metric(
+            "Budget",
+            f"{step.budget:,}",
+            f"over by {step.chars_after - step.budget:,}"
+            if step.over_budget
+            else f"{step.budget - step.chars_after:,} to spare",
+            delta_color="red" if step.over_budget else "green",
+            delta_arrow="off",
+        )
+
+        left, right = st.columns([2, 3], gap="large")
+        with left:
+            st.altair_chart(
+                tuning_charts.walk_totals(
+                    walkthrough_views.walk_totals_frame(walk, order), walk.budget
+                ),
+                width="stretch",
+            )
+        with right:
+            contents = result.request.contents
+            st.altair_chart(
+                tuning_charts.walk_messages(
+                    walkthrough_views.walk_messages_frame(step, contents, final), final
+                ),
+                width="stretch",
+            )
+            st.caption("Outlined: the messages this step acted on. Faded: what is gone.")
+
+        events = walkthrough_views.walk_events_frame(step)
+        st.subheader(f"What {step.stage} did, message by message ({len(events):,})")
+        if events.empty:
+            st.info(f"{step.stage.capitalize()} did nothing here.", icon=":material/info:")
+        else:
+            st.dataframe(
+                events,
+                hide_index=True,
+                width="stretch",
+                row_height=44,
+                column_config={
+                    "why": st.column_config.TextColumn("why", width="large"),
+                    "chars_before": st.column_config.NumberColumn(
+                        "characters before", format="localized"
+                    ),
+                    "chars_after": st.column_config.NumberColumn(
+                        "characters after", format="localized"
+                    ),
+                    "total_after": st.column_config.NumberColumn(
+                        "running total", format="localized"
+                    ),
+                    "over_budget": st.column_config.CheckboxColumn("over budget"),
+                },
+            )

@@ -1,0 +1,162 @@
+"""A/B compare: B starts as a copy of A; the rows that differ and the totals are compare_params."""
+
+import pytest
+
+from compactor import validate
+from compactor.compare import compare_params
+from compactor.model import Params
+from compactor.samples import load_samples
+from explorer.tuning_ui import B_KEYS
+from tests.explorer.requests import rich_request
+from tests.pages.apptest import (
+    assert_clean,
+    goto,
+    load,
+    on_page,
+    params,
+    request_of,
+    set_param,
+    start,
+    table,
+)
+
+PAGE = "pages/compare.py"
+B_WIDGETS = {
+    "budget_chars": "number_input",
+    "keep_last_n": "slider",
+    "keep_roles": "multiselect",
+    "duplicate_threshold": "slider",
+    "max_message_chars": "slider",
+}
+
+
+def b_widget(at, name):
+    return getattr(at, B_WIDGETS[name])(key=B_KEYS[name])
+
+
+def b_params(at):
+    out = {name: b_widget(at, name).value for name in B_WIDGETS}
+    out["keep_roles"] = list(out["keep_roles"])
+    return out
+
+
+def as_params(values):
+    return Params(**{**values, "keep_roles": tuple(values["keep_roles"])})
+
+
+def engine_comparison(at):
+    request = validate(request_of(at))
+    return compare_params(request, as_params(params(at)), as_params(b_params(at)))
+
+
+def reported(at):
+    rows = table(at, "fate_b")
+    totals = table(at, "B - A").set_index("measure")
+    return {
+        "differing": [r.message for r in rows.itertuples() if r.differs],
+        "fates": [
+            (r.message, r.fate_a, int(r.chars_a), r.fate_b, int(r.chars_b))
+            for r in rows.itertuples()
+        ],
+        "chars": (int(totals.loc["Characters out", "A"]), int(totals.loc["Characters out", "B"])),
+        "messages": (int(totals.loc["Messages out", "A"]), int(totals.loc["Messages out", "B"])),
+    }
+
+
+def expected(comparison):
+    return {
+        "differing": [f"#{i}" for i in comparison.differing],
+        "fates": [
+            (f"#{m.index}", m.fate_a, m.chars_a, m.fate_b, m.chars_b) for m in comparison.messages
+        ],
+        "chars": (comparison.a.output_chars, comparison.b.output_chars),
+        "messages": (comparison.a.output_messages, comparison.b.output_messages),
+    }
+
+
+def test_b_starts_as_a_copy_of_a_and_nothing_differs():
+    at = on_page(PAGE, rich_request())
+    assert_clean(at)
+    assert b_params(at) == params(at)
+    assert reported(at) == expected(engine_comparison(at))
+    assert reported(at)["differing"] == []
+    assert any("B equals A" in i.value for i in at.info)
+
+
+@pytest.mark.parametrize(
+    ("name", "value", "changes_fates"),
+    [
+        ("budget_chars", 1500, True),
+        ("budget_chars", 250, True),
+        ("keep_last_n", 6, True),
+        ("keep_roles", ["system", "tool"], True),
+        ("duplicate_threshold", 0.5, False),  # what it removes, drop removes anyway at 600
+        ("max_message_chars", 120, True),
+    ],
+    ids=lambda v: str(v),
+)
+def test_moving_a_b_parameter_marks_what_the_engine_says_differs(name, value, changes_fates):
+    at = on_page(PAGE, rich_request())
+    b_widget(at, name).set_value(value).run()
+    assert_clean(at)
+    assert b_params(at)[name] == value and params(at)[name] != value
+    comparison = engine_comparison(at)
+    assert bool(comparison.differing) == changes_fates
+    assert reported(at) == expected(comparison)
+    changed = table(at, "changed").set_index("parameter")
+    assert list(changed.index[changed["changed"]]) == [name]
+    assert any(f"B changes **{name}**" in m.value for m in at.markdown)
+
+
+def test_moving_a_in_the_sidebar_compares_against_the_same_b():
+    at = on_page(PAGE, rich_request())
+    set_param(at, "budget_chars", 1500)
+    assert_clean(at)
+    assert b_params(at)["budget_chars"] == 600  # B stays where it was
+    assert reported(at) == expected(engine_comparison(at))
+    assert reported(at)["differing"]
+
+
+def test_only_the_differing_rows_and_b_survives_a_page_switch():
+    at = on_page(PAGE, rich_request())
+    b_widget(at, "budget_chars").set_value(250).run()
+    at.toggle(key="ab_only_differing").set_value(True).run()
+    rows = table(at, "fate_b")
+    comparison = engine_comparison(at)
+    assert list(rows["message"]) == [f"#{i}" for i in comparison.differing]
+    goto(at, "pages/overview.py")
+    goto(at, PAGE)
+    assert_clean(at)
+    assert b_params(at)["budget_chars"] == 250
+
+
+def test_copy_a_into_b_and_use_b_in_the_sidebar():
+    at = on_page(PAGE, rich_request())
+    b_widget(at, "max_message_chars").set_value(120).run()
+    at.button(key="ab_use_b").click().run()
+    assert_clean(at)
+    assert params(at)["max_message_chars"] == 120
+    assert at.query_params["max_message_chars"] == "120"  # the link follows
+    set_param(at, "keep_last_n", 4)
+    at.button(key="ab_copy_a").click().run()
+    assert_clean(at)
+    assert b_params(at) == params(at)
+
+
+def test_another_conversation_starts_b_again_as_a_copy_of_a():
+    at = on_page(PAGE, rich_request())
+    b_widget(at, "budget_chars").set_value(250).run()
+    request = {**rich_request(), "budget_chars": 900}
+    request["messages"] = request["messages"][:8]
+    load(at, request, label="Shorter")
+    assert_clean(at)
+    assert b_params(at) == params(at) and params(at)["budget_chars"] == 900
+
+
+@pytest.mark.parametrize("sample", load_samples(), ids=lambda s: s.slug)
+def test_every_sample_compares_against_a_lower_budget(sample):
+    at = goto(start({"sample": sample.slug}), PAGE)
+    budget = max(100, int(sample.request["budget_chars"]) // 2)
+    b_widget(at, "budget_chars").set_value(budget).run()
+    assert_clean(at)
+    assert reported(at) == expected(engine_comparison(at))

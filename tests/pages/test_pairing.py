@@ -1,0 +1,135 @@
+"""Tool pairs: calls and results paired by the imported tool-call ids (else by position), split
+pairs flagged on Overview and Output and listed on their own page, as check_pairing says."""
+
+import json
+
+import pytest
+
+from compactor.pairing import check_pairing
+from compactor.samples import load_samples
+from explorer import importing, state
+from explorer.checks import pairing_summary
+from explorer.conversation import Conversation, params_from
+from tests.pages.apptest import assert_clean, engine, goto, metrics, set_param, start, table
+
+PAGE = "pages/pairing.py"
+#: Two calls, then their two results: by position both results would pair with the second call.
+OPENAI = [
+    {"role": "system", "content": "You look up orders."},
+    {"role": "user", "content": "Where are orders 77 and 78?"},
+    {
+        "role": "assistant",
+        "content": "Looking up 77.",
+        "tool_calls": [
+            {
+                "id": "call_77",
+                "type": "function",
+                "function": {"name": "lookup_order", "arguments": '{"order": 77}'},
+            }
+        ],
+    },
+    {
+        "role": "assistant",
+        "content": "And 78.",
+        "tool_calls": [
+            {
+                "id": "call_78",
+                "type": "function",
+                "function": {"name": "lookup_order", "arguments": '{"order": 78}'},
+            }
+        ],
+    },
+    {"role": "tool", "tool_call_id": "call_77", "content": '{"order": 77, "status": "shipped"}'},
+    {"role": "tool", "tool_call_id": "call_78", "content": '{"order": 78, "status": "packed"}'},
+    {"role": "assistant", "content": "77 has shipped; 78 is packed."},
+]
+
+
+def pasted():
+    """The OpenAI history pasted on the Conversation page, compacted so that both calls go."""
+    at = goto(start(), "pages/conversation.py")
+    at.segmented_control(key="input_mode").set_value("Paste").run()
+    at.text_area(key=importing.PASTE_KEY).set_value(json.dumps(OPENAI))
+    at.button[[b.label for b in at.button].index("Load pasted conversation")].click().run()
+    set_param(at, "keep_roles", ["system", "tool"])
+    set_param(at, "keep_last_n", 0)
+    set_param(at, "budget_chars", 100)
+    assert_clean(at)
+    return at
+
+
+def warnings(at):
+    return [w.value for w in at.warning if "tool call/result pair" in w.value]
+
+
+def test_an_imported_history_is_paired_by_its_tool_call_ids():
+    at = pasted()
+    conv = at.session_state[state.CONVERSATION_KEY]
+    assert conv.tool_links == ((2, 4), (3, 5))
+    report = check_pairing(engine(at), conv.tool_links)
+    assert [(p.call, p.result, p.problem) for p in report.pairs] == [
+        (2, 4, "result without call"),
+        (3, 5, "result without call"),
+    ]
+    goto(at, PAGE)
+    assert_clean(at)
+    rows = table(at, "paired_by")
+    assert list(
+        zip(rows["call"], rows["result"], rows["paired_by"], rows["problem"], strict=True)
+    ) == [
+        ("#2", "#4", "tool-call id", "result without call"),
+        ("#3", "#5", "tool-call id", "result without call"),
+    ]
+    assert metrics(at)["Paired by tool-call id"] == "2"
+    assert metrics(at)["Split by compaction"] == "2"
+    explained = [m.value for m in at.markdown if m.value.startswith("- **")]
+    assert explained == [f"- **{i.kind}**: {i.explanation}." for i in report.issues]
+
+
+@pytest.mark.parametrize("path", ["pages/overview.py", "pages/output.py"])
+def test_overview_and_output_warn_about_split_pairs_and_link_to_them(path):
+    at = goto(pasted(), path)
+    assert_clean(at)
+    report = check_pairing(engine(at), at.session_state[state.CONVERSATION_KEY].tool_links)
+    assert warnings(at) == [pairing_summary(report)]
+    set_param(at, "budget_chars", 400_000)  # everything kept: nothing to warn about
+    assert_clean(at)
+    assert warnings(at) == []
+
+
+def test_links_that_do_not_fit_the_history_fall_back_to_position_with_a_note():
+    at = start()
+    messages = tuple({"role": r, "content": c} for r, c in [
+        ("system", "You look up orders."),
+        ("assistant", "Calling lookup_order(77) to see where the parcel is and when it arrives."),
+        ("tool", '{"order": 77, "status": "shipped"}'),
+        ("user", "Thanks."),
+    ])  # fmt: skip
+    request = {"messages": list(messages), "budget_chars": 100, "keep_last_n": 1}
+    conv = Conversation(
+        messages, params_from(request, {}), "Linked", source="loaded", tool_links=((3, 2),)
+    )
+    at.session_state[state.PENDING_KEY] = (conv, {**conv.params, "keep_roles": ["tool"]})
+    at.run()
+    goto(at, PAGE)
+    assert_clean(at)
+    assert any("do not fit this history" in w.value for w in at.warning)
+    rows = table(at, "paired_by")
+    assert list(rows["paired_by"]) == ["position"]
+    assert list(rows["problem"]) == ["result without call"]
+
+
+@pytest.mark.parametrize("sample", load_samples(), ids=lambda s: s.slug)
+def test_every_sample_lists_its_pairs_as_the_engine_pairs_them(sample):
+    at = goto(start({"sample": sample.slug}), PAGE)
+    assert_clean(at)
+    report = check_pairing(engine(at))
+    if not report.pairs:
+        assert any("no tool results" in i.value for i in at.info)
+        return
+    rows = table(at, "paired_by")
+    assert list(zip(rows["call"], rows["result"], rows["problem"], strict=True)) == [
+        (f"#{p.call}", f"#{p.result}", p.problem or "") for p in report.pairs
+    ]
+    overview = goto(at, "pages/overview.py")
+    assert warnings(overview) == ([] if report.ok else [pairing_summary(report)])

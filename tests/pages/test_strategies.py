@@ -1,0 +1,105 @@
+"""Strategies: every strategy's totals and per-message choices are compare_strategies at the
+sidebar's budget; the seed-003 options reach the trim; without LangChain the page says how to
+install it."""
+
+import json
+import sys
+
+import pytest
+
+from compactor import validate
+from compactor.samples import load_samples
+from compactor.strategies.compare import compare_strategies
+from compactor.strategies.langchain_trim import INSTALL_HINT
+from explorer import tuning_compute
+from tests.explorer.requests import rich_request
+from tests.pages.apptest import (
+    MOVES,
+    assert_clean,
+    follows_the_engine,
+    goto,
+    on_page,
+    request_of,
+    start,
+    table,
+)
+
+PAGE = "pages/strategies.py"
+
+
+def reported(at):
+    totals = table(at, "tokens_estimate")
+    messages = table(at, "memory-compact")
+    stats = next(json.loads(j.value) for j in at.json if "messagesBefore" in j.value)
+    return {
+        "totals": [
+            (r.strategy, int(r.output_chars), int(r.tokens_estimate), int(r.output_messages))
+            for r in totals.itertuples()
+        ],
+        "kept": {
+            key: list(messages[key])
+            for key in ("memory-compact", "keep-last", "seed-trim", "langchain")
+        },
+        "stats": stats,
+    }
+
+
+def expected_for(request, **options):
+    comparison = compare_strategies(validate(request), **options)
+    return {
+        "totals": [
+            (o.name, o.output_chars, o.tokens_estimate, o.output_messages)
+            for o in comparison.outcomes
+        ],
+        "kept": {o.key: [m.kept for m in o.messages] for o in comparison.outcomes},
+        "stats": dict(comparison.outcome("seed-trim").stats),
+    }
+
+
+def expected(result):
+    return expected_for(result.request.to_dict())
+
+
+@pytest.mark.parametrize("move", MOVES, ids=lambda m: f"{m[0]}={m[1]}")
+def test_the_strategies_follow_the_engine(move):
+    follows_the_engine(PAGE, rich_request(), reported, expected, move)
+
+
+def test_the_seed_trim_options_reach_the_trim():
+    at = on_page(PAGE, rich_request())
+    before = reported(at)
+    at.number_input(key="strategies_keep_last").set_value(4).run()
+    at.toggle(key="strategies_drop_tool_parts").set_value(True).run()
+    assert_clean(at)
+    after = reported(at)
+    wanted = expected_for(request_of(at), keep_last_messages=4, drop_tool_parts=True)
+    assert after == wanted
+    assert after["stats"] != before["stats"] and after["stats"]["messagesBefore"] == 12
+    # the other strategies do not take these options
+    assert after["kept"]["memory-compact"] == before["kept"]["memory-compact"]
+    caption = " ".join(c.value for c in at.caption)
+    assert "keepLastMessages=4" in caption and "dropToolParts=true" in caption
+    assert "ceil(characters / 4)" in caption
+
+
+def test_without_langchain_the_page_says_how_to_install_it(monkeypatch):
+    monkeypatch.setitem(sys.modules, "langchain_core", None)
+    monkeypatch.setitem(sys.modules, "langchain_core.messages", None)
+    tuning_compute._strategies.clear()
+    try:
+        at = on_page(PAGE, rich_request())
+        assert_clean(at)
+        assert INSTALL_HINT in [c.value for c in at.code]
+        assert any("langchain-core" in w.value for w in at.warning)
+        assert "langchain" not in table(at, "memory-compact").columns
+        totals = table(at, "tokens_estimate").set_index("strategy")
+        assert INSTALL_HINT in totals.loc["LangChain trim_messages", "how"]
+    finally:
+        tuning_compute._strategies.clear()
+
+
+@pytest.mark.parametrize("sample", load_samples(), ids=lambda s: s.slug)
+def test_every_sample_compares_every_strategy(sample):
+    at = goto(start({"sample": sample.slug}), PAGE)
+    assert_clean(at)
+    assert reported(at) == expected_for(request_of(at))

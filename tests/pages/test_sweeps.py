@@ -1,0 +1,97 @@
+"""Budget sweep: the survival table and the step charts are compactor.sweeps on the same request."""
+
+import pandas as pd
+import pytest
+
+from compactor.samples import load_samples
+from compactor.sweeps import budget_sweep
+from explorer import tuning
+from tests.explorer.requests import rich_request
+from tests.pages.apptest import (
+    MOVES,
+    assert_clean,
+    charts,
+    engine,
+    follows_the_engine,
+    goto,
+    metrics,
+    start,
+    table,
+)
+
+PAGE = "pages/sweeps.py"
+
+
+def values(series):
+    """A column as Python ints, None where it is empty."""
+    return [None if pd.isna(v) else int(v) for v in series]
+
+
+def reported(at):
+    survival = table(at, "kept_from")
+    steps = next(
+        frame
+        for _, data in charts(at)
+        for frame in data.values()
+        if "output_messages" in frame.columns
+    )
+    return {
+        "survival": list(
+            zip(survival["message"], values(survival["survives_from_budget"]), strict=True)
+        ),
+        "labels": list(survival["kept_from"]),
+        "kept_now": list(survival["kept_now"]),
+        "steps": [
+            (int(r.budget), int(r.output_chars), int(r.output_messages)) for r in steps.itertuples()
+        ],
+        "metrics": {
+            k: metrics(at)[k] for k in ("Current budget", "Characters out", "Messages out")
+        },
+    }
+
+
+def expected(result):
+    sweep = budget_sweep(result)
+    frame = tuning.budget_steps_frame(sweep)
+    return {
+        "survival": [(f"#{s.index}", s.survives_from_budget) for s in sweep.survival],
+        "labels": [tuning.survival_label(s, sweep.budget_range) for s in sweep.survival],
+        "kept_now": [t.survived for t in result.messages],
+        "steps": [
+            (int(r.budget), int(r.output_chars), int(r.output_messages)) for r in frame.itertuples()
+        ],
+        "metrics": {
+            "Current budget": f"{result.request.params.budget_chars:,}",
+            "Characters out": f"{result.totals.output:,}",
+            "Messages out": f"{len(result.survivors):,}",
+        },
+    }
+
+
+@pytest.mark.parametrize("move", MOVES, ids=lambda m: f"{m[0]}={m[1]}")
+def test_the_budget_sweep_follows_the_engine(move):
+    follows_the_engine(PAGE, rich_request(), reported, expected, move)
+
+
+@pytest.mark.parametrize("sample", load_samples(), ids=lambda s: s.slug)
+def test_every_sample_gets_its_sweep(sample):
+    at = goto(start({"sample": sample.slug}), PAGE)
+    assert_clean(at)
+    assert reported(at) == expected(engine(at))
+    budgets = [
+        v
+        for _, data in charts(at)
+        for f in data.values()
+        if "value" in f.columns
+        for v in f["value"]
+    ]
+    assert budgets.count(int(sample.request["budget_chars"])) == 2  # both charts mark it
+
+
+def test_the_order_switch_sorts_by_survival_budget():
+    at = goto(start(), PAGE)
+    at.button_group(key="sweeps_order").set_value("survival budget").run()
+    assert_clean(at)
+    shown = values(table(at, "kept_from")["survives_from_budget"])
+    known = [v for v in shown if v is not None]
+    assert known == sorted(known) and shown[len(known) :] == [None] * (len(shown) - len(known))

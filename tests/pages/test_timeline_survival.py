@@ -1,0 +1,39 @@
+"""The fate timeline shows each message's survival budget, in its tooltip data and its detail."""
+
+import pytest
+
+from compactor.sweeps import BUDGET_RANGE, budget_sweep
+from explorer import tuning
+from tests.explorer.requests import rich_request
+from tests.pages.apptest import MOVES, assert_clean, chart_rows, engine, on_page, set_param
+
+PAGE = "pages/timeline.py"
+
+
+def labels(result):
+    return [tuning.survival_label(s, BUDGET_RANGE) for s in budget_sweep(result).survival]
+
+
+@pytest.mark.parametrize("move", MOVES[:3], ids=lambda m: f"{m[0]}={m[1]}")
+def test_the_timeline_data_carries_the_survival_budget(move):
+    at = on_page(PAGE, rich_request())
+    rows = chart_rows(at, "kept_from").sort_values("index")
+    assert list(rows["kept_from"]) == labels(engine(at))
+    set_param(at, *move)
+    assert_clean(at)
+    rows = chart_rows(at, "kept_from").sort_values("index")
+    assert list(rows["kept_from"]) == labels(engine(at))
+
+
+def test_the_detail_says_from_which_budget_the_message_is_kept():
+    at = on_page(PAGE, rich_request())
+    sweep = budget_sweep(engine(at))
+    shown = []
+    for index in (0, 2, 4, 7):
+        at.selectbox(key="timeline_message").set_value(index).run()
+        assert_clean(at)
+        said = [m.value for m in at.markdown if m.value.startswith("**Budget**")]
+        label = tuning.survival_label(sweep.survival[index], BUDGET_RANGE)
+        assert said == [f"**Budget**: {label}"]
+        shown.append(label.split()[0].rstrip(":"))
+    assert set(shown) == {"always", "kept", "never"}  # protected, dropped by order, duplicate
