@@ -7,6 +7,8 @@ handler Streamlit's Vega embed uses) escapes ``&`` and ``<`` in every value by d
 
 from __future__ import annotations
 
+import math
+
 import altair as alt
 import pandas as pd
 
@@ -26,12 +28,23 @@ PICK = "pick"
 #: The fates a returned message can have.
 SURVIVING = ("protected", "verbatim", "trimmed")
 _TOPIC_COLOUR = "#5A5A5A"
+#: The trim chart gives each trimmed message a row up to this many, a column beyond.
+TRIM_ROWS = 30
+#: Streamlit fits a chart's whole height (legends and axes included) by default, which squeezes
+#: the plot of a chart with legends above and below; with "fit-x" a chart's height is its plot's.
+_AUTOSIZE = alt.AutoSizeParams(type="fit-x", contains="padding")
+
+
+def _sized(chart: alt.Chart | alt.LayerChart, height: int) -> alt.Chart | alt.LayerChart:
+    """``chart`` filling the container's width, its plot ``height`` pixels tall."""
+    return chart.properties(height=height, autosize=_AUTOSIZE)
 
 
 def _rule(value: float, label: str, axis: str, colour: str = BUDGET_COLOUR) -> alt.Chart:
     """A dashed rule across the chart at ``value`` (budget, threshold, ...), named in a legend.
 
-    The name sits in the legend, not on the plot, so it never covers a bar or a label.
+    The name sits in a legend below the axis, so it never covers a bar or a label, and never
+    competes for the row of legends above the plot (a narrow chart would cut it off there).
     """
     data = pd.DataFrame({"value": [value], "label": [label]})
     position = alt.Y("value:Q") if axis == "y" else alt.X("value:Q")
@@ -50,7 +63,7 @@ def _rule(value: float, label: str, axis: str, colour: str = BUDGET_COLOUR) -> a
     )
 
 
-def fate_timeline(frame: pd.DataFrame, height: int = 340, selectable: bool = True) -> alt.Chart:
+def fate_timeline(frame: pd.DataFrame, height: int = 260, selectable: bool = True) -> alt.Chart:
     """Every input message in order, a bar as tall as its characters, coloured by its fate.
 
     With ``selectable``, clicking a bar selects it (point selection :data:`PICK` on ``index``)
@@ -63,11 +76,15 @@ def fate_timeline(frame: pd.DataFrame, height: int = 340, selectable: bool = Tru
         alt.Tooltip("reasons:N", title="Protected because"),
         alt.Tooltip("original_chars:Q", title="Characters in", format=","),
         alt.Tooltip("chars:Q", title="Characters out", format=","),
-        alt.Tooltip("score:Q", title="Score", format=".6~f"),
+        alt.Tooltip("score_text:N", title="Score"),
         alt.Tooltip("preview:N", title="Text"),
     ]
     chart = (
         alt.Chart(frame)
+        # only messages that reach the drop stage unprotected have a score ("null" otherwise)
+        .transform_calculate(
+            score_text="isValid(datum.score) ? format(datum.score, '.6~f') : 'not scored'"
+        )
         .mark_bar()
         .encode(
             x=alt.X(
@@ -79,8 +96,8 @@ def fate_timeline(frame: pd.DataFrame, height: int = 340, selectable: bool = Tru
             color=fate_color(),
             tooltip=tooltip,
         )
-        .properties(height=height)
     )
+    chart = _sized(chart, height)
     if selectable:
         pick = alt.selection_point(name=PICK, fields=["index"], on="click", empty=False)
         chart = chart.add_params(pick).encode(
@@ -90,8 +107,12 @@ def fate_timeline(frame: pd.DataFrame, height: int = 340, selectable: bool = Tru
     return chart
 
 
-def waterfall(frame: pd.DataFrame, budget: int, height: int = 380) -> alt.LayerChart:
-    """Characters through the stages (input, dedupe, trim, drop, output), the budget as a rule."""
+def waterfall(frame: pd.DataFrame, budget: int, height: int = 260) -> alt.LayerChart:
+    """Characters through the stages (input, dedupe, trim, drop, output), the budget as a rule.
+
+    Each step's characters stand above its bar, over the budget rule with a white halo, so the
+    rule never strikes a number through.
+    """
     colours = [TOTAL_COLOUR, FATE_COLOURS["duplicate"], FATE_COLOURS["trimmed"]]
     colours.append(FATE_COLOURS["dropped"])
     order = list(frame.sort_values("order")["step"])
@@ -114,21 +135,28 @@ def waterfall(frame: pd.DataFrame, budget: int, height: int = 380) -> alt.LayerC
             alt.Tooltip("after:Q", title="Characters after", format=","),
         ],
     )
-    labels = base.mark_text(dy=-8, fontWeight="bold").encode(
-        y=alt.Y("high:Q"), text=alt.Text("chars:Q", format=",")
-    )
-    return alt.layer(bars, labels, _rule(budget, f"budget {budget:,}", "y")).properties(
-        height=height
-    )
+    label = {"dy": -8, "fontWeight": "bold", "baseline": "bottom"}
+    position = {"y": alt.Y("high:Q"), "text": alt.Text("chars:Q", format=",")}
+    halo = base.mark_text(stroke="#FFFFFF", strokeWidth=4, strokeJoin="round", **label)
+    labels = base.mark_text(**label)
+    rule = _rule(budget, f"budget {budget:,}", "y")
+    return _sized(alt.layer(bars, rule, halo.encode(**position), labels.encode(**position)), height)
 
 
-def output_against_budget(frame: pd.DataFrame, budget: int, height: int = 200) -> alt.LayerChart:
+def _length_axis(frame: pd.DataFrame, budget: int, title: str) -> alt.X:
+    """The character axis of a one-bar chart: room past the bar and the budget, so the rule and
+    the last tick label are never on the chart's edge."""
+    top = max([budget, *frame["end"]])
+    return alt.X("start:Q", title=title, scale=alt.Scale(domainMax=math.ceil(top * 1.08)))
+
+
+def output_against_budget(frame: pd.DataFrame, budget: int, height: int = 44) -> alt.LayerChart:
     """The output's characters by fate, protected first, in one bar against the budget rule."""
     bars = (
         alt.Chart(frame)
-        .mark_bar(size=36)
+        .mark_bar(size=32)
         .encode(
-            x=alt.X("start:Q", title="Characters in the output"),
+            x=_length_axis(frame, budget, "Characters in the output"),
             x2="end:Q",
             y=alt.Y("row:N", title=None),
             color=fate_color(fates=SURVIVING),
@@ -140,16 +168,16 @@ def output_against_budget(frame: pd.DataFrame, budget: int, height: int = 200) -
         )
         .transform_calculate(row="'output'")
     )
-    return alt.layer(bars, _rule(budget, f"budget {budget:,}", "x")).properties(height=height)
+    return _sized(alt.layer(bars, _rule(budget, f"budget {budget:,}", "x")), height)
 
 
-def protected_against_budget(frame: pd.DataFrame, budget: int, height: int = 200) -> alt.LayerChart:
+def protected_against_budget(frame: pd.DataFrame, budget: int, height: int = 44) -> alt.LayerChart:
     """Each protected message as a segment of one bar, their total against the budget rule."""
     bars = (
         alt.Chart(frame)
-        .mark_bar(size=36, stroke="#FFFFFF", strokeWidth=1)
+        .mark_bar(size=32, stroke="#FFFFFF", strokeWidth=1)
         .encode(
-            x=alt.X("start:Q", title="Characters of the protected messages"),
+            x=_length_axis(frame, budget, "Characters of the protected messages"),
             x2="end:Q",
             y=alt.Y("row:N", title=None),
             color=alt.Color(
@@ -168,11 +196,11 @@ def protected_against_budget(frame: pd.DataFrame, budget: int, height: int = 200
         )
         .transform_calculate(fate="'protected'", row="'protected'")
     )
-    return alt.layer(bars, _rule(budget, f"budget {budget:,}", "x")).properties(height=height)
+    return _sized(alt.layer(bars, _rule(budget, f"budget {budget:,}", "x")), height)
 
 
 def scores(
-    parts: pd.DataFrame, line: float | None, by: str = "index", height: int = 340
+    parts: pd.DataFrame, line: float | None, by: str = "index", height: int = 260
 ) -> alt.LayerChart:
     """Stacked weighted components per scored message; dropped ones marked; the drop line.
 
@@ -234,12 +262,12 @@ def scores(
     layers = [bars, marks]
     if line is not None:
         layers.append(_rule(line, f"drop line {line:g}", "y", FATE_COLOURS["dropped"]))
-    return alt.layer(*layers).resolve_scale(color="independent").properties(height=height)
+    return _sized(alt.layer(*layers).resolve_scale(color="independent"), height)
 
 
 def topic_terms(frame: pd.DataFrame) -> alt.Chart:
     """The topic terms and how often each occurs in the whole history."""
-    return (
+    chart = (
         alt.Chart(frame)
         .mark_bar(color=_TOPIC_COLOUR)
         .encode(
@@ -249,19 +277,27 @@ def topic_terms(frame: pd.DataFrame) -> alt.Chart:
                 title="Topic term",
                 axis=alt.Axis(labelOverlap=False),
             ),
-            x=alt.X("count:Q", title="Occurrences in the whole history"),
+            x=alt.X(
+                "count:Q",
+                title="Occurrences in the whole history",
+                axis=alt.Axis(format="d", tickMinStep=1),
+            ),
             tooltip=[
                 alt.Tooltip("rank:Q", title="Rank"),
                 alt.Tooltip("term:N", title="Term"),
                 alt.Tooltip("count:Q", title="Occurrences", format=","),
             ],
         )
-        .properties(height=90 + 22 * len(frame))
     )
+    return _sized(chart, 22 * len(frame))
 
 
-def similarity(frame: pd.DataFrame, threshold: float, height: int = 360) -> alt.LayerChart:
-    """Each message's best same-role similarity, coloured by fate, with the threshold as a rule."""
+def similarity(frame: pd.DataFrame, threshold: float, height: int = 240) -> alt.LayerChart:
+    """Each message's best same-role similarity, coloured by fate, with the threshold as a rule.
+
+    The message axis starts at message 0 and ends just past the last point, half a message of
+    room on either side, so no tick names a message that cannot exist.
+    """
     points = (
         alt.Chart(frame)
         .mark_circle(size=110, opacity=0.9)
@@ -270,7 +306,7 @@ def similarity(frame: pd.DataFrame, threshold: float, height: int = 360) -> alt.
                 "index:Q",
                 title="Message (input order)",
                 axis=alt.Axis(tickMinStep=1, format="d"),
-                scale=alt.Scale(padding=16),
+                scale=alt.Scale(domain=[-0.5, int(frame["index"].max()) + 0.5], nice=False),
             ),
             y=alt.Y(
                 "similarity:Q",
@@ -289,24 +325,29 @@ def similarity(frame: pd.DataFrame, threshold: float, height: int = 360) -> alt.
         )
     )
     label = f"duplicate_threshold {threshold:g}"
-    return alt.layer(points, _rule(threshold, label, "y", THRESHOLD_COLOUR)).properties(
-        height=height
-    )
+    return _sized(alt.layer(points, _rule(threshold, label, "y", THRESHOLD_COLOUR)), height)
 
 
 def trims(bars: pd.DataFrame, limit: int) -> alt.LayerChart:
-    """Each trimmed message's kept and cut-off characters, with max_message_chars as a rule."""
+    """Each trimmed message's kept and cut-off characters, with max_message_chars as a rule.
+
+    Up to :data:`TRIM_ROWS` trimmed messages get a labelled row each; more get a column each in
+    input order (as the fate timeline), so the chart stays one screen tall.
+    """
+    order = list(bars.drop_duplicates("index").sort_values("index")["message"])
+    rows = len(order) <= TRIM_ROWS
+    message = {"field": "message", "type": "nominal", "sort": order, "title": "Trimmed message"}
+    length = {"field": "start", "type": "quantitative", "title": "Characters"}
+    if rows:
+        position = {"y": alt.Y(**message), "x": alt.X(**length), "x2": alt.X2("end:Q")}
+    else:
+        axis = alt.Axis(labelAngle=0, labelOverlap="greedy")
+        position = {"x": alt.X(**message, axis=axis), "y": alt.Y(**length), "y2": alt.Y2("end:Q")}
     chart = (
         alt.Chart(bars)
         .mark_bar()
         .encode(
-            y=alt.Y(
-                "message:N",
-                sort=list(bars.drop_duplicates("index").sort_values("index")["message"]),
-                title="Trimmed message",
-            ),
-            x=alt.X("start:Q", title="Characters"),
-            x2="end:Q",
+            **position,
             color=alt.Color(
                 "part:N",
                 title="Characters",
@@ -323,7 +364,5 @@ def trims(bars: pd.DataFrame, limit: int) -> alt.LayerChart:
             ],
         )
     )
-    # the height includes the legend and the axis (Streamlit fits the chart into it)
-    height = 150 + 40 * bars["message"].nunique()
-    rule = _rule(limit, f"max_message_chars {limit:,}", "x")
-    return alt.layer(chart, rule).properties(height=height)
+    rule = _rule(limit, f"max_message_chars {limit:,}", "x" if rows else "y")
+    return _sized(alt.layer(chart, rule), 30 * len(order) if rows else 260)

@@ -26,7 +26,14 @@ with ui.guarded():
         else:
             start, stop, pages = views.paginate(len(removed), 1, PER_PAGE)
             if pages > 1:
-                page = st.number_input("Page of pairs", 1, pages, 1, key="duplicates_page")
+                page = st.number_input(
+                    f"Page of removed pairs, 1 to {pages}",
+                    1,
+                    pages,
+                    1,
+                    key="duplicates_page",
+                    width=320,
+                )
                 start, stop, _ = views.paginate(len(removed), int(page), PER_PAGE)
             for r in removed[start:stop]:
                 kept = result.messages[r.duplicate_of].message

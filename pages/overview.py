@@ -11,7 +11,7 @@ with ui.guarded():
     if outcome is not None:
         result, response = outcome.result, outcome.response
         loss, budget = response["loss"], response["budget"]
-        cols = st.columns(5)
+        cols = st.columns([1, 1, 1, 1.6, 1])  # the budget can read "short by 46,662"
         cols[0].metric(
             "Characters out",
             f"{loss['output_chars']:,}",
@@ -54,9 +54,11 @@ with ui.guarded():
             hide_index=True,
             width="stretch",
             column_config={
-                "stage": "Stage",
+                "stage": st.column_config.TextColumn("Stage", width="small"),
                 "rule": "Rule",
-                "messages": st.column_config.NumberColumn("Messages", format="localized"),
+                "messages": st.column_config.NumberColumn(
+                    "Messages", format="localized", width="small"
+                ),
                 "which": st.column_config.TextColumn("Which", width="large"),
                 "chars_removed": st.column_config.NumberColumn(
                     "Characters removed", format="localized"

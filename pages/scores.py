@@ -47,15 +47,16 @@ with ui.guarded():
                 column_config={
                     "index": None,
                     "role_weight": st.column_config.NumberColumn("role weight"),
-                    "drop_rank": st.column_config.NumberColumn(
-                        "dropped as", help="1 for the first message drop removed"
-                    ),
+                    # the same as the drop order for a dropped message, empty for the others
+                    "drop_rank": None,
                     "score": st.column_config.NumberColumn("score", format="%.6f"),
                     "recency": st.column_config.NumberColumn("recency", format="%.4f"),
                     "topic_overlap": st.column_config.NumberColumn("topic overlap", format="%.4f"),
                     "drop_order": st.column_config.NumberColumn(
-                        "drop order", help="Position in the order drop would remove messages"
+                        "drop order",
+                        help="Position in the order drop would remove messages (1 goes first)",
                     ),
+                    "chars": st.column_config.NumberColumn("characters", format="localized"),
                 },
             )
         st.subheader("Topic terms")

@@ -40,6 +40,7 @@ with ui.guarded():
                     ),
                     "cut_chars": st.column_config.NumberColumn("cut off", format="localized"),
                     "cut": "cut kind",
+                    "limit": None,  # max_message_chars, the same on every row (see above)
                     "fate": st.column_config.TextColumn(
                         "fate", help="dropped: trimmed, then dropped"
                     ),
@@ -48,7 +49,14 @@ with ui.guarded():
             cuts = result.trimming.cuts
             start, stop, pages = views.paginate(len(cuts), 1, PER_PAGE)
             if pages > 1:
-                page = st.number_input("Page of trimmed messages", 1, pages, 1, key="trims_page")
+                page = st.number_input(
+                    f"Page of trimmed messages, 1 to {pages}",
+                    1,
+                    pages,
+                    1,
+                    key="trims_page",
+                    width=320,
+                )
                 start, stop, _ = views.paginate(len(cuts), int(page), PER_PAGE)
             for c in cuts[start:stop]:
                 trace = result.messages[c.index]

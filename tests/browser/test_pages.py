@@ -1,0 +1,52 @@
+"""Every page of the navigation, reached through the sidebar, draws its charts and fails nowhere.
+
+The pages come from ``explorer.navigation.PAGES``, so a page added there is covered here too.
+They are opened on a link whose parameters make every stage act (dedupe, trim and drop), so
+every view has something to draw.
+"""
+
+import pytest
+from playwright.sync_api import expect
+
+from compactor.samples import load_sample
+from explorer.navigation import PAGES
+from explorer.ui import FRIENDLY_ERROR
+from tests.browser.expected import result
+
+SAMPLE = "repeated-questions"
+LINK_PARAMS = {"budget_chars": 1200, "max_message_chars": 100}
+LINK = f"?sample={SAMPLE}&" + "&".join(f"{k}={v}" for k, v in LINK_PARAMS.items())
+#: Pages that always draw charts, and how many at least, when every stage acts.
+CHARTS = {
+    "pages/overview.py": 3,
+    "pages/timeline.py": 1,
+    "pages/scores.py": 2,
+    "pages/protected.py": 1,
+    "pages/duplicates.py": 1,
+    "pages/trims.py": 1,
+}
+
+
+def test_the_link_makes_every_stage_act():
+    linked = result({**load_sample(SAMPLE).request, **LINK_PARAMS})
+    assert linked.deduplication.removed and linked.trimming.cuts and linked.dropping.dropped
+    assert linked.protection.indices
+
+
+def test_every_page_in_charts_is_in_the_navigation():
+    assert set(CHARTS) <= {spec.path for spec in PAGES}
+
+
+@pytest.mark.parametrize("spec", PAGES, ids=lambda spec: spec.title)
+def test_every_page_renders_its_charts_without_an_error(visit, spec):
+    visit.open(LINK)
+    visit.go(spec.title)
+    assert not visit.exceptions()
+    expect(visit.main.get_by_text(FRIENDLY_ERROR)).to_have_count(0)
+    charts = visit.charts()
+    assert len(charts) >= CHARTS.get(spec.path, 0), f"{spec.title} drew {len(charts)} charts"
+    for number, chart in enumerate(charts, start=1):
+        rows = visit.chart_rows(chart)
+        assert rows, f"chart {number} of {spec.title} drew no marks"
+    assert not visit.errors, visit.errors
+    assert not visit.foreign, visit.foreign

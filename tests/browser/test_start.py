@@ -1,0 +1,44 @@
+"""The first screen: the dispatcher example with its duplicate removed, and a first interaction
+on a fresh server that registers (the router's workaround for Streamlit's first run)."""
+
+from playwright.sync_api import expect
+
+from compactor import run, validate
+from compactor.samples import DEFAULT_SAMPLE, load_sample
+from explorer.navigation import PAGES
+from tests.browser import driver
+from tests.browser.conftest import visiting
+from tests.browser.expected import engine_fates
+
+DISPATCHER = load_sample(DEFAULT_SAMPLE)
+
+
+def test_it_opens_on_the_dispatcher_example_and_shows_the_removed_duplicate(visit):
+    visit.open()
+    expect(visit.heading()).to_have_text("Overview")
+    expect(visit.sidebar.get_by_role("combobox", name="Sample")).to_have_value(DISPATCHER.name)
+    result = run(validate(DISPATCHER.request))
+    assert result.deduplication.removed, "the dispatcher example must remove a duplicate"
+    assert visit.fates() == engine_fates(DISPATCHER.request)
+    stages = visit.main.get_by_test_id("stDataFrame").first
+    for r in result.deduplication.removed:
+        removed = f"#{r.index} ≈ #{r.duplicate_of} ({r.similarity:.3f})"
+        expect(visit.cell(stages, removed)).to_have_count(1)
+    assert not visit.exceptions()
+
+
+def test_the_first_interaction_on_a_fresh_server_registers(chromium, request):
+    """A fresh server's first run executes the page file itself (Streamlit's pages/ folder
+    rule); without the router's rerun, a widget on the page that run drew would ignore its
+    first click. So a fresh server, opened straight on the Conversation page, must switch to the
+    paste panel on the first click."""
+    conversation = next(spec for spec in PAGES if spec.path == "pages/conversation.py")
+    log = driver.ARTIFACTS / "streamlit-fresh-server.log"
+    with driver.running_app(log) as server, visiting(chromium, server, request.node.name) as visit:
+        visit.open(driver.url_path(conversation))
+        expect(visit.heading()).to_have_text(conversation.title)
+        expect(visit.main.get_by_test_id("stTextArea")).to_have_count(0)
+        visit.choose_mode("Paste")  # the first widget event this server process receives
+        expect(visit.main.get_by_test_id("stTextArea")).to_have_count(1)
+        visit.settle()
+        assert not visit.exceptions()

@@ -1,0 +1,36 @@
+"""Clicking a message in the fate chart opens its detail: its text, its fields, why its fate."""
+
+import re
+
+from playwright.sync_api import expect
+
+from compactor.samples import DEFAULT_SAMPLE, load_sample
+from explorer.navigation import PAGES
+from tests.browser.expected import result
+
+DISPATCHER = load_sample(DEFAULT_SAMPLE).request
+TIMELINE = next(spec for spec in PAGES if spec.path == "pages/timeline.py")
+
+
+def test_clicking_a_message_in_the_fate_chart_shows_its_detail(visit):
+    visit.open()
+    visit.go(TIMELINE.title)
+    picker = visit.main.get_by_role("combobox", name="Message")
+    first = picker.input_value()
+    engine = result(DISPATCHER)
+    # a message whose text no other message has, and that the picker does not show yet
+    unique = [
+        t for t in engine.messages
+        if [m["content"] for m in DISPATCHER["messages"]].count(t.message.content) == 1
+        and not first.startswith(f"#{t.index} ")
+    ]  # fmt: skip
+    target = unique[-1]
+    visit.click_mark(visit.chart_with("original_chars"), "index", target.index)
+    expect(picker).to_have_value(re.compile(rf"^#{target.index}\b"))
+    expect(
+        visit.main.get_by_test_id("stText").filter(has_text=target.message.content)
+    ).to_have_count(1)
+    visit.settle()
+    detail = visit.main.get_by_test_id("stHtml").filter(has_text=f"Message #{target.index}")
+    expect(detail).to_contain_text(target.fate.value)
+    assert not visit.exceptions()
