@@ -10,7 +10,7 @@ import streamlit as st
 
 from compactor import CompactionResult, MessageTrace
 from compactor.sweeps import BUDGET_RANGE, Survival
-from explorer import textviews, tuning, views
+from explorer import textviews, tuning, ui, views
 from explorer.theme import FATE_COLOURS
 
 
@@ -162,10 +162,10 @@ def draw(result: CompactionResult, index: int, survival: Survival | None = None)
         st.metric("Characters out", f"{trace.chars:,}")
         if survival is not None:
             st.markdown(f"**Budget**: {tuning.survival_label(survival, BUDGET_RANGE)}")
-        st.dataframe(fields_frame(message), hide_index=True, width="stretch")
+        ui.table(fields_frame(message))
         if trace.score is not None:
             st.caption("Score components (weighted parts add up to the score)")
-            st.dataframe(score_rows(trace), hide_index=True, width="stretch")
+            ui.table(score_rows(trace))
     with right:
         if trace.cut is not None:
             st.caption("Before and after the trim: kept text, then the cut-off rest struck through")

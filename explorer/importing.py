@@ -144,9 +144,7 @@ def show_step(source: str) -> None:
         ui.show_problems(TITLES[attempt.kind], attempt.problems)
     if attempt.conversion is not None and attempt.conversion.changes:
         st.caption(f"What the import of this {attempt.conversion.format} conversation changed")
-        st.dataframe(
-            loaders.change_rows(attempt.conversion.changes), hide_index=True, width="stretch"
-        )
+        ui.table(loaders.change_rows(attempt.conversion.changes))
     if step.needs_fixes:
         st.warning(
             "This conversation is over the request's limits. Choose the fixes to make; each "
@@ -173,7 +171,7 @@ def report() -> None:
         icon=":material/check_circle:",
     )
     if changes:
-        st.dataframe(loaders.change_rows(changes), hide_index=True, width="stretch")
+        ui.table(loaders.change_rows(changes))
 
 
 # --- panels --------------------------------------------------------------------------------

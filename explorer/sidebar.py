@@ -20,6 +20,10 @@ _HELP = {
 }
 
 
+#: A slider format with thousands separators (120,000 rather than 120000).
+THOUSANDS = "%,d"
+
+
 def _on_sample(samples: Mapping[str, Conversation]) -> None:
     slug = st.session_state[state.SAMPLE_KEY]
     if slug in samples:
@@ -75,6 +79,7 @@ def draw(samples: Mapping[str, Conversation], descriptions: Mapping[str, tuple[s
             low,
             high,
             step=step,
+            format=THOUSANDS,
             key=state.BUDGET_SLIDER_KEY,
             on_change=_slider_to_box,
             help=_HELP["budget_chars"] + f" The slider spans this conversation ({high:,}); "
@@ -116,6 +121,7 @@ def draw(samples: Mapping[str, Conversation], descriptions: Mapping[str, tuple[s
             m_low,
             m_high,
             step=1,
+            format=THOUSANDS,
             key=keys["max_message_chars"],
             help=_HELP["max_message_chars"],
         )

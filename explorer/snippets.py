@@ -1,4 +1,5 @@
-"""Ready-to-run code that sends the current request to the service: a curl command, a Python script.
+"""What the Output page offers: the returned messages as a table, ready-to-run code that sends the
+current request to the service (a curl command, a Python script), the survivors to send on.
 
 Small requests are written into the snippet; large ones are read from the downloaded
 ``request.json``, so a snippet never holds megabytes of text.
@@ -10,6 +11,8 @@ import pprint
 import shlex
 from typing import Any
 from urllib.parse import urlsplit
+
+import pandas as pd
 
 from compactor.jsonio import dumps
 
@@ -63,6 +66,30 @@ def python_snippet(url: str, request: dict[str, Any], inline_limit: int = INLINE
         "result = response.json()\n"
         'print(result["loss"], result["budget"], sep="\\n")\n'
     )
+
+
+#: The columns of the returned-messages table, in the response's own field names.
+OUTPUT_COLUMNS = ("index", "id", "role", "kept", "protected", "original_chars", "chars", "content")
+
+
+def output_rows(response: dict[str, Any]) -> pd.DataFrame:
+    """The response's messages, one row each; a message without an id has an empty id cell."""
+    rows = [{**m, "id": m.get("id", "")} for m in response["messages"]]
+    return pd.DataFrame(rows, columns=list(OUTPUT_COLUMNS))
+
+
+#: A snippet longer than this many screen lines is shown in a box of :data:`SNIPPET_HEIGHT`.
+SNIPPET_LINES = 12
+#: Pixels of a long snippet's box on screen (it scrolls inside; the copy button copies it all).
+SNIPPET_HEIGHT = 280
+
+
+def snippet_height(code: str, wrap_at: int | None = None) -> int | str:
+    """The height for ``st.code``: as tall as a short snippet, :data:`SNIPPET_HEIGHT` pixels
+    for a long one. ``wrap_at`` counts a longer line as the screen lines it wraps onto."""
+    width = wrap_at or 0
+    lines = sum(max(1, -(-len(line) // width)) if width else 1 for line in code.splitlines())
+    return "content" if lines <= SNIPPET_LINES else SNIPPET_HEIGHT
 
 
 def compacted_messages(response: dict[str, Any]) -> list[dict[str, Any]]:

@@ -10,6 +10,7 @@ escaping alone must make the text inert: the tests check it without a browser.
 from __future__ import annotations
 
 import html
+import re
 from collections.abc import Collection
 
 from compactor.text import word_spans
@@ -25,7 +26,7 @@ _CUT = (
     f"background: {CUT_TEXT_BACKGROUND}; color: #6b6b6b; text-decoration: line-through; "
     "text-decoration-color: rgba(0, 0, 0, 0.35);"
 )
-_SCISSORS = "font-weight: 600; color: #8a5a00; padding: 0 0.25rem;"
+_SCISSORS = "font-weight: 600; color: #8a5a00; padding: 0 0.25rem; white-space: nowrap;"
 
 
 def segments(text: str, marked: Collection[str]) -> list[tuple[str, bool]]:
@@ -84,3 +85,19 @@ def trimmed_html(content: str, keep: int, kind: str, height: int = 320) -> str:
         f'<span style="{_SCISSORS}" title="{escape(label)}">✂ {escape(label)} at {keep:,}</span>'
     )
     return box(f'{escape(kept)}{marker}<span style="{_CUT}">{escape(cut)}</span>', height)
+
+
+_LINE_BREAKS = re.compile(r"\s*[\r\n\v\f\x1c-\x1e\x85\u2028\u2029]+\s*")
+_PUNCTUATION = frozenset("!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~")
+
+
+def markdown_literal(text: str) -> str:
+    """``text`` for a place that renders Markdown (``st.table`` cells): every ASCII punctuation
+    character backslash-escaped (CommonMark's escapes), line breaks as spaces, so the explorer's
+    own words read as written ("1. pin" stays a label, not a list).
+
+    Not a way to show message content: GitHub Markdown still links a bare URL. Content goes
+    through ``st.dataframe``, ``st.text``, ``st.code`` or the HTML helpers above.
+    """
+    flat = _LINE_BREAKS.sub(" ", text)
+    return "".join("\\" + c if c in _PUNCTUATION else c for c in flat)

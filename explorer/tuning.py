@@ -10,6 +10,7 @@ from collections.abc import Mapping
 from typing import Any
 
 import pandas as pd
+from pandas.io.formats.style import Styler
 
 from compactor import CompactionResult
 from compactor.compare import ABComparison
@@ -25,6 +26,7 @@ from compactor.sweeps import (
     TrimSweep,
 )
 from explorer.conversation import PARAM_NAMES
+from explorer.textviews import markdown_literal
 from explorer.views import name_list, preview
 
 # --- budget sweep ---------------------------------------------------------------------------
@@ -44,7 +46,11 @@ def survival_label(survival: Survival, budget_range: tuple[int, int]) -> str:
 
 
 def survival_frame(sweep: BudgetSweep, result: CompactionResult) -> pd.DataFrame:
-    """One row per input message: from which budget it is in the output, and its fate now."""
+    """One row per input message: from which budget it is in the output, and its fate now.
+
+    ``chars`` (its characters when kept) and ``survives_from_budget`` are empty for a message
+    that no budget in range keeps (a duplicate, or one that needs more than the maximum).
+    """
     rows = []
     for s in sweep.survival:
         trace = result.messages[s.index]
@@ -55,7 +61,7 @@ def survival_frame(sweep: BudgetSweep, result: CompactionResult) -> pd.DataFrame
                 "role": s.role,
                 "fate": s.fate,
                 "kept_now": trace.survived,
-                "chars": s.chars,
+                "chars": None if s.survives_from_budget is None else s.chars,
                 "survives_from_budget": s.survives_from_budget,
                 "kept_from": survival_label(s, sweep.budget_range),
                 "rule": s.rule,
@@ -64,7 +70,7 @@ def survival_frame(sweep: BudgetSweep, result: CompactionResult) -> pd.DataFrame
         )
     columns = ["index", "message", "role", "fate", "kept_now", "chars", "survives_from_budget"]
     frame = pd.DataFrame(rows, columns=[*columns, "kept_from", "rule", "preview"])
-    return frame.astype({"survives_from_budget": "Int64"})
+    return frame.astype({"chars": "Int64", "survives_from_budget": "Int64"})
 
 
 def with_survival(frame: pd.DataFrame, sweep: BudgetSweep) -> pd.DataFrame:
@@ -152,6 +158,26 @@ def threshold_frame(sweep: ThresholdSweep) -> pd.DataFrame:
         rows.insert(0, {**rows[0], "threshold": first.low, "start": True})
     columns = ["threshold", "from", "span", "removed_messages", "removed_chars", "removed"]
     return pd.DataFrame(rows, columns=[*columns, "start"])
+
+
+def removes_nothing(sweep: ThresholdSweep) -> bool:
+    """Whether dedupe removes nothing at every threshold of the range (an empty chart)."""
+    return all(step.removed_messages == 0 for step in sweep.steps)
+
+
+def closest_pair_text(similarity: pd.DataFrame, lowest_threshold: float) -> str:
+    """The most similar same-role pair of a :func:`explorer.views.similarity_frame`, in words
+    (and why it stays when it reaches ``lowest_threshold``: its later message is protected)."""
+    if similarity.empty:
+        return "No message has an earlier message of the same role."
+    best = similarity.loc[similarity["similarity"].idxmax()]
+    text = (
+        f"The most similar pair of the same role, {best['message']} and #{best['nearest']}, "
+        f"reaches {float(best['similarity']):.3f}"
+    )
+    if best["protected"] and best["similarity"] >= lowest_threshold:
+        return text + f"; {best['message']} is protected, so dedupe never removes it."
+    return text + "."
 
 
 def trim_frame(sweep: TrimSweep, limit: int | None = None) -> pd.DataFrame:
@@ -248,21 +274,33 @@ AB_MEASURES = (
 )
 
 
+def yes_no(value: bool) -> str:
+    return "yes" if value else "no"
+
+
+def change_text(a: int, b: int, same: str = "same") -> str:
+    """``b`` against ``a``: ``+120``, ``-95``, or ``same`` (the word for no change)."""
+    return same if a == b else f"{b - a:+,}"
+
+
 def ab_totals(comparison: ABComparison) -> pd.DataFrame:
-    """The totals of each side and B minus A, one row per measure."""
+    """The totals of each side and how B differs from A, one row per measure, as text: numbers
+    with thousands separators, whether the budget is met as yes or no (its change as same or
+    changed)."""
     rows = []
     for name, label in AB_MEASURES:
         a, b = getattr(comparison.a, name), getattr(comparison.b, name)
-        rows.append({"measure": label, "A": a, "B": b, "B - A": b - a})
+        rows.append({"measure": label, "A": f"{a:,}", "B": f"{b:,}", "B vs A": change_text(a, b)})
+    a_met, b_met = comparison.a.budget_met, comparison.b.budget_met
     rows.append(
         {
             "measure": "Budget met",
-            "A": int(comparison.a.budget_met),
-            "B": int(comparison.b.budget_met),
-            "B - A": int(comparison.b.budget_met) - int(comparison.a.budget_met),
+            "A": yes_no(a_met),
+            "B": yes_no(b_met),
+            "B vs A": "same" if a_met == b_met else "changed",
         }
     )
-    return pd.DataFrame(rows, columns=["measure", "A", "B", "B - A"])
+    return pd.DataFrame(rows, columns=["measure", "A", "B", "B vs A"])
 
 
 def param_text(name: str, value: Any) -> str:
@@ -318,6 +356,13 @@ def strategy_totals(comparison: StrategyComparison) -> pd.DataFrame:
             "budget_met": "boolean",
         }
     )
+
+
+def strategy_settings(totals: pd.DataFrame) -> Styler:
+    """How each strategy of :func:`strategy_totals` was run, for ``st.table`` (which wraps, and
+    renders Markdown: the settings are made literal)."""
+    frame = totals[["strategy", "how"]].rename(columns={"strategy": "Strategy", "how": "How"})
+    return frame.style.format(markdown_literal)
 
 
 def strategy_messages(comparison: StrategyComparison) -> pd.DataFrame:

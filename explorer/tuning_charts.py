@@ -15,6 +15,8 @@ import pandas as pd
 from explorer.theme import BUDGET_COLOUR, FATE_COLOURS, FATES, TOTAL_COLOUR, fate_color
 from explorer.walkthrough_views import UNDECIDED
 
+#: A Vega expression that writes a boolean field as yes or no (a tooltip never says "true").
+YES_NO = "datum.{field} ? 'yes' : 'no'"
 #: The colour of an output line (characters, messages) against a parameter.
 LINE_COLOUR = "#3B3B3B"
 #: The diagonal "output = budget": light, dotted, never a fate colour.
@@ -72,7 +74,7 @@ _STEP_TOOLTIP = [
     alt.Tooltip("output_chars:Q", title="Characters out", format=","),
     alt.Tooltip("output_messages:Q", title="Messages out", format=","),
     alt.Tooltip("dropped_messages:Q", title="Dropped", format=","),
-    alt.Tooltip("budget_met:N", title="Budget met"),
+    alt.Tooltip("met:N", title="Budget met"),
     alt.Tooltip("joins:N", title="Kept from this budget"),
 ]
 
@@ -94,6 +96,7 @@ def _budget_steps(frame: pd.DataFrame, current: int, field: str, title: str) -> 
     )
     points = (
         alt.Chart(frame[~frame["end"]])
+        .transform_calculate(met=YES_NO.format(field="budget_met"))
         .mark_point(filled=True, size=45, color=LINE_COLOUR)
         .encode(x=x, y=alt.Y(f"{field}:Q"), tooltip=_STEP_TOOLTIP)
     )
@@ -160,7 +163,8 @@ def threshold_steps(frame: pd.DataFrame, current: float, height: int = 240) -> a
                 "removed_messages:Q",
                 title="Messages removed by dedupe",
                 axis=alt.Axis(tickMinStep=1, format="d"),
-                scale=alt.Scale(domain=[0, max(1, int(frame["removed_messages"].max()))]),
+                # one above the most, so the highest step does not run along the plot's edge
+                scale=alt.Scale(domain=[0, int(frame["removed_messages"].max()) + 1]),
             ),
         )
     )
@@ -238,15 +242,22 @@ def _strip(
     tooltip: list,
     outline: str | None = None,
 ) -> alt.Chart:
-    """Messages along x, one row per side or strategy, each cell coloured."""
+    """Messages along x, one row per side or strategy, each cell coloured; with ``outline``,
+    the cells whose boolean field of that name is true are outlined (and its tooltip field
+    ``<outline>_text`` says yes or no)."""
     encoding = {
         "x": alt.X(
             "index:O",
             title="Message (input order)",
+            scale=alt.Scale(paddingInner=0.08),  # a hairline between neighbours of one colour
             axis=alt.Axis(labelAngle=0, labelOverlap="greedy"),
         ),
         "y": alt.Y(
-            f"{row_field}:N", title=row_title, sort=list(rows), axis=alt.Axis(labelLimit=260)
+            f"{row_field}:N",
+            title=row_title,
+            sort=list(rows),
+            scale=alt.Scale(paddingInner=0.12),
+            axis=alt.Axis(labelLimit=260),
         ),
         "color": color,
         "tooltip": tooltip,
@@ -256,7 +267,11 @@ def _strip(
             f"datum.{outline}", alt.value("#000000"), alt.value(None)
         )
         encoding["strokeWidth"] = alt.condition(f"datum.{outline}", alt.value(2), alt.value(0))
-    return _sized(alt.Chart(frame).mark_rect(cornerRadius=2).encode(**encoding), alt.Step(34))
+    chart = alt.Chart(frame)
+    if outline:
+        chart = chart.transform_calculate(**{f"{outline}_text": YES_NO.format(field=outline)})
+    # square cells: rounded corners leave a white dot wherever four cells meet
+    return _sized(chart.mark_rect().encode(**encoding), alt.Step(34))
 
 
 def ab_strip(frame: pd.DataFrame) -> alt.Chart:
@@ -274,7 +289,7 @@ def ab_strip(frame: pd.DataFrame) -> alt.Chart:
             alt.Tooltip("fate:N", title="Fate"),
             alt.Tooltip("original_chars:Q", title="Characters in", format=","),
             alt.Tooltip("chars:Q", title="Characters out", format=","),
-            alt.Tooltip("differs:N", title="Differs"),
+            alt.Tooltip("differs_text:N", title="Differs"),
         ],
         outline="differs",
     )
@@ -316,7 +331,12 @@ def strategy_totals(frame: pd.DataFrame, budget: int, height: int = 180) -> alt.
         alt.Chart(shown)
         .mark_bar(color=TOTAL_COLOUR, size=28)
         .encode(
-            y=alt.Y("strategy:N", title=None, sort=list(shown["strategy"])),
+            y=alt.Y(
+                "strategy:N",
+                title=None,
+                sort=list(shown["strategy"]),
+                axis=alt.Axis(labelLimit=260),
+            ),
             x=alt.X("output_chars:Q", title="Characters out", axis=alt.Axis(format=",d")),
             tooltip=[
                 alt.Tooltip("strategy:N", title="Strategy"),

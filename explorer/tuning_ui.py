@@ -14,7 +14,7 @@ from compactor import CompactionResult
 from compactor.contract import LIMITS, RANGES, ROLES
 from explorer import checks, state, tuning_compute
 from explorer.conversation import PARAM_NAMES, Conversation
-from explorer.sidebar import threshold_format
+from explorer.sidebar import THOUSANDS, threshold_format
 
 PAIRING_PAGE = "pages/pairing.py"
 
@@ -108,6 +108,7 @@ def b_controls() -> None:
         m_low,
         m_high,
         step=1,
+        format=THOUSANDS,
         key=B_KEYS["max_message_chars"],
         persist_state="session",
     )

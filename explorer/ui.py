@@ -1,10 +1,12 @@
-"""Small drawing helpers every page uses: the error guard, problem tables, the fate legend."""
+"""Small drawing helpers every page uses: the error guard, tables, problem tables, the fate
+legend."""
 
 from __future__ import annotations
 
 import logging
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
+from typing import Any
 
 import streamlit as st
 
@@ -15,6 +17,10 @@ from explorer.loaders import problem_rows
 from explorer.theme import FATE_COLOURS, FATE_MEANINGS, FATES
 
 log = logging.getLogger("explorer")
+
+#: What a table shows in a cell that has no value (a duplicate's survival budget, an unscored
+#: message's drop rank): never "None", "nan" or "<NA>".
+MISSING = "—"
 
 FRIENDLY_ERROR = (
     "Something went wrong while drawing this view. Your conversation and parameters are kept; "
@@ -37,6 +43,15 @@ def guarded() -> Iterator[None]:
         st.error(FRIENDLY_ERROR, icon=":material/error:")
 
 
+def table(data: Any, **kwargs: Any) -> Any:
+    """``st.dataframe`` as every page draws it: full width, no index, and an em dash in an empty
+    cell (numbers stay numbers, so they still sort and align as numbers)."""
+    kwargs.setdefault("hide_index", True)
+    kwargs.setdefault("width", "stretch")
+    kwargs.setdefault("placeholder", MISSING)
+    return st.dataframe(data, **kwargs)
+
+
 def show_problems(title: str, problems: Iterable[Problem]) -> None:
     """An error box with a fixed title, then each problem (where, what) as plain table text.
 
@@ -44,7 +59,7 @@ def show_problems(title: str, problems: Iterable[Problem]) -> None:
     through Markdown.
     """
     st.error(title, icon=":material/error:")
-    st.dataframe(problem_rows(problems), hide_index=True, width="stretch")
+    table(problem_rows(problems))
 
 
 def fate_legend_html() -> str:

@@ -32,6 +32,11 @@ def preview(text: str, limit: int = PREVIEW_CHARS) -> str:
     return flat if len(flat) <= limit else flat[: limit - 1].rstrip() + "…"
 
 
+def plural(count: int, word: str, words: str | None = None) -> str:
+    """``1 message``, ``3 messages``, ``1,200 characters``."""
+    return f"{count:,} {word if count == 1 else (words or word + 's')}"
+
+
 def name_list(items: Sequence[str], limit: int = LIST_LIMIT) -> str:
     """``#1, #3 and #7``; long lists end with how many more there are."""
     if not items:
@@ -133,55 +138,6 @@ def output_frame(result: CompactionResult) -> pd.DataFrame:
             }
         )
         start += chars
-    return pd.DataFrame(rows)
-
-
-def stage_rows(result: CompactionResult) -> pd.DataFrame:
-    """What each stage did, in order: its rule, how many messages, which, characters taken."""
-    params = result.request.params
-    totals = result.totals
-    protected = [
-        f"#{t.index} ({', '.join(t.protected_because)})" for t in result.messages if t.protected
-    ]
-    removed = [
-        f"#{r.index} ≈ #{r.duplicate_of} ({r.similarity:.3f})" for r in result.deduplication.removed
-    ]
-    cuts = [
-        f"#{c.index} {c.original_chars:,} → {c.chars:,} ({c.kind})" for c in result.trimming.cuts
-    ]
-    drops = [f"#{d.index} (score {d.score:g})" for d in result.dropping.dropped]
-    roles = ", ".join(params.keep_roles) or "none"
-    rows = [
-        {
-            "stage": "1. pin",
-            "rule": f"keep_roles {roles}; keep_last_n {params.keep_last_n}; "
-            f"{result.protection.explicit_pins} pinned",
-            "messages": len(protected),
-            "which": name_list(protected),
-            "chars_removed": 0,
-        },
-        {
-            "stage": "2. dedupe",
-            "rule": f"duplicate_threshold {params.duplicate_threshold:g}",
-            "messages": len(removed),
-            "which": name_list(removed),
-            "chars_removed": totals.input - totals.after_dedupe,
-        },
-        {
-            "stage": "3. trim",
-            "rule": f"max_message_chars {params.max_message_chars:,}",
-            "messages": len(cuts),
-            "which": name_list(cuts),
-            "chars_removed": totals.after_dedupe - totals.after_trim,
-        },
-        {
-            "stage": "4. drop",
-            "rule": f"budget_chars {params.budget_chars:,}",
-            "messages": len(drops),
-            "which": name_list(drops),
-            "chars_removed": totals.after_trim - totals.output,
-        },
-    ]
     return pd.DataFrame(rows)
 
 

@@ -41,20 +41,21 @@ with ui.guarded():
         left, right = st.columns([2, 3], gap="large")
         with left:
             st.subheader("Parameters")
-            st.dataframe(params, hide_index=True, width="stretch")
+            ui.table(params)
         with right:
             st.subheader("Totals")
-            st.dataframe(
+            ui.table(
                 tuning.ab_totals(comparison),
-                hide_index=True,
-                width="stretch",
                 column_config={
-                    "A": st.column_config.NumberColumn(format="localized"),
-                    "B": st.column_config.NumberColumn(format="localized"),
-                    "B - A": st.column_config.NumberColumn(format="%+d"),
+                    "A": st.column_config.TextColumn("A", alignment="right"),
+                    "B": st.column_config.TextColumn("B", alignment="right"),
+                    "B vs A": st.column_config.TextColumn(
+                        "B vs A",
+                        help="B minus A, or same; for the budget, same or changed",
+                        alignment="right",
+                    ),
                 },
             )
-            st.caption("Budget met: 1 yes, 0 no.")
 
         st.subheader("Every message under A and under B")
         ui.fate_legend()
@@ -68,10 +69,8 @@ with ui.guarded():
         styled = frame.drop(columns=["index"]).style.apply(
             lambda row: [DIFF_BACKGROUND if row["differs"] else "" for _ in row], axis=1
         )
-        st.dataframe(
+        ui.table(
             styled,
-            hide_index=True,
-            width="stretch",
             column_config={
                 "original_chars": st.column_config.NumberColumn(
                     "characters in", format="localized"

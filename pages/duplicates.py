@@ -55,8 +55,8 @@ with ui.guarded():
                     if only_kept or only_gone:
                         st.caption("Words in only one of the two")
                         st.text(
-                            f"only in #{r.duplicate_of}: {', '.join(sorted(only_kept)) or '-'}\n"
-                            f"only in #{r.index}: {', '.join(sorted(only_gone)) or '-'}"
+                            f"only in #{r.duplicate_of}: {', '.join(sorted(only_kept)) or 'none'}\n"
+                            f"only in #{r.index}: {', '.join(sorted(only_gone)) or 'none'}"
                         )
 
         st.subheader("Every message's closest earlier message")

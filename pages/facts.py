@@ -53,35 +53,31 @@ with ui.guarded():
         )
         cols[2].metric("Not in the history", f"{int((frame['status'] == 'not found').sum()):,}")
         st.subheader("Each phrase")
-        st.dataframe(
+        ui.table(
             frame,
-            hide_index=True,
-            width="stretch",
             column_config={
-                "phrase": st.column_config.TextColumn("phrase", width="medium"),
+                "phrase": st.column_config.TextColumn("phrase"),
                 "status": st.column_config.TextColumn(
                     "now",
                     help="verbatim: returned; cut away: its message is returned but trimmed "
                     "before it; removed: its messages are duplicates or dropped",
                 ),
                 "survives": st.column_config.CheckboxColumn("survives now"),
-                "messages": st.column_config.NumberColumn("messages containing it"),
-                "where": "which",
+                "messages": st.column_config.NumberColumn(
+                    "messages", help="How many messages contain it"
+                ),
+                "where": st.column_config.TextColumn("which", width="medium"),
                 "survives_from_budget": st.column_config.NumberColumn(
                     "survives from budget", format="localized"
                 ),
-                "smallest_budget": st.column_config.TextColumn(
-                    "smallest budget that keeps it", width="medium"
-                ),
+                "smallest_budget": st.column_config.TextColumn("smallest budget that keeps it"),
             },
         )
         found = checks.fact_messages_frame(facts)
         if not found.empty:
             st.subheader("Each message containing a phrase")
-            st.dataframe(
+            ui.table(
                 found.drop(columns=["index"]),
-                hide_index=True,
-                width="stretch",
                 column_config={
                     "fate": st.column_config.TextColumn("message fate"),
                     "at": st.column_config.TextColumn(

@@ -1,9 +1,11 @@
 """Output: the compacted messages, the full response, downloads, and code that sends the request."""
 
-import pandas as pd
 import streamlit as st
 
 from explorer import router, snippets, tuning_ui, ui
+
+#: Characters of a wrapped line of the curl command at the page's width (about).
+CURL_WRAP = 110
 
 router.ensure()
 st.title("Output")
@@ -13,13 +15,14 @@ with ui.guarded():
         request, response = outcome.request, outcome.response
         tuning_ui.pairing_warning(outcome.result)
         st.subheader(f"Compacted messages: {len(response['messages']):,}")
-        columns = ["index", "id", "role", "kept", "protected", "original_chars", "chars", "content"]
-        table = pd.DataFrame(response["messages"]).reindex(columns=columns)
-        st.dataframe(
-            table,
-            hide_index=True,
-            width="stretch",
+        ui.table(
+            snippets.output_rows(response),
             column_config={
+                "id": st.column_config.TextColumn("id", help="Empty when the input had no id"),
+                "kept": st.column_config.TextColumn(
+                    "kept", help="verbatim: returned whole; trimmed: returned as a prefix"
+                ),
+                "protected": st.column_config.CheckboxColumn("protected"),
                 "original_chars": st.column_config.NumberColumn(
                     "characters in", format="localized"
                 ),
@@ -77,13 +80,25 @@ with ui.guarded():
                     "The request is large, so both snippets read it from request.json: "
                     "download the request above into the folder you run them in."
                 )
-            left, right = st.columns(2, gap="large")
-            with left:
-                st.caption("curl")
-                st.code(snippets.curl_command(url, request), language="bash", wrap_lines=True)
-            with right:
-                st.caption("Python (httpx)")
-                st.code(snippets.python_snippet(url, request), language="python", wrap_lines=True)
+            else:
+                st.caption(
+                    "Each snippet holds the whole request; scroll inside it, or copy it whole "
+                    "with the copy button at its top right."
+                )
+            curl_tab, python_tab = st.tabs(["curl", "Python (httpx)"])
+            curl, python = (
+                snippets.curl_command(url, request),
+                snippets.python_snippet(url, request),
+            )
+            with curl_tab:
+                st.code(
+                    curl,
+                    language="bash",
+                    wrap_lines=True,
+                    height=snippets.snippet_height(curl, wrap_at=CURL_WRAP),
+                )
+            with python_tab:
+                st.code(python, language="python", height=snippets.snippet_height(python))
 
         st.subheader("Full response")
         st.json(response, expanded=1)

@@ -2,7 +2,7 @@
 
 import streamlit as st
 
-from explorer import charts, router, tuning_ui, ui, views
+from explorer import charts, router, stage_views, tuning_ui, ui, views
 
 router.ensure()
 st.title("Overview")
@@ -49,22 +49,22 @@ with ui.guarded():
         tuning_ui.pairing_warning(result)
 
         st.subheader("What each stage did")
-        st.dataframe(
-            views.stage_rows(result),
-            hide_index=True,
-            width="stretch",
-            column_config={
-                "stage": st.column_config.TextColumn("Stage", width="small"),
-                "rule": "Rule",
-                "messages": st.column_config.NumberColumn(
-                    "Messages", format="localized", width="small"
-                ),
-                "which": st.column_config.TextColumn("Which", width="large"),
-                "chars_removed": st.column_config.NumberColumn(
-                    "Characters removed", format="localized"
-                ),
-            },
-        )
+        # A static table, so a long "which" wraps instead of being cut at the column's edge.
+        # st.table renders Markdown: it holds the explorer's own words only, made literal.
+        st.table(stage_views.stage_table(result), hide_index=True)
+        acted = stage_views.stage_messages(result)
+        if len(acted):
+            with st.expander(f"Every message a stage acted on ({len(acted):,})"):
+                ui.table(
+                    acted.drop(columns=["index"]),
+                    height=min(420, 38 + 35 * len(acted)),
+                    column_config={
+                        "stage": st.column_config.TextColumn("Stage", width="small"),
+                        "message": st.column_config.TextColumn("Message", width="small"),
+                        "role": st.column_config.TextColumn("Role", width="small"),
+                        "what": st.column_config.TextColumn("What the stage did", width="large"),
+                    },
+                )
 
         left, right = st.columns([3, 2], gap="large")
         with left:
@@ -79,10 +79,8 @@ with ui.guarded():
                 charts.output_against_budget(views.output_frame(result), budget["budget_chars"]),
                 width="stretch",
             )
-            st.dataframe(
+            ui.table(
                 views.fate_counts(result),
-                hide_index=True,
-                width="stretch",
                 column_config={
                     "fate": "Fate",
                     "messages": "Messages",

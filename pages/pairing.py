@@ -39,16 +39,15 @@ with ui.guarded():
                 "sweep page shows from which budget each message is kept."
             )
         if report.uncalled:
+            uncalled = [f"#{i}" for i in report.uncalled]
             st.caption(
                 "Tool messages without a call before them in the input (not a breakage of "
-                f"compaction): {name_list([f'#{i}' for i in report.uncalled])}."
+                f"compaction): {name_list(uncalled, limit=len(uncalled))}."
             )
         if report.pairs:
             st.subheader("Every pair")
-            st.dataframe(
+            ui.table(
                 checks.pairs_frame(report, result),
-                hide_index=True,
-                width="stretch",
                 column_config={
                     "paired_by": "paired by",
                     "call_fate": "call fate",

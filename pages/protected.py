@@ -38,10 +38,8 @@ with ui.guarded():
             st.altair_chart(
                 charts.protected_against_budget(frame, budget["budget_chars"]), width="stretch"
             )
-            st.dataframe(
+            ui.table(
                 frame.drop(columns=["index", "start", "end"]),
-                hide_index=True,
-                width="stretch",
                 column_config={
                     "chars": st.column_config.NumberColumn("characters", format="localized"),
                     "preview": st.column_config.TextColumn("text (start)", width="large"),

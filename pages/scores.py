@@ -40,10 +40,8 @@ with ui.guarded():
             st.altair_chart(
                 charts.scores(views.score_parts_frame(frame), line, by=by), width="stretch"
             )
-            st.dataframe(
+            ui.table(
                 frame.drop(columns=["recency_part", "role_part", "topic_part"]),
-                hide_index=True,
-                width="stretch",
                 column_config={
                     "index": None,
                     "role_weight": st.column_config.NumberColumn("role weight"),

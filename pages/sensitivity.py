@@ -3,7 +3,7 @@ max_message_chars, over each parameter's whole range."""
 
 import streamlit as st
 
-from explorer import router, state, tuning, tuning_charts, tuning_compute, ui
+from explorer import router, state, tuning, tuning_charts, tuning_compute, ui, views
 
 router.ensure()
 st.title("Sensitivity")
@@ -22,37 +22,46 @@ with ui.guarded():
         st.subheader("Duplicates removed against duplicate_threshold")
         thresholds = tuning_compute.threshold(conv, result)
         now = thresholds.current
-        st.markdown(
-            f"At **{params.duplicate_threshold:g}** dedupe removes **{now.removed_messages:,}** "
-            f"message(s), {now.removed_chars:,} characters; the same holds for "
-            f"{tuning.threshold_span(now)}."
-        )
-        frame = tuning.threshold_frame(thresholds)
-        st.altair_chart(
-            tuning_charts.threshold_steps(frame, params.duplicate_threshold), width="stretch"
-        )
-        st.dataframe(
-            frame[~frame["start"]].drop(columns=["threshold", "from", "start"]),
-            hide_index=True,
-            width="stretch",
-            column_config={
-                "span": "duplicate_threshold",
-                "removed_messages": st.column_config.NumberColumn("messages removed"),
-                "removed_chars": st.column_config.NumberColumn(
-                    "characters removed", format="localized"
-                ),
-                "removed": st.column_config.TextColumn("which", width="large"),
-            },
-        )
+        if tuning.removes_nothing(thresholds):
+            low, high = thresholds.steps[0].low, thresholds.steps[-1].high
+            st.info(
+                f"No duplicates at any duplicate_threshold from {low:g} to {high:g}: dedupe "
+                "removes nothing over the whole range, so there is no curve to draw. "
+                f"{tuning.closest_pair_text(views.similarity_frame(result), low)}",
+                icon=":material/info:",
+            )
+        else:
+            st.markdown(
+                f"At **{params.duplicate_threshold:g}** dedupe removes "
+                f"**{views.plural(now.removed_messages, 'message')}**, "
+                f"{views.plural(now.removed_chars, 'character')}; the same holds for "
+                f"{tuning.threshold_span(now)}."
+            )
+            frame = tuning.threshold_frame(thresholds)
+            st.altair_chart(
+                tuning_charts.threshold_steps(frame, params.duplicate_threshold), width="stretch"
+            )
+            ui.table(
+                frame[~frame["start"]].drop(columns=["threshold", "from", "start"]),
+                column_config={
+                    "span": "duplicate_threshold",
+                    "removed_messages": st.column_config.NumberColumn("messages removed"),
+                    "removed_chars": st.column_config.NumberColumn(
+                        "characters removed", format="localized"
+                    ),
+                    "removed": st.column_config.TextColumn("which", width="large"),
+                },
+            )
 
         st.subheader("Characters cut against max_message_chars")
         trims = tuning_compute.trim(conv, result)
         point = trims.current
         st.markdown(
-            f"At **{params.max_message_chars:,}** trim cuts **{point.cut_chars:,}** characters "
-            f"from {point.trimmed_messages:,} message(s) ({point.sentence_cuts:,} at a sentence "
-            f"end, {point.hard_cuts:,} hard), leaving {point.after_trim_chars:,} characters for "
-            "drop."
+            f"At **{params.max_message_chars:,}** trim cuts "
+            f"**{views.plural(point.cut_chars, 'character')}** from "
+            f"{views.plural(point.trimmed_messages, 'message')} ({point.sentence_cuts:,} at a "
+            f"sentence end, {point.hard_cuts:,} hard), leaving "
+            f"{views.plural(point.after_trim_chars, 'character')} for drop."
         )
         limit = tuning.trim_view_limit(trims)
         st.altair_chart(

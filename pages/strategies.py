@@ -57,10 +57,8 @@ with ui.guarded():
             f"Input: {comparison.input_messages:,} messages, {comparison.input_chars:,} "
             f"characters, about {comparison.input_tokens_estimate:,} tokens. {TOKEN_RULE}"
         )
-        st.dataframe(
+        ui.table(
             totals.drop(columns=["key", "available"]),
-            hide_index=True,
-            width="stretch",
             column_config={
                 "output_chars": st.column_config.NumberColumn("characters out", format="localized"),
                 "tokens_estimate": st.column_config.NumberColumn(
@@ -69,9 +67,12 @@ with ui.guarded():
                 "output_messages": st.column_config.NumberColumn("messages out"),
                 "cut_messages": st.column_config.NumberColumn("messages cut"),
                 "budget_met": st.column_config.CheckboxColumn("budget met"),
-                "how": st.column_config.TextColumn("how it was run", width="large"),
+                "how": None,  # in its own table below, wide enough to read
             },
         )
+        st.caption("How each strategy was run")
+        # a static table, so the longer settings wrap; the explorer's and engine's words only
+        st.table(tuning.strategy_settings(totals), hide_index=True)
         missing = comparison.outcome(LANGCHAIN)
         if not missing.available:
             st.warning(
@@ -90,14 +91,20 @@ with ui.guarded():
             ),
             width="stretch",
         )
-        st.dataframe(
+        names = {o.key: o.name for o in comparison.outcomes if o.available}
+        ui.table(
             tuning.strategy_messages(comparison).drop(columns=["index"]),
-            hide_index=True,
-            width="stretch",
             column_config={
                 "original_chars": st.column_config.NumberColumn(
                     "characters in", format="localized"
                 ),
+                **{key: st.column_config.TextColumn(name) for key, name in names.items()},
+                **{
+                    f"{key} chars": st.column_config.NumberColumn(
+                        f"{name}: characters", format="localized"
+                    )
+                    for key, name in names.items()
+                },
             },
         )
 

@@ -71,24 +71,27 @@ with ui.guarded():
             table = table.sort_values(
                 ["survives_from_budget", "index"], na_position="last", kind="stable"
             )
-        st.dataframe(
+        ui.table(
             table.drop(columns=["index", "rule"]),
-            hide_index=True,
-            width="stretch",
             column_config={
                 "kept_now": st.column_config.CheckboxColumn(
                     "kept now", help=f"In the output at the budget of {sweep.current_budget:,}"
                 ),
+                "fate": st.column_config.TextColumn(
+                    "fate now", help=f"At the budget of {sweep.current_budget:,}"
+                ),
                 "chars": st.column_config.NumberColumn(
-                    "characters when kept", format="localized", help="After any trim"
+                    "characters when kept",
+                    format="localized",
+                    help=f"After any trim; {ui.MISSING} when no budget keeps it",
                 ),
                 "survives_from_budget": st.column_config.NumberColumn(
                     "survives from budget",
                     format="localized",
-                    help="The smallest budget_chars at which it is in the output; empty when "
-                    "no budget in range keeps it",
+                    help="The smallest budget_chars at which it is in the output; "
+                    f"{ui.MISSING} when no budget in range keeps it",
                 ),
-                "kept_from": st.column_config.TextColumn("budget", width="medium"),
+                "kept_from": st.column_config.TextColumn("in words", width="medium"),
                 "preview": st.column_config.TextColumn("text (start)", width="large"),
             },
         )

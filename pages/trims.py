@@ -27,10 +27,8 @@ with ui.guarded():
             )
         else:
             st.altair_chart(charts.trims(views.trim_bars(frame), limit), width="stretch")
-            st.dataframe(
+            ui.table(
                 frame.drop(columns=["index"]),
-                hide_index=True,
-                width="stretch",
                 column_config={
                     "original_chars": st.column_config.NumberColumn(
                         "characters before", format="localized"

@@ -4,7 +4,16 @@ import html
 
 import streamlit as st
 
-from explorer import router, state, tuning_charts, tuning_compute, tuning_ui, ui, walkthrough_views
+from explorer import (
+    router,
+    state,
+    tuning,
+    tuning_charts,
+    tuning_compute,
+    tuning_ui,
+    ui,
+    walkthrough_views,
+)
 
 HEADING = "font-size:2.1rem;font-weight:700;line-height:1.2;margin:0.4rem 0 0.2rem 0"
 SUMMARY = "font-size:1.45rem;line-height:1.45;margin:0.2rem 0 0.6rem 0"
@@ -38,7 +47,7 @@ with ui.guarded():
         cols[1].metric(
             "Characters after",
             f"{step.chars_after:,}",
-            f"{step.chars_after - step.chars_before:+,}",
+            tuning.change_text(step.chars_before, step.chars_after, same="no change"),
             delta_color="off",
             delta_arrow="off",
         )
@@ -75,21 +84,23 @@ with ui.guarded():
         if events.empty:
             st.info(f"{step.stage.capitalize()} did nothing here.", icon=":material/info:")
         else:
-            st.dataframe(
+            ui.table(
                 events,
-                hide_index=True,
-                width="stretch",
-                row_height=44,
+                row_height=66,  # over 4rem, so a long "why" wraps onto a second line
                 column_config={
                     "why": st.column_config.TextColumn("why", width="large"),
                     "chars_before": st.column_config.NumberColumn(
-                        "characters before", format="localized"
+                        "before",
+                        format="localized",
+                        help="The message's characters before this step",
                     ),
                     "chars_after": st.column_config.NumberColumn(
-                        "characters after", format="localized"
+                        "after", format="localized", help="The message's characters after it"
                     ),
                     "total_after": st.column_config.NumberColumn(
-                        "running total", format="localized"
+                        "running total",
+                        format="localized",
+                        help="Characters present in the whole history after this event",
                     ),
                     "over_budget": st.column_config.CheckboxColumn("over budget"),
                 },

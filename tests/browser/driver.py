@@ -48,9 +48,10 @@ IDLE = (
     "[data-testid='stApp'][data-test-connection-state='CONNECTED']"
     "[data-test-script-state='notRunning']"
 )
-#: Every Vega chart on the page has drawn its SVG.
+#: Every Vega chart on the page has drawn its marks: as SVG, or on a canvas (Streamlit renders a
+#: chart with more than 2,000 rows in one dataset on a canvas; :data:`CHART_ROWS` reads SVG only).
 CHARTS_DRAWN = """() => [...document.querySelectorAll('[data-testid="stVegaLiteChart"]')]
-    .every(chart => chart.querySelector('svg.marks'))"""
+    .every(chart => chart.querySelector('svg.marks, canvas.marks'))"""
 #: The data behind a chart's marks: each drawn mark's datum (scalar fields only).
 CHART_ROWS = """chart => [...chart.querySelectorAll('svg.marks g.role-mark > *')]
     .map(mark => mark.__data__ && mark.__data__.datum)
@@ -323,6 +324,20 @@ class Visit:
         """The first data frame in the main area with a cell that holds exactly ``text``."""
         tables = self.main.get_by_test_id("stDataFrame")
         return tables.filter(has=self.cell(self.page, text)).first
+
+    def static_rows(self, header: str) -> dict[str, list[str]]:
+        """The rows of the first static table (``st.table``) in the main area with a column
+        ``header``, by their first cell, as the page shows them (no-break spaces read as
+        spaces)."""
+        table = self.main.get_by_test_id("stTable").filter(
+            has=self.page.locator("th").get_by_text(header, exact=True)
+        )
+        table.first.wait_for()
+        rows = table.first.locator("tbody tr").all()
+        cells = [
+            [t.replace("\u00a0", " ") for t in r.locator("td").all_inner_texts()] for r in rows
+        ]
+        return {row[0]: row for row in cells}
 
     def alert(self, text: str) -> Locator:
         """An ``st.success``/``st.error``/... box in the main area that says ``text``."""

@@ -50,3 +50,14 @@ def test_every_page_renders_its_charts_without_an_error(visit, spec):
         assert rows, f"chart {number} of {spec.title} drew no marks"
     assert not visit.errors, visit.errors
     assert not visit.foreign, visit.foreign
+
+
+def test_a_chart_with_thousands_of_points_is_drawn_on_a_canvas_and_the_page_settles(visit):
+    """Streamlit draws a chart with more than 2,000 rows on a canvas: the largest sample's trim
+    curve has thousands of points, and the page still counts as drawn."""
+    visit.open("?sample=largest")
+    visit.go("Sensitivity")
+    assert not visit.exceptions()
+    canvases = visit.main.locator("[data-testid='stVegaLiteChart'] canvas.marks")
+    expect(canvases).to_have_count(1)
+    assert len(visit.charts()) == 2 and not visit.errors

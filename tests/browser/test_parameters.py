@@ -18,7 +18,7 @@ def test_moving_the_budget_slider_changes_the_fate_of_a_message_on_screen(visit)
     expect(visit.page).not_to_have_url(re.compile(r"[?&]budget_chars=400(&|$)"))
     budget = visit.budget_in_url()
     visit.wait_for_budget(budget)
-    expect(visit.budget_slider().get_by_test_id("stSliderThumbValue")).to_have_text(str(budget))
+    expect(visit.budget_slider().get_by_test_id("stSliderThumbValue")).to_have_text(f"{budget:,}")
     after = visit.fates()
     assert after == engine_fates({**DISPATCHER, "budget_chars": budget})
     changed = {i for i in after if after[i] != before[i]}

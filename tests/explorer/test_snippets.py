@@ -124,3 +124,34 @@ def test_compacted_messages_are_the_survivors_ready_to_send():
     assert all(set(m) <= {"role", "content", "id"} for m in messages)
     with_id = [m for m in response["messages"] if "id" in m]
     assert [m["id"] for m in messages if "id" in m] == [m["id"] for m in with_id]
+
+
+def test_the_output_table_is_the_response_with_an_empty_id_where_there_is_none():
+    request = rich_request()
+    request["messages"][0]["id"] = "msg-0"
+    response = compact(request)
+    rows = snippets.output_rows(response)
+    assert list(rows.columns) == list(snippets.OUTPUT_COLUMNS)
+    assert len(rows) == len(response["messages"])
+    for row, message in zip(rows.to_dict("records"), response["messages"], strict=True):
+        wanted = {k: message[k] for k in snippets.OUTPUT_COLUMNS if k != "id"}
+        assert row == {**wanted, "id": message.get("id", "")}
+    ids = list(rows["id"])
+    assert ids[0] == "msg-0" and set(ids[1:]) == {""}
+
+
+def test_a_short_snippet_is_as_tall_as_it_is_and_a_long_one_scrolls_in_a_box():
+    small = rich_request()
+    small["messages"] = small["messages"][-2:]
+    curl = snippets.curl_command(URL, small)
+    assert len(curl.splitlines()) == 3
+    assert snippets.snippet_height(curl) == "content"
+    # wrapped at a tenth of the body's length, the command takes more screen lines than fit
+    body = curl.splitlines()[-1]
+    assert snippets.snippet_height(curl, wrap_at=-(-len(body) // 10)) == snippets.SNIPPET_HEIGHT
+    assert snippets.snippet_height(curl, wrap_at=len(body)) == "content"
+    python = snippets.python_snippet(URL, rich_request())
+    assert len(python.splitlines()) > snippets.SNIPPET_LINES
+    assert snippets.snippet_height(python) == snippets.SNIPPET_HEIGHT
+    from_file = snippets.python_snippet(URL, rich_request(), inline_limit=0)
+    assert snippets.snippet_height(from_file) == "content"

@@ -2,6 +2,7 @@
 
 import html
 import re
+import string
 
 from hypothesis import given
 from hypothesis import strategies as st
@@ -69,3 +70,27 @@ def test_a_trim_loses_no_character(content, data):
     keep = data.draw(st.integers(0, len(content)))
     markup = textviews.trimmed_html(content, keep, "hard")
     assert visible_text(markup) == content[:keep] + f"✂ hard cut at {keep:,}" + content[keep:]
+
+
+def test_a_markdown_literal_escapes_every_markdown_character():
+    assert textviews.markdown_literal("1. pin") == "1\\. pin"
+    assert textviews.markdown_literal("#3 ≈ #1 (1.000)") == "\\#3 ≈ \\#1 \\(1\\.000\\)"
+    assert textviews.markdown_literal("**b** [l](x)\n- i") == "\\*\\*b\\*\\* \\[l\\]\\(x\\) \\- i"
+    assert textviews.markdown_literal("#19\u00a0≈\u00a0#3") == "\\#19\u00a0≈\u00a0\\#3"  # kept
+
+
+@given(st.text(max_size=120))
+def test_a_markdown_literal_leaves_no_bare_punctuation_and_reads_back(text):
+    literal = textviews.markdown_literal(text)
+    read, k = [], 0
+    while k < len(literal):
+        if literal[k] == "\\":  # an escape: the next character is punctuation, taken as is
+            assert literal[k + 1] in string.punctuation
+            read.append(literal[k + 1])
+            k += 2
+        else:
+            assert literal[k] not in string.punctuation, literal
+            read.append(literal[k])
+            k += 1
+    assert "".join(read) == re.sub(r"\s*[\r\n\v\f\x1c-\x1e\x85\u2028\u2029]+\s*", " ", text)
+    assert len(literal.splitlines()) <= 1  # one line: a break would end a Markdown table cell

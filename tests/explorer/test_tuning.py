@@ -21,7 +21,7 @@ from compactor.sweeps import (
     threshold_sweep,
     trim_sweep,
 )
-from explorer import tuning, views
+from explorer import textviews, tuning, views
 from tests.explorer.requests import rich_request
 from tests.strategies import requests
 
@@ -78,6 +78,10 @@ def test_survival_label(survival, label):
 def test_the_dispatcher_survival_table(dispatcher):
     frame = tuning.survival_frame(budget_sweep(dispatcher), dispatcher)
     assert values(frame["survives_from_budget"]) == [100, 264, 371, None, 100, 100]
+    # nothing is trimmed, so a kept message keeps all its characters; the duplicate (#3) is never
+    # kept, so it has no characters "when kept" either
+    lengths = [len(m.content) for m in dispatcher.request.messages]
+    assert values(frame["chars"]) == [*lengths[:3], None, *lengths[4:]]
     assert list(frame["kept_from"]) == [
         "always kept (protected)",
         "kept from 264 characters",
@@ -99,8 +103,10 @@ def test_the_survival_table_is_the_sweep_and_holds_at_its_budgets(request):
     assert values(frame["survives_from_budget"]) == [s.survives_from_budget for s in sweep.survival]
     for row, s, trace in zip(frame.itertuples(), sweep.survival, result.messages, strict=True):
         assert row.kept_now == trace.survived
-        assert row.chars == s.chars
-        if s.survives_from_budget is not None:
+        if s.survives_from_budget is None:
+            assert pd.isna(row.chars)
+        else:
+            assert row.chars == s.chars
             # the message is in the output at its survival budget, and not one below it
             assert rerun(result, budget_chars=s.survives_from_budget).messages[s.index].survived
             if s.survives_from_budget > BUDGET_RANGE[0]:
@@ -195,6 +201,25 @@ def test_trim_cuts_nothing_beyond_the_view_limit(request):
         assert all(p.cut_chars == 0 for p in sweep.points if p.max_message_chars >= top)
 
 
+def test_the_closest_pair_names_protection_only_when_it_reaches_the_range():
+    frame = pd.DataFrame(
+        [
+            {"message": "#5", "nearest": 2, "similarity": 0.72, "protected": True},
+            {"message": "#6", "nearest": 1, "similarity": 0.31, "protected": False},
+        ]
+    )
+    assert tuning.closest_pair_text(frame, 0.5) == (
+        "The most similar pair of the same role, #5 and #2, reaches 0.720; #5 is protected, so "
+        "dedupe never removes it."
+    )
+    assert tuning.closest_pair_text(frame, 0.8) == (
+        "The most similar pair of the same role, #5 and #2, reaches 0.720."
+    )
+    assert tuning.closest_pair_text(frame.iloc[:0], 0.5) == (
+        "No message has an earlier message of the same role."
+    )
+
+
 # --- A/B ------------------------------------------------------------------------------------
 
 
@@ -213,15 +238,39 @@ def test_ab_rows_and_totals_are_compare_params(rich):
             pair.chars_b,
         )
     totals = tuning.ab_totals(comparison).set_index("measure")
-    assert totals.loc["Characters out", "A"] == comparison.a.output_chars
-    assert totals.loc["Characters out", "B"] == comparison.b.output_chars
-    assert totals.loc["Messages out", "B - A"] == (
-        comparison.b.output_messages - comparison.a.output_messages
+    assert totals.loc["Characters out", "A"] == f"{comparison.a.output_chars:,}"
+    assert totals.loc["Characters out", "B"] == f"{comparison.b.output_chars:,}"
+    assert totals.loc["Messages out", "B vs A"] == (
+        f"{comparison.b.output_messages - comparison.a.output_messages:+,}"
     )
-    assert totals.loc["Budget met", "B"] == int(comparison.b.budget_met)
+    assert comparison.b.output_messages != comparison.a.output_messages  # so not "same"
+    met = (comparison.a.budget_met, comparison.b.budget_met)
+    assert tuple(totals.loc["Budget met"]) == (
+        *("yes" if m else "no" for m in met),
+        "same" if met[0] == met[1] else "changed",
+    )
     long = tuning.ab_long(comparison)
     assert len(long) == 2 * len(frame)
     assert set(long.loc[long["differs"], "index"]) == set(comparison.differing)
+
+
+def test_a_budget_met_under_a_only_reads_yes_no_changed(rich):
+    request = rich.request
+    b = replace(request.params, budget_chars=100)  # below the protected characters
+    comparison = compare_params(request, request.params, b)
+    assert comparison.a.budget_met and not comparison.b.budget_met
+    totals = tuning.ab_totals(comparison).set_index("measure")
+    assert tuple(totals.loc["Budget met"]) == ("yes", "no", "changed")
+    fewer = comparison.b.output_chars - comparison.a.output_chars
+    assert fewer < 0 and totals.loc["Characters out", "B vs A"] == f"-{-fewer:,}"
+
+
+def test_ab_changes_read_as_words_and_signed_numbers():
+    assert tuning.change_text(4_000, 4_000) == "same"
+    assert tuning.change_text(1_200, 3_450) == "+2,250"
+    assert tuning.change_text(3_450, 1_200) == "-2,250"
+    assert tuning.change_text(7, 7, same="no change") == "no change"
+    assert (tuning.yes_no(True), tuning.yes_no(False)) == ("yes", "no")
 
 
 def test_param_rows_flag_what_b_changes():
@@ -251,6 +300,12 @@ def test_strategy_frames_are_the_comparison(rich):
     for outcome in comparison.outcomes:
         assert list(messages[outcome.key]) == [m.kept for m in outcome.messages]
         assert list(messages[f"{outcome.key} chars"]) == [m.chars for m in outcome.messages]
+    settings = tuning.strategy_settings(tuning.strategy_totals(comparison))
+    shown = [line.split("|") for line in settings.to_string(delimiter="|").splitlines()[1:]]
+    assert [cells[1:] for cells in shown] == [
+        [textviews.markdown_literal(o.name), textviews.markdown_literal(o.how)]
+        for o in comparison.outcomes
+    ]
     long = tuning.strategy_long(comparison)
     assert len(long) == len(comparison.outcomes) * len(rich.messages)
     assert tuning.strategy_order(comparison) == [o.name for o in comparison.outcomes]

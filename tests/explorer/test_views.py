@@ -5,7 +5,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from compactor import compact, run, validate
-from explorer import detail, views
+from explorer import detail, stage_views, views
 from explorer.theme import FATES
 from tests.explorer.requests import rich_request
 from tests.strategies import requests
@@ -58,7 +58,7 @@ def test_totals_per_fate_stage_and_output_agree_with_the_response(request):
     protected = output.set_index("fate").loc["protected", "chars"]
     assert protected == response["budget"]["protected_chars"]
 
-    stages = views.stage_rows(result)
+    stages = stage_views.stage_rows(result)
     assert list(stages["messages"]) == [
         response["stages"][0]["protected_messages"],
         response["stages"][1]["removed_messages"],
@@ -68,14 +68,10 @@ def test_totals_per_fate_stage_and_output_agree_with_the_response(request):
     assert stages["chars_removed"].sum() == loss["input_chars"] - loss["output_chars"]
 
 
-def test_the_stage_table_names_what_each_stage_did(rich):
-    stages = views.stage_rows(rich).set_index("stage")
-    assert stages.loc["1. pin", "which"] == "#0 (role), #6 (pin), #10 (recent) and #11 (recent)"
-    assert stages.loc["2. dedupe", "which"] == "#4 ≈ #1 (1.000) and #8 ≈ #6 (1.000)"
-    # a run of words without a sentence end is cut hard, at exactly the limit (ASCII)
-    original = len(rich_request()["messages"][2]["content"])
-    assert f"#2 {original} → 200 (hard)" in stages.loc["3. trim", "which"]
-    assert stages.loc["4. drop", "rule"] == "budget_chars 600"
+def test_counts_read_in_the_singular_and_the_plural():
+    assert views.plural(1, "message") == "1 message"
+    assert views.plural(0, "message") == "0 messages"
+    assert views.plural(12_345, "character") == "12,345 characters"
 
 
 @settings(max_examples=60, deadline=None)

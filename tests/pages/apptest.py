@@ -113,6 +113,14 @@ def table(at: AppTest, column: str) -> pd.DataFrame:
     raise AssertionError(f"no table with a {column!r} column")
 
 
+def static_table(at: AppTest, column: str) -> pd.DataFrame:
+    """The first static table (``st.table``) on the page with ``column``."""
+    for frame in at.table:
+        if column in frame.value.columns:
+            return frame.value
+    raise AssertionError(f"no static table with a {column!r} column")
+
+
 #: One move of each parameter away from the rich request's values (budget 600, keep_last_n 2,
 #: keep_roles [system], duplicate_threshold 0.9, max_message_chars 200); each changes the run.
 MOVES = [

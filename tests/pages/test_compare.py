@@ -49,17 +49,29 @@ def engine_comparison(at):
     return compare_params(request, as_params(params(at)), as_params(b_params(at)))
 
 
+def number(text):
+    """A number as the totals table writes it (thousands separators)."""
+    return int(text.replace(",", ""))
+
+
 def reported(at):
     rows = table(at, "fate_b")
-    totals = table(at, "B - A").set_index("measure")
+    totals = table(at, "B vs A").set_index("measure")
     return {
         "differing": [r.message for r in rows.itertuples() if r.differs],
         "fates": [
             (r.message, r.fate_a, int(r.chars_a), r.fate_b, int(r.chars_b))
             for r in rows.itertuples()
         ],
-        "chars": (int(totals.loc["Characters out", "A"]), int(totals.loc["Characters out", "B"])),
-        "messages": (int(totals.loc["Messages out", "A"]), int(totals.loc["Messages out", "B"])),
+        "chars": (
+            number(totals.loc["Characters out", "A"]),
+            number(totals.loc["Characters out", "B"]),
+        ),
+        "messages": (
+            number(totals.loc["Messages out", "A"]),
+            number(totals.loc["Messages out", "B"]),
+        ),
+        "budget_met": tuple(totals.loc["Budget met", ["A", "B", "B vs A"]]),
     }
 
 
@@ -71,6 +83,11 @@ def expected(comparison):
         ],
         "chars": (comparison.a.output_chars, comparison.b.output_chars),
         "messages": (comparison.a.output_messages, comparison.b.output_messages),
+        "budget_met": (
+            "yes" if comparison.a.budget_met else "no",
+            "yes" if comparison.b.budget_met else "no",
+            "same" if comparison.a.budget_met == comparison.b.budget_met else "changed",
+        ),
     }
 
 

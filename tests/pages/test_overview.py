@@ -2,18 +2,48 @@
 
 import pytest
 
+from compactor.samples import load_sample
+from explorer import stage_views
+from explorer.views import LIST_LIMIT
 from tests.explorer.requests import rich_request
-from tests.pages.apptest import MOVES, chart_rows, follows_the_engine, metrics, table
+from tests.pages.apptest import (
+    MOVES,
+    assert_clean,
+    chart_rows,
+    engine,
+    follows_the_engine,
+    goto,
+    load,
+    metrics,
+    start,
+    static_table,
+    table,
+)
 
 PAGE = "pages/overview.py"
 
 
+def stage_table(at):
+    """The stage table: static (``st.table``), so its long lists wrap, between items only (an
+    item's words are joined by no-break spaces)."""
+    return static_table(at, "Which")
+
+
+def acted_on(at):
+    """The expander's table: every message each stage acted on, by stage."""
+    acted = table(at, "what")
+    return {stage: list(group["message"]) for stage, group in acted.groupby("stage", sort=True)}
+
+
 def reported(at):
     waterfall = chart_rows(at, "step").set_index("step")
+    stages = stage_table(at)
     return {
         "metrics": metrics(at),
         "deltas": {m.label: m.proto.delta for m in at.metric if m.proto.delta},
-        "stages": list(table(at, "which")["messages"]),
+        "stages": list(stages["Messages"]),
+        "which": list(stages["Which"]),
+        "acted": acted_on(at),
         "waterfall": {step: (row.low, row.high) for step, row in waterfall.iterrows()},
         "warned": any("alone hold" in w.value for w in at.warning),
     }
@@ -23,6 +53,12 @@ def expected(result):
     response = result.to_response()
     loss, budget, totals = response["loss"], response["budget"], result.totals
     stages = response["stages"]
+    acted = {
+        "1. pin": [f"#{t.index}" for t in result.messages if t.protected],
+        "2. dedupe": [f"#{r.index}" for r in result.deduplication.removed],
+        "3. trim": [f"#{c.index}" for c in result.trimming.cuts],
+        "4. drop": [f"#{d.index}" for d in result.dropping.dropped],
+    }
     return {
         "metrics": {
             "Characters out": f"{loss['output_chars']:,}",
@@ -46,6 +82,8 @@ def expected(result):
             stages[2]["trimmed_messages"],
             stages[3]["dropped_messages"],
         ],
+        "which": list(stage_views.stage_rows(result, glue=stage_views.NO_BREAK)["which"]),
+        "acted": {stage: names for stage, names in acted.items() if names},
         "waterfall": {
             "Input": (0, totals.input),
             "Dedupe": (totals.after_dedupe, totals.input),
@@ -64,3 +102,18 @@ def test_the_overview_follows_the_engine(move):
 
 def test_a_budget_below_the_protected_characters_is_flagged():
     follows_the_engine(PAGE, rich_request(), reported, expected, ("budget_chars", 100))
+
+
+def test_long_stage_lists_are_shortened_in_the_table_and_complete_in_the_expander():
+    at = goto(load(start(), load_sample("largest").request), PAGE)
+    assert_clean(at)
+    result = engine(at)
+    assert reported(at) == expected(result)
+    acted = acted_on(at)
+    which = stage_table(at).set_index("Stage")["Which"]
+    for stage in ("3. trim", "4. drop"):  # 194 trims and 176 drops on the largest sample
+        count = len(acted[stage])
+        assert count > LIST_LIMIT
+        assert which[stage].endswith(f" and {count - LIST_LIMIT:,} more")
+    assert sum(map(len, acted.values())) == len(table(at, "what"))
+    assert any("Every message a stage acted on" in e.label for e in at.expander)

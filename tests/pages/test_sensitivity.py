@@ -22,13 +22,17 @@ PAGE = "pages/sensitivity.py"
 
 
 def reported(at):
-    steps = table(at, "span")
+    has_steps = any("span" in frame.value.columns for frame in at.dataframe)
+    steps = table(at, "span") if has_steps else None
     curve = chart_rows(at, "cut_chars")
     return {
-        "thresholds": [
+        "thresholds": None
+        if steps is None
+        else [
             (r.span, int(r.removed_messages), int(r.removed_chars), r.removed)
             for r in steps.itertuples()
         ],
+        "empty": [i.value for i in at.info if i.value.startswith("No duplicates")],
         "curve": [(int(r.max_message_chars), int(r.cut_chars)) for r in curve.itertuples()],
         "said": [m.value for m in at.markdown if m.value.startswith("At ")],
         "marked": sorted(
@@ -41,12 +45,36 @@ def reported(at):
     }
 
 
+def plural(count, word):
+    return f"{count:,} {word}{'' if count == 1 else 's'}"
+
+
 def expected(result):
     thresholds = threshold_sweep(result)
     trims = trim_sweep(result)
     params = result.request.params
     curve = tuning.trim_frame(trims, tuning.trim_view_limit(trims))
     now, point = thresholds.current, trims.current
+    trim_said = (
+        f"At **{params.max_message_chars:,}** trim cuts **{plural(point.cut_chars, 'character')}**"
+        f" from {plural(point.trimmed_messages, 'message')} ({point.sentence_cuts:,} at a sentence"
+        f" end, {point.hard_cuts:,} hard), leaving {plural(point.after_trim_chars, 'character')} "
+        "for drop."
+    )
+    nothing = all(s.removed_messages == 0 for s in thresholds.steps)
+    if nothing:
+        low, high = thresholds.steps[0].low, thresholds.steps[-1].high
+        closest = tuning.closest_pair_text(views.similarity_frame(result), low)
+        return {
+            "thresholds": None,
+            "empty": [
+                f"No duplicates at any duplicate_threshold from {low:g} to {high:g}: dedupe "
+                f"removes nothing over the whole range, so there is no curve to draw. {closest}"
+            ],
+            "curve": [(int(r.max_message_chars), int(r.cut_chars)) for r in curve.itertuples()],
+            "said": [trim_said],
+            "marked": [float(params.max_message_chars)],
+        }
     return {
         "thresholds": [
             (
@@ -57,15 +85,14 @@ def expected(result):
             )
             for s in thresholds.steps
         ],
+        "empty": [],
         "curve": [(int(r.max_message_chars), int(r.cut_chars)) for r in curve.itertuples()],
         "said": [
-            f"At **{params.duplicate_threshold:g}** dedupe removes **{now.removed_messages:,}** "
-            f"message(s), {now.removed_chars:,} characters; the same holds for "
+            f"At **{params.duplicate_threshold:g}** dedupe removes "
+            f"**{plural(now.removed_messages, 'message')}**, "
+            f"{plural(now.removed_chars, 'character')}; the same holds for "
             f"{tuning.threshold_span(now)}.",
-            f"At **{params.max_message_chars:,}** trim cuts **{point.cut_chars:,}** characters "
-            f"from {point.trimmed_messages:,} message(s) ({point.sentence_cuts:,} at a sentence "
-            f"end, {point.hard_cuts:,} hard), leaving {point.after_trim_chars:,} characters for "
-            "drop.",
+            trim_said,
         ],
         "marked": sorted([float(params.duplicate_threshold), float(params.max_message_chars)]),
     }
@@ -81,3 +108,15 @@ def test_every_sample_gets_both_sweeps(sample):
     at = goto(start({"sample": sample.slug}), PAGE)
     assert_clean(at)
     assert reported(at) == expected(engine(at))
+
+
+def test_a_history_without_duplicates_gets_a_sentence_instead_of_an_empty_chart():
+    at = goto(start({"sample": "support-chat"}), PAGE)
+    assert_clean(at)
+    result = engine(at)
+    assert all(s.removed_messages == 0 for s in threshold_sweep(result).steps)
+    assert reported(at) == expected(result)
+    shown = reported(at)
+    assert shown["thresholds"] is None and len(shown["empty"]) == 1
+    assert "#44 and #38, reaches 0.352." in shown["empty"][0]
+    assert len(charts(at)) == 1  # only the trim curve

@@ -5,6 +5,7 @@ install it."""
 import json
 import sys
 
+import pandas as pd
 import pytest
 
 from compactor import validate
@@ -21,6 +22,7 @@ from tests.pages.apptest import (
     on_page,
     request_of,
     start,
+    static_table,
     table,
 )
 
@@ -93,7 +95,9 @@ def test_without_langchain_the_page_says_how_to_install_it(monkeypatch):
         assert any("langchain-core" in w.value for w in at.warning)
         assert "langchain" not in table(at, "memory-compact").columns
         totals = table(at, "tokens_estimate").set_index("strategy")
-        assert INSTALL_HINT in totals.loc["LangChain trim_messages", "how"]
+        assert pd.isna(totals.loc["LangChain trim_messages", "output_chars"])  # drawn as —
+        settings = static_table(at, "How").set_index("Strategy")
+        assert INSTALL_HINT in settings.loc["LangChain trim_messages", "How"]
     finally:
         tuning_compute._strategies.clear()
 
