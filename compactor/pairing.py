@@ -124,7 +124,7 @@ def check_pairing(
                     problem,
                     source,
                     str(traces[call].fate),
-                    f"tool result {answer} is kept but its call, assistant message {call}, "
+                    f"tool result #{answer} is kept but its call, assistant message #{call}, "
                     f"was {traces[call].fate} ({_paired(source)})",
                 )
             )
@@ -137,8 +137,8 @@ def check_pairing(
                     problem,
                     source,
                     str(traces[answer].fate),
-                    f"assistant message {call} is kept but the result of its tool call, "
-                    f"message {answer}, was {traces[answer].fate} ({_paired(source)})",
+                    f"assistant message #{call} is kept but the result of its tool call, "
+                    f"message #{answer}, was {traces[answer].fate} ({_paired(source)})",
                 )
             )
         checked.append(ToolPair(call, answer, source, call_kept, result_kept, problem))

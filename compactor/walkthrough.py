@@ -159,7 +159,8 @@ def walkthrough(result: CompactionResult) -> Walkthrough:
             events.append(
                 _event(t, SPARED, reason, chars[t.index], chars[t.index], total, other=near.index)
             )
-    summary = f"{len(removals)} near-duplicate message(s) removed, {before - total:,} characters."
+    removed = _messages(len(removals), "near-duplicate message")
+    summary = f"{removed} removed, {before - total:,} characters."
     rule = f"duplicate_threshold = {threshold}; {contract.DEDUPE_METHOD}"
     steps.append(step("dedupe", 2, "Dedupe: remove repeats", rule, summary, events, before))
 
@@ -184,7 +185,7 @@ def walkthrough(result: CompactionResult) -> Walkthrough:
             reason = f"{t.original_chars:,} characters, over the limit of {limit:,}, but protected"
             events.append(_event(t, SPARED, reason, chars[t.index], chars[t.index], total))
     cuts = len(result.trimming.cuts)
-    summary = f"{cuts} message(s) cut to at most {limit:,} characters, {before - total:,} removed."
+    summary = f"{_messages(cuts)} cut to at most {limit:,} characters, {before - total:,} removed."
     rule = f"max_message_chars = {limit:,}; {contract.TRIM_CUT_AT}"
     steps.append(step("trim", 3, "Trim: cut long messages", rule, summary, events, before))
 
@@ -210,7 +211,7 @@ def walkthrough(result: CompactionResult) -> Walkthrough:
         summary = f"Nothing to drop: {total:,} characters already fit the budget of {budget:,}."
     elif total <= budget:
         summary = (
-            f"{len(dropped)} message(s) dropped, lowest score first: {total:,} characters "
+            f"{_messages(len(dropped))} dropped, lowest score first: {total:,} characters "
             f"now fit the budget of {budget:,}."
         )
     else:
@@ -239,3 +240,8 @@ def _event(
     return StepEvent(
         trace.index, trace.message.role, action, reason, before, after, total, other, score
     )
+
+
+def _messages(count: int, noun: str = "message") -> str:
+    """``1 message``, ``2 messages``: the count with its noun in the right number."""
+    return f"{count:,} {noun}{'' if count == 1 else 's'}"

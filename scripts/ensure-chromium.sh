@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# The browser tests drive Debian's Chromium (/usr/bin/chromium); install it when it is missing.
+# The browser tests drive Debian's Chromium (/usr/bin/chromium); install it when it is missing,
+# with emoji and CJK fonts so that screenshots of the multilingual sample show its text.
 set -euo pipefail
 if [ -x /usr/bin/chromium ]; then
   exit 0
@@ -14,4 +15,4 @@ if [ "$(id -u)" != 0 ]; then
 fi
 export DEBIAN_FRONTEND=noninteractive
 $sudo apt-get update -q
-$sudo apt-get install -y -q chromium
+$sudo apt-get install -y -q chromium fonts-noto-color-emoji fonts-noto-cjk

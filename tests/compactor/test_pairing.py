@@ -66,7 +66,7 @@ def test_a_kept_result_whose_call_was_dropped():
             "result without call",
             "adjacency",
             "dropped",
-            "tool result 3 is kept but its call, assistant message 2, was dropped (paired by "
+            "tool result #3 is kept but its call, assistant message #2, was dropped (paired by "
             "position)",
         ),
     )
@@ -83,7 +83,7 @@ def test_a_kept_call_whose_result_was_dropped():
             "call without result",
             "link",
             "dropped",
-            "assistant message 2 is kept but the result of its tool call, message 3, was "
+            "assistant message #2 is kept but the result of its tool call, message #3, was "
             "dropped (linked by tool-call id)",
         ),
     )

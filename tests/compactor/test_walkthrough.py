@@ -66,7 +66,7 @@ def test_drop_events_run_the_total_down_to_the_budget():
     assert events(drop) == [(2, "dropped", 107, 0, 264), (1, "kept", 95, 95, 264)]
     assert drop.events[0].score < drop.events[1].score
     assert drop.summary == (
-        "1 message(s) dropped, lowest score first: 264 characters now fit the budget of 300."
+        "1 message dropped, lowest score first: 264 characters now fit the budget of 300."
     )
 
 
