@@ -33,14 +33,16 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
             item.add_marker(pytest.mark.timeout(PER_TEST_SECONDS))
 
 
-@pytest.fixture(scope="session")
+# Package scope, not session: Playwright's sync API keeps an event loop running in the main
+# thread while it is open, so it must close before tests elsewhere call asyncio.run().
+@pytest.fixture(scope="package")
 def app_server() -> Iterator[driver.Server]:
-    """One ``streamlit run app.py`` for the whole run; each test opens its own session on it."""
+    """One ``streamlit run app.py`` for the browser tests; each test opens its own session on it."""
     with driver.running_app(driver.ARTIFACTS / "streamlit-server.log") as server:
         yield server
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="package")
 def chromium() -> Iterator[Browser]:
     """Debian's Chromium; when it is missing or does not start, every browser test fails (an
     error naming what to install), never skips."""
