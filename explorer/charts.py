@@ -35,12 +35,12 @@ TRIM_ROWS = 30
 _AUTOSIZE = alt.AutoSizeParams(type="fit-x", contains="padding")
 
 
-def _sized(chart: alt.Chart | alt.LayerChart, height: int) -> alt.Chart | alt.LayerChart:
-    """``chart`` filling the container's width, its plot ``height`` pixels tall."""
+def sized(chart: alt.TopLevelMixin, height: int | alt.Step) -> alt.TopLevelMixin:
+    """``chart`` filling the container's width, its plot ``height`` tall."""
     return chart.properties(height=height, autosize=_AUTOSIZE)
 
 
-def _rule(value: float, label: str, axis: str, colour: str = BUDGET_COLOUR) -> alt.Chart:
+def rule_line(value: float, label: str, axis: str = "x", colour: str = BUDGET_COLOUR) -> alt.Chart:
     """A dashed rule across the chart at ``value`` (budget, threshold, ...), named in a legend.
 
     The name sits in a legend below the axis, so it never covers a bar or a label, and never
@@ -53,7 +53,11 @@ def _rule(value: float, label: str, axis: str, colour: str = BUDGET_COLOUR) -> a
         title=None,
         scale=alt.Scale(domain=[label], range=[[6, 4]]),
         legend=alt.Legend(
-            orient="bottom", symbolType="stroke", symbolStrokeColor=colour, symbolStrokeWidth=2
+            orient="bottom",
+            symbolType="stroke",
+            symbolStrokeColor=colour,
+            symbolStrokeWidth=2,
+            labelLimit=0,
         ),
     )
     return (
@@ -97,7 +101,7 @@ def fate_timeline(frame: pd.DataFrame, height: int = 260, selectable: bool = Tru
             tooltip=tooltip,
         )
     )
-    chart = _sized(chart, height)
+    chart = sized(chart, height)
     if selectable:
         pick = alt.selection_point(name=PICK, fields=["index"], on="click", empty=False)
         chart = chart.add_params(pick).encode(
@@ -139,8 +143,8 @@ def waterfall(frame: pd.DataFrame, budget: int, height: int = 260) -> alt.LayerC
     position = {"y": alt.Y("high:Q"), "text": alt.Text("chars:Q", format=",")}
     halo = base.mark_text(stroke="#FFFFFF", strokeWidth=4, strokeJoin="round", **label)
     labels = base.mark_text(**label)
-    rule = _rule(budget, f"budget {budget:,}", "y")
-    return _sized(alt.layer(bars, rule, halo.encode(**position), labels.encode(**position)), height)
+    rule = rule_line(budget, f"budget {budget:,}", "y")
+    return sized(alt.layer(bars, rule, halo.encode(**position), labels.encode(**position)), height)
 
 
 def _length_axis(frame: pd.DataFrame, budget: int, title: str) -> alt.X:
@@ -168,7 +172,7 @@ def output_against_budget(frame: pd.DataFrame, budget: int, height: int = 44) ->
         )
         .transform_calculate(row="'output'")
     )
-    return _sized(alt.layer(bars, _rule(budget, f"budget {budget:,}", "x")), height)
+    return sized(alt.layer(bars, rule_line(budget, f"budget {budget:,}", "x")), height)
 
 
 def protected_against_budget(frame: pd.DataFrame, budget: int, height: int = 44) -> alt.LayerChart:
@@ -196,7 +200,7 @@ def protected_against_budget(frame: pd.DataFrame, budget: int, height: int = 44)
         )
         .transform_calculate(fate="'protected'", row="'protected'")
     )
-    return _sized(alt.layer(bars, _rule(budget, f"budget {budget:,}", "x")), height)
+    return sized(alt.layer(bars, rule_line(budget, f"budget {budget:,}", "x")), height)
 
 
 def scores(
@@ -261,8 +265,8 @@ def scores(
     )
     layers = [bars, marks]
     if line is not None:
-        layers.append(_rule(line, f"drop line {line:g}", "y", FATE_COLOURS["dropped"]))
-    return _sized(alt.layer(*layers).resolve_scale(color="independent"), height)
+        layers.append(rule_line(line, f"drop line {line:g}", "y", FATE_COLOURS["dropped"]))
+    return sized(alt.layer(*layers).resolve_scale(color="independent"), height)
 
 
 def topic_terms(frame: pd.DataFrame) -> alt.Chart:
@@ -289,7 +293,7 @@ def topic_terms(frame: pd.DataFrame) -> alt.Chart:
             ],
         )
     )
-    return _sized(chart, 22 * len(frame))
+    return sized(chart, 22 * len(frame))
 
 
 def similarity(frame: pd.DataFrame, threshold: float, height: int = 240) -> alt.LayerChart:
@@ -325,7 +329,7 @@ def similarity(frame: pd.DataFrame, threshold: float, height: int = 240) -> alt.
         )
     )
     label = f"duplicate_threshold {threshold:g}"
-    return _sized(alt.layer(points, _rule(threshold, label, "y", THRESHOLD_COLOUR)), height)
+    return sized(alt.layer(points, rule_line(threshold, label, "y", THRESHOLD_COLOUR)), height)
 
 
 def trims(bars: pd.DataFrame, limit: int) -> alt.LayerChart:
@@ -364,5 +368,5 @@ def trims(bars: pd.DataFrame, limit: int) -> alt.LayerChart:
             ],
         )
     )
-    rule = _rule(limit, f"max_message_chars {limit:,}", "x" if rows else "y")
-    return _sized(alt.layer(chart, rule), 30 * len(order) if rows else 260)
+    rule = rule_line(limit, f"max_message_chars {limit:,}", "x" if rows else "y")
+    return sized(alt.layer(chart, rule), 30 * len(order) if rows else 260)

@@ -12,7 +12,8 @@ from collections.abc import Sequence
 import altair as alt
 import pandas as pd
 
-from explorer.theme import BUDGET_COLOUR, FATE_COLOURS, FATES, TOTAL_COLOUR, fate_color
+from explorer.charts import rule_line, sized
+from explorer.theme import FATE_COLOURS, FATES, TOTAL_COLOUR, fate_color
 from explorer.walkthrough_views import UNDECIDED
 
 #: A Vega expression that writes a boolean field as yes or no (a tooltip never says "true").
@@ -31,39 +32,8 @@ KEPT_COLOURS = {
 UNDECIDED_COLOUR = "#BDBDBD"
 #: The walkthrough's running totals: steps done, the step shown, steps to come.
 PHASE_COLOURS = {"done": "#9E9E9E", "this step": "#3B3B3B"}
-#: As in explorer.charts: a chart fills the container's width and its ``height`` is its plot's,
-#: so legends above and below do not squeeze the plot.
-_AUTOSIZE = alt.AutoSizeParams(type="fit-x", contains="padding")
 #: Font sizes of the walkthrough's charts (read on a projector from the back of a room).
 PROJECTOR_FONT = 15
-
-
-def _sized(chart: alt.TopLevelMixin, height: int | alt.Step) -> alt.TopLevelMixin:
-    """``chart`` filling the container's width, its plot ``height`` tall."""
-    return chart.properties(height=height, autosize=_AUTOSIZE)
-
-
-def marker(value: float, label: str, axis: str = "x", colour: str = BUDGET_COLOUR) -> alt.Chart:
-    """A dashed rule at ``value`` (the current budget, threshold, limit), named in a legend."""
-    data = pd.DataFrame({"value": [value], "label": [label]})
-    position = alt.X("value:Q") if axis == "x" else alt.Y("value:Q")
-    dash = alt.StrokeDash(
-        "label:N",
-        title=None,
-        scale=alt.Scale(domain=[label], range=[[6, 4]]),
-        legend=alt.Legend(
-            orient="bottom",
-            symbolType="stroke",
-            symbolStrokeColor=colour,
-            symbolStrokeWidth=2,
-            labelLimit=0,
-        ),
-    )
-    return (
-        alt.Chart(data)
-        .mark_rule(color=colour, strokeWidth=2)
-        .encode(position, strokeDash=dash, tooltip=[alt.Tooltip("label:N", title="Line")])
-    )
 
 
 # --- budget sweep ---------------------------------------------------------------------------
@@ -100,7 +70,7 @@ def _budget_steps(frame: pd.DataFrame, current: int, field: str, title: str) -> 
         .mark_point(filled=True, size=45, color=LINE_COLOUR)
         .encode(x=x, y=alt.Y(f"{field}:Q"), tooltip=_STEP_TOOLTIP)
     )
-    return [line, points, marker(current, f"current budget {current:,}")]
+    return [line, points, rule_line(current, f"current budget {current:,}")]
 
 
 def budget_chars(frame: pd.DataFrame, current: int, height: int = 260) -> alt.LayerChart:
@@ -125,13 +95,13 @@ def budget_chars(frame: pd.DataFrame, current: int, height: int = 260) -> alt.La
             tooltip=[alt.Tooltip("label:N", title="Line")],
         ),
     )
-    return _sized(alt.layer(*layers), height)
+    return sized(alt.layer(*layers), height)
 
 
 def budget_messages(frame: pd.DataFrame, current: int, height: int = 200) -> alt.LayerChart:
     """Messages out against the budget (a step line) with the current budget."""
     layers = _budget_steps(frame, current, "output_messages", "Messages out")
-    return _sized(alt.layer(*layers), height)
+    return sized(alt.layer(*layers), height)
 
 
 def survival_tooltip(chart: alt.Chart) -> alt.Chart:
@@ -182,8 +152,8 @@ def threshold_steps(frame: pd.DataFrame, current: float, height: int = 240) -> a
             ],
         )
     )
-    rule = marker(current, f"current duplicate_threshold {current:g}")
-    return _sized(alt.layer(line, points, rule), height)
+    rule = rule_line(current, f"current duplicate_threshold {current:g}")
+    return sized(alt.layer(line, points, rule), height)
 
 
 def trim_curve(frame: pd.DataFrame, current: int, height: int = 240) -> alt.LayerChart:
@@ -226,8 +196,8 @@ def trim_curve(frame: pd.DataFrame, current: int, height: int = 240) -> alt.Laye
         )
         .add_params(hover)
     )
-    rule = marker(current, f"current max_message_chars {current:,}")
-    return _sized(alt.layer(line, points, rule), height)
+    rule = rule_line(current, f"current max_message_chars {current:,}")
+    return sized(alt.layer(line, points, rule), height)
 
 
 # --- A/B and strategies ---------------------------------------------------------------------
@@ -271,7 +241,7 @@ def _strip(
     if outline:
         chart = chart.transform_calculate(**{f"{outline}_text": YES_NO.format(field=outline)})
     # square cells: rounded corners leave a white dot wherever four cells meet
-    return _sized(chart.mark_rect().encode(**encoding), alt.Step(34))
+    return sized(chart.mark_rect().encode(**encoding), alt.Step(34))
 
 
 def ab_strip(frame: pd.DataFrame) -> alt.Chart:
@@ -347,7 +317,7 @@ def strategy_totals(frame: pd.DataFrame, budget: int, height: int = 180) -> alt.
             ],
         )
     )
-    return _sized(alt.layer(bars, marker(budget, f"budget {budget:,}")), height)
+    return sized(alt.layer(bars, rule_line(budget, f"budget {budget:,}")), height)
 
 
 # --- walkthrough ----------------------------------------------------------------------------
@@ -393,8 +363,8 @@ def walk_totals(frame: pd.DataFrame, budget: int, height: int = 280) -> alt.Laye
         .mark_text(dy=-12, fontSize=18, fontWeight="bold")
         .encode(x=x, y=alt.Y("chars:Q"), text=alt.Text("chars:Q", format=","))
     )
-    rule = marker(budget, f"budget {budget:,}", axis="y")
-    return _projected(_sized(alt.layer(bars, labels, rule), height))
+    rule = rule_line(budget, f"budget {budget:,}", axis="y")
+    return _projected(sized(alt.layer(bars, labels, rule), height))
 
 
 def _projected(chart: alt.LayerChart) -> alt.LayerChart:
@@ -443,4 +413,4 @@ def walk_messages(frame: pd.DataFrame, final: bool, height: int = 280) -> alt.La
         tooltip=tooltip,
     )
     present = base.mark_bar().encode(x=x, y=alt.Y("chars:Q"), color=color, tooltip=tooltip)
-    return _projected(_sized(alt.layer(whole, present), height))
+    return _projected(sized(alt.layer(whole, present), height))
