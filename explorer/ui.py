@@ -11,7 +11,7 @@ from typing import Any
 import streamlit as st
 
 from compactor.jsonio import Problem
-from explorer import compute, state
+from explorer import compute, state, views
 from explorer.compute import Outcome
 from explorer.loaders import problem_rows
 from explorer.theme import FATE_COLOURS, FATE_MEANINGS, FATES
@@ -50,6 +50,16 @@ def table(data: Any, **kwargs: Any) -> Any:
     kwargs.setdefault("width", "stretch")
     kwargs.setdefault("placeholder", MISSING)
     return st.dataframe(data, **kwargs)
+
+
+def page_slice(count: int, per_page: int, what: str, key: str) -> slice:
+    """The items of the page the user picks (a number box appears only when there are pages)."""
+    start, stop, pages = views.paginate(count, 1, per_page)
+    if pages > 1:
+        label = f"Page of {what}, 1 to {pages}"
+        page = st.number_input(label, 1, pages, 1, key=key, width=320)
+        start, stop, _ = views.paginate(count, int(page), per_page)
+    return slice(start, stop)
 
 
 def show_problems(title: str, problems: Iterable[Problem]) -> None:

@@ -24,18 +24,8 @@ with ui.guarded():
         if not removed:
             st.info(f"No message reached the threshold of {threshold:g}.", icon=":material/info:")
         else:
-            start, stop, pages = views.paginate(len(removed), 1, PER_PAGE)
-            if pages > 1:
-                page = st.number_input(
-                    f"Page of removed pairs, 1 to {pages}",
-                    1,
-                    pages,
-                    1,
-                    key="duplicates_page",
-                    width=320,
-                )
-                start, stop, _ = views.paginate(len(removed), int(page), PER_PAGE)
-            for r in removed[start:stop]:
+            shown = ui.page_slice(len(removed), PER_PAGE, "removed pairs", "duplicates_page")
+            for r in removed[shown]:
                 kept = result.messages[r.duplicate_of].message
                 gone = result.messages[r.index].message
                 shared, only_kept, only_gone = views.word_sets(result, r.duplicate_of, r.index)

@@ -45,18 +45,8 @@ with ui.guarded():
                 },
             )
             cuts = result.trimming.cuts
-            start, stop, pages = views.paginate(len(cuts), 1, PER_PAGE)
-            if pages > 1:
-                page = st.number_input(
-                    f"Page of trimmed messages, 1 to {pages}",
-                    1,
-                    pages,
-                    1,
-                    key="trims_page",
-                    width=320,
-                )
-                start, stop, _ = views.paginate(len(cuts), int(page), PER_PAGE)
-            for c in cuts[start:stop]:
+            shown = ui.page_slice(len(cuts), PER_PAGE, "trimmed messages", "trims_page")
+            for c in cuts[shown]:
                 trace = result.messages[c.index]
                 kind = "at a sentence end" if c.kind == "sentence" else "hard, at the limit"
                 then = "; then dropped" if trace.drop is not None else ""
