@@ -30,34 +30,25 @@ with ui.guarded():
                 "content": st.column_config.TextColumn("content", width="large"),
             },
         )
-        cols = st.columns(3)
-        cols[0].download_button(
-            "Download request",
-            lambda: snippets.request_json(request),
-            file_name="request.json",
-            mime="application/json",
-            on_click="ignore",
-            icon=":material/download:",
-            width="stretch",
-        )
-        cols[1].download_button(
-            "Download response",
-            lambda: snippets.request_json(response),
-            file_name="response.json",
-            mime="application/json",
-            on_click="ignore",
-            icon=":material/download:",
-            width="stretch",
-        )
-        cols[2].download_button(
-            "Download compacted messages",
-            lambda: snippets.request_json(snippets.compacted_messages(response)),
-            file_name="compacted-messages.json",
-            mime="application/json",
-            on_click="ignore",
-            icon=":material/download:",
-            width="stretch",
-        )
+        downloads = [
+            ("Download request", lambda: snippets.request_json(request), "request.json"),
+            ("Download response", lambda: snippets.request_json(response), "response.json"),
+            (
+                "Download compacted messages",
+                lambda: snippets.request_json(snippets.compacted_messages(response)),
+                "compacted-messages.json",
+            ),
+        ]
+        for column, (label, data, file_name) in zip(st.columns(3), downloads, strict=True):
+            column.download_button(
+                label,
+                data,
+                file_name=file_name,
+                mime="application/json",
+                on_click="ignore",
+                icon=":material/download:",
+                width="stretch",
+            )
 
         st.subheader("Send the same request to the service")
         base = st.text_input(

@@ -139,9 +139,12 @@ def on_page(path: str, request: dict[str, Any]) -> AppTest:
     return goto(at, path)
 
 
-def follows_the_engine(path, request, reported, expected, move) -> None:
-    """The page reports what the engine says, before and after ``move``, and the move shows."""
-    at = on_page(path, request)
+def follows_the_engine(path, request, reported, expected, move, at=None) -> None:
+    """The page reports what the engine says, before and after ``move``, and the move shows.
+
+    ``at`` is an app already on the page (set up beyond ``path`` and ``request``), if any.
+    """
+    at = on_page(path, request) if at is None else at
     assert_clean(at)
     before, before_expected = reported(at), expected(engine(at))
     assert before == before_expected

@@ -12,9 +12,9 @@ from tests.pages.apptest import (
     MOVES,
     assert_clean,
     engine,
+    follows_the_engine,
     goto,
     on_page,
-    params,
     set_param,
     start,
     table,
@@ -93,17 +93,7 @@ def test_the_tables_are_watch_of_the_phrases():
 
 @pytest.mark.parametrize("move", MOVES, ids=lambda m: f"{m[0]}={m[1]}")
 def test_the_facts_follow_the_parameters(move):
-    at = watching()
-    before, before_expected = reported(at), expected(engine(at))
-    assert before == before_expected
-    name, value = move
-    set_param(at, name, value)
-    assert_clean(at)
-    assert params(at)[name] == value
-    after, wanted = reported(at), expected(engine(at))
-    assert after == wanted
-    if wanted != before_expected:
-        assert after != before
+    follows_the_engine(None, None, reported, expected, move, at=watching())
 
 
 def test_a_larger_budget_keeps_a_fact_from_the_budget_the_table_gives():
