@@ -22,8 +22,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.prose import largest_request  # noqa: E402
 from compactor import compact, run, validate  # noqa: E402
+from compactor.analyses.sweeps import budget_sweep, threshold_sweep, trim_sweep  # noqa: E402
 from compactor.samples import load_samples  # noqa: E402
-from compactor.sweeps import budget_sweep, threshold_sweep, trim_sweep  # noqa: E402
 
 ROUNDS = 15
 TARGET = 1.2

@@ -5,10 +5,11 @@ typed :class:`CompactionResult` behind it, which the explorer, the CLI and the H
 """
 
 from compactor.analysis import TextAnalysis, analyse
+from compactor.errors import InvalidRequest
 from compactor.model import Message, Params, Request
 from compactor.pipeline import compact, run
 from compactor.result import CompactionResult, Fate, MessageTrace
-from compactor.validation import InvalidRequest, validate
+from compactor.validation import validate
 
 __all__ = [
     "CompactionResult",

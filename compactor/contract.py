@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
+from dataclasses import dataclass
 from importlib import resources
 from types import MappingProxyType
 from typing import Any
@@ -44,8 +45,21 @@ LIMITS = MappingProxyType(
     }
 )
 
-# Stage 1, pin: the reasons in the order the contract lists them.
+# Stage 1, pin: the reasons in the order the contract lists them, and each in words
+# (``{role}`` and ``{n}`` are the message's role and keep_last_n).
 PIN_REASONS: tuple[str, ...] = ("pin", "role", "recent")
+PIN_REASON_TEXT: Mapping[str, str] = MappingProxyType(
+    {
+        "pin": "it is pinned (pin: true)",
+        "role": "its role, {role}, is in keep_roles",
+        "recent": "it is one of the last {n} messages (keep_last_n)",
+    }
+)
+
+
+def pin_reason(reason: str, role: str, keep_last_n: int) -> str:
+    """Why a message is protected, in words: ``pin_reason("role", "system", 2)``."""
+    return PIN_REASON_TEXT[reason].format(role=role, n=keep_last_n)
 
 # Stage 3, trim.
 SENTENCE_ENDS = frozenset(".!?…。！？")
@@ -82,6 +96,35 @@ SCORING_NOTE = (
     "most frequent words longer than three characters across the whole input history, most "
     "frequent first, ties in alphabetical order."
 )
+
+
+
+@dataclass(frozen=True)
+class Stage:
+    """One stage of the pipeline as every report names it (response, walkthrough, views)."""
+
+    name: str  # the response's ``stage``
+    order: int  # the response's ``order``, 1 to 4
+    title: str  # a heading: what the stage is for
+    parameter: str  # the parameter the stage reads
+    method: str  # its rule in words
+
+
+#: The four stages in order: the one table the response, the walkthrough and every view read.
+STAGES: tuple[Stage, ...] = (
+    Stage(
+        "pin",
+        1,
+        "Pin: protect what must stay",
+        "keep_roles",
+        "pinned messages, messages of keep_roles and the last keep_last_n are protected",
+    ),
+    Stage("dedupe", 2, "Dedupe: remove repeats", "duplicate_threshold", DEDUPE_METHOD),
+    Stage("trim", 3, "Trim: cut long messages", "max_message_chars", TRIM_CUT_AT),
+    Stage("drop", 4, "Drop: fit the budget", "budget_chars", DROP_ORDER),
+)
+STAGE: Mapping[str, Stage] = MappingProxyType({s.name: s for s in STAGES})
+
 LIMITS_TEXT = (
     "This is a rule-based method without a language model. It never summarises, paraphrases or "
     "rewrites: every returned content is an unchanged prefix of its input, and nothing is added. "

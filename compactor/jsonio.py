@@ -6,36 +6,12 @@ import json
 import re
 import sys
 from collections.abc import Iterator
-from dataclasses import dataclass
 from typing import Any
 
-from compactor.validation import format_path
+from compactor.errors import Problem, UnreadableJSON, format_path
 
 _SURROGATE = re.compile("[\ud800-\udfff]")
 _ESCAPED_SURROGATE = re.compile(r"\\u[dD][89a-fA-F][0-9a-fA-F]{2}")
-
-
-@dataclass(frozen=True)
-class Problem:
-    """One thing wrong with an input, and where: a JSON path, or a line and column."""
-
-    message: str
-    path: str | None = None
-    line: int | None = None
-    column: int | None = None
-
-    def __str__(self) -> str:
-        if self.line is not None:
-            return f"line {self.line}, column {self.column}: {self.message}"
-        return f"{self.path}: {self.message}" if self.path else self.message
-
-
-class UnreadableJSON(ValueError):
-    """Input that is not a JSON document; ``problems`` says what and where."""
-
-    def __init__(self, problems: list[Problem]):
-        self.problems = problems
-        super().__init__("\n".join(map(str, problems)))
 
 
 def decode_text(data: bytes) -> str:

@@ -22,8 +22,7 @@ def build_response(result: CompactionResult) -> dict[str, Any]:
         "messages": [_message(t) for t in survivors],
         "stages": [
             {
-                "stage": "pin",
-                "order": 1,
+                **_stage("pin"),
                 "protected_messages": len(result.protection.indices),
                 "protected_indices": list(result.protection.indices),
                 "rule": {
@@ -33,8 +32,7 @@ def build_response(result: CompactionResult) -> dict[str, Any]:
                 },
             },
             {
-                "stage": "dedupe",
-                "order": 2,
+                **_stage("dedupe"),
                 "removed_messages": len(result.deduplication.removed),
                 "removed": [
                     {
@@ -51,8 +49,7 @@ def build_response(result: CompactionResult) -> dict[str, Any]:
                 },
             },
             {
-                "stage": "trim",
-                "order": 3,
+                **_stage("trim"),
                 "trimmed_messages": len(result.trimming.cuts),
                 "trimmed": [
                     {
@@ -69,8 +66,7 @@ def build_response(result: CompactionResult) -> dict[str, Any]:
                 },
             },
             {
-                "stage": "drop",
-                "order": 4,
+                **_stage("drop"),
                 "dropped_messages": len(result.dropping.dropped),
                 "dropped": [
                     {"index": d.index, "score": d.score, "chars": d.chars}
@@ -111,6 +107,11 @@ def build_response(result: CompactionResult) -> dict[str, Any]:
         },
         "limits": contract.LIMITS_TEXT,
     }
+
+
+def _stage(name: str) -> dict[str, Any]:
+    stage = contract.STAGE[name]
+    return {"stage": stage.name, "order": stage.order}
 
 
 def _message(trace: MessageTrace) -> dict[str, Any]:

@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from pathlib import Path
+from importlib import resources
+from importlib.resources.abc import Traversable
 from typing import Any
 
 #: Each sample is ``NN-slug.json`` holding ``{"name", "description", "request"}``; NN orders them.
-SAMPLES_DIR = Path(__file__).resolve().parent.parent / "sample_histories"
+#: The folder is the project's top-level sample_histories/, installed as this package's data.
+SAMPLES_DIR: Traversable = resources.files("compactor.sample_histories")
 DEFAULT_SAMPLE = "dispatcher"
 
 
@@ -20,12 +22,13 @@ class Sample:
     request: dict[str, Any]
 
 
-def load_samples(folder: Path = SAMPLES_DIR) -> tuple[Sample, ...]:
+def load_samples(folder: Traversable = SAMPLES_DIR) -> tuple[Sample, ...]:
     """Every sample, in file-name order."""
-    return tuple(_load(path) for path in sorted(folder.glob("*.json")))
+    files = [f for f in folder.iterdir() if f.name.endswith(".json")]
+    return tuple(_load(f) for f in sorted(files, key=lambda f: f.name))
 
 
-def load_sample(slug: str, folder: Path = SAMPLES_DIR) -> Sample:
+def load_sample(slug: str, folder: Traversable = SAMPLES_DIR) -> Sample:
     """The sample called ``slug``; raises KeyError naming the samples there are."""
     samples = {s.slug: s for s in load_samples(folder)}
     if slug not in samples:
@@ -33,7 +36,8 @@ def load_sample(slug: str, folder: Path = SAMPLES_DIR) -> Sample:
     return samples[slug]
 
 
-def _load(path: Path) -> Sample:
+def _load(path: Traversable) -> Sample:
     data = json.loads(path.read_text("utf-8"))
-    slug = path.stem.split("-", 1)[1] if path.stem[:2].isdigit() else path.stem
+    stem = path.name.removesuffix(".json")
+    slug = stem.split("-", 1)[1] if stem[:2].isdigit() else stem
     return Sample(slug, data["name"], data["description"], data["request"])

@@ -5,9 +5,10 @@ from __future__ import annotations
 import re
 from collections.abc import Collection, Iterator
 
+import numpy as np
 import regex
 
-from compactor.contract import SENTENCE_CUT_MIN_SHARE, SENTENCE_ENDS
+from compactor.contract import FULL_WIDTH_SENTENCE_ENDS, SENTENCE_CUT_MIN_SHARE, SENTENCE_ENDS
 
 #: A word is a maximal run of Unicode letters and digits (the contract's ``[^\W_]+``).
 WORD = re.compile(r"[^\W_]+")
@@ -23,7 +24,15 @@ WHITESPACE = (
 )
 # A sentence end, searched backwards: a terminator followed by whitespace or the end of the text,
 # or a full-width terminator, after which CJK text puts no space.
-_SENTENCE_END = regex.compile(r"(?r)(?:[.!?…](?=[" + regex.escape(WHITESPACE) + r"])|[。！？])")
+_HALF_WIDTH = "".join(sorted(SENTENCE_ENDS - FULL_WIDTH_SENTENCE_ENDS))
+_FULL_WIDTH = "".join(sorted(FULL_WIDTH_SENTENCE_ENDS))
+_SENTENCE_END_PATTERN = (
+    f"[{re.escape(_HALF_WIDTH)}](?=[{re.escape(WHITESPACE)}])|[{re.escape(_FULL_WIDTH)}]"
+)
+_SENTENCE_END = regex.compile(f"(?r)(?:{_SENTENCE_END_PATTERN})")
+#: The same sentence ends, searched forwards (the sweeps find every one at once); an end at
+#: the very end of a text is the caller's to add.
+SENTENCE_ENDS_FORWARD = re.compile(_SENTENCE_END_PATTERN)
 _GRAPHEME = regex.compile(r"\X")
 # How far back to look for a position that is certainly a grapheme boundary before walking
 # clusters forward from it (a walk from the start of the text is always correct, just slower).
@@ -128,3 +137,13 @@ def cut(text: str, limit: int) -> tuple[int, str]:
     if boundary is not None and boundary >= SENTENCE_CUT_MIN_SHARE * limit:
         return boundary, "sentence"
     return grapheme_floor(text, limit), "hard"
+
+
+def grapheme_boundaries(text: str) -> np.ndarray:
+    """Every grapheme-cluster boundary of ``text``, 0 and ``len(text)`` included."""
+    if text.isascii():  # between ASCII characters there is a boundary, except inside CR LF
+        inside = [m.start() + 1 for m in re.finditer("\r\n", text)]
+        every = np.arange(len(text) + 1, dtype=np.int64)
+        return np.delete(every, inside) if inside else every
+    ends = [m.end() for m in _GRAPHEME.finditer(text)]
+    return np.array([0, *ends], dtype=np.int64)

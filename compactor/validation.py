@@ -4,8 +4,7 @@ from __future__ import annotations
 
 import json
 import math
-import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 from jsonschema import Draft202012Validator
@@ -13,10 +12,10 @@ from jsonschema.exceptions import ValidationError
 from jsonschema.protocols import Validator
 
 from compactor.contract import INPUT_SCHEMA
+from compactor.errors import InvalidRequest, Problem, format_path
 from compactor.model import Message, Params, Request
 
 _VALIDATOR = Draft202012Validator(INPUT_SCHEMA)
-_IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _JSON_TYPES = {
     bool: "a boolean",
     int: "an integer",
@@ -29,42 +28,17 @@ _JSON_TYPES = {
 _ARTICLE = {"object": "an object", "array": "an array", "integer": "an integer"}
 
 
-class InvalidRequest(ValueError):
-    """A request that breaks the input schema; ``errors`` lists every violation.
-
-    Each error is ``{"path": "messages[3].content", "message": "must not be empty"}``; the path
-    of the request itself is ``$``.
-    """
-
-    def __init__(self, errors: Sequence[dict[str, str]]):
-        self.errors = list(errors)
-        super().__init__("\n".join(f"{e['path']}: {e['message']}" for e in self.errors))
-
-
-def format_path(parts: Iterable[str | int]) -> str:
-    """``("messages", 3, "content")`` -> ``messages[3].content``; the empty path is ``$``."""
-    out = ""
-    for part in parts:
-        if isinstance(part, int):
-            out += f"[{part}]"
-        elif _IDENTIFIER.fullmatch(part):
-            out += f".{part}" if out else part
-        else:
-            out += f"[{json.dumps(part, ensure_ascii=False)}]"
-    return out or "$"
-
-
-def schema_errors(validator: Validator, instance: Any) -> list[dict[str, str]]:
+def schema_errors(validator: Validator, instance: Any) -> list[Problem]:
     """Every violation of ``validator``'s schema in ``instance``, readable, sorted by path."""
-    found: dict[tuple, dict[str, str]] = {}
+    found: dict[tuple, Problem] = {}
     for error in validator.iter_errors(instance):
         for parts, message in _explain(error):
             key = (_sort_key(parts), message)
-            found.setdefault(key, {"path": format_path(parts), "message": message})
+            found.setdefault(key, Problem(message, path=format_path(parts)))
     return [found[key] for key in sorted(found)]
 
 
-def errors_of(request: Any) -> list[dict[str, str]]:
+def errors_of(request: Any) -> list[Problem]:
     """Every violation of the input schema in ``request``, sorted by path; empty if valid."""
     errors = schema_errors(_VALIDATOR, request)
     if isinstance(request, dict):
@@ -72,7 +46,7 @@ def errors_of(request: Any) -> list[dict[str, str]]:
         for name, value in request.items():
             known = name in INPUT_SCHEMA["properties"]
             if known and isinstance(value, float) and not math.isfinite(value):
-                errors.append({"path": name, "message": "must be a finite number"})
+                errors.append(Problem("must be a finite number", path=name))
     return errors
 
 

@@ -1,5 +1,5 @@
-"""Data frames and sentences for the Check pages: watched facts (compactor.facts) and tool
-pairs (compactor.pairing)."""
+"""Data frames and sentences for the Check pages: watched facts (compactor.analyses.facts) and tool
+pairs (compactor.analyses.pairing)."""
 
 from __future__ import annotations
 
@@ -8,8 +8,8 @@ from collections.abc import Iterable
 import pandas as pd
 
 from compactor import CompactionResult
-from compactor.facts import NOT_FOUND, WatchedFact
-from compactor.pairing import LINK, PairingReport
+from compactor.analyses.facts import NOT_FOUND, WatchedFact
+from compactor.analyses.pairing import LINK, PairingReport
 from explorer.views import name_list
 
 # --- watched facts --------------------------------------------------------------------------

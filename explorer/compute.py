@@ -16,6 +16,7 @@ from typing import Any
 import streamlit as st
 
 from compactor import CompactionResult, InvalidRequest, TextAnalysis, analyse, run, validate
+from compactor.errors import Problem
 from explorer.conversation import Conversation
 
 
@@ -26,7 +27,7 @@ class Outcome:
     request: dict[str, Any]
     result: CompactionResult | None = None
     response: dict[str, Any] | None = None
-    errors: tuple[dict[str, str], ...] = field(default_factory=tuple)
+    errors: tuple[Problem, ...] = field(default_factory=tuple)
 
 
 @st.cache_resource(max_entries=8, show_spinner=False)
@@ -39,7 +40,7 @@ def _outcome(key: str, params_key: str, _request: dict[str, Any]) -> Outcome:
     try:
         request = validate(_request)
     except InvalidRequest as error:
-        return Outcome(_request, errors=tuple(error.errors))
+        return Outcome(_request, errors=error.problems)
     result = run(request, _analysis(key, request.contents, request.roles))
     return Outcome(_request, result, result.to_response())
 

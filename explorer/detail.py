@@ -8,8 +8,8 @@ from typing import Any
 import pandas as pd
 import streamlit as st
 
-from compactor import CompactionResult, MessageTrace
-from compactor.sweeps import BUDGET_RANGE, Survival
+from compactor import CompactionResult, MessageTrace, contract
+from compactor.analyses.sweeps import BUDGET_RANGE, Survival
 from explorer import textviews, tuning, ui, views
 from explorer.theme import FATE_COLOURS
 
@@ -19,13 +19,11 @@ def explain(trace: MessageTrace, result: CompactionResult) -> list[str]:
     params = result.request.params
     n = len(result.messages)
     out: list[str] = []
-    because = {
-        "pin": "it is pinned (pin: true)",
-        "role": f"its role, {trace.message.role}, is in keep_roles",
-        "recent": f"it is among the last {params.keep_last_n} messages (keep_last_n)",
-    }
     if trace.protected:
-        reasons = [because[r] for r in trace.protected_because]
+        reasons = [
+            contract.pin_reason(r, trace.message.role, params.keep_last_n)
+            for r in trace.protected_because
+        ]
         out.append("Protected: " + "; ".join(reasons) + ". Never removed, trimmed or dropped.")
         return out
     out.append(f"Not protected (message {trace.index} of {n}, role {trace.message.role}).")

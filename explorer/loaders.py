@@ -15,8 +15,8 @@ import pandas as pd
 import streamlit as st
 
 from compactor import InvalidRequest, validate
-from compactor.formats import FORMATS, Conversion, FormatError, apply_fixes, convert_text
-from compactor.jsonio import Problem, UnreadableJSON
+from compactor.errors import FormatError, Problem, UnreadableJSON
+from compactor.formats import FORMATS, Conversion, apply_fixes, convert_text
 from compactor.samples import load_samples
 from explorer.conversation import Conversation, params_from
 
@@ -82,7 +82,7 @@ def schema_problems(request: Mapping[str, Any]) -> tuple[Problem, ...]:
     try:
         validate(request)
     except InvalidRequest as error:
-        return tuple(Problem(e["message"], path=e["path"]) for e in error.errors)
+        return error.problems
     return ()
 
 

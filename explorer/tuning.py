@@ -13,9 +13,8 @@ import pandas as pd
 from pandas.io.formats.style import Styler
 
 from compactor import CompactionResult
-from compactor.compare import ABComparison
-from compactor.strategies.compare import StrategyComparison
-from compactor.sweeps import (
+from compactor.analyses.ab import ABComparison
+from compactor.analyses.sweeps import (
     BEYOND_RANGE,
     KEPT_ALWAYS,
     REMOVED_ALWAYS,
@@ -25,6 +24,7 @@ from compactor.sweeps import (
     ThresholdSweep,
     TrimSweep,
 )
+from compactor.strategies.lineup import StrategyComparison
 from explorer.conversation import PARAM_NAMES
 from explorer.textviews import markdown_literal
 from explorer.views import name_list, preview

@@ -15,11 +15,10 @@ from typing import Any
 import streamlit as st
 
 from compactor import CompactionResult
-from compactor.compare import ABComparison, compare_results
-from compactor.facts import WatchedFact, watch
-from compactor.pairing import PairingReport, check_pairing
-from compactor.strategies.compare import StrategyComparison, compare_strategies
-from compactor.sweeps import (
+from compactor.analyses.ab import ABComparison, compare_results
+from compactor.analyses.facts import WatchedFact, watch
+from compactor.analyses.pairing import PairingReport, check_pairing
+from compactor.analyses.sweeps import (
     BudgetSweep,
     ThresholdSweep,
     TrimSweep,
@@ -27,7 +26,8 @@ from compactor.sweeps import (
     threshold_sweep,
     trim_sweep,
 )
-from compactor.walkthrough import Walkthrough, walkthrough
+from compactor.analyses.walkthrough import Walkthrough, walkthrough
+from compactor.strategies.lineup import StrategyComparison, compare_strategies
 from explorer import compute
 from explorer.compute import Outcome
 from explorer.conversation import Conversation
@@ -78,22 +78,22 @@ def _facts(
 
 
 def budget(conversation: Conversation, result: CompactionResult) -> BudgetSweep:
-    """:func:`compactor.sweeps.budget_sweep` of ``result`` (shared: never mutate it)."""
+    """:func:`compactor.analyses.sweeps.budget_sweep` of ``result`` (shared: never mutate it)."""
     return _budget(run_key(conversation, result), result)
 
 
 def threshold(conversation: Conversation, result: CompactionResult) -> ThresholdSweep:
-    """:func:`compactor.sweeps.threshold_sweep` of ``result``."""
+    """:func:`compactor.analyses.sweeps.threshold_sweep` of ``result``."""
     return _threshold(run_key(conversation, result), result)
 
 
 def trim(conversation: Conversation, result: CompactionResult) -> TrimSweep:
-    """:func:`compactor.sweeps.trim_sweep` of ``result``."""
+    """:func:`compactor.analyses.sweeps.trim_sweep` of ``result``."""
     return _trim(run_key(conversation, result), result)
 
 
 def steps(conversation: Conversation, result: CompactionResult) -> Walkthrough:
-    """:func:`compactor.walkthrough.walkthrough` of ``result``."""
+    """:func:`compactor.analyses.walkthrough.walkthrough` of ``result``."""
     return _walkthrough(run_key(conversation, result), result)
 
 
@@ -110,7 +110,7 @@ def strategies(
 def facts(
     conversation: Conversation, result: CompactionResult, phrases: Sequence[str]
 ) -> tuple[WatchedFact, ...]:
-    """:func:`compactor.facts.watch` of ``phrases`` in ``result``, with its budget sweep."""
+    """:func:`compactor.analyses.facts.watch` of ``phrases`` in ``result``, with its budget sweep."""
     return _facts(run_key(conversation, result), tuple(phrases), result)
 
 
@@ -144,7 +144,7 @@ class Pairing:
 
 
 def pairing(conversation: Conversation, result: CompactionResult) -> Pairing:
-    """:func:`compactor.pairing.check_pairing` with the conversation's tool links.
+    """:func:`compactor.analyses.pairing.check_pairing` with the conversation's tool links.
 
     Links the history no longer fits (say, from an import later changed) are set aside with a
     note, and every result is paired by position instead: the check itself never fails a page.

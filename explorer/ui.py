@@ -10,7 +10,7 @@ from typing import Any
 
 import streamlit as st
 
-from compactor.jsonio import Problem
+from compactor.errors import Problem
 from explorer import compute, state, views
 from explorer.compute import Outcome
 from explorer.loaders import problem_rows
@@ -100,7 +100,7 @@ def require_result() -> Outcome | None:
     if outcome.result is None:
         show_problems(
             "The current request breaks the input schema; nothing was compacted.",
-            (Problem(e["message"], path=e["path"]) for e in outcome.errors),
+            outcome.errors,
         )
         return None
     return outcome

@@ -1,4 +1,4 @@
-"""Data frames for the Walkthrough page, read from compactor.walkthrough: what each step did."""
+"""Data frames for the Walkthrough page, read from compactor.analyses.walkthrough: what each step did."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ from collections.abc import Sequence
 
 import pandas as pd
 
-from compactor.walkthrough import Step, Walkthrough
+from compactor.analyses.walkthrough import Step, Walkthrough
 from explorer.views import preview
 
 # --- walkthrough ----------------------------------------------------------------------------

@@ -2,7 +2,6 @@
 
 import streamlit as st
 
-from compactor.jsonio import Problem
 from explorer import router, state, tuning, tuning_charts, tuning_compute, tuning_ui, ui
 
 DIFF_BACKGROUND = "background-color: #FFF3C4"
@@ -24,7 +23,7 @@ with ui.guarded():
         if outcome.result is None:
             ui.show_problems(
                 f"Parameters {side} break the input schema; nothing was compacted.",
-                (Problem(e["message"], path=e["path"]) for e in outcome.errors),
+                outcome.errors,
             )
     comparison = both.comparison
     if comparison is not None:

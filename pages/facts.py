@@ -3,7 +3,7 @@ budget they survive."""
 
 import streamlit as st
 
-from compactor.facts import parse_phrases
+from compactor.analyses.facts import parse_phrases
 from explorer import checks, router, state, tuning_compute, tuning_ui, ui
 
 MATCHING = (

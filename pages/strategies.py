@@ -4,8 +4,8 @@ the same history at the same character budget, message by message."""
 import streamlit as st
 
 from compactor.contract import LIMITS
-from compactor.strategies.compare import LANGCHAIN, SEED_TRIM
 from compactor.strategies.langchain_trim import INSTALL_HINT
+from compactor.strategies.lineup import LANGCHAIN, SEED_TRIM
 from explorer import router, state, tuning, tuning_charts, tuning_compute, ui
 
 TOKEN_RULE = (

@@ -38,15 +38,12 @@ How things are converted (every format):
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any
-
-from compactor.formats.base import Change, Conversion, FormatError
+from compactor.errors import FormatError
 from compactor.formats.detect import detect_format
 from compactor.formats.fixes import apply_fixes
-from compactor.formats.registry import ADAPTERS, FORMATS
-from compactor.formats.text import convert_text
-from compactor.jsonio import Problem
+from compactor.formats.reading import convert_text
+from compactor.formats.registry import FORMATS, convert
+from compactor.formats.types import Change, Conversion
 
 __all__ = [
     "FORMATS",
@@ -58,17 +55,3 @@ __all__ = [
     "convert_text",
     "detect_format",
 ]
-
-
-def convert(data: Any, format: str | None = None) -> Conversion:
-    """Convert parsed JSON to a request; the format is detected unless given.
-
-    Raises :class:`FormatError` naming every problem (with its JSON path) when the data is not a
-    conversation in that format.
-    """
-    adapter: Callable[[Any], Conversion] | None = ADAPTERS.get(format or detect_format(data))
-    if adapter is None:
-        raise FormatError(
-            [Problem(f"unknown format {format!r}; the formats are {', '.join(FORMATS)}")]
-        )
-    return adapter(data)

@@ -4,18 +4,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from compactor.formats.base import (
-    Builder,
-    Conversion,
-    Draft,
-    at,
-    describe,
-    result_text,
-    type_of,
-)
+from compactor.formats.builder import Builder, Draft, at, describe, result_text, type_of
 from compactor.formats.chat import read_id, read_role
 from compactor.formats.envelope import message_list
 from compactor.formats.turns import Turn
+from compactor.formats.types import Conversion
 
 CALLS = ("tool_use", "server_tool_use", "mcp_tool_use")
 REMOVED = {

@@ -10,16 +10,9 @@ from __future__ import annotations
 from typing import Any
 
 from compactor.contract import ROLES
-from compactor.formats.base import (
-    Builder,
-    Conversion,
-    Draft,
-    at,
-    describe,
-    tool_call_text,
-    type_of,
-)
+from compactor.formats.builder import Builder, Draft, at, describe, tool_call_text, type_of
 from compactor.formats.envelope import message_list
+from compactor.formats.types import Conversion
 
 #: Role names of other APIs and what they are read as (each one reported).
 ROLE_ALIASES = {

@@ -5,8 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 from compactor.contract import ROLES
-from compactor.formats.base import PARAMETERS, FormatError, at, describe, type_of
-from compactor.jsonio import Problem
+from compactor.errors import FormatError, Problem
+from compactor.formats.builder import PARAMETERS, at, describe, type_of
 
 ANTHROPIC_BLOCKS = frozenset(
     {

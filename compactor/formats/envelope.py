@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from compactor.formats.base import Builder, FormatError, at, describe
-from compactor.jsonio import Problem
+from compactor.errors import FormatError, Problem
+from compactor.formats.builder import Builder, at, describe
 
 
 def message_list(

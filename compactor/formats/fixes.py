@@ -6,7 +6,7 @@ from dataclasses import replace
 from typing import Any
 
 from compactor.contract import LIMITS
-from compactor.formats.base import Change, Conversion
+from compactor.formats.types import Change, Conversion
 from compactor.text import grapheme_floor
 
 MAX_MESSAGES = LIMITS["max_messages"]

@@ -5,10 +5,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from compactor.errors import FormatError, Problem
 from compactor.formats import anthropic, chat, sharegpt, vercel
-from compactor.formats.base import Builder, Conversion, FormatError
-from compactor.formats.detect import message_kind
-from compactor.jsonio import Problem
+from compactor.formats.builder import Builder
+from compactor.formats.detect import detect_format, message_kind
+from compactor.formats.types import Conversion
 
 #: Format name -> one-line description, in the order a picker shows them.
 FORMATS: dict[str, str] = {
@@ -53,3 +54,17 @@ ADAPTERS: dict[str, Callable[[Any], Conversion]] = {
     "sharegpt": sharegpt.convert,
     "jsonl": convert_lines,
 }
+
+
+def convert(data: Any, format: str | None = None) -> Conversion:
+    """Convert parsed JSON to a request; the format is detected unless given.
+
+    Raises :class:`FormatError` naming every problem (with its JSON path) when the data is not a
+    conversation in that format.
+    """
+    adapter: Callable[[Any], Conversion] | None = ADAPTERS.get(format or detect_format(data))
+    if adapter is None:
+        raise FormatError(
+            [Problem(f"unknown format {format!r}; the formats are {', '.join(FORMATS)}")]
+        )
+    return adapter(data)

@@ -5,9 +5,10 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from compactor.formats.base import Builder, Conversion, FormatError, at, describe, tool_call_text
+from compactor.errors import FormatError, Problem
+from compactor.formats.builder import Builder, at, describe, tool_call_text
 from compactor.formats.envelope import message_list
-from compactor.jsonio import Problem
+from compactor.formats.types import Conversion
 
 #: ShareGPT speaker names (``from``) and the role each is read as.
 SPEAKERS = {

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from compactor.formats.base import Builder, Draft, at, result_text, tool_call_text
+from compactor.formats.builder import Builder, Draft, at, result_text, tool_call_text
 
 
 class Turn:

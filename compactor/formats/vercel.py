@@ -10,10 +10,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from compactor.formats.base import Builder, Conversion, at, describe, result_text
+from compactor.formats.builder import Builder, at, describe, result_text
 from compactor.formats.chat import read_id, read_role
 from compactor.formats.envelope import message_list
 from compactor.formats.turns import Turn
+from compactor.formats.types import Conversion
 
 SOURCES = ("source-url", "source-document")
 

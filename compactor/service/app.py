@@ -20,6 +20,7 @@ from fastapi.responses import RedirectResponse, Response
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from compactor.contract import REQUEST_EXAMPLE
+from compactor.errors import InvalidRequest, Problem
 from compactor.pipeline import compact
 from compactor.service import openapi
 from compactor.service.errors import (
@@ -33,8 +34,7 @@ from compactor.service.errors import (
     parse_request,
     read_body,
 )
-from compactor.strategies.trim import trim_context
-from compactor.validation import InvalidRequest
+from compactor.strategies.context_trim import trim_context
 
 #: The default limit on a request body: 4 MiB.
 DEFAULT_MAX_BODY_BYTES = 4 * 1024 * 1024
@@ -77,7 +77,7 @@ def create_app(max_body_bytes: int = DEFAULT_MAX_BODY_BYTES) -> FastAPI:
         try:
             result = engine(value)
         except InvalidRequest as error:
-            raise ServiceError(422, error.errors) from None
+            raise ServiceError(422, error.problems) from None
         return json_response(result)
 
     # The engine is CPU-bound and holds the GIL: it runs on the event loop, not in a thread
@@ -157,13 +157,13 @@ def create_app(max_body_bytes: int = DEFAULT_MAX_BODY_BYTES) -> FastAPI:
         else:  # the routes raise no other HTTP error; keep the shape if the framework does
             message = str(error.detail)
             status = status if status in TITLES else 500 if status >= 500 else 400
-        return error_response(ServiceError(status, [{"message": message}], headers))
+        return error_response(ServiceError(status, [Problem(message)], headers))
 
     @app.exception_handler(Exception)
     async def internal_error(request: Request, error: Exception) -> Response:
         # Starlette re-raises after this handler, so the traceback reaches the server log;
         # the client only learns that something failed.
-        return json_response(error_body(500, [{"message": INTERNAL_ERROR}]), 500)
+        return json_response(error_body(500, [Problem(INTERNAL_ERROR)]), 500)
 
     app.openapi = lambda: openapi.document(app)  # type: ignore[method-assign]
     return app

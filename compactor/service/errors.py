@@ -11,13 +11,14 @@ Each problem has a ``message`` and, where it applies, a ``path`` (a JSON path in
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from starlette.requests import Request
 from starlette.responses import Response
 
-from compactor.jsonio import Problem, UnreadableJSON, dumps, parse_json
+from compactor.errors import Problem, UnreadableJSON
+from compactor.jsonio import dumps, parse_json
 
 TITLES = {
     400: "The body is not JSON",
@@ -77,18 +78,19 @@ class ServiceError(Exception):
     def __init__(
         self,
         status: int,
-        problems: list[dict[str, Any]],
+        problems: Sequence[Problem],
         headers: Mapping[str, str] | None = None,
     ):
         self.status = status
-        self.problems = problems
+        self.problems = tuple(problems)
         self.headers = dict(headers or {})
         super().__init__(f"{status}: {problems}")
 
 
-def error_body(status: int, problems: list[dict[str, Any]]) -> dict[str, Any]:
+def error_body(status: int, problems: Sequence[Problem]) -> dict[str, Any]:
     """The JSON value of an error response."""
-    return {"error": {"status": status, "title": TITLES[status], "problems": problems}}
+    listed = [p.to_dict() for p in problems]
+    return {"error": {"status": status, "title": TITLES[status], "problems": listed}}
 
 
 def json_response(
@@ -107,31 +109,22 @@ def error_response(error: ServiceError) -> Response:
     return json_response(error_body(error.status, error.problems), error.status, error.headers)
 
 
-def problem_dict(problem: Problem) -> dict[str, Any]:
-    """One :class:`~compactor.jsonio.Problem` as it appears in an error response."""
-    if problem.line is not None:
-        return {"line": problem.line, "column": problem.column, "message": problem.message}
-    if problem.path is not None:
-        return {"path": problem.path, "message": problem.message}
-    return {"message": problem.message}
-
-
 def check_content_type(request: Request) -> None:
     """Refuse (415) anything but ``application/json``; a charset, if given, must be UTF-8."""
     header = request.headers.get("content-type")
     if header is None:
         raise ServiceError(
-            415, [{"message": "no Content-Type header; send the body with application/json"}]
+            415, [Problem("no Content-Type header; send the body with application/json")]
         )
     media, *params = (part.strip() for part in header.split(";"))
     if media.lower() != "application/json":
-        raise ServiceError(415, [{"message": not_json(media)}])
+        raise ServiceError(415, [Problem(not_json(media))])
     for param in params:
         name, _, value = param.partition("=")
         charset = value.strip().strip('"').lower()
         if name.strip().lower() == "charset" and charset not in ("utf-8", "utf8"):
             raise ServiceError(
-                415, [{"message": f"charset is {charset!r}; JSON must be sent as UTF-8"}]
+                415, [Problem(f"charset is {charset!r}; JSON must be sent as UTF-8")]
             )
 
 
@@ -166,7 +159,7 @@ def too_large(size: int | None, limit: int) -> ServiceError:
         "messages, or ask the operator to raise the limit (serve --max-body-bytes)."
     )
     # The rest of the body is never read: close the connection rather than drain it.
-    return ServiceError(413, [{"message": message}], {"Connection": "close"})
+    return ServiceError(413, [Problem(message)], {"Connection": "close"})
 
 
 def parse_request(body: bytes) -> Any:
@@ -174,4 +167,4 @@ def parse_request(body: bytes) -> Any:
     try:
         return parse_json(body)
     except UnreadableJSON as error:
-        raise ServiceError(400, [problem_dict(p) for p in error.problems]) from None
+        raise ServiceError(400, error.problems) from None

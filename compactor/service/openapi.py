@@ -15,6 +15,7 @@ from fastapi import FastAPI
 from fastapi.openapi.utils import get_openapi
 
 from compactor.contract import INPUT_SCHEMA
+from compactor.errors import InvalidRequest, Problem
 from compactor.service.errors import (
     ERROR_SCHEMA,
     INTERNAL_ERROR,
@@ -25,8 +26,7 @@ from compactor.service.errors import (
     parse_request,
     too_large,
 )
-from compactor.strategies.trim import TRIM_REQUEST_SCHEMA
-from compactor.validation import InvalidRequest
+from compactor.strategies.context_trim import TRIM_REQUEST_SCHEMA
 
 DESCRIPTION = """\
 **memory-compact** shrinks a conversation to a character budget in four stages (pin, dedupe,
@@ -75,9 +75,9 @@ def responses(
     examples = {
         400: _problems_of(lambda: parse_request(b'{"messages": [\n  {"role":}]}')),
         413: too_large(limit + 1, limit).problems,
-        415: [{"message": not_json("text/plain")}],
+        415: [Problem(not_json("text/plain"))],
         422: _problems_of(lambda: engine(copy.deepcopy(invalid))),
-        500: [{"message": INTERNAL_ERROR}],
+        500: [Problem(INTERNAL_ERROR)],
     }
     out: dict[int | str, dict[str, Any]] = {
         200: {
@@ -100,13 +100,13 @@ def responses(
     return out
 
 
-def _problems_of(call: Callable[[], Any]) -> list[dict[str, Any]]:
+def _problems_of(call: Callable[[], Any]) -> tuple[Problem, ...]:
     try:
         call()
     except ServiceError as error:
         return error.problems
     except InvalidRequest as error:
-        return error.errors
+        return error.problems
     raise AssertionError("the documented example of an error is not an error")
 
 

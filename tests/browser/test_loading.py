@@ -10,7 +10,8 @@ from urllib.parse import parse_qs, urlsplit
 import pytest
 from playwright.sync_api import expect
 
-from compactor.jsonio import UnreadableJSON, parse_json
+from compactor.errors import UnreadableJSON
+from compactor.jsonio import parse_json
 from compactor.samples import DEFAULT_SAMPLE, load_sample
 from explorer.importing import TITLES
 from explorer.navigation import PAGES

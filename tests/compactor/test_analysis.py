@@ -7,7 +7,7 @@ from hypothesis import given, settings
 
 from compactor.analysis import analyse
 from compactor.text import jaccard, words
-from tests.strategies import conversations
+from tests.generate import conversations
 
 
 def brute_force(contents, roles):

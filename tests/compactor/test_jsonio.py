@@ -2,7 +2,8 @@
 
 import pytest
 
-from compactor.jsonio import UnreadableJSON, dumps, parse_json
+from compactor.errors import UnreadableJSON
+from compactor.jsonio import dumps, parse_json
 
 
 def problems(source):

@@ -7,7 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from compactor import InvalidRequest, compact, run, validate
-from tests.strategies import requests
+from tests.generate import requests
 
 EXAMPLES = settings(max_examples=300, deadline=None)
 
@@ -133,8 +133,8 @@ def test_an_invalid_request_raises_invalid_request_naming_the_path(request, muta
     try:
         compact(broken)
     except InvalidRequest as error:
-        assert path in [e["path"] for e in error.errors], error.errors
-        assert all(isinstance(e["message"], str) and e["message"] for e in error.errors)
+        assert path in [p.path for p in error.problems], error.problems
+        assert all(isinstance(p.message, str) and p.message for p in error.problems)
     else:
         raise AssertionError(f"{mutation} was accepted")
 
@@ -145,4 +145,4 @@ def test_any_value_either_compacts_or_raises_invalid_request(value):
     try:
         compact(value)
     except InvalidRequest as error:
-        assert error.errors
+        assert error.problems

@@ -6,14 +6,20 @@ import pytest
 
 from compactor import InvalidRequest, compact, validate
 from compactor.contract import DEFAULTS, INPUT_SCHEMA, RANGES, REQUEST_EXAMPLE
+from compactor.errors import format_path
 from compactor.model import Params
-from compactor.validation import errors_of, format_path
+from compactor.validation import errors_of as problems_of
 from tests.paths import SEEDS
 
 VALID = {
     "messages": [{"role": "user", "content": "a"}, {"role": "assistant", "content": "b"}],
     "budget_chars": 100,
 }
+
+
+def dicts_of(request):
+    """The problems of ``request`` as JSON, the form the service and the CLI report them in."""
+    return [p.to_dict() for p in problems_of(request)]
 
 
 def test_the_shipped_schema_is_the_seeds_own():
@@ -42,7 +48,7 @@ def test_every_violation_is_reported_not_only_the_first():
     }
     with pytest.raises(InvalidRequest) as caught:
         compact(request)
-    assert caught.value.errors == [
+    assert [p.to_dict() for p in caught.value.problems] == [
         {"path": "budget_chars", "message": "must be an integer, not a boolean"},
         {
             "path": "colour",
@@ -69,7 +75,7 @@ def test_lengths_count_code_points():
     request = {**VALID, "messages": [{"role": "user", "content": emoji}, VALID["messages"][1]]}
     assert validate(request).messages[0].content == emoji
     request["messages"][0]["content"] += "x"
-    assert errors_of(request) == [
+    assert dicts_of(request) == [
         {
             "path": "messages[0].content",
             "message": "must be at most 8,000 characters long; it has 8,001",
@@ -92,11 +98,11 @@ def test_lengths_count_code_points():
     ],
 )
 def test_parameter_errors(field, value, message):
-    assert {"path": field, "message": message} in errors_of({**VALID, field: value})
+    assert {"path": field, "message": message} in dicts_of({**VALID, field: value})
 
 
 def test_a_request_that_is_not_an_object():
-    assert errors_of([1, 2]) == [{"path": "$", "message": "must be an object, not an array"}]
+    assert dicts_of([1, 2]) == [{"path": "$", "message": "must be an object, not an array"}]
 
 
 def test_integral_numbers_are_integers():
@@ -109,4 +115,4 @@ def test_paths_quote_keys_that_are_not_names():
     assert format_path(["messages", 3, "content"]) == "messages[3].content"
     assert format_path(["odd key"]) == '["odd key"]'
     assert format_path([]) == "$"
-    assert errors_of({**VALID, "a.b": 1})[0]["path"] == '["a.b"]'
+    assert dicts_of({**VALID, "a.b": 1})[0]["path"] == '["a.b"]'

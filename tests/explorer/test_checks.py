@@ -1,5 +1,5 @@
-"""The Check pages' data frames: watched facts are compactor.facts.watch, and a fact is in the
-output from the budget the table gives; tool pairs are compactor.pairing.check_pairing."""
+"""The Check pages' data frames: watched facts are compactor.analyses.facts.watch, and a fact is in the
+output from the budget the table gives; tool pairs are compactor.analyses.pairing.check_pairing."""
 
 from dataclasses import replace
 
@@ -9,12 +9,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from compactor import run, validate
-from compactor.facts import WatchedFact, find_phrase, watch
-from compactor.pairing import check_pairing
-from compactor.sweeps import BUDGET_RANGE
+from compactor.analyses.facts import WatchedFact, find_phrase, watch
+from compactor.analyses.pairing import check_pairing
+from compactor.analyses.sweeps import BUDGET_RANGE
 from explorer import checks
 from tests.explorer.requests import rich_request
-from tests.strategies import VOCABULARY, requests
+from tests.generate import VOCABULARY, requests
 
 EXAMPLES = settings(max_examples=40, deadline=None)
 

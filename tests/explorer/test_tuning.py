@@ -10,20 +10,20 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from compactor import run, validate
-from compactor.compare import compare_params
-from compactor.model import Params
-from compactor.samples import load_sample
-from compactor.strategies.compare import compare_strategies
-from compactor.sweeps import (
+from compactor.analyses.ab import compare_params
+from compactor.analyses.sweeps import (
     BUDGET_RANGE,
     Survival,
     budget_sweep,
     threshold_sweep,
     trim_sweep,
 )
+from compactor.model import Params
+from compactor.samples import load_sample
+from compactor.strategies.lineup import compare_strategies
 from explorer import textviews, tuning, views
 from tests.explorer.requests import rich_request
-from tests.strategies import requests
+from tests.generate import requests
 
 EXAMPLES = settings(max_examples=40, deadline=None)
 

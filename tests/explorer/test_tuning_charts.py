@@ -6,10 +6,10 @@ from dataclasses import replace
 import pytest
 
 from compactor import run, validate
-from compactor.compare import compare_params
-from compactor.strategies.compare import compare_strategies
-from compactor.sweeps import budget_sweep, threshold_sweep, trim_sweep
-from compactor.walkthrough import walkthrough
+from compactor.analyses.ab import compare_params
+from compactor.analyses.sweeps import budget_sweep, threshold_sweep, trim_sweep
+from compactor.analyses.walkthrough import walkthrough
+from compactor.strategies.lineup import compare_strategies
 from explorer import charts, tuning, tuning_charts, views, walkthrough_views
 from explorer.theme import BUDGET_COLOUR, FATE_COLOURS, FATES
 from tests.explorer.requests import rich_request

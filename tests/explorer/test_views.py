@@ -8,7 +8,7 @@ from compactor import compact, run, validate
 from explorer import detail, stage_views, views
 from explorer.theme import FATES
 from tests.explorer.requests import rich_request
-from tests.strategies import requests
+from tests.generate import requests
 
 
 @pytest.fixture(scope="module")

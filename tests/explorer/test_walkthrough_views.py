@@ -1,9 +1,9 @@
-"""The Walkthrough page's data frames are compactor.walkthrough, step by step."""
+"""The Walkthrough page's data frames are compactor.analyses.walkthrough, step by step."""
 
 import pytest
 
 from compactor import run, validate
-from compactor.walkthrough import walkthrough
+from compactor.analyses.walkthrough import walkthrough
 from explorer import walkthrough_views
 from tests.explorer.requests import rich_request
 

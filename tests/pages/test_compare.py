@@ -3,7 +3,7 @@
 import pytest
 
 from compactor import validate
-from compactor.compare import compare_params
+from compactor.analyses.ab import compare_params
 from compactor.model import Params
 from compactor.samples import load_samples
 from explorer.tuning_ui import B_KEYS

@@ -1,10 +1,10 @@
-"""Watched facts: the tables are compactor.facts.watch of the phrases typed, they follow the
+"""Watched facts: the tables are compactor.analyses.facts.watch of the phrases typed, they follow the
 parameters, the phrases are kept across pages, and a phrase is only ever shown as table text."""
 
 import pandas as pd
 import pytest
 
-from compactor.facts import parse_phrases, watch
+from compactor.analyses.facts import parse_phrases, watch
 from compactor.samples import load_samples
 from explorer.tuning_ui import PHRASES_KEY
 from tests.explorer.requests import rich_request

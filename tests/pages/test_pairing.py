@@ -5,7 +5,7 @@ import json
 
 import pytest
 
-from compactor.pairing import check_pairing
+from compactor.analyses.pairing import check_pairing
 from compactor.samples import load_samples
 from explorer import importing, state
 from explorer.checks import pairing_summary

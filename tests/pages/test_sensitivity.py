@@ -1,9 +1,9 @@
-"""Sensitivity: the threshold steps and the trim curve are compactor.sweeps on the same request."""
+"""Sensitivity: the threshold steps and the trim curve are compactor.analyses.sweeps on the same request."""
 
 import pytest
 
+from compactor.analyses.sweeps import threshold_sweep, trim_sweep
 from compactor.samples import load_samples
-from compactor.sweeps import threshold_sweep, trim_sweep
 from explorer import tuning, views
 from tests.explorer.requests import rich_request
 from tests.pages.apptest import (

@@ -10,8 +10,8 @@ import pytest
 
 from compactor import validate
 from compactor.samples import load_samples
-from compactor.strategies.compare import compare_strategies
 from compactor.strategies.langchain_trim import INSTALL_HINT
+from compactor.strategies.lineup import compare_strategies
 from explorer import tuning_compute
 from tests.explorer.requests import rich_request
 from tests.pages.apptest import (

@@ -1,10 +1,10 @@
-"""Budget sweep: the survival table and the step charts are compactor.sweeps on the same request."""
+"""Budget sweep: the survival table and the step charts are compactor.analyses.sweeps on the same request."""
 
 import pandas as pd
 import pytest
 
+from compactor.analyses.sweeps import budget_sweep
 from compactor.samples import load_samples
-from compactor.sweeps import budget_sweep
 from explorer import tuning
 from tests.explorer.requests import rich_request
 from tests.pages.apptest import (

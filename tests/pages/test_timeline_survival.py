@@ -2,7 +2,7 @@
 
 import pytest
 
-from compactor.sweeps import BUDGET_RANGE, budget_sweep
+from compactor.analyses.sweeps import BUDGET_RANGE, budget_sweep
 from explorer import tuning
 from tests.explorer.requests import rich_request
 from tests.pages.apptest import MOVES, assert_clean, chart_rows, engine, on_page, set_param

@@ -1,10 +1,10 @@
-"""Walkthrough: each step shows what compactor.walkthrough says it did, with the running total;
+"""Walkthrough: each step shows what compactor.analyses.walkthrough says it did, with the running total;
 the step moves with Back, Next and the step buttons, and is kept across pages."""
 
 import pytest
 
+from compactor.analyses.walkthrough import walkthrough
 from compactor.samples import load_samples
-from compactor.walkthrough import walkthrough
 from explorer.tuning_ui import STEP_KEY
 from tests.explorer.requests import rich_request
 from tests.pages.apptest import (

@@ -1,1 +1,0 @@
-"""CLI subcommands: each module here has ``register(subparsers)`` and becomes one command."""

@@ -1,0 +1,122 @@
+"""The walkthrough: what each stage did and why, with running totals that add up."""
+
+from hypothesis import given, settings
+
+from compactor import run, validate
+from compactor.analyses.walkthrough import walkthrough
+from compactor.samples import load_sample
+from tests.generate import requests
+
+
+def dispatcher(**params):
+    return walkthrough(run(validate(load_sample("dispatcher").request | params)))
+
+
+def events(step):
+    return [(e.index, e.action, e.chars_before, e.chars_after, e.total_after) for e in step.events]
+
+
+def test_dispatcher_step_by_step():
+    w = dispatcher(max_message_chars=80)
+    pin, dedupe, trim, drop = w.steps
+    assert [s.stage for s in w.steps] == ["pin", "dedupe", "trim", "drop"]
+    assert [s.order for s in w.steps] == [1, 2, 3, 4]
+    assert [(s.chars_before, s.chars_after, s.over_budget) for s in w.steps] == [
+        (466, 466, True),
+        (466, 371, False),
+        (371, 311, False),
+        (311, 311, False),
+    ]
+    assert events(pin) == [
+        (0, "protected", 73, 73, 466),
+        (4, "protected", 59, 59, 466),
+        (5, "protected", 37, 37, 466),
+    ]
+    assert [e.reason for e in pin.events] == [
+        "its role, system, is in keep_roles",
+        "it is one of the last 2 messages (keep_last_n)",
+        "it is one of the last 2 messages (keep_last_n)",
+    ]
+    assert pin.summary == (
+        "3 of 6 messages are protected (169 characters): no later stage removes or cuts them."
+    )
+    assert events(dedupe) == [(3, "removed", 95, 0, 371)]
+    assert dedupe.events[0].other == 1
+    assert dedupe.events[0].reason == (
+        "word overlap 1.000 with earlier user message 1, at least the threshold 0.9"
+    )
+    # 1 has a sentence end only at 26, under 40 percent of 80: a hard cut. 2 ends a sentence at 62.
+    assert events(trim) == [(1, "cut", 95, 80, 356), (2, "cut", 107, 62, 311)]
+    assert "hard cut" in trim.events[0].reason and "sentence end" in trim.events[1].reason
+    assert events(drop) == [(2, "kept", 62, 62, 311), (1, "kept", 80, 80, 311)]
+    assert drop.summary == "Nothing to drop: 311 characters already fit the budget of 400."
+    assert [(m.status, m.chars) for m in drop.messages] == [
+        ("protected", 73),
+        ("trimmed", 80),
+        ("trimmed", 62),
+        ("duplicate", 0),
+        ("protected", 59),
+        ("protected", 37),
+    ]
+    assert (w.budget, w.input_chars, w.output_chars, w.budget_met) == (400, 466, 311, True)
+
+
+def test_drop_events_run_the_total_down_to_the_budget():
+    drop = dispatcher(budget_chars=300).steps[3]
+    assert events(drop) == [(2, "dropped", 107, 0, 264), (1, "kept", 95, 95, 264)]
+    assert drop.events[0].score < drop.events[1].score
+    assert drop.summary == (
+        "1 message dropped, lowest score first: 264 characters now fit the budget of 300."
+    )
+
+
+def test_protected_messages_are_spared_and_an_unreachable_budget_is_said():
+    # keep_last_n 3 protects the repeated question (3); keep_roles user protects it and 1, both
+    # 95 characters, over the limit of 80.
+    w = dispatcher(
+        keep_last_n=3, keep_roles=["system", "user"], max_message_chars=80, budget_chars=100
+    )
+    pin, dedupe, trim, drop = w.steps
+    assert events(dedupe) == [(3, "spared", 95, 95, 466)]
+    assert dedupe.events[0].reason == (
+        "word overlap 1.000 with message 1 reaches the threshold 0.9, but it is protected"
+    )
+    assert events(trim) == [
+        (1, "spared", 95, 95, 466),
+        (2, "cut", 107, 62, 421),
+        (3, "spared", 95, 95, 421),
+    ]
+    assert pin.summary.endswith("They alone exceed the budget of 100 characters.")
+    assert events(drop) == [(2, "dropped", 62, 0, 359)]
+    assert drop.summary == (
+        "Every unprotected message dropped (1); the protected messages alone, 359 characters, "
+        "exceed the budget of 100 by 259."
+    )
+    assert drop.over_budget and not w.budget_met
+
+
+@settings(max_examples=200, deadline=None)
+@given(requests())
+def test_running_totals_add_up_to_the_result(request):
+    result = run(validate(request))
+    w = walkthrough(result)
+    totals = result.totals
+    assert [s.chars_after for s in w.steps] == [
+        totals.input,
+        totals.after_dedupe,
+        totals.after_trim,
+        totals.output,
+    ]
+    previous = totals.input
+    for step in w.steps:
+        assert step.chars_before == previous
+        running = step.chars_before
+        for event in step.events:
+            running -= event.chars_before - event.chars_after
+            assert event.total_after == running
+        assert running == step.chars_after == sum(m.chars for m in step.messages)
+        previous = step.chars_after
+    final = {m.index: (m.status, m.chars) for m in w.steps[-1].messages}
+    for trace in result.messages:
+        status = {"verbatim": "present"}.get(trace.fate, trace.fate)
+        assert final[trace.index] == (status, trace.chars)

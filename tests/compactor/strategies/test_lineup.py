@@ -1,0 +1,180 @@
+"""Other strategies on the same history and budget: keep-last, the seeds/003 trim, LangChain."""
+
+import math
+import sys
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from compactor import InvalidRequest, run, validate
+from compactor.samples import load_sample
+from compactor.strategies.context_trim import trim_context
+from compactor.strategies.keep_last import keep_last, keep_last_count
+from compactor.strategies.langchain_trim import (
+    INSTALL_HINT,
+    LangChainUnavailable,
+    langchain_available,
+    langchain_trim,
+    langchain_version,
+)
+from compactor.strategies.lineup import compare_strategies
+from tests.generate import requests
+
+
+def dispatcher():
+    return validate(load_sample("dispatcher").request)
+
+
+def test_dispatcher_at_300_characters():
+    comparison = compare_strategies(dispatcher(), 300)
+    # Lengths 73, 95, 107, 95, 59, 37. memory-compact drops the assistant answer (2) and the
+    # duplicate (3); the last four fit in 298; the trim's 75 tokens hold 10 + 15 + 24 = 49 but
+    # not 49 + 27; LangChain keeps the system message and fits 37 + 59 + 95 in the 227 left.
+    summary = {
+        o.key: (o.kept, o.output_chars, o.output_messages, o.tokens_estimate, o.budget_met)
+        for o in comparison.outcomes
+    }
+    assert summary == {
+        "memory-compact": ((0, 1, 4, 5), 264, 4, 68, True),
+        "keep-last": ((2, 3, 4, 5), 298, 4, 76, True),
+        "seed-trim": ((3, 4, 5), 191, 3, 49, True),
+        "langchain": ((0, 3, 4, 5), 264, 4, 68, True),
+    }
+    trim = comparison.outcome("seed-trim")
+    assert trim.parameters == {"maxTokensEstimate": 75, "dropToolParts": False}
+    assert trim.stats == {
+        "messagesBefore": 6,
+        "messagesAfter": 3,
+        "messagesDropped": 3,
+        "tokensBeforeEstimate": 119,
+        "tokensAfterEstimate": 49,
+    }
+    assert (comparison.budget_chars, comparison.input_chars, comparison.input_tokens_estimate) == (
+        300,
+        466,
+        119,
+    )
+    assert comparison.rows()[2] == {
+        "index": 2,
+        "role": "assistant",
+        "original_chars": 107,
+        "memory-compact": "removed",
+        "keep-last": "verbatim",
+        "seed-trim": "removed",
+        "langchain": "removed",
+    }
+
+
+def test_memory_compact_reports_its_cuts():
+    request = validate(load_sample("dispatcher").request | {"max_message_chars": 80})
+    outcome = compare_strategies(request).outcome("memory-compact")
+    result = run(request)
+    how = {"trimmed": "cut", "duplicate": "removed", "dropped": "removed"}
+    assert [(m.kept, m.chars) for m in outcome.messages] == [
+        (how.get(t.fate, "verbatim"), t.chars) for t in result.messages
+    ]
+    assert (outcome.cut_messages, outcome.output_chars) == (2, result.totals.output)
+
+
+def test_the_seed_trim_options_are_passed_on():
+    request = validate(
+        {
+            "messages": [
+                {"role": "user", "content": "Look up order 77."},
+                {"role": "assistant", "content": "Calling the order service."},
+                {"role": "tool", "content": '{"status": "shipped"}'},
+                {"role": "assistant", "content": "It has shipped."},
+            ],
+            "budget_chars": 400_000,
+        }
+    )
+    outcome = compare_strategies(request, keep_last_messages=3, drop_tool_parts=True).outcome(
+        "seed-trim"
+    )
+    assert outcome.kept == (1, 3)
+    assert outcome.parameters == {
+        "maxTokensEstimate": 100_000,
+        "keepLastMessages": 3,
+        "dropToolParts": True,
+    }
+    assert outcome.stats["messagesDropped"] == 2
+
+
+def test_a_budget_outside_the_schema_is_refused():
+    with pytest.raises(InvalidRequest) as raised:
+        compare_strategies(dispatcher(), 99)
+    assert [p.to_dict() for p in raised.value.problems] == [
+        {"path": "budget_chars", "message": "must be at least 100; it is 99"}
+    ]
+
+
+@given(st.lists(st.integers(1, 50), max_size=12), st.integers(0, 300))
+def test_keep_last_count_is_the_largest_n_that_fits(lengths, budget):
+    n = keep_last_count(lengths, budget)
+    assert sum(lengths[len(lengths) - n :]) <= budget
+    assert n == len(lengths) or sum(lengths[len(lengths) - n - 1 :]) > budget
+    assert keep_last(["x" * k for k in lengths], budget) == tuple(
+        range(len(lengths) - n, len(lengths))
+    )
+
+
+# --- LangChain ---------------------------------------------------------------------------------
+
+
+def langchain_by_hand(roles, contents, budget):
+    """trim_messages(strategy="last", include_system=True) with characters as tokens."""
+    first = 1 if roles and roles[0] == "system" else 0
+    left = max(0, budget - len(contents[0])) if first else budget
+    rest = range(first, len(contents))
+    n = keep_last_count([len(contents[i]) for i in rest], left)
+    return tuple(range(first)) + tuple(rest[len(rest) - n :])
+
+
+@settings(max_examples=150, deadline=None)
+@given(requests())
+def test_every_strategy_on_random_histories(request):
+    typed = validate(request)
+    budget = typed.params.budget_chars
+    comparison = compare_strategies(typed)
+    roles, contents = typed.roles, typed.contents
+    for outcome in comparison.outcomes:
+        assert outcome.available and len(outcome.messages) == len(contents)
+        assert outcome.output_chars == sum(m.chars for m in outcome.messages)
+        assert outcome.output_messages == len(outcome.kept)
+        returned = [m.chars for m in outcome.messages if m.kept != "removed"]
+        assert outcome.tokens_estimate == sum(math.ceil(chars / 4) for chars in returned)
+        assert outcome.budget_met == (outcome.output_chars <= budget)
+    assert comparison.outcome("memory-compact").kept == tuple(t.index for t in run(typed).survivors)
+    assert comparison.outcome("keep-last").budget_met
+    assert comparison.outcome("langchain").kept == langchain_by_hand(roles, contents, budget)
+    trim = comparison.outcome("seed-trim")
+    by_trim = trim_context(
+        {
+            "messages": [{"role": r, "content": c} for r, c in zip(roles, contents, strict=True)],
+            "maxTokensEstimate": math.ceil(budget / 4),
+        }
+    )
+    assert [contents[i] for i in trim.kept] == [m["content"] for m in by_trim["messages"]]
+    assert trim.stats == by_trim["stats"]
+    assert trim.tokens_estimate == by_trim["stats"]["tokensAfterEstimate"]
+
+
+def test_langchain_keeps_an_oversized_system_message():
+    roles, contents = ["system", "user", "user"], ["s" * 150, "a" * 10, "b" * 10]
+    assert langchain_trim(roles, contents, 100) == {0: "s" * 150}
+
+
+def test_without_langchain_the_outcome_says_how_to_install_it(monkeypatch):
+    monkeypatch.setitem(sys.modules, "langchain_core", None)
+    monkeypatch.setitem(sys.modules, "langchain_core.messages", None)
+    assert not langchain_available() and langchain_version() is None
+    with pytest.raises(LangChainUnavailable, match="pip install -e"):
+        langchain_trim(["user", "user"], ["a", "b"], 100)
+    comparison = compare_strategies(dispatcher())
+    outcome = comparison.outcome("langchain")
+    assert not outcome.available and outcome.messages == ()
+    assert INSTALL_HINT in outcome.unavailable
+    assert outcome.output_chars is None and outcome.budget_met is None
+    assert "langchain" not in comparison.rows()[0]
+    assert [o.available for o in comparison.outcomes] == [True, True, True, False]
