@@ -22,9 +22,9 @@ from streamlit.testing.v1 import AppTest  # noqa: E402
 from bench.prose import largest_request  # noqa: E402
 from compactor.contract import LIMITS  # noqa: E402
 from compactor.samples import load_samples  # noqa: E402
-from explorer import state  # noqa: E402
-from explorer.conversation import Conversation, params_from  # noqa: E402
-from explorer.tuning_ui import PHRASES_KEY  # noqa: E402
+from explorer.session import state  # noqa: E402
+from explorer.session.conversation import Conversation, params_from  # noqa: E402
+from explorer.widgets.tuning import PHRASES_KEY  # noqa: E402
 
 BUDGETS = [40_000, 80_000, 120_000, 160_000, 200_000, 240_000, 280_000, 320_000, 360_000]
 PAGES = ["pages/timeline.py", "pages/scores.py", "pages/duplicates.py", "pages/trims.py"]

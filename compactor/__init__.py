@@ -5,7 +5,7 @@ typed :class:`CompactionResult` behind it, which the explorer, the CLI and the H
 """
 
 from compactor.analysis import TextAnalysis, analyse
-from compactor.errors import InvalidRequest
+from compactor.errors import InvalidRequest, Problem
 from compactor.model import Message, Params, Request
 from compactor.pipeline import compact, run
 from compactor.result import CompactionResult, Fate, MessageTrace
@@ -18,6 +18,7 @@ __all__ = [
     "Message",
     "MessageTrace",
     "Params",
+    "Problem",
     "Request",
     "TextAnalysis",
     "analyse",

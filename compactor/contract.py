@@ -23,6 +23,8 @@ _PROPS = INPUT_SCHEMA["properties"]
 _MESSAGE = _PROPS["messages"]["items"]["properties"]
 
 ROLES: tuple[str, ...] = tuple(_MESSAGE["role"]["enum"])
+#: The request's parameters (every top-level field but ``messages``), in the schema's order.
+PARAMETERS: tuple[str, ...] = tuple(name for name in _PROPS if name != "messages")
 #: Parameter defaults exactly as the schema states them.
 DEFAULTS: Mapping[str, Any] = MappingProxyType(
     {name: spec["default"] for name, spec in _PROPS.items() if "default" in spec}
@@ -61,6 +63,7 @@ def pin_reason(reason: str, role: str, keep_last_n: int) -> str:
     """Why a message is protected, in words: ``pin_reason("role", "system", 2)``."""
     return PIN_REASON_TEXT[reason].format(role=role, n=keep_last_n)
 
+
 # Stage 3, trim.
 SENTENCE_ENDS = frozenset(".!?…。！？")
 FULL_WIDTH_SENTENCE_ENDS = frozenset("。！？")
@@ -96,7 +99,6 @@ SCORING_NOTE = (
     "most frequent words longer than three characters across the whole input history, most "
     "frequent first, ties in alphabetical order."
 )
-
 
 
 @dataclass(frozen=True)

@@ -2,8 +2,10 @@
 and where (a JSON path, or a line and column), and each error type carries a tuple of them.
 
 >>> error = InvalidRequest([Problem("is required but missing", path="budget_chars")])
->>> str(error), error.problems[0].to_dict()
-('budget_chars: is required but missing', {'path': 'budget_chars', 'message': 'is required but missing'})
+>>> str(error)
+'budget_chars: is required but missing'
+>>> error.problems[0].to_dict()
+{'path': 'budget_chars', 'message': 'is required but missing'}
 """
 
 from __future__ import annotations

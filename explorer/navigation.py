@@ -1,14 +1,12 @@
-"""The explorer's pages: one thin script each under pages/, grouped in sections for st.navigation.
+"""The explorer's pages: app.py (Overview) and one thin script each under pages/, in sections.
 
-To add a view, write ``pages/<name>.py`` and add one ``PageSpec`` here; the router, the page
-tests and the browser tests all read this list.
+To add a view, write ``pages/<name>.py`` (starting with ``page.run``) and add one ``PageSpec``
+here; the sidebar's links, the page tests and the browser tests all read this list.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-
-import streamlit as st
 
 
 @dataclass(frozen=True)
@@ -17,12 +15,11 @@ class PageSpec:
     title: str
     icon: str
     section: str
-    default: bool = False
 
 
 PAGES: tuple[PageSpec, ...] = (
     PageSpec("pages/conversation.py", "Conversation", ":material/forum:", "Input"),
-    PageSpec("pages/overview.py", "Overview", ":material/dashboard:", "Views", default=True),
+    PageSpec("app.py", "Overview", ":material/dashboard:", "Views"),
     PageSpec("pages/timeline.py", "Fate timeline", ":material/view_timeline:", "Views"),
     PageSpec("pages/scores.py", "Scores", ":material/leaderboard:", "Views"),
     PageSpec("pages/protected.py", "Protected", ":material/shield:", "Views"),
@@ -39,10 +36,9 @@ PAGES: tuple[PageSpec, ...] = (
 )
 
 
-def sections() -> dict[str, list[st.Page]]:
-    """The pages as ``st.navigation`` takes them: section title -> pages, in order."""
-    out: dict[str, list[st.Page]] = {}
+def sections() -> dict[str, list[PageSpec]]:
+    """The pages by section title, in order, as the sidebar lists them."""
+    out: dict[str, list[PageSpec]] = {}
     for spec in PAGES:
-        page = st.Page(spec.path, title=spec.title, icon=spec.icon, default=spec.default)
-        out.setdefault(spec.section, []).append(page)
+        out.setdefault(spec.section, []).append(spec)
     return out

@@ -2,32 +2,35 @@
 
 import streamlit as st
 
-from explorer import router, state, tuning, tuning_charts, tuning_compute, tuning_ui, ui
+from explorer.charts import compare as compare_charts
+from explorer.frames import compare as compare_frames
+from explorer.session import cache, state
+from explorer.widgets import common, page
+from explorer.widgets import tuning as tuning_widgets
 
 DIFF_BACKGROUND = "background-color: #FFF3C4"
 
-router.ensure()
-st.title("A/B compare")
-with ui.guarded():
+
+def draw() -> None:
     conv = state.conversation()
     a = state.params()
-    tuning_ui.start_b(conv, a)
+    tuning_widgets.start_b(conv, a)
     st.caption(
         "A is the sidebar's parameters; B is set here and starts as a copy of A. Both compact "
         "the same history."
     )
-    tuning_ui.b_controls()
-    b = tuning_ui.b_params()
-    both = tuning_compute.ab(conv, a, b)
+    tuning_widgets.b_controls()
+    b = tuning_widgets.b_params()
+    both = cache.ab(conv, a, b)
     for side, outcome in (("A", both.a), ("B", both.b)):
         if outcome.result is None:
-            ui.show_problems(
+            common.show_problems(
                 f"Parameters {side} break the input schema; nothing was compacted.",
                 outcome.errors,
             )
     comparison = both.comparison
     if comparison is not None:
-        params = tuning.param_rows(a, b)
+        params = compare_frames.param_rows(a, b)
         changed = list(params.loc[params["changed"], "parameter"])
         differing = comparison.differing
         if not changed:
@@ -40,11 +43,11 @@ with ui.guarded():
         left, right = st.columns([2, 3], gap="large")
         with left:
             st.subheader("Parameters")
-            ui.table(params)
+            common.table(params)
         with right:
             st.subheader("Totals")
-            ui.table(
-                tuning.ab_totals(comparison),
+            common.table(
+                compare_frames.ab_totals(comparison),
                 column_config={
                     "A": st.column_config.TextColumn("A", alignment="right"),
                     "B": st.column_config.TextColumn("B", alignment="right"),
@@ -57,18 +60,20 @@ with ui.guarded():
             )
 
         st.subheader("Every message under A and under B")
-        ui.fate_legend()
+        common.fate_legend()
         st.caption("Outlined: the messages whose fate or returned text differs.")
-        st.altair_chart(tuning_charts.ab_strip(tuning.ab_long(comparison)), width="stretch")
+        st.altair_chart(
+            compare_charts.ab_strip(compare_frames.ab_long(comparison)), width="stretch"
+        )
 
-        frame = tuning.ab_frame(comparison)
+        frame = compare_frames.ab_frame(comparison)
         only = st.toggle("Only the messages that differ", key="ab_only_differing")
         if only:
             frame = frame[frame["differs"]]
         styled = frame.drop(columns=["index"]).style.apply(
             lambda row: [DIFF_BACKGROUND if row["differs"] else "" for _ in row], axis=1
         )
-        ui.table(
+        common.table(
             styled,
             column_config={
                 "original_chars": st.column_config.NumberColumn(
@@ -84,3 +89,6 @@ with ui.guarded():
                 "fate_differs": st.column_config.CheckboxColumn("fate differs"),
             },
         )
+
+
+page.run_input("A/B compare", draw)

@@ -2,14 +2,14 @@
 
 import streamlit as st
 
-from explorer import importing, router, state, ui
-from explorer.loaders import sample_conversations, sample_descriptions
+from explorer.session import state
+from explorer.session.samples import sample_conversations, sample_descriptions
+from explorer.widgets import importing, page
 
 MODES = ["Samples", "Paste", "Upload", "Edit messages"]
 
-router.ensure()
-st.title("Conversation")
-with ui.guarded():
+
+def draw() -> None:
     conv = state.conversation()
     st.markdown(
         f"**Loaded: {conv.label}**: {len(conv.messages):,} messages, "
@@ -33,3 +33,6 @@ with ui.guarded():
         importing.editor_panel(conv)
     else:
         importing.samples_panel(sample_conversations(), sample_descriptions())
+
+
+page.run_input("Conversation", draw)

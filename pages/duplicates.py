@@ -2,62 +2,65 @@
 
 import streamlit as st
 
-from explorer import charts, router, textviews, ui, views
+from explorer.charts import views as charts
+from explorer.frames import markup, views
+from explorer.session.cache import Outcome
+from explorer.widgets import common, page
 
 PER_PAGE = 10
 
-router.ensure()
-st.title("Duplicates")
-with ui.guarded():
-    outcome = ui.require_result()
-    if outcome is not None:
-        result = outcome.result
-        threshold = result.request.params.duplicate_threshold
-        removed = result.deduplication.removed
-        st.caption(
-            "Similarity is the Jaccard overlap of two messages' word sets (shared words divided "
-            "by all their distinct words), compared only within a role. An unprotected message "
-            f"at or above duplicate_threshold ({threshold:g}) of an earlier one still present is "
-            "removed."
-        )
-        st.subheader(f"Removed pairs: {len(removed):,}")
-        if not removed:
-            st.info(f"No message reached the threshold of {threshold:g}.", icon=":material/info:")
-        else:
-            shown = ui.page_slice(len(removed), PER_PAGE, "removed pairs", "duplicates_page")
-            for r in removed[shown]:
-                kept = result.messages[r.duplicate_of].message
-                gone = result.messages[r.index].message
-                shared, only_kept, only_gone = views.word_sets(result, r.duplicate_of, r.index)
-                with st.container(border=True):
-                    st.markdown(
-                        f"**#{r.index} removed as a duplicate of #{r.duplicate_of}** "
-                        f"({gone.role}): similarity **{r.similarity:.3f}** ≥ threshold "
-                        f"{threshold:g}; {len(shared):,} shared words"
-                    )
-                    left, right = st.columns(2, gap="medium")
-                    with left:
-                        st.caption(f"#{r.duplicate_of}, kept (earlier)")
-                        st.html(textviews.highlighted_html(kept.content, shared))
-                    with right:
-                        st.caption(f"#{r.index}, removed")
-                        st.html(textviews.highlighted_html(gone.content, shared))
-                    if only_kept or only_gone:
-                        st.caption("Words in only one of the two")
-                        st.text(
-                            f"only in #{r.duplicate_of}: {', '.join(sorted(only_kept)) or 'none'}\n"
-                            f"only in #{r.index}: {', '.join(sorted(only_gone)) or 'none'}"
-                        )
 
-        st.subheader("Every message's closest earlier message")
-        frame = views.similarity_frame(result)
-        if frame.empty:
-            st.info("No message has an earlier message of the same role.", icon=":material/info:")
-        else:
-            ui.fate_legend()
-            st.caption(
-                "Each point is a message's best similarity to an earlier same-role message still "
-                "present when dedupe reached it. Unprotected points on or above the line are "
-                "removed; moving the threshold shows what else would go."
-            )
-            st.altair_chart(charts.similarity(frame, threshold), width="stretch")
+def draw(outcome: Outcome) -> None:
+    result = outcome.result
+    threshold = result.request.params.duplicate_threshold
+    removed = result.deduplication.removed
+    st.caption(
+        "Similarity is the Jaccard overlap of two messages' word sets (shared words divided "
+        "by all their distinct words), compared only within a role. An unprotected message "
+        f"at or above duplicate_threshold ({threshold:g}) of an earlier one still present is "
+        "removed."
+    )
+    st.subheader(f"Removed pairs: {len(removed):,}")
+    if not removed:
+        st.info(f"No message reached the threshold of {threshold:g}.", icon=":material/info:")
+    else:
+        shown = common.page_slice(len(removed), PER_PAGE, "removed pairs", "duplicates_page")
+        for r in removed[shown]:
+            kept = result.messages[r.duplicate_of].message
+            gone = result.messages[r.index].message
+            shared, only_kept, only_gone = views.word_sets(result, r.duplicate_of, r.index)
+            with st.container(border=True):
+                st.markdown(
+                    f"**#{r.index} removed as a duplicate of #{r.duplicate_of}** "
+                    f"({gone.role}): similarity **{r.similarity:.3f}** ≥ threshold "
+                    f"{threshold:g}; {len(shared):,} shared words"
+                )
+                left, right = st.columns(2, gap="medium")
+                with left:
+                    st.caption(f"#{r.duplicate_of}, kept (earlier)")
+                    st.html(markup.highlighted_html(kept.content, shared))
+                with right:
+                    st.caption(f"#{r.index}, removed")
+                    st.html(markup.highlighted_html(gone.content, shared))
+                if only_kept or only_gone:
+                    st.caption("Words in only one of the two")
+                    st.text(
+                        f"only in #{r.duplicate_of}: {', '.join(sorted(only_kept)) or 'none'}\n"
+                        f"only in #{r.index}: {', '.join(sorted(only_gone)) or 'none'}"
+                    )
+
+    st.subheader("Every message's closest earlier message")
+    frame = views.similarity_frame(result)
+    if frame.empty:
+        st.info("No message has an earlier message of the same role.", icon=":material/info:")
+    else:
+        common.fate_legend()
+        st.caption(
+            "Each point is a message's best similarity to an earlier same-role message still "
+            "present when dedupe reached it. Unprotected points on or above the line are "
+            "removed; moving the threshold shows what else would go."
+        )
+        st.altair_chart(charts.similarity(frame, threshold), width="stretch")
+
+
+page.run("Duplicates", draw)

@@ -4,7 +4,10 @@ budget they survive."""
 import streamlit as st
 
 from compactor.analyses.facts import parse_phrases
-from explorer import checks, router, state, tuning_compute, tuning_ui, ui
+from explorer.frames import checks
+from explorer.session import cache, state
+from explorer.widgets import common, page
+from explorer.widgets import tuning as tuning_widgets
 
 MATCHING = (
     "A phrase matches wherever the text equals it ignoring case (any run of spaces or line "
@@ -13,33 +16,32 @@ MATCHING = (
     "it cuts it away at every budget."
 )
 
-router.ensure()
-st.title("Watched facts")
-with ui.guarded():
+
+def draw() -> None:
     text = st.text_area(
         "Phrases to watch, one per line",
-        key=tuning_ui.PHRASES_KEY,
+        key=tuning_widgets.PHRASES_KEY,
         persist_state="session",
-        max_chars=tuning_ui.PHRASES_MAX_CHARS,
+        max_chars=tuning_widgets.PHRASES_MAX_CHARS,
         height=140,
         placeholder="an order id, a date, a name...\nAC-1234\n12 March\nLeila",
         help="Kept while you visit other pages.",
     )
     st.caption(MATCHING)
     phrases = parse_phrases(text or "")
-    if len(phrases) > tuning_ui.MAX_PHRASES:
+    if len(phrases) > tuning_widgets.MAX_PHRASES:
         st.warning(
-            f"Watching the first {tuning_ui.MAX_PHRASES} of {len(phrases):,} phrases.",
+            f"Watching the first {tuning_widgets.MAX_PHRASES} of {len(phrases):,} phrases.",
             icon=":material/warning:",
         )
-        phrases = phrases[: tuning_ui.MAX_PHRASES]
-    outcome = ui.require_result()
+        phrases = phrases[: tuning_widgets.MAX_PHRASES]
+    outcome = page.require_result()
     if outcome is not None and not phrases:
         st.info("Enter a phrase above to see where it ends up.", icon=":material/info:")
     elif outcome is not None:
         result = outcome.result
-        facts = tuning_compute.facts(state.conversation(), result, phrases)
-        budget_range = tuning_compute.budget(state.conversation(), result).budget_range
+        facts = cache.facts(state.conversation(), result, phrases)
+        budget_range = cache.budget(state.conversation(), result).budget_range
         frame = checks.facts_frame(facts, budget_range)
         kept = int(frame["survives"].sum())
         cols = st.columns(3)
@@ -53,7 +55,7 @@ with ui.guarded():
         )
         cols[2].metric("Not in the history", f"{int((frame['status'] == 'not found').sum()):,}")
         st.subheader("Each phrase")
-        ui.table(
+        common.table(
             frame,
             column_config={
                 "phrase": st.column_config.TextColumn("phrase"),
@@ -76,7 +78,7 @@ with ui.guarded():
         found = checks.fact_messages_frame(facts)
         if not found.empty:
             st.subheader("Each message containing a phrase")
-            ui.table(
+            common.table(
                 found.drop(columns=["index"]),
                 column_config={
                     "fate": st.column_config.TextColumn("message fate"),
@@ -92,3 +94,6 @@ with ui.guarded():
                     ),
                 },
             )
+
+
+page.run_input("Watched facts", draw)

@@ -2,57 +2,60 @@
 
 import streamlit as st
 
-from explorer import checks, router, state, tuning_compute, ui
-from explorer.views import name_list
+from explorer.frames import checks
+from explorer.frames.views import name_list
+from explorer.session import cache, state
+from explorer.session.cache import Outcome
+from explorer.widgets import common, page
 
-router.ensure()
-st.title("Tool pairs")
-with ui.guarded():
-    outcome = ui.require_result()
-    if outcome is not None:
-        result = outcome.result
-        check = tuning_compute.pairing(state.conversation(), result)
-        report = check.report
+
+def draw(outcome: Outcome) -> None:
+    result = outcome.result
+    check = cache.pairing(state.conversation(), result)
+    report = check.report
+    st.caption(
+        "A tool result is paired with its call by the tool-call ids an import found; "
+        "without them, with the nearest earlier assistant message that has only tool "
+        "messages between them. Chat APIs reject a tool result whose call is missing and "
+        "a call whose result is missing."
+    )
+    if check.note:
+        st.warning(check.note, icon=":material/call_split:")
+    by_id = sum(p.source == "link" for p in report.pairs)
+    cols = st.columns(3)
+    cols[0].metric("Call/result pairs", f"{len(report.pairs):,}")
+    cols[1].metric("Paired by tool-call id", f"{by_id:,}")
+    cols[2].metric("Split by compaction", f"{len(report.issues):,}")
+    if not report.pairs:
+        st.info("This history has no tool results to pair.", icon=":material/info:")
+    elif report.ok:
+        st.success(checks.pairing_summary(report), icon=":material/check:")
+    else:
+        st.warning(checks.pairing_summary(report), icon=":material/call_split:")
+        for issue in report.issues:
+            st.markdown(f"- **{issue.kind}**: {issue.explanation}.")
         st.caption(
-            "A tool result is paired with its call by the tool-call ids an import found; "
-            "without them, with the nearest earlier assistant message that has only tool "
-            "messages between them. Chat APIs reject a tool result whose call is missing and "
-            "a call whose result is missing."
+            "To keep a pair together, pin both messages, or raise the budget: the Budget "
+            "sweep page shows from which budget each message is kept."
         )
-        if check.note:
-            st.warning(check.note, icon=":material/call_split:")
-        by_id = sum(p.source == "link" for p in report.pairs)
-        cols = st.columns(3)
-        cols[0].metric("Call/result pairs", f"{len(report.pairs):,}")
-        cols[1].metric("Paired by tool-call id", f"{by_id:,}")
-        cols[2].metric("Split by compaction", f"{len(report.issues):,}")
-        if not report.pairs:
-            st.info("This history has no tool results to pair.", icon=":material/info:")
-        elif report.ok:
-            st.success(checks.pairing_summary(report), icon=":material/check:")
-        else:
-            st.warning(checks.pairing_summary(report), icon=":material/call_split:")
-            for issue in report.issues:
-                st.markdown(f"- **{issue.kind}**: {issue.explanation}.")
-            st.caption(
-                "To keep a pair together, pin both messages, or raise the budget: the Budget "
-                "sweep page shows from which budget each message is kept."
-            )
-        if report.uncalled:
-            uncalled = [f"#{i}" for i in report.uncalled]
-            st.caption(
-                "Tool messages without a call before them in the input (not a breakage of "
-                f"compaction): {name_list(uncalled, limit=len(uncalled))}."
-            )
-        if report.pairs:
-            st.subheader("Every pair")
-            ui.table(
-                checks.pairs_frame(report, result),
-                column_config={
-                    "paired_by": "paired by",
-                    "call_fate": "call fate",
-                    "result_fate": "result fate",
-                    "call_kept": st.column_config.CheckboxColumn("call kept"),
-                    "result_kept": st.column_config.CheckboxColumn("result kept"),
-                },
-            )
+    if report.uncalled:
+        uncalled = [f"#{i}" for i in report.uncalled]
+        st.caption(
+            "Tool messages without a call before them in the input (not a breakage of "
+            f"compaction): {name_list(uncalled, limit=len(uncalled))}."
+        )
+    if report.pairs:
+        st.subheader("Every pair")
+        common.table(
+            checks.pairs_frame(report, result),
+            column_config={
+                "paired_by": "paired by",
+                "call_fate": "call fate",
+                "result_fate": "result fate",
+                "call_kept": st.column_config.CheckboxColumn("call kept"),
+                "result_kept": st.column_config.CheckboxColumn("result kept"),
+            },
+        )
+
+
+page.run("Tool pairs", draw)

@@ -3,67 +3,66 @@
 import streamlit as st
 
 from compactor import contract
-from explorer import charts, router, ui, views
+from explorer.charts import views as charts
+from explorer.frames import views
+from explorer.session.cache import Outcome
+from explorer.widgets import common, page
 
-router.ensure()
-st.title("Scores")
-with ui.guarded():
-    outcome = ui.require_result()
-    if outcome is not None:
-        result = outcome.result
-        st.caption(contract.SCORING_NOTE)
-        frame = views.scores_frame(result)
-        line = views.drop_line(result)
-        if frame.empty:
-            st.info(
-                "No message reached the drop stage unprotected, so nothing was scored.",
-                icon=":material/info:",
-            )
-        else:
-            if line is None:
-                st.success(
-                    "Nothing was dropped: the budget held after trim.", icon=":material/check:"
-                )
-            else:
-                st.markdown(
-                    f"**Drop line {line:g}**: the highest score that was dropped. Drop removed "
-                    f"{len(result.dropping.dropped):,} messages, lowest score first, until the "
-                    "budget held."
-                )
-            order = st.segmented_control(
-                "Order the bars by",
-                ["input order", "drop order"],
-                default="input order",
-                key="scores_order",
-            )
-            by = "score" if order == "drop order" else "index"
-            st.altair_chart(
-                charts.scores(views.score_parts_frame(frame), line, by=by), width="stretch"
-            )
-            ui.table(
-                frame.drop(columns=["recency_part", "role_part", "topic_part"]),
-                column_config={
-                    "index": None,
-                    "role_weight": st.column_config.NumberColumn("role weight"),
-                    # the same as the drop order for a dropped message, empty for the others
-                    "drop_rank": None,
-                    "score": st.column_config.NumberColumn("score", format="%.6f"),
-                    "recency": st.column_config.NumberColumn("recency", format="%.4f"),
-                    "topic_overlap": st.column_config.NumberColumn("topic overlap", format="%.4f"),
-                    "drop_order": st.column_config.NumberColumn(
-                        "drop order",
-                        help="Position in the order drop would remove messages (1 goes first)",
-                    ),
-                    "chars": st.column_config.NumberColumn("characters", format="localized"),
-                },
-            )
-        st.subheader("Topic terms")
-        topics = views.topic_frame(result)
-        st.caption(
-            f"The {len(topics)} most frequent words longer than three characters in the whole "
-            "history; a message's topic overlap is the share of its distinct words among them."
+
+def draw(outcome: Outcome) -> None:
+    result = outcome.result
+    st.caption(contract.SCORING_NOTE)
+    frame = views.scores_frame(result)
+    line = views.drop_line(result)
+    if frame.empty:
+        st.info(
+            "No message reached the drop stage unprotected, so nothing was scored.",
+            icon=":material/info:",
         )
-        if topics.empty:
-            st.info("This history has no word longer than three characters.")
+    else:
+        if line is None:
+            st.success("Nothing was dropped: the budget held after trim.", icon=":material/check:")
         else:
-            st.altair_chart(charts.topic_terms(topics), width="stretch")
+            st.markdown(
+                f"**Drop line {line:g}**: the highest score that was dropped. Drop removed "
+                f"{len(result.dropping.dropped):,} messages, lowest score first, until the "
+                "budget held."
+            )
+        order = st.segmented_control(
+            "Order the bars by",
+            ["input order", "drop order"],
+            default="input order",
+            key="scores_order",
+        )
+        by = "score" if order == "drop order" else "index"
+        st.altair_chart(charts.scores(views.score_parts_frame(frame), line, by=by), width="stretch")
+        common.table(
+            frame.drop(columns=["recency_part", "role_part", "topic_part"]),
+            column_config={
+                "index": None,
+                "role_weight": st.column_config.NumberColumn("role weight"),
+                # the same as the drop order for a dropped message, empty for the others
+                "drop_rank": None,
+                "score": st.column_config.NumberColumn("score", format="%.6f"),
+                "recency": st.column_config.NumberColumn("recency", format="%.4f"),
+                "topic_overlap": st.column_config.NumberColumn("topic overlap", format="%.4f"),
+                "drop_order": st.column_config.NumberColumn(
+                    "drop order",
+                    help="Position in the order drop would remove messages (1 goes first)",
+                ),
+                "chars": st.column_config.NumberColumn("characters", format="localized"),
+            },
+        )
+    st.subheader("Topic terms")
+    topics = views.topic_frame(result)
+    st.caption(
+        f"The {len(topics)} most frequent words longer than three characters in the whole "
+        "history; a message's topic overlap is the share of its distinct words among them."
+    )
+    if topics.empty:
+        st.info("This history has no word longer than three characters.")
+    else:
+        st.altair_chart(charts.topic_terms(topics), width="stretch")
+
+
+page.run("Scores", draw)

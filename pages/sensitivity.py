@@ -3,78 +3,86 @@ max_message_chars, over each parameter's whole range."""
 
 import streamlit as st
 
-from explorer import router, state, tuning, tuning_charts, tuning_compute, ui, views
+from compactor.wording import plural
+from explorer.charts import sweeps as sweep_charts
+from explorer.frames import sweeps as sweep_frames
+from explorer.frames import views
+from explorer.session import cache, state
+from explorer.session.cache import Outcome
+from explorer.widgets import common, page
 
-router.ensure()
-st.title("Sensitivity")
-with ui.guarded():
-    outcome = ui.require_result()
-    if outcome is not None:
-        result = outcome.result
-        conv = state.conversation()
-        params = result.request.params
-        st.caption(
-            "Each chart moves one parameter over its whole range with the others as in the "
-            "sidebar; the dashed line is the current value. Protected messages are never "
-            "removed or cut, so keep_last_n and keep_roles shape both curves."
+
+def draw(outcome: Outcome) -> None:
+    result = outcome.result
+    conv = state.conversation()
+    params = result.request.params
+    st.caption(
+        "Each chart moves one parameter over its whole range with the others as in the "
+        "sidebar; the dashed line is the current value. Protected messages are never "
+        "removed or cut, so keep_last_n and keep_roles shape both curves."
+    )
+
+    st.subheader("Duplicates removed against duplicate_threshold")
+    thresholds = cache.threshold(conv, result)
+    now = thresholds.current
+    if sweep_frames.removes_nothing(thresholds):
+        low, high = thresholds.steps[0].low, thresholds.steps[-1].high
+        st.info(
+            f"No duplicates at any duplicate_threshold from {low:g} to {high:g}: dedupe "
+            "removes nothing over the whole range, so there is no curve to draw. "
+            f"{sweep_frames.closest_pair_text(views.similarity_frame(result), low)}",
+            icon=":material/info:",
         )
-
-        st.subheader("Duplicates removed against duplicate_threshold")
-        thresholds = tuning_compute.threshold(conv, result)
-        now = thresholds.current
-        if tuning.removes_nothing(thresholds):
-            low, high = thresholds.steps[0].low, thresholds.steps[-1].high
-            st.info(
-                f"No duplicates at any duplicate_threshold from {low:g} to {high:g}: dedupe "
-                "removes nothing over the whole range, so there is no curve to draw. "
-                f"{tuning.closest_pair_text(views.similarity_frame(result), low)}",
-                icon=":material/info:",
-            )
-        else:
-            st.markdown(
-                f"At **{params.duplicate_threshold:g}** dedupe removes "
-                f"**{views.plural(now.removed_messages, 'message')}**, "
-                f"{views.plural(now.removed_chars, 'character')}; the same holds for "
-                f"{tuning.threshold_span(now)}."
-            )
-            frame = tuning.threshold_frame(thresholds)
-            st.altair_chart(
-                tuning_charts.threshold_steps(frame, params.duplicate_threshold), width="stretch"
-            )
-            ui.table(
-                frame[~frame["start"]].drop(columns=["threshold", "from", "start"]),
-                column_config={
-                    "span": "duplicate_threshold",
-                    "removed_messages": st.column_config.NumberColumn("messages removed"),
-                    "removed_chars": st.column_config.NumberColumn(
-                        "characters removed", format="localized"
-                    ),
-                    "removed": st.column_config.TextColumn("which", width="large"),
-                },
-            )
-
-        st.subheader("Characters cut against max_message_chars")
-        trims = tuning_compute.trim(conv, result)
-        point = trims.current
+    else:
         st.markdown(
-            f"At **{params.max_message_chars:,}** trim cuts "
-            f"**{views.plural(point.cut_chars, 'character')}** from "
-            f"{views.plural(point.trimmed_messages, 'message')} ({point.sentence_cuts:,} at a "
-            f"sentence end, {point.hard_cuts:,} hard), leaving "
-            f"{views.plural(point.after_trim_chars, 'character')} for drop."
+            f"At **{params.duplicate_threshold:g}** dedupe removes "
+            f"**{plural(now.removed_messages, 'message')}**, "
+            f"{plural(now.removed_chars, 'character')}; the same holds for "
+            f"{sweep_frames.threshold_span(now)}."
         )
-        limit = tuning.trim_view_limit(trims)
+        frame = sweep_frames.threshold_frame(thresholds)
         st.altair_chart(
-            tuning_charts.trim_curve(tuning.trim_frame(trims, limit), params.max_message_chars),
-            width="stretch",
+            sweep_charts.threshold_steps(frame, params.duplicate_threshold), width="stretch"
         )
-        if limit < trims.max_chars_range[1]:
-            st.caption(
-                f"The chart stops at {limit:,}: from there up to "
-                f"{trims.max_chars_range[1]:,} trim cuts nothing."
-            )
+        common.table(
+            frame[~frame["start"]].drop(columns=["threshold", "from", "start"]),
+            column_config={
+                "span": "duplicate_threshold",
+                "removed_messages": st.column_config.NumberColumn("messages removed"),
+                "removed_chars": st.column_config.NumberColumn(
+                    "characters removed", format="localized"
+                ),
+                "removed": st.column_config.TextColumn("which", width="large"),
+            },
+        )
+
+    st.subheader("Characters cut against max_message_chars")
+    trims = cache.trim(conv, result)
+    point = trims.current
+    st.markdown(
+        f"At **{params.max_message_chars:,}** trim cuts "
+        f"**{plural(point.cut_chars, 'character')}** from "
+        f"{plural(point.trimmed_messages, 'message')} ({point.sentence_cuts:,} at a "
+        f"sentence end, {point.hard_cuts:,} hard), leaving "
+        f"{plural(point.after_trim_chars, 'character')} for drop."
+    )
+    limit = sweep_frames.trim_view_limit(trims)
+    st.altair_chart(
+        sweep_charts.trim_curve(
+            sweep_frames.trim_sweep_frame(trims, limit), params.max_message_chars
+        ),
+        width="stretch",
+    )
+    if limit < trims.max_chars_range[1]:
         st.caption(
-            "Characters cut count every message trim shortens, including any that drop removes "
-            "afterwards; the messages trimmed are the unprotected ones dedupe leaves at the "
-            "current threshold."
+            f"The chart stops at {limit:,}: from there up to "
+            f"{trims.max_chars_range[1]:,} trim cuts nothing."
         )
+    st.caption(
+        "Characters cut count every message trim shortens, including any that drop removes "
+        "afterwards; the messages trimmed are the unprotected ones dedupe leaves at the "
+        "current threshold."
+    )
+
+
+page.run("Sensitivity", draw)

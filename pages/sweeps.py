@@ -2,96 +2,100 @@
 
 import streamlit as st
 
-from explorer import router, state, tuning, tuning_charts, tuning_compute, ui
+from explorer.charts import sweeps as sweep_charts
+from explorer.frames import sweeps as sweep_frames
+from explorer.session import cache, state
+from explorer.session.cache import Outcome
+from explorer.widgets import common, page
 
-router.ensure()
-st.title("Budget sweep")
-with ui.guarded():
-    outcome = ui.require_result()
-    if outcome is not None:
-        result = outcome.result
-        sweep = tuning_compute.budget(state.conversation(), result)
-        current = sweep.current
-        low, high = sweep.budget_range
+
+def draw(outcome: Outcome) -> None:
+    result = outcome.result
+    sweep = cache.budget(state.conversation(), result)
+    current = sweep.current
+    low, high = sweep.budget_range
+    st.caption(
+        "Pin, dedupe, trim and the scores do not depend on the budget, so one run says what "
+        "comes out at every budget from "
+        f"{low:,} to {high:,}: drop removes the same messages in the same order, and stops "
+        "sooner the larger the budget. The other parameters stay as in the sidebar."
+    )
+    cols = st.columns(4)
+    cols[0].metric("Current budget", f"{sweep.current_budget:,}")
+    cols[1].metric("Characters out", f"{current.output_chars:,}")
+    cols[2].metric("Messages out", f"{current.output_messages:,}")
+    everything = sweep.steps[-1]
+    if everything.dropped_messages == 0:
+        cols[3].metric(
+            "Nothing dropped from",
+            f"{everything.from_budget:,}",
+            f"{everything.output_messages:,} messages, {everything.output_chars:,} characters",
+            delta_color="off",
+            delta_arrow="off",
+            help="The smallest budget at which drop removes nothing (duplicates are removed "
+            "at every budget).",
+        )
+    else:
+        cols[3].metric(
+            "Nothing dropped from",
+            "beyond the range",
+            f"{everything.dropped_messages:,} still dropped at {high:,}",
+            delta_color="off",
+            delta_arrow="off",
+            help="Even the schema's largest budget leaves drop something to remove.",
+        )
+
+    frame = sweep_frames.budget_steps_frame(sweep)
+    st.subheader("The output against the budget")
+    st.caption(
+        "Each step is a budget from which one more message fits. Hover a point for the "
+        "messages kept from that budget. Below the dotted line the output fits the budget; "
+        "a step above it means the protected messages alone exceed the budget."
+    )
+    st.altair_chart(sweep_charts.budget_chars(frame, sweep.current_budget), width="stretch")
+    st.altair_chart(sweep_charts.budget_messages(frame, sweep.current_budget), width="stretch")
+    if frame["end"].any() and sweep_frames.budget_view_limit(sweep) < high:
         st.caption(
-            "Pin, dedupe, trim and the scores do not depend on the budget, so one run says what "
-            "comes out at every budget from "
-            f"{low:,} to {high:,}: drop removes the same messages in the same order, and stops "
-            "sooner the larger the budget. The other parameters stay as in the sidebar."
+            f"The charts stop at {frame['budget'].max():,}; nothing changes from there "
+            f"up to the schema's maximum of {high:,}."
         )
-        cols = st.columns(4)
-        cols[0].metric("Current budget", f"{sweep.current_budget:,}")
-        cols[1].metric("Characters out", f"{current.output_chars:,}")
-        cols[2].metric("Messages out", f"{current.output_messages:,}")
-        everything = sweep.steps[-1]
-        if everything.dropped_messages == 0:
-            cols[3].metric(
-                "Nothing dropped from",
-                f"{everything.from_budget:,}",
-                f"{everything.output_messages:,} messages, {everything.output_chars:,} characters",
-                delta_color="off",
-                delta_arrow="off",
-                help="The smallest budget at which drop removes nothing (duplicates are removed "
-                "at every budget).",
-            )
-        else:
-            cols[3].metric(
-                "Nothing dropped from",
-                "beyond the range",
-                f"{everything.dropped_messages:,} still dropped at {high:,}",
-                delta_color="off",
-                delta_arrow="off",
-                help="Even the schema's largest budget leaves drop something to remove.",
-            )
 
-        frame = tuning.budget_steps_frame(sweep)
-        st.subheader("The output against the budget")
-        st.caption(
-            "Each step is a budget from which one more message fits. Hover a point for the "
-            "messages kept from that budget. Below the dotted line the output fits the budget; "
-            "a step above it means the protected messages alone exceed the budget."
+    st.subheader("From which budget each message is kept")
+    table = sweep_frames.survival_frame(sweep, result)
+    order = st.segmented_control(
+        "Order",
+        ["input order", "survival budget"],
+        default="input order",
+        key="sweeps_order",
+    )
+    if order == "survival budget":
+        table = table.sort_values(
+            ["survives_from_budget", "index"], na_position="last", kind="stable"
         )
-        st.altair_chart(tuning_charts.budget_chars(frame, sweep.current_budget), width="stretch")
-        st.altair_chart(tuning_charts.budget_messages(frame, sweep.current_budget), width="stretch")
-        if frame["end"].any() and tuning.budget_view_limit(sweep) < high:
-            st.caption(
-                f"The charts stop at {frame['budget'].max():,}; nothing changes from there "
-                f"up to the schema's maximum of {high:,}."
-            )
+    common.table(
+        table.drop(columns=["index", "rule"]),
+        column_config={
+            "kept_now": st.column_config.CheckboxColumn(
+                "kept now", help=f"In the output at the budget of {sweep.current_budget:,}"
+            ),
+            "fate": st.column_config.TextColumn(
+                "fate now", help=f"At the budget of {sweep.current_budget:,}"
+            ),
+            "chars": st.column_config.NumberColumn(
+                "characters when kept",
+                format="localized",
+                help=f"After any trim; {common.MISSING} when no budget keeps it",
+            ),
+            "survives_from_budget": st.column_config.NumberColumn(
+                "survives from budget",
+                format="localized",
+                help="The smallest budget_chars at which it is in the output; "
+                f"{common.MISSING} when no budget in range keeps it",
+            ),
+            "kept_from": st.column_config.TextColumn("in words", width="medium"),
+            "preview": st.column_config.TextColumn("text (start)", width="large"),
+        },
+    )
 
-        st.subheader("From which budget each message is kept")
-        table = tuning.survival_frame(sweep, result)
-        order = st.segmented_control(
-            "Order",
-            ["input order", "survival budget"],
-            default="input order",
-            key="sweeps_order",
-        )
-        if order == "survival budget":
-            table = table.sort_values(
-                ["survives_from_budget", "index"], na_position="last", kind="stable"
-            )
-        ui.table(
-            table.drop(columns=["index", "rule"]),
-            column_config={
-                "kept_now": st.column_config.CheckboxColumn(
-                    "kept now", help=f"In the output at the budget of {sweep.current_budget:,}"
-                ),
-                "fate": st.column_config.TextColumn(
-                    "fate now", help=f"At the budget of {sweep.current_budget:,}"
-                ),
-                "chars": st.column_config.NumberColumn(
-                    "characters when kept",
-                    format="localized",
-                    help=f"After any trim; {ui.MISSING} when no budget keeps it",
-                ),
-                "survives_from_budget": st.column_config.NumberColumn(
-                    "survives from budget",
-                    format="localized",
-                    help="The smallest budget_chars at which it is in the output; "
-                    f"{ui.MISSING} when no budget in range keeps it",
-                ),
-                "kept_from": st.column_config.TextColumn("in words", width="medium"),
-                "preview": st.column_config.TextColumn("text (start)", width="large"),
-            },
-        )
+
+page.run("Budget sweep", draw)

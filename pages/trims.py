@@ -2,58 +2,59 @@
 
 import streamlit as st
 
-from explorer import charts, router, textviews, ui, views
+from explorer.charts import views as charts
+from explorer.frames import markup, views
+from explorer.session.cache import Outcome
+from explorer.widgets import common, page
 
 PER_PAGE = 10
 
-router.ensure()
-st.title("Trims")
-with ui.guarded():
-    outcome = ui.require_result()
-    if outcome is not None:
-        result = outcome.result
-        limit = result.request.params.max_message_chars
-        st.caption(
-            f"Every unprotected message still present that is longer than max_message_chars "
-            f"({limit:,}) is cut to a prefix: at the last sentence end within the limit if that "
-            "keeps at least 40 percent of it, else hard at the limit without splitting a "
-            "character. Nothing is added."
+
+def draw(outcome: Outcome) -> None:
+    result = outcome.result
+    limit = result.request.params.max_message_chars
+    st.caption(
+        f"Every unprotected message still present that is longer than max_message_chars "
+        f"({limit:,}) is cut to a prefix: at the last sentence end within the limit if that "
+        "keeps at least 40 percent of it, else hard at the limit without splitting a "
+        "character. Nothing is added."
+    )
+    frame = views.trim_frame(result)
+    if frame.empty:
+        st.info(
+            f"No unprotected message is longer than {limit:,} characters.",
+            icon=":material/info:",
         )
-        frame = views.trim_frame(result)
-        if frame.empty:
-            st.info(
-                f"No unprotected message is longer than {limit:,} characters.",
-                icon=":material/info:",
-            )
-        else:
-            st.altair_chart(charts.trims(views.trim_bars(frame), limit), width="stretch")
-            ui.table(
-                frame.drop(columns=["index"]),
-                column_config={
-                    "original_chars": st.column_config.NumberColumn(
-                        "characters before", format="localized"
-                    ),
-                    "kept_chars": st.column_config.NumberColumn(
-                        "kept (cut position)", format="localized"
-                    ),
-                    "cut_chars": st.column_config.NumberColumn("cut off", format="localized"),
-                    "cut": "cut kind",
-                    "limit": None,  # max_message_chars, the same on every row (see above)
-                    "fate": st.column_config.TextColumn(
-                        "fate", help="dropped: trimmed, then dropped"
-                    ),
-                },
-            )
-            cuts = result.trimming.cuts
-            shown = ui.page_slice(len(cuts), PER_PAGE, "trimmed messages", "trims_page")
-            for c in cuts[shown]:
-                trace = result.messages[c.index]
-                kind = "at a sentence end" if c.kind == "sentence" else "hard, at the limit"
-                then = "; then dropped" if trace.drop is not None else ""
-                with st.container(border=True):
-                    st.markdown(
-                        f"**#{c.index}** ({trace.message.role}): cut at character {c.chars:,} of "
-                        f"{c.original_chars:,}, {kind}; {c.original_chars - c.chars:,} characters "
-                        f"cut off{then}"
-                    )
-                    st.html(textviews.trimmed_html(trace.message.content, c.chars, c.kind))
+    else:
+        st.altair_chart(charts.trims(views.trim_bars(frame), limit), width="stretch")
+        common.table(
+            frame.drop(columns=["index"]),
+            column_config={
+                "original_chars": st.column_config.NumberColumn(
+                    "characters before", format="localized"
+                ),
+                "kept_chars": st.column_config.NumberColumn(
+                    "kept (cut position)", format="localized"
+                ),
+                "cut_chars": st.column_config.NumberColumn("cut off", format="localized"),
+                "cut": "cut kind",
+                "limit": None,  # max_message_chars, the same on every row (see above)
+                "fate": st.column_config.TextColumn("fate", help="dropped: trimmed, then dropped"),
+            },
+        )
+        cuts = result.trimming.cuts
+        shown = common.page_slice(len(cuts), PER_PAGE, "trimmed messages", "trims_page")
+        for c in cuts[shown]:
+            trace = result.messages[c.index]
+            kind = "at a sentence end" if c.kind == "sentence" else "hard, at the limit"
+            then = "; then dropped" if trace.drop is not None else ""
+            with st.container(border=True):
+                st.markdown(
+                    f"**#{c.index}** ({trace.message.role}): cut at character {c.chars:,} of "
+                    f"{c.original_chars:,}, {kind}; {c.original_chars - c.chars:,} characters "
+                    f"cut off{then}"
+                )
+                st.html(markup.trimmed_html(trace.message.content, c.chars, c.kind))
+
+
+page.run("Trims", draw)

@@ -1,1 +1,2 @@
-"""The sample conversations, shipped as package data (compactor.sample_histories); see compactor.samples."""
+"""The sample conversations, shipped as package data (``compactor.sample_histories``); read
+them with :mod:`compactor.samples`."""

@@ -1,1 +1,2 @@
-"""Analyses that read a compaction result and decide nothing new: sweeps, walkthrough, watched facts, tool pairing, A/B."""
+"""Analyses that read a compaction result and decide nothing new: sweeps, the walkthrough,
+watched facts, tool pairing and A/B."""

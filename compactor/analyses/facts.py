@@ -90,7 +90,8 @@ def watch(
 ) -> tuple[WatchedFact, ...]:
     """Where each phrase is in the history and whether it survives ``result``'s setting.
 
-    ``sweep`` is :func:`compactor.analyses.sweeps.budget_sweep` of ``result``, computed when omitted.
+    ``sweep`` is :func:`~compactor.analyses.sweeps.budget_sweep` of ``result`` (computed when
+    omitted).
     Blank phrases are skipped.
     """
     survival = (sweep or budget_sweep(result)).survival

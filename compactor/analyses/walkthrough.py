@@ -26,6 +26,7 @@ PRESENT = "present"
 TRIMMED = "trimmed"
 DUPLICATE = "duplicate"
 
+
 @dataclass(frozen=True)
 class StepEvent:
     """One thing a stage did, or chose not to do, to one message."""
@@ -178,7 +179,8 @@ def walkthrough(result: CompactionResult) -> Walkthrough:
             reason = f"{t.original_chars:,} characters, over the limit of {limit:,}, but protected"
             events.append(_event(t, SPARED, reason, chars[t.index], chars[t.index], total))
     cuts = len(result.trimming.cuts)
-    summary = f"{plural(cuts, 'message')} cut to at most {limit:,} characters, {before - total:,} removed."
+    cut = plural(cuts, "message")
+    summary = f"{cut} cut to at most {limit:,} characters, {before - total:,} removed."
     rule = f"max_message_chars = {limit:,}; {contract.TRIM_CUT_AT}"
     steps.append(step("trim", rule, summary, events, before))
 

@@ -35,5 +35,3 @@ def main(argv: Sequence[str] | None = None) -> int:
         return args.run(args)
     except BrokenPipeError:  # e.g. piped into `head`
         return 0
-
-

@@ -6,15 +6,13 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
-from compactor.contract import INPUT_SCHEMA, LIMITS, RANGES
+from compactor.contract import LIMITS, PARAMETERS, RANGES
 from compactor.errors import FormatError, Problem, format_path
 from compactor.formats.fixes import apply_fixes, limit_changes
 from compactor.formats.types import Change, Conversion
 from compactor.validation import errors_of
 from compactor.wording import plural
 
-#: The request's parameters (every top-level field but ``messages``).
-PARAMETERS = tuple(name for name in INPUT_SCHEMA["properties"] if name != "messages")
 MAX_ID = LIMITS["max_id_chars"]
 
 

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from compactor.contract import ROLES
+from compactor.contract import PARAMETERS, ROLES
 from compactor.errors import FormatError, Problem
-from compactor.formats.builder import PARAMETERS, at, describe, type_of
+from compactor.formats.builder import at, describe, type_of
 
 ANTHROPIC_BLOCKS = frozenset(
     {

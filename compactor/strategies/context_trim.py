@@ -132,8 +132,7 @@ def trim_context(request: dict[str, Any]) -> dict[str, Any]:
     errors = schema_errors(_VALIDATOR, request) + list(_missing_text(request))
     # Messages are echoed back: NaN or an infinity in them would make the response invalid JSON.
     errors += [
-        Problem("must be a finite number", path=format_path(path))
-        for path in _non_finite(request)
+        Problem("must be a finite number", path=format_path(path)) for path in _non_finite(request)
     ]
     if errors:
         raise InvalidRequest(errors)

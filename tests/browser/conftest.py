@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Browser, sync_playwright
 
-from tests.browser import driver
+from harness import browser as driver
 
 HERE = Path(__file__).resolve().parent
 #: Seconds one browser test may take, fixtures included (the first one starts the server).

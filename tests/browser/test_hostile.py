@@ -7,9 +7,9 @@ import re
 
 from playwright.sync_api import expect
 
+from explorer.frames.views import preview
 from explorer.navigation import PAGES
-from explorer.ui import FRIENDLY_ERROR
-from explorer.views import preview
+from explorer.widgets.page import FRIENDLY_ERROR
 from tests.explorer.requests import HOSTILE, hostile_request
 
 CONVERSATION = next(spec for spec in PAGES if spec.path == "pages/conversation.py")

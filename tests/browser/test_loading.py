@@ -13,12 +13,12 @@ from playwright.sync_api import expect
 from compactor.errors import UnreadableJSON
 from compactor.jsonio import parse_json
 from compactor.samples import DEFAULT_SAMPLE, load_sample
-from explorer.importing import TITLES
 from explorer.navigation import PAGES
+from explorer.widgets.importing import TITLES
 from tests.browser.expected import engine_fates
 
 CONVERSATION = next(spec for spec in PAGES if spec.path == "pages/conversation.py")
-OVERVIEW = next(spec for spec in PAGES if spec.default)
+OVERVIEW = next(spec for spec in PAGES if spec.path == "app.py")
 MESSAGES = [
     {"role": "system", "content": "You plan deliveries for a bakery. Answer in one line."},
     {"role": "user", "content": "Which van takes the 06:00 run to the market hall?"},

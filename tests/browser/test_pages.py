@@ -10,7 +10,7 @@ from playwright.sync_api import expect
 
 from compactor.samples import load_sample
 from explorer.navigation import PAGES
-from explorer.ui import FRIENDLY_ERROR
+from explorer.widgets.page import FRIENDLY_ERROR
 from tests.browser.expected import result
 
 SAMPLE = "repeated-questions"
@@ -18,7 +18,7 @@ LINK_PARAMS = {"budget_chars": 1200, "max_message_chars": 100}
 LINK = f"?sample={SAMPLE}&" + "&".join(f"{k}={v}" for k, v in LINK_PARAMS.items())
 #: Pages that always draw charts, and how many at least, when every stage acts.
 CHARTS = {
-    "pages/overview.py": 3,
+    "app.py": 3,
     "pages/timeline.py": 1,
     "pages/scores.py": 2,
     "pages/protected.py": 1,

@@ -5,9 +5,9 @@ from playwright.sync_api import expect
 
 from compactor import run, validate
 from compactor.samples import DEFAULT_SAMPLE, load_sample
+from explorer.frames.views import name_list
 from explorer.navigation import PAGES
-from explorer.views import name_list
-from tests.browser import driver
+from harness import browser as driver
 from tests.browser.conftest import visiting
 from tests.browser.expected import engine_fates
 

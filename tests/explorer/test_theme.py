@@ -1,9 +1,10 @@
 """One colour per fate, distinct, and the other colours never taken for a fate."""
 
 from compactor import Fate
-from explorer import theme, ui
+from explorer import theme
 from explorer.navigation import PAGES
-from explorer.sidebar import threshold_format
+from explorer.widgets import common
+from explorer.widgets.params import threshold_format
 from tests.paths import ROOT
 
 
@@ -18,7 +19,7 @@ def test_every_fate_has_its_own_colour_and_meaning():
 
 
 def test_the_legend_lists_every_fate_in_its_colour():
-    legend = ui.fate_legend_html()
+    legend = common.fate_legend_html()
     for fate in theme.FATES:
         assert f">{fate}</span>" in legend
         assert theme.FATE_COLOURS[fate] in legend
@@ -26,7 +27,7 @@ def test_the_legend_lists_every_fate_in_its_colour():
 
 def test_every_page_exists_and_one_is_the_default():
     assert all((ROOT / spec.path).is_file() for spec in PAGES)
-    assert [spec.title for spec in PAGES if spec.default] == ["Overview"]
+    assert [spec.title for spec in PAGES if spec.path == "app.py"] == ["Overview"]
     assert len({spec.path for spec in PAGES}) == len(PAGES)
 
 

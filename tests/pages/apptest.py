@@ -6,13 +6,13 @@ import json
 from typing import Any
 
 import pandas as pd
-from streamlit.dataframe_util import convert_arrow_bytes_to_pandas_df
+import pyarrow as pa
 from streamlit.testing.v1 import AppTest
 
 from compactor import CompactionResult, run, validate
-from explorer import state
-from explorer.conversation import Conversation, params_from
-from explorer.ui import FRIENDLY_ERROR
+from explorer.session import state
+from explorer.session.conversation import Conversation, params_from
+from explorer.widgets.page import FRIENDLY_ERROR
 from tests.paths import ROOT
 
 APP = ROOT / "app.py"
@@ -82,12 +82,17 @@ def engine(at: AppTest) -> CompactionResult:
     return run(validate(request_of(at)))
 
 
+def arrow_frame(data: bytes) -> pd.DataFrame:
+    """A data set Streamlit sent to the browser (Arrow IPC stream bytes) as a data frame."""
+    return pa.ipc.open_stream(data).read_pandas()
+
+
 def charts(at: AppTest) -> list[tuple[dict[str, Any], dict[str, pd.DataFrame]]]:
     """Each Vega-Lite chart on the page: its spec and its datasets by name."""
     out = []
     for chart in at.get("vega_lite_chart"):
         spec = json.loads(chart.proto.spec)
-        data = {d.name: convert_arrow_bytes_to_pandas_df(d.data.data) for d in chart.proto.datasets}
+        data = {d.name: arrow_frame(d.data.data) for d in chart.proto.datasets}
         out.append((spec, data))
     return out
 

@@ -7,10 +7,10 @@ import pytest
 from compactor import compact
 from compactor.contract import DEFAULTS, RANGES
 from compactor.samples import DEFAULT_SAMPLE, load_sample, load_samples
-from explorer import state
+from explorer.frames.stages import NO_BREAK
 from explorer.navigation import PAGES
-from explorer.stage_views import NO_BREAK
-from explorer.ui import FRIENDLY_ERROR
+from explorer.session import state
+from explorer.widgets.page import FRIENDLY_ERROR
 from tests.explorer.requests import rich_request
 from tests.pages.apptest import (
     assert_clean,
@@ -182,8 +182,8 @@ def test_an_unexpected_error_in_a_view_shows_a_friendly_message(spec, monkeypatc
     def broken(*args, **kwargs):
         raise RuntimeError("boom")
 
-    monkeypatch.setattr("explorer.ui.current", broken)
-    monkeypatch.setattr("explorer.state.conversation", broken)
+    monkeypatch.setattr("explorer.widgets.page.current", broken)
+    monkeypatch.setattr("explorer.session.state.conversation", broken)
     goto(at, spec.path)
     assert not at.exception
     assert FRIENDLY_ERROR in [e.value for e in at.error]

@@ -6,7 +6,7 @@ from compactor import validate
 from compactor.analyses.ab import compare_params
 from compactor.model import Params
 from compactor.samples import load_samples
-from explorer.tuning_ui import B_KEYS
+from explorer.widgets.tuning import B_KEYS
 from tests.explorer.requests import rich_request
 from tests.pages.apptest import (
     assert_clean,
@@ -141,7 +141,7 @@ def test_only_the_differing_rows_and_b_survives_a_page_switch():
     rows = table(at, "fate_b")
     comparison = engine_comparison(at)
     assert list(rows["message"]) == [f"#{i}" for i in comparison.differing]
-    goto(at, "pages/overview.py")
+    goto(at, "app.py")
     goto(at, PAGE)
     assert_clean(at)
     assert b_params(at)["budget_chars"] == 250

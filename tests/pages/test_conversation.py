@@ -5,7 +5,8 @@ import json
 import pytest
 
 from compactor.samples import DEFAULT_SAMPLE, load_samples
-from explorer import importing, state
+from explorer.session import state
+from explorer.widgets import importing
 from tests.explorer.requests import rich_request
 from tests.pages.apptest import assert_clean, goto, params, start, table
 
@@ -70,7 +71,7 @@ def test_broken_json_shows_line_and_column_and_keeps_the_text_and_the_conversati
     assert at.text_area(key=importing.PASTE_KEY).value == broken
     assert conversation(at).sample == DEFAULT_SAMPLE
     # the text survives a visit to another page
-    goto(at, "pages/overview.py")
+    goto(at, "app.py")
     goto(at, PAGE)
     assert at.text_area(key=importing.PASTE_KEY).value == broken
 

@@ -5,14 +5,13 @@ import json
 
 import pandas as pd
 import pytest
-from streamlit.dataframe_util import convert_arrow_bytes_to_pandas_df
 from streamlit.testing.v1 import AppTest
 
 from compactor.samples import load_samples
 from explorer.navigation import PAGES
-from explorer.tuning_ui import B_KEYS, PHRASES_KEY
-from explorer.ui import MISSING
-from tests.pages.apptest import assert_clean, goto, start
+from explorer.widgets.common import MISSING
+from explorer.widgets.tuning import B_KEYS, PHRASES_KEY
+from tests.pages.apptest import arrow_frame, assert_clean, goto, start
 
 #: Text a cell or a tooltip shows for a missing value when nothing replaces it.
 #: ("none" in lower case is the explorer's word for an empty list of messages, so it is not here.)
@@ -67,7 +66,7 @@ def leaks_on(at, where: str) -> list[str]:
     for number, chart in enumerate(at.get("vega_lite_chart")):
         fields = tooltip_fields(json.loads(chart.proto.spec))
         for dataset in chart.proto.datasets:
-            data = convert_arrow_bytes_to_pandas_df(dataset.data.data)
+            data = arrow_frame(dataset.data.data)
             for column in sorted(fields & set(data.columns)):
                 if leaking(data[column]).any():
                     problems.append(f"{where}: chart {number}, tooltip field {column!r}")

@@ -1,4 +1,4 @@
-"""Watched facts: the tables are compactor.analyses.facts.watch of the phrases typed, they follow the
+"""Watched facts: the tables are the engine's facts.watch of the phrases typed, they follow the
 parameters, the phrases are kept across pages, and a phrase is only ever shown as table text."""
 
 import pandas as pd
@@ -6,7 +6,7 @@ import pytest
 
 from compactor.analyses.facts import parse_phrases, watch
 from compactor.samples import load_samples
-from explorer.tuning_ui import PHRASES_KEY
+from explorer.widgets.tuning import PHRASES_KEY
 from tests.explorer.requests import rich_request
 from tests.pages.apptest import (
     MOVES,
@@ -110,7 +110,7 @@ def test_a_larger_budget_keeps_a_fact_from_the_budget_the_table_gives():
 
 def test_the_phrases_are_kept_across_pages():
     at = watching()
-    goto(at, "pages/overview.py")
+    goto(at, "app.py")
     goto(at, PAGE)
     assert_clean(at)
     assert at.text_area(key=PHRASES_KEY).value == PHRASES

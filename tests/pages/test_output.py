@@ -5,7 +5,7 @@ import shlex
 
 import pytest
 
-from explorer import snippets
+from explorer.frames import snippets
 from tests.explorer.requests import rich_request
 from tests.pages.apptest import MOVES, assert_clean, follows_the_engine, on_page, request_of, table
 

@@ -3,8 +3,8 @@
 import pytest
 
 from compactor.samples import load_sample
-from explorer import stage_views
-from explorer.views import LIST_LIMIT
+from explorer.frames import stages as stage_frames
+from explorer.frames.views import LIST_LIMIT
 from tests.explorer.requests import rich_request
 from tests.pages.apptest import (
     MOVES,
@@ -20,7 +20,7 @@ from tests.pages.apptest import (
     table,
 )
 
-PAGE = "pages/overview.py"
+PAGE = "app.py"
 
 
 def stage_table(at):
@@ -82,7 +82,7 @@ def expected(result):
             stages[2]["trimmed_messages"],
             stages[3]["dropped_messages"],
         ],
-        "which": list(stage_views.stage_rows(result, glue=stage_views.NO_BREAK)["which"]),
+        "which": list(stage_frames.stage_rows(result, glue=stage_frames.NO_BREAK)["which"]),
         "acted": {stage: names for stage, names in acted.items() if names},
         "waterfall": {
             "Input": (0, totals.input),

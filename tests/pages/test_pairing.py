@@ -7,9 +7,10 @@ import pytest
 
 from compactor.analyses.pairing import check_pairing
 from compactor.samples import load_samples
-from explorer import importing, state
-from explorer.checks import pairing_summary
-from explorer.conversation import Conversation, params_from
+from explorer.frames.checks import pairing_summary
+from explorer.session import state
+from explorer.session.conversation import Conversation, params_from
+from explorer.widgets import importing
 from tests.pages.apptest import assert_clean, engine, goto, metrics, set_param, start, table
 
 PAGE = "pages/pairing.py"
@@ -86,7 +87,7 @@ def test_an_imported_history_is_paired_by_its_tool_call_ids():
     assert explained == [f"- **{i.kind}**: {i.explanation}." for i in report.issues]
 
 
-@pytest.mark.parametrize("path", ["pages/overview.py", "pages/output.py"])
+@pytest.mark.parametrize("path", ["app.py", "pages/output.py"])
 def test_overview_and_output_warn_about_split_pairs_and_link_to_them(path):
     at = goto(pasted(), path)
     assert_clean(at)
@@ -131,5 +132,5 @@ def test_every_sample_lists_its_pairs_as_the_engine_pairs_them(sample):
     assert list(zip(rows["call"], rows["result"], rows["problem"], strict=True)) == [
         (f"#{p.call}", f"#{p.result}", p.problem or "") for p in report.pairs
     ]
-    overview = goto(at, "pages/overview.py")
+    overview = goto(at, "app.py")
     assert warnings(overview) == ([] if report.ok else [pairing_summary(report)])

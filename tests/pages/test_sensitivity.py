@@ -1,10 +1,11 @@
-"""Sensitivity: the threshold steps and the trim curve are compactor.analyses.sweeps on the same request."""
+"""Sensitivity: the threshold steps and the trim curve are the engine's sweeps of the request."""
 
 import pytest
 
 from compactor.analyses.sweeps import threshold_sweep, trim_sweep
 from compactor.samples import load_samples
-from explorer import tuning, views
+from explorer.frames import sweeps as sweep_frames
+from explorer.frames import views
 from tests.explorer.requests import rich_request
 from tests.pages.apptest import (
     MOVES,
@@ -53,7 +54,7 @@ def expected(result):
     thresholds = threshold_sweep(result)
     trims = trim_sweep(result)
     params = result.request.params
-    curve = tuning.trim_frame(trims, tuning.trim_view_limit(trims))
+    curve = sweep_frames.trim_sweep_frame(trims, sweep_frames.trim_view_limit(trims))
     now, point = thresholds.current, trims.current
     trim_said = (
         f"At **{params.max_message_chars:,}** trim cuts **{plural(point.cut_chars, 'character')}**"
@@ -64,7 +65,7 @@ def expected(result):
     nothing = all(s.removed_messages == 0 for s in thresholds.steps)
     if nothing:
         low, high = thresholds.steps[0].low, thresholds.steps[-1].high
-        closest = tuning.closest_pair_text(views.similarity_frame(result), low)
+        closest = sweep_frames.closest_pair_text(views.similarity_frame(result), low)
         return {
             "thresholds": None,
             "empty": [
@@ -78,7 +79,7 @@ def expected(result):
     return {
         "thresholds": [
             (
-                tuning.threshold_span(s),
+                sweep_frames.threshold_span(s),
                 s.removed_messages,
                 s.removed_chars,
                 views.name_list([f"#{i}" for i in s.removed]),
@@ -91,7 +92,7 @@ def expected(result):
             f"At **{params.duplicate_threshold:g}** dedupe removes "
             f"**{plural(now.removed_messages, 'message')}**, "
             f"{plural(now.removed_chars, 'character')}; the same holds for "
-            f"{tuning.threshold_span(now)}.",
+            f"{sweep_frames.threshold_span(now)}.",
             trim_said,
         ],
         "marked": sorted([float(params.duplicate_threshold), float(params.max_message_chars)]),

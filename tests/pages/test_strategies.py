@@ -12,7 +12,7 @@ from compactor import validate
 from compactor.samples import load_samples
 from compactor.strategies.langchain_trim import INSTALL_HINT
 from compactor.strategies.lineup import compare_strategies
-from explorer import tuning_compute
+from explorer.session import cache
 from tests.explorer.requests import rich_request
 from tests.pages.apptest import (
     MOVES,
@@ -87,7 +87,7 @@ def test_the_seed_trim_options_reach_the_trim():
 def test_without_langchain_the_page_says_how_to_install_it(monkeypatch):
     monkeypatch.setitem(sys.modules, "langchain_core", None)
     monkeypatch.setitem(sys.modules, "langchain_core.messages", None)
-    tuning_compute._strategies.clear()
+    cache._strategies.clear()
     try:
         at = on_page(PAGE, rich_request())
         assert_clean(at)
@@ -99,7 +99,7 @@ def test_without_langchain_the_page_says_how_to_install_it(monkeypatch):
         settings = static_table(at, "How").set_index("Strategy")
         assert INSTALL_HINT in settings.loc["LangChain trim_messages", "How"]
     finally:
-        tuning_compute._strategies.clear()
+        cache._strategies.clear()
 
 
 @pytest.mark.parametrize("sample", load_samples(), ids=lambda s: s.slug)

@@ -1,11 +1,11 @@
-"""Budget sweep: the survival table and the step charts are compactor.analyses.sweeps on the same request."""
+"""Budget sweep: the survival table and the step charts are the engine's sweep of the request."""
 
 import pandas as pd
 import pytest
 
 from compactor.analyses.sweeps import budget_sweep
 from compactor.samples import load_samples
-from explorer import tuning
+from explorer.frames import sweeps as sweep_frames
 from tests.explorer.requests import rich_request
 from tests.pages.apptest import (
     MOVES,
@@ -52,10 +52,10 @@ def reported(at):
 
 def expected(result):
     sweep = budget_sweep(result)
-    frame = tuning.budget_steps_frame(sweep)
+    frame = sweep_frames.budget_steps_frame(sweep)
     return {
         "survival": [(f"#{s.index}", s.survives_from_budget) for s in sweep.survival],
-        "labels": [tuning.survival_label(s, sweep.budget_range) for s in sweep.survival],
+        "labels": [sweep_frames.survival_label(s, sweep.budget_range) for s in sweep.survival],
         "kept_now": [t.survived for t in result.messages],
         "steps": [
             (int(r.budget), int(r.output_chars), int(r.output_messages)) for r in frame.itertuples()

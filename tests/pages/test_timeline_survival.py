@@ -3,7 +3,7 @@
 import pytest
 
 from compactor.analyses.sweeps import BUDGET_RANGE, budget_sweep
-from explorer import tuning
+from explorer.frames import sweeps as sweep_frames
 from tests.explorer.requests import rich_request
 from tests.pages.apptest import MOVES, assert_clean, chart_rows, engine, on_page, set_param
 
@@ -11,7 +11,7 @@ PAGE = "pages/timeline.py"
 
 
 def labels(result):
-    return [tuning.survival_label(s, BUDGET_RANGE) for s in budget_sweep(result).survival]
+    return [sweep_frames.survival_label(s, BUDGET_RANGE) for s in budget_sweep(result).survival]
 
 
 @pytest.mark.parametrize("move", MOVES[:3], ids=lambda m: f"{m[0]}={m[1]}")
@@ -33,7 +33,7 @@ def test_the_detail_says_from_which_budget_the_message_is_kept():
         at.selectbox(key="timeline_message").set_value(index).run()
         assert_clean(at)
         said = [m.value for m in at.markdown if m.value.startswith("**Budget**")]
-        label = tuning.survival_label(sweep.survival[index], BUDGET_RANGE)
+        label = sweep_frames.survival_label(sweep.survival[index], BUDGET_RANGE)
         assert said == [f"**Budget**: {label}"]
         shown.append(label.split()[0].rstrip(":"))
     assert set(shown) == {"always", "kept", "never"}  # protected, dropped by order, duplicate

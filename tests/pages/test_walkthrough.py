@@ -1,11 +1,11 @@
-"""Walkthrough: each step shows what compactor.analyses.walkthrough says it did, with the running total;
+"""Walkthrough: each step shows what the engine's walkthrough says it did, with the running total;
 the step moves with Back, Next and the step buttons, and is kept across pages."""
 
 import pytest
 
 from compactor.analyses.walkthrough import walkthrough
 from compactor.samples import load_samples
-from explorer.tuning_ui import STEP_KEY
+from explorer.widgets.tuning import STEP_KEY
 from tests.explorer.requests import rich_request
 from tests.pages.apptest import (
     MOVES,
@@ -102,7 +102,7 @@ def test_back_and_next_move_one_step_and_the_step_outlives_a_page_switch():
     compare(reported(at), expected_at(engine(at), 3))
     at.button(key="walkthrough_back").click().run()
     assert shown_step(at) == 2
-    goto(at, "pages/overview.py")
+    goto(at, "app.py")
     goto(at, PAGE)
     assert shown_step(at) == 2
     at.button_group(key=STEP_KEY).set_value(4).run()

@@ -273,7 +273,9 @@ def test_invalid_parameters_are_refused_with_their_path():
     request = {"messages": json.loads(fixture("messages.json")), "budget_chars": 50}
     with pytest.raises(FormatError) as caught:
         convert(request)
-    assert list(caught.value.problems) == [Problem("must be at least 100; it is 50", path="budget_chars")]
+    assert list(caught.value.problems) == [
+        Problem("must be at least 100; it is 50", path="budget_chars")
+    ]
 
 
 def test_a_forced_format_that_does_not_fit_says_why():

@@ -1,0 +1,1 @@
+"""Altair chart builders: a data frame in, an ``alt.Chart`` out, so a test can read the spec."""

@@ -1,0 +1,167 @@
+"""Charts of the A/B and Strategies pages: message strips coloured by what each side kept.
+
+What a strategy keeps of a message (verbatim, cut, removed) borrows the colours of the fates
+that mean the same (verbatim, trimmed, dropped).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import altair as alt
+import pandas as pd
+
+from explorer.charts.views import rule_line, sized
+from explorer.theme import FATE_COLOURS, TOTAL_COLOUR, fate_color
+
+#: A Vega expression that writes a boolean field as yes or no (a tooltip never says "true").
+YES_NO = "datum.{field} ? 'yes' : 'no'"
+#: The colour of an output line (characters, messages) against a parameter.
+LINE_COLOUR = "#3B3B3B"
+#: The diagonal "output = budget": light, dotted, never a fate colour.
+DIAGONAL_COLOUR = "#9E9E9E"
+#: A strategy's handling of a message, in the colours of the fates that mean the same.
+KEPT_COLOURS = {
+    "verbatim": FATE_COLOURS["verbatim"],
+    "cut": FATE_COLOURS["trimmed"],
+    "removed": FATE_COLOURS["dropped"],
+}
+#: A message the walkthrough has not decided yet (before drop): a neutral grey.
+UNDECIDED_COLOUR = "#BDBDBD"
+#: The walkthrough's running totals: steps done, the step shown, steps to come.
+PHASE_COLOURS = {"done": "#9E9E9E", "this step": "#3B3B3B"}
+#: Font sizes of the walkthrough's charts (read on a projector from the back of a room).
+PROJECTOR_FONT = 15
+
+
+# --- budget sweep ---------------------------------------------------------------------------
+
+_STEP_TOOLTIP = [
+    alt.Tooltip("budget:Q", title="From budget", format=","),
+    alt.Tooltip("to_budget:Q", title="To budget", format=","),
+    alt.Tooltip("output_chars:Q", title="Characters out", format=","),
+    alt.Tooltip("output_messages:Q", title="Messages out", format=","),
+    alt.Tooltip("dropped_messages:Q", title="Dropped", format=","),
+    alt.Tooltip("met:N", title="Budget met"),
+    alt.Tooltip("joins:N", title="Kept from this budget"),
+]
+
+
+def _strip(
+    frame: pd.DataFrame,
+    row_field: str,
+    row_title: str,
+    rows: Sequence[str],
+    color: alt.Color,
+    tooltip: list,
+    outline: str | None = None,
+) -> alt.Chart:
+    """Messages along x, one row per side or strategy, each cell coloured; with ``outline``,
+    the cells whose boolean field of that name is true are outlined (and its tooltip field
+    ``<outline>_text`` says yes or no)."""
+    encoding = {
+        "x": alt.X(
+            "index:O",
+            title="Message (input order)",
+            scale=alt.Scale(paddingInner=0.08),  # a hairline between neighbours of one colour
+            axis=alt.Axis(labelAngle=0, labelOverlap="greedy"),
+        ),
+        "y": alt.Y(
+            f"{row_field}:N",
+            title=row_title,
+            sort=list(rows),
+            scale=alt.Scale(paddingInner=0.12),
+            axis=alt.Axis(labelLimit=260),
+        ),
+        "color": color,
+        "tooltip": tooltip,
+    }
+    if outline:
+        encoding["stroke"] = alt.condition(
+            f"datum.{outline}", alt.value("#000000"), alt.value(None)
+        )
+        encoding["strokeWidth"] = alt.condition(f"datum.{outline}", alt.value(2), alt.value(0))
+    chart = alt.Chart(frame)
+    if outline:
+        chart = chart.transform_calculate(**{f"{outline}_text": YES_NO.format(field=outline)})
+    # square cells: rounded corners leave a white dot wherever four cells meet
+    return sized(chart.mark_rect().encode(**encoding), alt.Step(34))
+
+
+def ab_strip(frame: pd.DataFrame) -> alt.Chart:
+    """Each message's fate under A and under B; the messages that differ outlined."""
+    return _strip(
+        frame,
+        "side",
+        "Parameters",
+        ["A", "B"],
+        fate_color(),
+        [
+            alt.Tooltip("message:N", title="Message"),
+            alt.Tooltip("side:N", title="Side"),
+            alt.Tooltip("role:N", title="Role"),
+            alt.Tooltip("fate:N", title="Fate"),
+            alt.Tooltip("original_chars:Q", title="Characters in", format=","),
+            alt.Tooltip("chars:Q", title="Characters out", format=","),
+            alt.Tooltip("differs_text:N", title="Differs"),
+        ],
+        outline="differs",
+    )
+
+
+def kept_color(title: str = "Kept") -> alt.Color:
+    names = list(KEPT_COLOURS)
+    return alt.Color(
+        "kept:N",
+        title=title,
+        scale=alt.Scale(domain=names, range=[KEPT_COLOURS[n] for n in names]),
+        legend=alt.Legend(orient="top", title=title),
+    )
+
+
+def strategy_strip(frame: pd.DataFrame, order: Sequence[str]) -> alt.Chart:
+    """What each strategy keeps of each message: verbatim, cut or removed."""
+    return _strip(
+        frame,
+        "strategy",
+        "Strategy",
+        order,
+        kept_color(),
+        [
+            alt.Tooltip("strategy:N", title="Strategy"),
+            alt.Tooltip("message:N", title="Message"),
+            alt.Tooltip("role:N", title="Role"),
+            alt.Tooltip("kept:N", title="Kept"),
+            alt.Tooltip("original_chars:Q", title="Characters in", format=","),
+            alt.Tooltip("chars:Q", title="Characters out", format=","),
+        ],
+    )
+
+
+def strategy_totals(frame: pd.DataFrame, budget: int, height: int = 180) -> alt.LayerChart:
+    """Each strategy's output characters against the shared budget."""
+    shown = frame[frame["available"]].astype({"output_chars": "int64", "tokens_estimate": "int64"})
+    bars = (
+        alt.Chart(shown)
+        .mark_bar(color=TOTAL_COLOUR, size=28)
+        .encode(
+            y=alt.Y(
+                "strategy:N",
+                title=None,
+                sort=list(shown["strategy"]),
+                axis=alt.Axis(labelLimit=260),
+            ),
+            x=alt.X("output_chars:Q", title="Characters out", axis=alt.Axis(format=",d")),
+            tooltip=[
+                alt.Tooltip("strategy:N", title="Strategy"),
+                alt.Tooltip("output_chars:Q", title="Characters out", format=","),
+                alt.Tooltip("tokens_estimate:Q", title="Tokens (estimate)", format=","),
+                alt.Tooltip("output_messages:Q", title="Messages out"),
+                alt.Tooltip("cut_messages:Q", title="Messages cut"),
+            ],
+        )
+    )
+    return sized(alt.layer(bars, rule_line(budget, f"budget {budget:,}")), height)
+
+
+# --- walkthrough ----------------------------------------------------------------------------

@@ -1,0 +1,104 @@
+"""Data frames and sentences for the Check pages: watched facts (compactor.analyses.facts) and tool
+pairs (compactor.analyses.pairing)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+import pandas as pd
+
+from compactor import CompactionResult
+from compactor.analyses.facts import NOT_FOUND, WatchedFact
+from compactor.analyses.pairing import LINK, PairingReport
+from explorer.frames.views import name_list
+
+# --- watched facts --------------------------------------------------------------------------
+
+
+def fact_budget_label(fact: WatchedFact, budget_range: tuple[int, int]) -> str:
+    """From which budget a fact is in the output, in words."""
+    if fact.status == NOT_FOUND:
+        return "not in the history"
+    if fact.survives_from_budget is None:
+        return "at no budget in range (cut away by a trim or removed by dedupe)"
+    if fact.survives_from_budget <= budget_range[0]:
+        return f"at every budget (from {fact.survives_from_budget:,} characters)"
+    return f"from {fact.survives_from_budget:,} characters"
+
+
+def facts_frame(facts: Iterable[WatchedFact], budget_range: tuple[int, int]) -> pd.DataFrame:
+    """One row per watched phrase: where it is, whether it survives now, and from which budget."""
+    rows = [
+        {
+            "phrase": f.phrase,
+            "status": f.status,
+            "survives": f.survives,
+            "messages": len(f.messages),
+            "where": name_list([f"#{m.index}" for m in f.messages]),
+            "survives_from_budget": f.survives_from_budget,
+            "smallest_budget": fact_budget_label(f, budget_range),
+        }
+        for f in facts
+    ]
+    columns = ["phrase", "status", "survives", "messages", "where", "survives_from_budget"]
+    frame = pd.DataFrame(rows, columns=[*columns, "smallest_budget"])
+    return frame.astype({"survives_from_budget": "Int64", "survives": "bool"})
+
+
+def fact_messages_frame(facts: Iterable[WatchedFact]) -> pd.DataFrame:
+    """One row per phrase and message containing it: the message's fate and the fact's status."""
+    rows = [
+        {
+            "phrase": f.phrase,
+            "message": f"#{m.index}",
+            "index": m.index,
+            "role": m.role,
+            "fate": m.fate,
+            "occurrences": m.occurrences,
+            "at": f"{m.first_start:,} to {m.first_end:,}",
+            "kept_chars": m.kept_chars,
+            "status": m.status,
+            "survives_from_budget": m.survives_from_budget,
+        }
+        for f in facts
+        for m in f.messages
+    ]
+    columns = ["phrase", "message", "index", "role", "fate", "occurrences", "at", "kept_chars"]
+    frame = pd.DataFrame(rows, columns=[*columns, "status", "survives_from_budget"])
+    return frame.astype({"survives_from_budget": "Int64"})
+
+
+# --- tool pairs -----------------------------------------------------------------------------
+
+
+def pairs_frame(report: PairingReport, result: CompactionResult) -> pd.DataFrame:
+    """Every tool call / result pair, how it was paired, each side's fate, and any breakage."""
+    rows = [
+        {
+            "call": f"#{p.call}",
+            "result": f"#{p.result}",
+            "paired_by": "tool-call id" if p.source == LINK else "position",
+            "call_fate": str(result.messages[p.call].fate),
+            "result_fate": str(result.messages[p.result].fate),
+            "call_kept": p.call_kept,
+            "result_kept": p.result_kept,
+            "problem": p.problem or "",
+        }
+        for p in report.pairs
+    ]
+    columns = ["call", "result", "paired_by", "call_fate", "result_fate", "call_kept"]
+    return pd.DataFrame(rows, columns=[*columns, "result_kept", "problem"])
+
+
+def pairing_summary(report: PairingReport) -> str:
+    """One sentence: how many pairs compaction split, of how many."""
+    n, broken = len(report.pairs), len(report.issues)
+    pairs = f"{n:,} tool call/result pair{'s' if n != 1 else ''}"
+    if broken == 0:
+        return f"Every one of the {pairs} is kept whole or removed whole."
+    kept_ids = name_list([f"#{i.index}" for i in report.issues])
+    return (
+        f"Compaction split {broken:,} of the {pairs}: {kept_ids} "
+        f"{'is' if broken == 1 else 'are'} kept without {'its' if broken == 1 else 'their'} "
+        "partner. Chat APIs reject a tool result without its call and a call without its result."
+    )

@@ -1,0 +1,192 @@
+"""Getting a conversation in: pasted or uploaded text (through compactor.formats), edits, and the
+tables that report an import.
+
+Reading never raises at a page: every outcome is a value (a conversion to show and load, or the
+problems with their line and column or JSON path), so nothing the user typed is lost on an error.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import pandas as pd
+
+from compactor import InvalidRequest, validate
+from compactor.errors import FormatError, Problem, UnreadableJSON
+from compactor.formats import FORMATS, Conversion, apply_fixes, convert_text
+from explorer.session.conversation import Conversation, params_from
+
+#: Columns of the message editor, in order.
+EDITOR_COLUMNS = ("position", "role", "content", "id", "pin")
+#: The formats a user can pick instead of detection (name -> one-line description).
+FORMAT_CHOICES: Mapping[str, str] = FORMATS
+#: Change kinds whose fix the user must choose before loading (see compactor.formats).
+FIX_KINDS = {"too-many-messages": "keep_last", "content-too-long": "cut_long"}
+
+
+@dataclass(frozen=True)
+class Attempt:
+    """What reading some text gave: a conversion, or problems of one kind.
+
+    ``kind`` is ``"syntax"`` (not JSON: line and column), ``"format"`` (JSON but not a
+    conversation: JSON paths) or ``"schema"`` (a request that breaks the schema: JSON paths).
+    """
+
+    conversion: Conversion | None = None
+    problems: tuple[Problem, ...] = ()
+    kind: str = ""
+
+    @property
+    def ok(self) -> bool:
+        return self.conversion is not None and not self.problems
+
+
+def read(source: str | bytes, format: str | None = None) -> Attempt:
+    """Convert pasted or uploaded text; the format is detected unless given."""
+    try:
+        return Attempt(convert_text(source, format))
+    except UnreadableJSON as error:
+        return Attempt(problems=tuple(error.problems), kind="syntax")
+    except FormatError as error:
+        return Attempt(problems=tuple(error.problems), kind="format")
+
+
+def schema_problems(request: Mapping[str, Any]) -> tuple[Problem, ...]:
+    """Every schema violation of ``request`` as the engine reports it (empty when valid)."""
+    try:
+        validate(request)
+    except InvalidRequest as error:
+        return error.problems
+    return ()
+
+
+def finish(
+    conversion: Conversion,
+    *,
+    keep_last: bool = False,
+    cut_long: bool = False,
+    fallback: Mapping[str, Any],
+    label: str,
+    source: str,
+) -> tuple[Conversation | None, Attempt]:
+    """Apply the fixes the user chose and validate; a conversation, or why there is none."""
+    if conversion.needs_fixes and (keep_last or cut_long):
+        conversion = apply_fixes(conversion, keep_last=keep_last, cut_long=cut_long)
+    problems = schema_problems(conversion.request)
+    if problems:
+        return None, Attempt(conversion, problems, "schema")
+    request = conversion.request
+    conv = Conversation(
+        messages=tuple(request["messages"]),
+        params=params_from(request, fallback),
+        label=label,
+        source=source,
+        format=conversion.format,
+        tool_links=tuple(conversion.tool_links),
+    )
+    return conv, Attempt(conversion)
+
+
+def pending_fixes(conversion: Conversion) -> dict[str, list[str]]:
+    """The lossy fixes a conversion still needs: option name -> what each would do."""
+    out: dict[str, list[str]] = {}
+    for change in conversion.changes:
+        option = FIX_KINDS.get(change.kind)
+        if option:
+            out.setdefault(option, []).append(change.message)
+    return out
+
+
+def first_lines(lines: list[str], limit: int = 20) -> str:
+    """At most ``limit`` lines, then how many more there are."""
+    text = "\n".join(lines[:limit])
+    return text + (f"\n... and {len(lines) - limit:,} more" if len(lines) > limit else "")
+
+
+def problem_rows(problems: Iterable[Problem]) -> pd.DataFrame:
+    """Problems as a table: where (line and column, or JSON path) and what is wrong."""
+    rows = []
+    for p in problems:
+        where = f"line {p.line}, column {p.column}" if p.line is not None else p.path or ""
+        rows.append({"where": where, "problem": p.message})
+    return pd.DataFrame(rows, columns=["where", "problem"])
+
+
+def change_rows(changes: Iterable[Any]) -> pd.DataFrame:
+    """An import's changes as a table, lossy ones flagged."""
+    rows = [
+        {
+            "lossy": bool(c.lossy),
+            "kind": c.kind,
+            "message": c.index,
+            "where": c.source or "",
+            "what changed": c.message,
+        }
+        for c in changes
+    ]
+    frame = pd.DataFrame(rows, columns=["lossy", "kind", "message", "where", "what changed"])
+    return frame.astype({"message": "Int64"})
+
+
+# --- the message editor --------------------------------------------------------------------
+
+
+def editor_frame(messages: Sequence[Mapping[str, Any]]) -> pd.DataFrame:
+    """The messages as editor rows; ``position`` orders them (edit it to move a message)."""
+    rows = [
+        {
+            "position": float(i + 1),
+            "role": m["role"],
+            "content": m["content"],
+            "id": m.get("id"),
+            "pin": bool(m.get("pin", False)),
+        }
+        for i, m in enumerate(messages)
+    ]
+    frame = pd.DataFrame(rows, columns=list(EDITOR_COLUMNS))
+    return frame.astype({"position": "float64", "role": "object", "id": "object", "pin": "boolean"})
+
+
+def _missing(value: Any) -> bool:
+    if value is None or value is pd.NA:
+        return True
+    return isinstance(value, float) and math.isnan(value)
+
+
+def rows_to_messages(frame: pd.DataFrame) -> list[dict[str, Any]]:
+    """The messages an edited table holds, in ``position`` order.
+
+    Rows without a position keep their place after the numbered ones (new rows go last); a
+    row left entirely empty is ignored; an empty ``id`` means no id; ``pin`` is kept only when
+    true. A missing role or content is left out so validation names it (``messages[3].role``).
+    """
+    keyed = []
+    for order, (_, row) in enumerate(frame.iterrows()):
+        values = {name: row.get(name) for name in EDITOR_COLUMNS}
+        text_fields = [values["role"], values["content"], values["id"]]
+        if all(_missing(v) or v == "" for v in text_fields) and not _truthy(values["pin"]):
+            continue
+        position = values["position"]
+        rank = (1, 0.0) if _missing(position) else (0, float(position))
+        keyed.append((rank, order, values))
+    keyed.sort(key=lambda item: (item[0], item[1]))
+    messages = []
+    for _, _, values in keyed:
+        message: dict[str, Any] = {}
+        if not _missing(values["role"]):
+            message["role"] = str(values["role"])
+        if not _missing(values["content"]):
+            message["content"] = str(values["content"])
+        if not _missing(values["id"]) and str(values["id"]) != "":
+            message["id"] = str(values["id"])
+        if _truthy(values["pin"]):
+            message["pin"] = True
+        messages.append(message)
+    return messages
+
+
+def _truthy(value: Any) -> bool:
+    return not _missing(value) and bool(value)

@@ -1,0 +1,139 @@
+"""The Overview's stage table: what each stage did (with its lists shortened so the table
+stays readable, and wrapping as whole items), and every message each stage acted on in full.
+
+Like :mod:`explorer.views`, built from the engine's result; nothing here decides anything.
+"""
+
+from __future__ import annotations
+
+import pandas as pd
+from pandas.io.formats.style import Styler
+
+from compactor import CompactionResult, contract
+from explorer.frames.markup import markdown_literal
+from explorer.frames.views import name_list
+
+
+def label(name: str) -> str:
+    """A stage as its tables name it: ``2. dedupe`` (order and name from the STAGES table)."""
+    stage = contract.STAGE[name]
+    return f"{stage.order}. {stage.name}"
+
+
+def stage_rows(result: CompactionResult, glue: str = " ") -> pd.DataFrame:
+    """What each stage did, in order: its rule, how many messages, which, characters taken.
+
+    ``glue`` joins the words of one item of "which" (a no-break space keeps "#19 ≈ #3 (0.786)"
+    on one line where the list wraps).
+    """
+    params = result.request.params
+    totals = result.totals
+    protected = [
+        f"#{t.index} ({', '.join(t.protected_because)})" for t in result.messages if t.protected
+    ]
+    removed = [
+        f"#{r.index} ≈ #{r.duplicate_of} ({r.similarity:.3f})" for r in result.deduplication.removed
+    ]
+    cuts = [
+        f"#{c.index} {c.original_chars:,} → {c.chars:,} ({c.kind})" for c in result.trimming.cuts
+    ]
+    drops = [f"#{d.index} (score {d.score:g})" for d in result.dropping.dropped]
+    protected, removed, cuts, drops = (
+        [item.replace(" ", glue) for item in items] for items in (protected, removed, cuts, drops)
+    )
+    roles = ", ".join(params.keep_roles) or "none"
+    rows = [
+        {
+            "stage": label("pin"),
+            "rule": f"keep_roles {roles}; keep_last_n {params.keep_last_n}; "
+            f"{result.protection.explicit_pins} pinned",
+            "messages": len(protected),
+            "which": name_list(protected),
+            "chars_removed": 0,
+        },
+        {
+            "stage": label("dedupe"),
+            "rule": f"duplicate_threshold {params.duplicate_threshold:g}",
+            "messages": len(removed),
+            "which": name_list(removed),
+            "chars_removed": totals.input - totals.after_dedupe,
+        },
+        {
+            "stage": label("trim"),
+            "rule": f"max_message_chars {params.max_message_chars:,}",
+            "messages": len(cuts),
+            "which": name_list(cuts),
+            "chars_removed": totals.after_dedupe - totals.after_trim,
+        },
+        {
+            "stage": label("drop"),
+            "rule": f"budget_chars {params.budget_chars:,}",
+            "messages": len(drops),
+            "which": name_list(drops),
+            "chars_removed": totals.after_trim - totals.output,
+        },
+    ]
+    return pd.DataFrame(rows)
+
+
+NO_BREAK = "\u00a0"
+#: The stage table's headers, by the columns of :func:`stage_rows`.
+STAGE_HEADERS = {
+    "stage": "Stage",
+    "rule": "Rule",
+    "messages": "Messages",
+    "which": "Which",
+    "chars_removed": "Characters removed",
+}
+
+
+def stage_table(result: CompactionResult) -> Styler:
+    """:func:`stage_rows` for ``st.table`` (which wraps long lists, and renders Markdown): the
+    explorer's own words only, made literal; counts with thousands separators, right-aligned
+    (the values stay numbers)."""
+    frame = stage_rows(result, glue=NO_BREAK).rename(columns=STAGE_HEADERS)
+    numbers = ["Messages", "Characters removed"]
+    words = [c for c in frame.columns if c not in numbers]
+    return (
+        frame.style.format("{:,}", subset=numbers)
+        .format(markdown_literal, subset=words)
+        .set_properties(subset=numbers, **{"text-align": "right", "white-space": "nowrap"})
+    )
+
+
+def stage_messages(result: CompactionResult) -> pd.DataFrame:
+    """Every message each stage acted on, one row each, in stage order: the full lists behind
+    the stage table's "which" (which names at most :data:`LIST_LIMIT` per stage)."""
+    rows = [
+        (label("pin"), t.index, "protected: " + ", ".join(t.protected_because))
+        for t in result.messages
+        if t.protected
+    ]
+    rows += [
+        (
+            label("dedupe"),
+            r.index,
+            f"duplicate of #{r.duplicate_of} (similarity {r.similarity:.3f})",
+        )
+        for r in result.deduplication.removed
+    ]
+    rows += [
+        (
+            label("trim"),
+            c.index,
+            f"cut from {c.original_chars:,} to {c.chars:,} characters ({c.kind})",
+        )
+        for c in result.trimming.cuts
+    ]
+    rows += [
+        (
+            label("drop"),
+            d.index,
+            f"dropped as no. {d.rank:,} (score {d.score:g}; {d.chars:,} characters)",
+        )
+        for d in result.dropping.dropped
+    ]
+    frame = pd.DataFrame(rows, columns=["stage", "index", "what"])
+    frame.insert(2, "role", [result.messages[i].message.role for i in frame["index"]])
+    frame.insert(1, "message", [f"#{i}" for i in frame["index"]])
+    return frame

@@ -1,0 +1,193 @@
+"""Cached engine calls: the text analysis once per conversation, one run per parameter set, and
+the analyses read from that run (sweeps, walkthrough, strategies, facts, pairing).
+
+A slider move changes only the parameters, so it reuses the conversation's analysis (words,
+topic terms, pairwise similarity) and runs just the four cheap stages; going back to a setting
+seen before costs nothing. Keys are the conversation's fingerprint and the parameters' JSON, so
+the large contents are never hashed on a rerun.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import streamlit as st
+
+from compactor import CompactionResult, InvalidRequest, TextAnalysis, analyse, run, validate
+from compactor.analyses.ab import ABComparison, compare_results
+from compactor.analyses.facts import WatchedFact, watch
+from compactor.analyses.pairing import PairingReport, check_pairing
+from compactor.analyses.sweeps import (
+    BudgetSweep,
+    ThresholdSweep,
+    TrimSweep,
+    budget_sweep,
+    threshold_sweep,
+    trim_sweep,
+)
+from compactor.analyses.walkthrough import Walkthrough, walkthrough
+from compactor.errors import Problem
+from compactor.strategies.lineup import StrategyComparison, compare_strategies
+from explorer.session.conversation import Conversation
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """A run of the engine on the current request, or the request's schema errors."""
+
+    request: dict[str, Any]
+    result: CompactionResult | None = None
+    response: dict[str, Any] | None = None
+    errors: tuple[Problem, ...] = field(default_factory=tuple)
+
+
+@st.cache_resource(max_entries=8, show_spinner=False)
+def _analysis(key: str, _contents: tuple[str, ...], _roles: tuple[str, ...]) -> TextAnalysis:
+    return analyse(_contents, _roles)
+
+
+@st.cache_resource(max_entries=64, show_spinner=False)
+def _outcome(key: str, params_key: str, _request: dict[str, Any]) -> Outcome:
+    try:
+        request = validate(_request)
+    except InvalidRequest as error:
+        return Outcome(_request, errors=error.problems)
+    result = run(request, _analysis(key, request.contents, request.roles))
+    return Outcome(_request, result, result.to_response())
+
+
+def params_key(params: Mapping[str, Any]) -> str:
+    """The parameters as canonical JSON (``1`` and ``1.0`` stay apart: the response echoes them)."""
+    return json.dumps(dict(params), sort_keys=True)
+
+
+def outcome(conversation: Conversation, params: Mapping[str, Any]) -> Outcome:
+    """The engine's result for ``conversation`` with ``params`` (shared: never mutate it)."""
+    return _outcome(conversation.key, params_key(params), conversation.request(params))
+
+
+def run_key(conversation: Conversation, result: CompactionResult) -> str:
+    """The cache key of one run: the conversation's fingerprint and the run's parameters."""
+    return f"{conversation.key}:{params_key(result.request.params.to_dict())}"
+
+
+@st.cache_resource(max_entries=32, show_spinner=False)
+def _budget(key: str, _result: CompactionResult) -> BudgetSweep:
+    return budget_sweep(_result)
+
+
+@st.cache_resource(max_entries=16, show_spinner=False)
+def _threshold(key: str, _result: CompactionResult) -> ThresholdSweep:
+    return threshold_sweep(_result)
+
+
+@st.cache_resource(max_entries=16, show_spinner=False)
+def _trim(key: str, _result: CompactionResult) -> TrimSweep:
+    return trim_sweep(_result)
+
+
+@st.cache_resource(max_entries=16, show_spinner=False)
+def _walkthrough(key: str, _result: CompactionResult) -> Walkthrough:
+    return walkthrough(_result)
+
+
+@st.cache_resource(max_entries=16, show_spinner=False)
+def _strategies(
+    key: str, keep_last_messages: int | None, drop_tool_parts: bool, _result: CompactionResult
+) -> StrategyComparison:
+    return compare_strategies(
+        _result.request,
+        keep_last_messages=keep_last_messages,
+        drop_tool_parts=drop_tool_parts,
+        analysis=_result.analysis,
+    )
+
+
+@st.cache_resource(max_entries=32, show_spinner=False)
+def _facts(
+    key: str, phrases: tuple[str, ...], _result: CompactionResult
+) -> tuple[WatchedFact, ...]:
+    return watch(_result, phrases, _budget(key, _result))
+
+
+def budget(conversation: Conversation, result: CompactionResult) -> BudgetSweep:
+    """:func:`compactor.analyses.sweeps.budget_sweep` of ``result`` (shared: never mutate it)."""
+    return _budget(run_key(conversation, result), result)
+
+
+def threshold(conversation: Conversation, result: CompactionResult) -> ThresholdSweep:
+    """:func:`compactor.analyses.sweeps.threshold_sweep` of ``result``."""
+    return _threshold(run_key(conversation, result), result)
+
+
+def trim(conversation: Conversation, result: CompactionResult) -> TrimSweep:
+    """:func:`compactor.analyses.sweeps.trim_sweep` of ``result``."""
+    return _trim(run_key(conversation, result), result)
+
+
+def steps(conversation: Conversation, result: CompactionResult) -> Walkthrough:
+    """:func:`compactor.analyses.walkthrough.walkthrough` of ``result``."""
+    return _walkthrough(run_key(conversation, result), result)
+
+
+def strategies(
+    conversation: Conversation,
+    result: CompactionResult,
+    keep_last_messages: int | None = None,
+    drop_tool_parts: bool = False,
+) -> StrategyComparison:
+    """Every strategy on ``result``'s history at its budget (memory-compact with its parameters)."""
+    return _strategies(run_key(conversation, result), keep_last_messages, drop_tool_parts, result)
+
+
+def facts(
+    conversation: Conversation, result: CompactionResult, phrases: Sequence[str]
+) -> tuple[WatchedFact, ...]:
+    """:func:`~compactor.analyses.facts.watch` of ``phrases`` in ``result``, with its sweep."""
+    return _facts(run_key(conversation, result), tuple(phrases), result)
+
+
+@dataclass(frozen=True)
+class ABOutcome:
+    """Both sides of an A/B comparison; ``comparison`` is None when a side has schema errors."""
+
+    a: Outcome
+    b: Outcome
+    comparison: ABComparison | None
+
+
+def ab(
+    conversation: Conversation, params_a: Mapping[str, Any], params_b: Mapping[str, Any]
+) -> ABOutcome:
+    """The conversation compacted with ``params_a`` and with ``params_b`` (both runs cached)."""
+    a = outcome(conversation, params_a)
+    b = outcome(conversation, params_b)
+    if a.result is None or b.result is None:
+        return ABOutcome(a, b, None)
+    return ABOutcome(a, b, compare_results(a.result, b.result))
+
+
+@dataclass(frozen=True)
+class Pairing:
+    """The tool pairing check, and a note when the import's links could not be used."""
+
+    report: PairingReport
+    links: int  # links from the import used (0 when none, or when they were unusable)
+    note: str | None = None
+
+
+def pairing(conversation: Conversation, result: CompactionResult) -> Pairing:
+    """:func:`compactor.analyses.pairing.check_pairing` with the conversation's tool links.
+
+    Links the history no longer fits (say, from an import later changed) are set aside with a
+    note, and every result is paired by position instead: the check itself never fails a page.
+    """
+    links = [tuple(link) for link in conversation.tool_links]
+    try:
+        return Pairing(check_pairing(result, links), len(links))
+    except ValueError as error:
+        note = f"The imported tool links do not fit this history ({error}); paired by position."
+        return Pairing(check_pairing(result, None), 0, note)

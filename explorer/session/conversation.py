@@ -1,0 +1,98 @@
+"""The loaded conversation: its messages, the parameters it came with, and where it came from."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from compactor.contract import DEFAULTS, PARAMETERS
+
+#: The request's parameters, in the contract's order.
+PARAM_NAMES: tuple[str, ...] = PARAMETERS
+
+
+def content_key(messages: Sequence[Mapping[str, Any]]) -> str:
+    """A short fingerprint of the messages: the cache key of everything computed from them."""
+    text = json.dumps(list(messages), ensure_ascii=False, sort_keys=True)
+    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()[:24]
+
+
+def params_from(request: Mapping[str, Any], fallback: Mapping[str, Any]) -> dict[str, Any]:
+    """The parameters a request states; the others from the schema's defaults.
+
+    ``budget_chars`` has no default in the schema; when the request does not state it (a bare
+    messages array), it comes from ``fallback`` (the parameters in use before the load).
+    """
+    params: dict[str, Any] = {}
+    for name in PARAM_NAMES:
+        if name in request:
+            value = request[name]
+        elif name in DEFAULTS:
+            value = DEFAULTS[name]
+        else:
+            value = fallback[name]
+        params[name] = list(value) if name == "keep_roles" else value
+    return params
+
+
+@dataclass(frozen=True, eq=False)
+class Conversation:
+    """A valid conversation and its provenance; never holds parameters the sidebar changed.
+
+    ``label`` is written by the explorer (a sample's name, "Pasted conversation", ...) and never
+    holds text the user typed, so pages may show it anywhere. ``tool_links`` are the links between
+    tool calls and tool results an import found (kept for the tool pairing check).
+    """
+
+    messages: tuple[Mapping[str, Any], ...]
+    params: Mapping[str, Any]
+    label: str
+    source: str = "sample"  # sample | pasted | uploaded | edited | loaded
+    sample: str | None = None
+    format: str | None = None
+    tool_links: tuple[Any, ...] = ()
+    key: str = field(init=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "key", content_key(self.messages))
+
+    @property
+    def contents_chars(self) -> int:
+        return sum(len(m["content"]) for m in self.messages)
+
+    def request(self, params: Mapping[str, Any]) -> dict[str, Any]:
+        """The request for these messages with ``params``: a fresh dict, safe to hand out."""
+        messages = [dict(m) for m in self.messages]
+        out: dict[str, Any] = {"messages": messages}
+        for name in PARAM_NAMES:
+            value = params[name]
+            out[name] = list(value) if name == "keep_roles" else value
+        return out
+
+
+#: The sidebar shows the whole request up to this many characters of message content.
+DISPLAY_LIMIT = 20_000
+
+
+def display_request(
+    request: Mapping[str, Any], limit: int = DISPLAY_LIMIT
+) -> tuple[dict[str, Any], str | None]:
+    """The request as the sidebar shows it, and a note when its messages are left out.
+
+    A request whose contents exceed ``limit`` characters is shown with its parameters only (the
+    Output page has the whole request and its download), never with shortened contents that
+    could be mistaken for the real ones.
+    """
+    messages = request["messages"]
+    chars = sum(len(m.get("content", "")) for m in messages)
+    if chars <= limit:
+        return dict(request), None
+    shown = {name: value for name, value in request.items() if name != "messages"}
+    note = (
+        f"messages: {len(messages):,} messages with {chars:,} characters of content, too long "
+        "to show here; the Output page shows and downloads the whole request."
+    )
+    return shown, note

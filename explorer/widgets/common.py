@@ -1,0 +1,79 @@
+"""Small drawing helpers every page uses: tables, problem tables, the page picker, the legend."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+import streamlit as st
+
+from compactor import CompactionResult
+from compactor.errors import Problem
+from explorer.frames import checks, views
+from explorer.frames.imports import problem_rows
+from explorer.session import cache, state
+from explorer.theme import FATE_COLOURS, FATE_MEANINGS, FATES
+
+#: What a table shows in a cell that has no value (a duplicate's survival budget, an unscored
+#: message's drop rank): never "None", "nan" or "<NA>".
+MISSING = "—"
+
+
+def table(data: Any, **kwargs: Any) -> Any:
+    """``st.dataframe`` as every page draws it: full width, no index, and an em dash in an empty
+    cell (numbers stay numbers, so they still sort and align as numbers)."""
+    kwargs.setdefault("hide_index", True)
+    kwargs.setdefault("width", "stretch")
+    kwargs.setdefault("placeholder", MISSING)
+    return st.dataframe(data, **kwargs)
+
+
+def page_slice(count: int, per_page: int, what: str, key: str) -> slice:
+    """The items of the page the user picks (a number box appears only when there are pages)."""
+    start, stop, pages = views.paginate(count, 1, per_page)
+    if pages > 1:
+        label = f"Page of {what}, 1 to {pages}"
+        page = st.number_input(label, 1, pages, 1, key=key, width=320)
+        start, stop, _ = views.paginate(count, int(page), per_page)
+    return slice(start, stop)
+
+
+def show_problems(title: str, problems: Iterable[Problem]) -> None:
+    """An error box with a fixed title, then each problem (where, what) as plain table text.
+
+    Problem texts can quote the input (a role that is not allowed, a key), so they never go
+    through Markdown.
+    """
+    st.error(title, icon=":material/error:")
+    table(problem_rows(problems))
+
+
+def fate_legend_html() -> str:
+    """The five fates with their colours and meanings (the explorer's own text only)."""
+    items = "".join(
+        f'<span style="display:inline-flex;align-items:center;margin:0 1.1rem 0.3rem 0;">'
+        f'<span style="width:0.9rem;height:0.9rem;border-radius:3px;background:{FATE_COLOURS[f]};'
+        f'display:inline-block;margin-right:0.4rem;"></span>'
+        f'<span style="font-weight:600">{f}</span>&nbsp;'
+        f'<span style="opacity:0.75">{FATE_MEANINGS[f]}</span></span>'
+        for f in FATES
+    )
+    return f'<div style="display:flex;flex-wrap:wrap;font-size:0.9rem;">{items}</div>'
+
+
+def fate_legend() -> None:
+    st.html(fate_legend_html())
+
+
+PAIRING_PAGE = "pages/pairing.py"
+
+
+def pairing_warning(result: CompactionResult) -> None:
+    """A warning linking to the Tool pairs page when compaction split a call from its result."""
+    check = cache.pairing(state.conversation(), result)
+    if check.report.ok:
+        return
+    st.warning(checks.pairing_summary(check.report), icon=":material/call_split:")
+    st.page_link(
+        PAIRING_PAGE, label="See every tool call and its result", icon=":material/arrow_forward:"
+    )

@@ -1,0 +1,102 @@
+"""The one opening of every page: page setup, the shared sidebar, the title, and a guarded body.
+
+The explorer is a classic Streamlit multipage app: ``app.py`` is the first page (Overview) and
+Streamlit discovers the others in ``pages/``. Its own page list is hidden
+(``client.showSidebarNavigation = false``); the sidebar draws the sections of
+:data:`explorer.navigation.PAGES` with ``st.page_link``. Every page is one call::
+
+    page.run("Scores", draw)          # draw(outcome) runs only when the request is valid
+
+so each page looks the same however it was reached, and an unexpected error becomes a friendly
+message, never a traceback.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+
+import streamlit as st
+
+from compactor.samples import DEFAULT_SAMPLE
+from explorer.session import cache, state
+from explorer.session.cache import Outcome
+from explorer.session.samples import sample_conversations, sample_descriptions
+from explorer.widgets import sidebar
+from explorer.widgets.common import show_problems
+
+log = logging.getLogger("explorer")
+
+FRIENDLY_ERROR = (
+    "Something went wrong while drawing this view. Your conversation and parameters are kept; "
+    "try another view or change a parameter. If it happens again, download the request on the "
+    "Output page and report it with the request attached."
+)
+
+
+@contextmanager
+def guarded() -> Iterator[None]:
+    """Run a page body; an unexpected error becomes a friendly message, never a traceback.
+
+    Streamlit's own control flow (``st.rerun``, ``st.stop``) derives from BaseException and
+    passes through untouched.
+    """
+    try:
+        yield
+    except Exception:
+        log.exception("a view failed")
+        st.error(FRIENDLY_ERROR, icon=":material/error:")
+
+
+def setup() -> None:
+    """Configure the page, prepare the session's state and draw the shared sidebar."""
+    st.set_page_config(
+        page_title="Compaction explorer",
+        # an emoji icon becomes an inline SVG; a material icon would be fetched from another
+        # site, and the explorer loads nothing from other sites
+        page_icon="🗜️",
+        layout="wide",
+        initial_sidebar_state="expanded",
+    )
+    samples = sample_conversations()
+    state.start(samples, DEFAULT_SAMPLE if DEFAULT_SAMPLE in samples else next(iter(samples)))
+    state.keep_sidebar_values()
+    with guarded():
+        sidebar.draw(samples, sample_descriptions())
+        state.sync_url(state.conversation(), state.params())
+        sidebar.notices()
+
+
+def current() -> Outcome:
+    """The engine's outcome for the loaded conversation and the sidebar's parameters."""
+    return cache.outcome(state.conversation(), state.params())
+
+
+def require_result() -> Outcome | None:
+    """The current outcome, or None after showing why there is no result (schema errors)."""
+    outcome = current()
+    if outcome.result is None:
+        show_problems(
+            "The current request breaks the input schema; nothing was compacted.", outcome.errors
+        )
+        return None
+    return outcome
+
+
+def run(title: str, draw: Callable[[Outcome], None]) -> None:
+    """A page of the compaction: set up, title, then ``draw`` the current valid outcome."""
+    setup()
+    st.title(title)
+    with guarded():
+        outcome = require_result()
+        if outcome is not None:
+            draw(outcome)
+
+
+def run_input(title: str, draw: Callable[[], None]) -> None:
+    """A page that works before there is a valid result (the Conversation page, Watched facts)."""
+    setup()
+    st.title(title)
+    with guarded():
+        draw()

@@ -1,0 +1,109 @@
+"""The shared sidebar: the page links by section, the sample picker, the parameter form (A), the
+current request."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+import streamlit as st
+
+from explorer import navigation
+from explorer.session import state
+from explorer.session.conversation import Conversation, display_request
+from explorer.widgets import params
+
+
+def _on_sample(samples: Mapping[str, Conversation]) -> None:
+    slug = st.session_state[state.SAMPLE_KEY]
+    if slug in samples:
+        state.load(samples[slug])
+
+
+def _slider_to_box() -> None:
+    st.session_state[state.PARAM_KEYS["budget_chars"]] = st.session_state[state.BUDGET_SLIDER_KEY]
+
+
+def _reset() -> None:
+    state.set_params(state.conversation().params)
+
+
+def links() -> None:
+    """The pages, section by section (Streamlit's own flat page list is hidden)."""
+    for section, specs in navigation.sections().items():
+        st.caption(section)
+        for spec in specs:
+            st.page_link(spec.path, label=spec.title, icon=spec.icon)
+
+
+def draw(samples: Mapping[str, Conversation], descriptions: Mapping[str, tuple[str, str]]) -> None:
+    conv = state.conversation()
+    keys = state.PARAM_KEYS
+    with st.sidebar:
+        links()
+        st.subheader("Conversation")
+        options = list(samples)
+        if conv.sample is None:
+            options.append(state.YOURS)
+        st.selectbox(
+            "Sample",
+            options,
+            key=state.SAMPLE_KEY,
+            format_func=lambda s: descriptions[s][0] if s in samples else f"Yours: {conv.label}",
+            on_change=_on_sample,
+            args=(samples,),
+            help="A sample conversation, with its published parameters.",
+        )
+        if conv.sample is not None:
+            st.caption(descriptions[conv.sample][1])
+        else:
+            st.caption(
+                f"{len(conv.messages):,} messages, {conv.contents_chars:,} characters. A link "
+                "carries the parameters but not this conversation: download the request on "
+                "the Output page to share it."
+            )
+
+        st.subheader("Parameters")
+        budget = st.session_state[keys["budget_chars"]]
+        low, high, step = state.budget_slider_range(conv.contents_chars, budget)
+        st.session_state[state.BUDGET_SLIDER_KEY] = budget
+
+        def slider() -> None:
+            st.slider(
+                "budget_chars",
+                low,
+                high,
+                step=step,
+                format=params.THOUSANDS,
+                key=state.BUDGET_SLIDER_KEY,
+                on_change=_slider_to_box,
+                help=params.HELP["budget_chars"] + f" The slider spans this conversation "
+                f"({high:,}); the box below takes any value the schema allows.",
+            )
+
+        params.draw(keys, before_budget=slider)
+        st.button(
+            "Reset parameters",
+            key="reset_params",
+            on_click=_reset,
+            icon=":material/restart_alt:",
+            help="Back to the parameters this conversation came with.",
+            width="stretch",
+        )
+        with st.expander("Current request as JSON"):
+            shown, note = display_request(conv.request(state.params()))
+            if note:
+                st.caption(note)
+            st.json(shown, expanded=True)
+        st.caption("The address bar holds this exact view: copy it to share the link.")
+
+
+def notices() -> None:
+    """Warnings about values in the link that could not be used (shown until dismissed)."""
+    found = st.session_state.get(state.NOTICES_KEY, ())
+    if not found:
+        return
+    for notice in found:
+        st.warning(notice, icon=":material/link_off:")
+    if st.button("Dismiss", key="dismiss_notices"):
+        st.session_state[state.NOTICES_KEY] = ()
+        st.rerun()

@@ -1,0 +1,127 @@
+"""Drawing helpers of the tuning pages: the B parameters of A/B, the walkthrough's step, the
+watched phrases (all in session state, so they outlive a page switch), and the tool pairing
+warning that Overview and Output show.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+import streamlit as st
+
+from compactor import contract
+from explorer.session import state
+from explorer.session.conversation import PARAM_NAMES, Conversation
+from explorer.widgets import params
+
+# --- A/B: the B parameter set ---------------------------------------------------------------
+
+#: Widget keys of the B controls on the A/B page.
+B_KEYS: Mapping[str, str] = {name: f"ab_{name}" for name in PARAM_NAMES}
+#: The conversation the B controls were set up for (a new conversation starts B as a copy of A).
+B_FOR_KEY = "ab_conversation"
+
+
+def set_b(values: Mapping[str, Any]) -> None:
+    """Put parameters into the B controls (before they are drawn, or from a callback)."""
+    state.write_params(B_KEYS, values)
+
+
+def b_params() -> dict[str, Any]:
+    """The parameters the B controls hold now."""
+    return state.read_params(B_KEYS)
+
+
+def start_b(conversation: Conversation, a: Mapping[str, Any]) -> None:
+    """B starts as a copy of A, and again whenever another conversation is loaded."""
+    missing = any(key not in st.session_state for key in B_KEYS.values())
+    if missing or st.session_state.get(B_FOR_KEY) != conversation.key:
+        set_b(a)
+        st.session_state[B_FOR_KEY] = conversation.key
+
+
+def _copy_a_to_b() -> None:
+    set_b(state.params())
+
+
+def _b_to_sidebar() -> None:
+    state.set_params(b_params())
+
+
+def b_controls() -> None:
+    """The B parameter set: the sidebar's five controls with the schema's ranges."""
+    slots = st.columns([1.2, 1, 1.3, 1, 1], gap="medium")
+    params.draw(B_KEYS, prefix="B ", slots=slots, persist="session")
+    left, right, _ = st.columns([1, 1, 2])
+    left.button(
+        "Copy A into B",
+        key="ab_copy_a",
+        on_click=_copy_a_to_b,
+        icon=":material/content_copy:",
+        help="Set B to the sidebar's parameters.",
+        width="stretch",
+    )
+    right.button(
+        "Use B in the sidebar",
+        key="ab_use_b",
+        on_click=_b_to_sidebar,
+        icon=":material/tune:",
+        help="Make B the current parameters (A) of every page.",
+        width="stretch",
+    )
+
+
+# --- walkthrough: the step shown ------------------------------------------------------------
+
+STEP_KEY = "walkthrough_step"
+STEPS = tuple(stage.order for stage in contract.STAGES)
+
+
+def _move_step(by: int) -> None:
+    current = st.session_state.get(STEP_KEY) or STEPS[0]
+    st.session_state[STEP_KEY] = min(max(current + by, STEPS[0]), STEPS[-1])
+
+
+def step_picker(labels: Mapping[int, str]) -> int:
+    """Back and next buttons around the four steps; the step is kept for the whole session."""
+    if st.session_state.get(STEP_KEY) not in STEPS:
+        st.session_state[STEP_KEY] = STEPS[0]
+    back, picker, forward = st.columns([1, 4, 1], vertical_alignment="bottom")
+    back.button(
+        "Back",
+        key="walkthrough_back",
+        on_click=_move_step,
+        args=(-1,),
+        icon=":material/arrow_back:",
+        disabled=st.session_state[STEP_KEY] == STEPS[0],
+        width="stretch",
+    )
+    with picker:
+        step = st.segmented_control(
+            "Step",
+            list(STEPS),
+            format_func=labels.get,
+            key=STEP_KEY,
+            required=True,
+            persist_state="session",
+            width="stretch",
+        )
+    forward.button(
+        "Next",
+        key="walkthrough_next",
+        on_click=_move_step,
+        args=(1,),
+        icon=":material/arrow_forward:",
+        disabled=st.session_state[STEP_KEY] == STEPS[-1],
+        width="stretch",
+    )
+    return int(step or STEPS[0])
+
+
+# --- watched facts: the phrases -------------------------------------------------------------
+
+PHRASES_KEY = "watched_phrases"
+#: At most this many phrases are watched (each is a search of the whole history).
+MAX_PHRASES = 50
+PHRASES_MAX_CHARS = 5_000

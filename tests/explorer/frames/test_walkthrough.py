@@ -1,0 +1,56 @@
+"""The Walkthrough page's data frames are compactor.analyses.walkthrough, step by step."""
+
+import pytest
+
+from compactor import run, validate
+from compactor.analyses.walkthrough import walkthrough
+from explorer.frames import walkthrough as walk_frames
+from tests.explorer.requests import rich_request
+
+
+@pytest.fixture(scope="module")
+def rich():
+    return run(validate(rich_request()))
+
+
+# --- walkthrough ----------------------------------------------------------------------------
+
+
+def test_status_labels_before_and_after_drop():
+    assert walk_frames.status_label("present", final=False) == walk_frames.UNDECIDED
+    assert walk_frames.status_label("present", final=True) == "verbatim"
+    for status in ("protected", "trimmed", "duplicate", "dropped"):
+        assert walk_frames.status_label(status, final=False) == status
+
+
+@pytest.mark.parametrize("upto", [0, 1, 2, 3, 4])
+def test_walk_totals_reveal_the_steps_up_to_the_one_shown(rich, upto):
+    walk = walkthrough(rich)
+    frame = walk_frames.walk_totals_frame(walk, upto)
+    assert list(frame["chars"]) == [walk.input_chars] + [s.chars_after for s in walk.steps]
+    assert list(frame["stage"]) == ["Input", "Pin", "Dedupe", "Trim", "Drop"]
+    assert list(frame["reached"]) == [k <= upto for k in range(5)]
+    assert list(frame["phase"]) == [
+        "this step" if k == upto else "done" if k < upto else "to come" for k in range(5)
+    ]
+    assert frame["chars"].iloc[-1] == rich.totals.output
+
+
+def test_walk_messages_and_events_follow_each_step(rich):
+    walk = walkthrough(rich)
+    contents = rich.request.contents
+    for step in walk.steps:
+        final = step.order == 4
+        frame = walk_frames.walk_messages_frame(step, contents, final)
+        assert list(frame["chars"]) == [m.chars for m in step.messages]
+        assert list(frame["status"]) == [
+            walk_frames.status_label(m.status, final) for m in step.messages
+        ]
+        assert set(frame.loc[frame["acted"], "index"]) == {e.index for e in step.events}
+        events = walk_frames.walk_events_frame(step)
+        assert list(events["message"]) == [f"#{e.index}" for e in step.events]
+        assert list(events["total_after"]) == [e.total_after for e in step.events]
+        assert list(events["over_budget"]) == [e.total_after > step.budget for e in step.events]
+    final = walk_frames.walk_messages_frame(walk.steps[-1], contents, True)
+    assert list(final["status"]) == [t.fate.value for t in rich.messages]
+    assert walk_frames.step_option(walk.steps[1]) == "2 · Dedupe"

@@ -1,0 +1,48 @@
+"""What an import does next: stop at problems, wait for the user's fixes, or load."""
+
+import json
+
+from explorer.frames import imports
+from explorer.session.conversation import params_from
+from explorer.widgets import importing
+from tests.explorer.requests import rich_request
+
+FALLBACK = params_from({"budget_chars": 555}, {})
+
+
+def too_long() -> str:
+    messages = [{"role": "user", "content": f"message {i}"} for i in range(201)]
+    return json.dumps(messages)
+
+
+def test_problems_stop_the_import():
+    step = importing.decide(imports.read("[1,"), "pasted", FALLBACK)
+    assert step.conversation is None and not step.needs_fixes
+    assert step.attempt.kind == "syntax"
+
+
+def test_a_clean_conversation_loads_at_once_with_a_label_naming_its_format():
+    step = importing.decide(imports.read(json.dumps(rich_request())), "pasted", FALLBACK)
+    assert step.conversation is not None
+    assert step.conversation.label == "Pasted conversation (request)"
+    assert step.conversation.params["budget_chars"] == 600
+
+
+def test_a_bare_message_list_takes_the_budget_the_import_chose_and_default_parameters():
+    messages = rich_request()["messages"]
+    step = importing.decide(imports.read(json.dumps(messages)), "uploaded", FALLBACK)
+    conv = step.conversation
+    assert conv.label == "Uploaded file (messages)"
+    assert conv.params["budget_chars"] == step.attempt.conversion.request["budget_chars"]
+    assert conv.params["keep_last_n"] == 5  # the schema default
+    kinds = {c.kind for c in step.attempt.conversion.changes}
+    assert "budget-chosen" in kinds
+
+
+def test_an_import_over_the_limits_waits_until_a_fix_is_chosen():
+    attempt = imports.read(too_long())
+    waiting = importing.decide(attempt, "pasted", FALLBACK)
+    assert waiting.needs_fixes and waiting.conversation is None
+    fixed = importing.decide(attempt, "pasted", FALLBACK, keep_last=True)
+    assert len(fixed.conversation.messages) == 200
+    assert fixed.conversation.messages[0]["content"] == "message 1"
