@@ -44,6 +44,8 @@ class Behaviour:
     garbage: bool = False
     #: Answer with an empty summary.
     empty: bool = False
+    #: Characters of filler added to every summary (summaries too long to merge).
+    padding: int = 0
 
 
 @dataclass
@@ -52,6 +54,8 @@ class Call:
     headers: dict[str, str]
     body: dict[str, Any]
     status: int = 0
+    #: The usage the answer reported (prompt, completion), or None.
+    usage: tuple[int, int] | None = None
 
     @property
     def user(self) -> str:
@@ -142,8 +146,9 @@ class _Handler(BaseHTTPRequestHandler):
         wanted = body["max_tokens"]
         if b.window is not None and prompt + wanted > b.window:
             return self._send(call, 400, _too_long(anthropic, prompt, wanted, b))
-        text = "" if b.empty else summary_of(call.user)
+        text = "" if b.empty else summary_of(call.user) + " " * bool(b.padding) + "~" * b.padding
         used = (prompt, fake.tokens(text))
+        call.usage = used if b.usage else None
         return self._send(call, 200, _answer(anthropic, body["model"], text, used, b.usage))
 
     def _send(self, call: Call, status: int, value: Any) -> None:
