@@ -115,6 +115,21 @@ class ProviderConfig:
         """The configuration as JSON, for exports and displays: no secret is in it."""
         return asdict(self)
 
+    def with_options(self, **options: Any) -> ProviderConfig:
+        """This configuration with command-line options applied (None leaves a field as it is).
+
+        Raises :class:`ProviderConfigError` naming each bad one as its option, ``--max-retries``.
+        """
+        given = {**self.public(), **{k: v for k, v in options.items() if v is not None}}
+        fields = {k: v for k, v in given.items() if v is not None and k != "name"}
+        problems = [
+            Problem(p.message, path="--" + (p.path or "").replace("_", "-"))
+            for p in _provider_problems(fields, [])
+        ]
+        if problems:
+            raise ProviderConfigError(problems)
+        return _config(self.name, fields)
+
 
 def load_providers(path: str | Path) -> dict[str, ProviderConfig]:
     """The providers of a TOML file by name; raises :class:`ProviderConfigError` saying where."""
@@ -164,15 +179,9 @@ def command_line_provider(
     ``options`` are other :class:`ProviderConfig` fields (``model``, ``context_window_tokens``,
     ``timeout_seconds``, ``max_retries``); None leaves the default.
     """
-    fields = {"kind": OPENAI, "base_url": base_url, "api_key_env": api_key_env, **options}
-    fields = {k: v for k, v in fields.items() if v is not None}
-    problems = [
-        Problem(p.message, path="--" + (p.path or "").replace("_", "-"))
-        for p in _provider_problems(fields, [])
-    ]
-    if problems:
-        raise ProviderConfigError(problems)
-    return _config(COMMAND_LINE, fields)
+    return ProviderConfig(COMMAND_LINE).with_options(
+        base_url=base_url, api_key_env=api_key_env, **options
+    )
 
 
 def _config(name: str, fields: Mapping[str, Any]) -> ProviderConfig:
