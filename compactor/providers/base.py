@@ -158,20 +158,32 @@ class Provider(ABC):
         text = " ".join(text.split())
         return text if len(text) <= _MAX_QUOTED else text[: _MAX_QUOTED - 1] + "…"
 
+    def timed_out(self) -> ProviderTimeout:
+        error = self.error(
+            f"did not answer within {self.config.timeout_seconds:g} s ({self._tries()}); try "
+            "again, or raise timeout_seconds in its configuration",
+            ProviderTimeout,
+        )
+        assert isinstance(error, ProviderTimeout)
+        return error
+
+    def unreachable(self) -> ProviderError:
+        return self.error(
+            f"could not be reached ({self._tries()}); check that it is running and that its "
+            "base_url is right"
+        )
+
+    def _tries(self) -> str:
+        retries = self.config.max_retries
+        return f"{retries + 1} attempt{'s' if retries else ''}"
+
     def _failure(self, error: Exception, sdk: ModuleType, model: str) -> ProviderError:
         config = self.config
-        tries = f"{config.max_retries + 1} attempt{'s' if config.max_retries else ''}"
+        tries = self._tries()
         if isinstance(error, sdk.APITimeoutError):
-            return self.error(
-                f"did not answer within {config.timeout_seconds:g} s ({tries}); try again, or "
-                "raise timeout_seconds in its configuration",
-                ProviderTimeout,
-            )
+            return self.timed_out()
         if isinstance(error, sdk.APIConnectionError):
-            return self.error(
-                f"could not be reached ({tries}); check that it is running and that its "
-                "base_url is right"
-            )
+            return self.unreachable()
         if not isinstance(error, sdk.APIStatusError):
             return self.error(
                 f"gave an answer that is not {self.label} response: {self.redact(str(error))}"

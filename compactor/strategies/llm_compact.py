@@ -149,11 +149,12 @@ def validate_compact_request(request: Any) -> CompactRequest:
     )
 
 
-def llm_compact(request: dict[str, Any], provider: Provider) -> dict[str, Any]:
+def llm_compact(request: dict[str, Any] | CompactRequest, provider: Provider) -> dict[str, Any]:
     """Compact ``request`` with ``provider`` (the one its ``providerID`` names).
 
     Args:
-        request: the compact request of seeds/003 (``providerID``, ``model``, ``messages``, ...).
+        request: the compact request of seeds/003 (``providerID``, ``model``, ``messages``, ...),
+            or one :func:`validate_compact_request` already checked.
         provider: a configured provider, e.g. ``ProviderRegistry.from_file(path).resolve(id)``.
 
     Returns:
@@ -164,7 +165,9 @@ def llm_compact(request: dict[str, Any], provider: Provider) -> dict[str, Any]:
         CannotSummarize: the conversation cannot be summarised in the model's context window.
         compactor.providers.ProviderError: the provider failed (timeout, refusal, outage).
     """
-    compact_request = validate_compact_request(request)
+    compact_request = (
+        request if isinstance(request, CompactRequest) else validate_compact_request(request)
+    )
     if compact_request.provider_id != provider.name:
         raise InvalidRequest(
             [
