@@ -13,6 +13,7 @@ from compactor.providers import (
     parse_providers,
 )
 from tests.llm_server import SECRET
+from tests.paths import ROOT
 
 EXAMPLE = """
 [providers.local]
@@ -173,3 +174,13 @@ def test_the_registry_from_the_environment(monkeypatch, tmp_path):
     path.write_text(EXAMPLE, "utf-8")
     monkeypatch.setenv("COMPACTOR_PROVIDERS", str(path))
     assert sorted(ProviderRegistry.from_environment()) == ["claude", "local"]
+
+
+def test_the_readme_configuration_is_valid():
+    readme = (ROOT / "README.md").read_text("utf-8")
+    block = readme.split("```toml\n", 1)[1].split("```", 1)[0]
+    configs = parse_providers(block, "README.md")
+    assert sorted(configs) == ["claude", "local", "openai"]
+    assert configs["local"].base_url == "http://localhost:11434/v1"
+    assert configs["openai"].base_url == "https://api.openai.com/v1"
+    assert (configs["claude"].timeout_seconds, configs["claude"].max_retries) == (30.0, 1)
