@@ -169,13 +169,8 @@ def llm_compact(request: dict[str, Any] | CompactRequest, provider: Provider) ->
         request if isinstance(request, CompactRequest) else validate_compact_request(request)
     )
     if compact_request.provider_id != provider.name:
-        raise InvalidRequest(
-            [
-                Problem(
-                    f"names another provider than the one given ({provider.name!r})", "providerID"
-                )
-            ]
-        )
+        given = f"names another provider than the one given ({provider.name!r})"
+        raise InvalidRequest([Problem(given, path="providerID")])
     return _compact(compact_request, provider)
 
 
@@ -183,8 +178,8 @@ def cache_key(request: dict[str, Any], provider: Provider | ProviderConfig) -> s
     """A key for caching :func:`llm_compact`'s answer to ``request`` from ``provider``.
 
     It changes with everything that shapes the answer (the request with defaults applied, the
-    provider's kind, base URL, context window and output limit, the prompt's wording) and holds
-    no secret: keys are not part of a configuration, and the key is a hash.
+    provider's kind, base URL, context window and output limit, the prompt's wording) and not
+    with what does not (timeouts, retries). It holds no secret: a configuration holds none.
     """
     normalised = validate_compact_request(request).to_dict()
     config = provider.config if isinstance(provider, Provider) else provider
