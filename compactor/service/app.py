@@ -22,7 +22,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from compactor.contract import REQUEST_EXAMPLE
 from compactor.errors import InvalidRequest, Problem
 from compactor.pipeline import compact
-from compactor.service import openapi
+from compactor.service import llm_routes, openapi
 from compactor.service.errors import (
     INTERNAL_ERROR,
     TITLES,
@@ -125,6 +125,8 @@ def create_app(max_body_bytes: int = DEFAULT_MAX_BODY_BYTES) -> FastAPI:
     )
     async def context_trim(request: Request) -> Response:
         return await engine_call(request, trim_context)
+
+    llm_routes.include(app, max_body_bytes)  # POST /v1/context/compact, providers configured
 
     @app.get(
         HEALTH_PATH,

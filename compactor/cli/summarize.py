@@ -1,0 +1,166 @@
+"""``python -m compactor summarize FILE --provider NAME``: the LLM compact of seeds/003."""
+
+from __future__ import annotations
+
+import argparse
+import os
+from typing import Any
+
+from compactor.cli.io import (
+    add_indent_argument,
+    add_input_argument,
+    emit,
+    fail,
+    indent_of,
+    read_json,
+    reports_bad_input,
+)
+from compactor.errors import InvalidRequest, Problem
+from compactor.providers import (
+    PROVIDERS_ENV,
+    ProviderConfig,
+    ProviderConfigError,
+    ProviderError,
+    command_line_provider,
+    load_providers,
+    provider_for,
+)
+from compactor.providers.config import MAX_RETRIES, MAX_TIMEOUT_SECONDS
+from compactor.strategies.llm_compact import CannotSummarize, llm_compact
+
+#: Exit code when the provider failed (unreachable, timed out, refused the key, an outage):
+#: the same command may work later. Input, configuration and "cannot summarise" exit 2.
+PROVIDER_FAILED = 1
+
+DESCRIPTION = f"""\
+Summarise the older messages of a conversation with a language model, as the compact of
+seeds/003 (and POST /v1/context/compact) does: every message except the last --keep-last
+(default 4) becomes one user message written by the model, followed by the kept messages
+unchanged. Prints {{"messages", "stats", "compaction"}} as JSON.
+
+FILE is a JSON object with "messages" (plain {{role, content}} or AI SDK messages); it may hold
+the other compact request fields (providerID, model, keepLastMessages, instructions,
+targetTokensEstimate), which the options override.
+
+The provider is one of a providers TOML file (--providers FILE, or the file the environment
+variable {PROVIDERS_ENV} names), chosen by --provider NAME (or FILE's providerID); or an
+OpenAI-compatible endpoint given here: --base-url URL [--api-key-env VAR] (Ollama, vLLM,
+llama.cpp's server, LiteLLM, OpenAI). A key is only ever read from an environment variable.
+
+Exit 0 on success; 2 when FILE, the request or the provider configuration is wrong, or the
+conversation cannot be summarised in the model's context window; {PROVIDER_FAILED} when the
+provider failed (unreachable, timed out, refused the key, an outage). Problems go to standard
+error, one line each; nothing is printed on standard output then."""
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    parser = sub.add_parser(
+        "summarize",
+        help="summarise the older messages with a language model (seeds/003 compact)",
+        description=DESCRIPTION,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    add_input_argument(parser)
+    where = parser.add_mutually_exclusive_group()
+    where.add_argument("--provider", metavar="NAME", help="a provider of the providers file")
+    where.add_argument(
+        "--base-url",
+        metavar="URL",
+        help="an OpenAI-compatible endpoint instead, e.g. http://localhost:11434/v1 (Ollama)",
+    )
+    parser.add_argument(
+        "--providers",
+        metavar="FILE",
+        help=f"the providers TOML file (default: the file ${PROVIDERS_ENV} names)",
+    )
+    parser.add_argument(
+        "--api-key-env",
+        metavar="VAR",
+        help="with --base-url: the environment variable holding the key (none: no key sent)",
+    )
+    parser.add_argument("--model", metavar="M", help="the model (default: the provider's model)")
+    parser.add_argument(
+        "--keep-last", type=int, metavar="N", help="messages kept verbatim (default 4)"
+    )
+    parser.add_argument("--instructions", metavar="TEXT", help="guidance for the summary")
+    parser.add_argument(
+        "--target-tokens", type=int, metavar="N", help="desired summary size in tokens (>= 64)"
+    )
+    parser.add_argument(
+        "--context-window-tokens",
+        type=int,
+        metavar="N",
+        help="the summary model's context window; longer conversations are chunked",
+    )
+    parser.add_argument(
+        "--timeout-seconds",
+        type=float,
+        metavar="S",
+        help=f"per HTTP attempt (default 60, at most {MAX_TIMEOUT_SECONDS})",
+    )
+    parser.add_argument(
+        "--max-retries",
+        type=int,
+        metavar="N",
+        help=f"retries of a failed attempt (default 2, at most {MAX_RETRIES})",
+    )
+    add_indent_argument(parser)
+    parser.set_defaults(run=run)
+
+
+@reports_bad_input
+def run(args: argparse.Namespace) -> int:
+    value = read_json(args.file)
+    if not isinstance(value, dict):
+        raise InvalidRequest([Problem('must be a JSON object with "messages"', path="$")])
+    try:
+        config = _provider(args, value).with_options(
+            context_window_tokens=args.context_window_tokens,
+            timeout_seconds=args.timeout_seconds,
+            max_retries=args.max_retries,
+        )
+    except ProviderConfigError as error:
+        return fail(error.problems)
+    model = args.model or value.get("model") or config.model
+    if not model:
+        return fail([Problem("no model: pass --model M, or set model in the provider's table")])
+    overrides = {
+        "keepLastMessages": args.keep_last,
+        "instructions": args.instructions,
+        "targetTokensEstimate": args.target_tokens,
+    }
+    request: dict[str, Any] = {**value, "providerID": config.name, "model": model}
+    request.update({k: v for k, v in overrides.items() if v is not None})
+    try:
+        response = llm_compact(request, provider_for(config))
+    except CannotSummarize as error:
+        return fail(error.problems)
+    except ProviderError as error:
+        fail(error.problems)
+        return PROVIDER_FAILED
+    return emit(response, indent_of(args))
+
+
+def _provider(args: argparse.Namespace, value: dict[str, Any]) -> ProviderConfig:
+    if args.base_url is not None:
+        return command_line_provider(args.base_url, args.api_key_env, model=args.model)
+    if args.api_key_env is not None:
+        raise _problem("--api-key-env goes with --base-url; a providers file names its own")
+    name = args.provider or value.get("providerID")
+    if not isinstance(name, str) or not name:
+        raise _problem("name a provider: --provider NAME (of a providers file) or --base-url URL")
+    path = args.providers or os.environ.get(PROVIDERS_ENV, "").strip()
+    if not path:
+        raise _problem(
+            f"no providers file: pass --providers FILE or set {PROVIDERS_ENV}; or give an "
+            "OpenAI-compatible endpoint with --base-url URL"
+        )
+    configs = load_providers(path)
+    if name not in configs:
+        known = ", ".join(sorted(configs))
+        raise _problem(f"{path} has no provider {name!r}; it has {known}")
+    return configs[name]
+
+
+def _problem(message: str) -> ProviderConfigError:
+    return ProviderConfigError([Problem(message)])

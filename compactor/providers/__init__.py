@@ -1,0 +1,57 @@
+"""Language model providers for the LLM compact strategy (the ``llm`` extra).
+
+A provider is configured on our side by name, in a TOML file or on the command line, and a
+request names it by ``providerID``. OpenAI-compatible endpoints (OpenAI, Ollama, vLLM, llama.cpp's
+server, LiteLLM) go through the official ``openai`` client, Anthropic through ``anthropic``; both
+are imported only when a provider is first called, so nothing else needs them. Keys are read from
+the environment variable the configuration names and never appear in a URL, a log line, an error
+message, :meth:`ProviderConfig.public` or a cache key.
+
+>>> registry = ProviderRegistry(parse_providers('[providers.local]\\nkind = "openai"'))
+>>> provider = registry.resolve("local")
+>>> provider.config.base_url, provider.config.max_retries
+('https://api.openai.com/v1', 2)
+"""
+
+from compactor.providers.base import (
+    Completion,
+    ContextWindowExceeded,
+    Provider,
+    ProviderError,
+    ProviderRefused,
+    ProviderTimeout,
+)
+from compactor.providers.config import (
+    ANTHROPIC,
+    COMMAND_LINE,
+    KINDS,
+    OPENAI,
+    PROVIDERS_ENV,
+    ProviderConfig,
+    ProviderConfigError,
+    command_line_provider,
+    load_providers,
+    parse_providers,
+)
+from compactor.providers.registry import ProviderRegistry, provider_for
+
+__all__ = [
+    "ANTHROPIC",
+    "COMMAND_LINE",
+    "KINDS",
+    "OPENAI",
+    "PROVIDERS_ENV",
+    "Completion",
+    "ContextWindowExceeded",
+    "Provider",
+    "ProviderConfig",
+    "ProviderConfigError",
+    "ProviderError",
+    "ProviderRefused",
+    "ProviderRegistry",
+    "ProviderTimeout",
+    "command_line_provider",
+    "load_providers",
+    "parse_providers",
+    "provider_for",
+]

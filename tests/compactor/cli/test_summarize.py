@@ -1,0 +1,165 @@
+"""`python -m compactor summarize`: a real process against the test server, over loopback."""
+
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+
+from tests.llm_server import KEY_ENV, SECRET, expand, llm_fixture, providers_toml
+from tests.paths import ROOT
+
+llm = llm_fixture()
+CHAT = [
+    {"role": "user" if i % 2 == 0 else "assistant", "content": f"turn {i}: " + "lorem " * 30}
+    for i in range(12)
+]
+
+
+def cli(*args, stdin=b"", env=None):
+    return subprocess.run(
+        [sys.executable, "-m", "compactor", "summarize", *args],
+        input=stdin,
+        capture_output=True,
+        cwd=ROOT,
+        timeout=120,
+        env={**os.environ, KEY_ENV: SECRET, **(env or {})},
+    )
+
+
+def conversation(tmp_path, **fields):
+    path = tmp_path / "chat.json"
+    path.write_text(json.dumps({"messages": CHAT, **fields}), "utf-8")
+    return str(path)
+
+
+def no_secret(done):
+    assert SECRET.encode() not in done.stdout + done.stderr
+    assert b"Traceback" not in done.stderr
+
+
+def test_summarize_with_a_provider_of_the_file_prints_the_response(llm, tmp_path):
+    toml = providers_toml(llm, tmp_path / "providers.toml")
+    done = cli(conversation(tmp_path), "--providers", str(toml), "--provider", "anthropic")
+    assert done.returncode == 0 and done.stderr == b""
+    out = json.loads(done.stdout)
+    assert list(out) == ["messages", "stats", "compaction"]
+    assert out["messages"] == [{"role": "user", "content": "Summary of #0-#7."}, *CHAT[-4:]]
+    (call,) = llm.calls
+    assert out["compaction"] == {
+        "compacted": True,
+        "chunksProcessed": 1,
+        "passes": 1,
+        "summarizerPromptTokens": call.usage[0],
+        "summarizerCompletionTokens": call.usage[1],
+        "targetTokensEstimate": None,
+    }
+    assert call.body["model"] == "fake-small"  # the provider's default model
+    no_secret(done)
+
+
+def test_base_url_stands_for_an_openai_compatible_provider(llm, tmp_path):
+    done = cli(
+        conversation(tmp_path),
+        *("--base-url", llm.openai_url, "--api-key-env", KEY_ENV, "--model", "qwen"),
+        *("--keep-last", "2", "--instructions", "Keep every price.", "--target-tokens", "80"),
+        *("--indent", "0"),
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.count(b"\n") == 1
+    out = json.loads(done.stdout)
+    assert out["compaction"]["targetTokensEstimate"] == 80
+    assert out["messages"][1:] == CHAT[-2:]
+    (call,) = llm.calls
+    assert (call.body["model"], call.body["max_tokens"]) == ("qwen", 160)
+    assert call.system.endswith("Keep every price.")
+    assert call.headers["authorization"] == f"Bearer {SECRET}"
+    no_secret(done)
+
+
+def test_a_small_context_window_chunks_the_conversation(llm, tmp_path):
+    toml = providers_toml(llm, tmp_path / "p.toml", max_output_tokens=100)
+    path = conversation(tmp_path, providerID="openai")  # the file names its provider
+    done = cli(path, "--context-window-tokens", "700", env={"COMPACTOR_PROVIDERS": str(toml)})
+    assert done.returncode == 0, done.stderr
+    out = json.loads(done.stdout)
+    assert out["compaction"]["chunksProcessed"] > 1 and out["compaction"]["passes"] >= 2
+    assert expand(out["messages"][0]["content"]) == set(range(8))
+
+
+def test_a_provider_failure_is_one_line_and_exit_1_never_a_traceback(llm, tmp_path):
+    llm.behaviour.fail_status, llm.behaviour.echo_key = 401, True
+    toml = providers_toml(llm, tmp_path / "p.toml", max_retries=0)
+    done = cli(conversation(tmp_path), "--providers", str(toml), "--provider", "openai")
+    assert done.returncode == 1 and done.stdout == b""
+    (line,) = done.stderr.decode().splitlines()
+    assert line.startswith("provider 'openai' answered HTTP 401: Incorrect API key provided:")
+    assert "[redacted]" in line
+    no_secret(done)
+
+
+def test_a_timeout_is_bounded_by_the_options(llm, tmp_path):
+    llm.behaviour.delay = 5.0
+    done = cli(
+        conversation(tmp_path),
+        *("--base-url", llm.openai_url, "--model", "m"),
+        *("--timeout-seconds", "0.3", "--max-retries", "0"),
+    )
+    assert done.returncode == 1
+    assert done.stderr.decode() == (
+        "provider 'command-line' did not answer within 0.3 s (1 attempt); try again, or raise "
+        "timeout_seconds in its configuration\n"
+    )
+
+
+def test_a_window_too_small_to_summarise_exits_2_with_the_reason(llm, tmp_path):
+    done = cli(
+        conversation(tmp_path),
+        *("--base-url", llm.openai_url, "--model", "m", "--context-window-tokens", "256"),
+    )
+    assert done.returncode == 2 and done.stdout == b""
+    assert done.stderr.startswith(b"cannot summarise with provider 'command-line' and model 'm'")
+    assert llm.calls == []
+
+
+@pytest.mark.parametrize(
+    ("args", "line"),
+    [
+        (["--provider", "nope"], "{toml} has no provider 'nope'; it has anthropic, openai"),
+        ([], "name a provider: --provider NAME (of a providers file) or --base-url URL"),
+        (
+            ["--provider", "openai", "--max-retries", "9"],
+            "--max-retries: must be at most 5; it is 9",
+        ),
+        (["--provider", "openai", "--api-key-env", "X"], "--api-key-env goes with --base-url"),
+    ],
+)
+def test_provider_problems_exit_2(llm, tmp_path, args, line):
+    toml = providers_toml(llm, tmp_path / "p.toml")
+    done = cli(conversation(tmp_path), "--providers", str(toml), *args)
+    assert done.returncode == 2 and done.stdout == b""
+    assert done.stderr.decode().startswith(line.format(toml=toml))
+    assert llm.calls == []
+
+
+def test_a_key_in_the_providers_file_is_refused_without_repeating_it(llm, tmp_path):
+    toml = tmp_path / "p.toml"
+    toml.write_text(f'[providers.x]\nkind = "openai"\napi_key = "{SECRET}"\n', "utf-8")
+    done = cli(conversation(tmp_path), "--providers", str(toml), "--provider", "x")
+    assert done.returncode == 2
+    assert done.stderr.decode().startswith("providers.x.api_key: a key is never written")
+    no_secret(done)
+
+
+def test_an_invalid_request_prints_every_problem_by_path(llm, tmp_path):
+    done = cli(
+        "-",
+        *("--base-url", llm.openai_url, "--model", "m", "--target-tokens", "10"),
+        stdin=json.dumps({"messages": [{"role": "user"}]}).encode(),
+    )
+    assert done.returncode == 2 and done.stdout == b""
+    assert done.stderr.decode().splitlines() == [
+        "messages[0]: needs content or parts; it has neither",
+        "targetTokensEstimate: must be at least 64; it is 10",
+    ]
