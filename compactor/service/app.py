@@ -34,6 +34,7 @@ from compactor.service.errors import (
     parse_request,
     read_body,
 )
+from compactor.service.examples import TRIM_REQUEST_EXAMPLE
 from compactor.strategies.context_trim import trim_context
 
 #: The default limit on a request body: 4 MiB.
@@ -45,20 +46,6 @@ COMPACT_PATH = "/v1/memory-compact"
 TRIM_PATH = "/v1/context/trim"
 HEALTH_PATH = "/healthz"
 
-#: The trim example of seeds/003: keep the last two messages of a five-message conversation.
-TRIM_REQUEST_EXAMPLE: dict[str, Any] = {
-    "messages": [
-        {"role": "user", "content": "I need running shoes for trail races."},
-        {"role": "assistant", "content": "Do you prefer more cushioning or more ground feel?"},
-        {"role": "user", "content": "Cushioning. My budget is 150 USD."},
-        {
-            "role": "assistant",
-            "content": "The Trailblazer 4 costs 139 USD and has a cushioned midsole.",
-        },
-        {"role": "user", "content": "Does it come in wide sizes?"},
-    ],
-    "keepLastMessages": 2,
-}
 
 
 def create_app(max_body_bytes: int = DEFAULT_MAX_BODY_BYTES) -> FastAPI:

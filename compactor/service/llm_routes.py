@@ -41,6 +41,7 @@ from compactor.service.errors import (
     parse_request,
     read_body,
 )
+from compactor.service.examples import TRIM_REQUEST_EXAMPLE
 from compactor.strategies.llm_compact import (
     COMPACT_REQUEST_SCHEMA,
     CannotSummarize,
@@ -137,9 +138,6 @@ class _SeedExample(Provider):
 
 
 def _example_request() -> dict[str, Any]:
-    # Imported here: the app module includes this one while it is being built.
-    from compactor.service.app import TRIM_REQUEST_EXAMPLE
-
     return {
         "providerID": "local",
         "model": "gpt-4o-mini",
