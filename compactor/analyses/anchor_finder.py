@@ -20,8 +20,8 @@ this order at every position where an anchor may start (``ANCHOR_PATTERN``):
 - ``quantity``: a number (``1,250.00``, ``1.250,00``, ``3.5``, sign allowed) with a currency
   before it (``$``, ``€``, ``£``, ``¥``, ``₹``, ``₩``, ``₽``, ``US$``, ``USD`` ...) or a unit after
   it (currency codes and names, data sizes and rates, durations, lengths, weights, volumes,
-  ``%``, ``°C``; single-letter units only attached: ``5s``, ``10m``), optionally scaled
-  (``5k``, ``2 million``).
+  ``%``, ``°C``; single-letter units only attached: ``5s``, ``10m``, not ``1990s``),
+  optionally scaled (``5k``, ``2 million``).
 - ``identifier``: a token of ASCII letters and digits joined by ``-``, ``_`` or ``.`` that holds
   at least one letter and one digit (``DE-4471``, ``call_9f2a``, ``4OG6T3``, ``v1.2.3``);
   ordinals and decades (``21st``, ``1990s``) are not identifiers.
@@ -249,7 +249,8 @@ def _trie(words: Sequence[str]) -> str:
 _CURRENCY_CODES = _trie(CURRENCY_CODES)
 _CURRENCY_SIGN = r"(?:US|A|C|NZ|HK|S|R)?[$€£¥₹₩₽]"
 _WORD_UNITS = rf"(?i:{_trie(UNIT_WORDS)}|per\ cent)"
-_ATTACHED_UNITS = r"(?:s|h|m|g|l|L|B|W|V|x)"  # only right after the number: 5s, 10m, 3x
+# Only right after the number: 5s, 10m, 3x; a year's decade (1990s) is not seconds.
+_ATTACHED_UNITS = r"(?:(?<![12][0-9]{2}0)s|h|m|g|l|L|B|W|V|x)"
 _SIGN_UNITS = r"(?:%|‰|°[CF]?)"
 _QUANTITY = (
     rf"(?:{_CURRENCY_SIGN}\ ?[0-9][0-9.,]*[0-9]{_SCALE}|{_CURRENCY_SIGN}\ ?[0-9]{_SCALE}"
@@ -294,7 +295,7 @@ _IDENTIFIER = (
 )
 _CODE = (
     rf"(?={_TOKEN_CHAR}*?(?:[A-Za-z0-9]_|_[A-Za-z0-9]|[a-z][A-Z]|[A-Za-z0-9_]\.[A-Za-z_]))"
-    rf"(?!(?:[A-Za-z]\.)+[A-Za-z](?![\w.-]))(?:{_TOKEN})"
+    rf"(?!(?:[A-Za-z]\.)+[A-Za-z](?![\w-]|\.[A-Za-z0-9]))(?:{_TOKEN})"
 )
 _KIND_PATTERNS = {
     URL: _URL,
