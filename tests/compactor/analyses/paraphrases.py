@@ -1,3 +1,4 @@
+# ruff: noqa: E501  (the pairs read best one per line)
 """Pairs written for the semantic tests: the same fact in other words, and pairs that are not.
 
 Each pair is (a, b). ``PARAPHRASES`` say the same thing with few shared words; ``UNRELATED``
