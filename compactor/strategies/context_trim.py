@@ -16,13 +16,16 @@ Token estimate: the rule of thumb of one token per four characters, per message,
 ``text`` of its text and reasoning parts) plus the compact JSON of its tool parts, and the
 request's estimate is the sum over its messages. It is a heuristic, not a tokenizer count, and it
 differs from Algolia's unpublished one (61 tokens for its five-message example; ours gives 54).
+``trim_context(request, count_tokens=...)`` counts with any per-message counter instead, such as
+:func:`compactor.analyses.tokens.trim_token_counter` (a real tokenizer over :func:`message_text`);
+the stats keep their names.
 """
 
 from __future__ import annotations
 
 import json
 import math
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
 from jsonschema import Draft202012Validator
@@ -110,6 +113,22 @@ def message_chars(message: dict[str, Any]) -> int:
     return chars
 
 
+def message_text(message: dict[str, Any]) -> str:
+    """What :func:`message_chars` counts, as one text (the pieces joined by newlines)."""
+    pieces = []
+    content = message.get("content")
+    if isinstance(content, str):
+        pieces.append(content)
+    for part in _parts(message):
+        if is_tool_part(part):
+            pieces.append(json.dumps(part, ensure_ascii=False, separators=(",", ":")))
+        elif isinstance(part.get("text"), str):
+            pieces.append(part["text"])
+    for call in message.get("tool_calls") or []:
+        pieces.append(json.dumps(call, ensure_ascii=False, separators=(",", ":")))
+    return "\n".join(pieces)
+
+
 def is_tool_part(part: dict[str, Any]) -> bool:
     kind = str(part.get("type", ""))
     return kind in _V4_TOOL_PARTS or kind.startswith("tool-") or kind == "dynamic-tool"
@@ -119,8 +138,13 @@ def is_tool_message(message: dict[str, Any]) -> bool:
     return message.get("role") == "tool"
 
 
-def trim_context(request: dict[str, Any]) -> dict[str, Any]:
+def trim_context(
+    request: dict[str, Any], count_tokens: Callable[[dict[str, Any]], int] | None = None
+) -> dict[str, Any]:
     """Trim a conversation as seeds/003 describes; returns ``{"messages", "stats"}``.
+
+    ``count_tokens`` counts one message's tokens for ``maxTokensEstimate`` and the stats
+    (default :func:`estimate_tokens`, the characters / 4 estimate).
 
     >>> shoes = [{"role": "user", "content": "I need running shoes for trail races."},
     ...          {"role": "assistant", "content": "Cushioning or ground feel?"},
@@ -136,8 +160,9 @@ def trim_context(request: dict[str, Any]) -> dict[str, Any]:
     ]
     if errors:
         raise InvalidRequest(errors)
+    count = count_tokens or estimate_tokens
     messages: list[dict[str, Any]] = list(request["messages"])
-    before = _tokens(messages)
+    before = _tokens(messages, count)
     count_before = len(messages)
 
     keep_last = request.get("keepLastMessages")
@@ -148,7 +173,7 @@ def trim_context(request: dict[str, Any]) -> dict[str, Any]:
         messages = [m for m in map(_without_tool_parts, messages) if m is not None]
     budget = request.get("maxTokensEstimate")
     if budget is not None:
-        tokens = [estimate_tokens(m) for m in messages]
+        tokens = [count(m) for m in messages]
         total = sum(tokens)
         start = 0
         while start < len(messages) and total > budget:
@@ -163,13 +188,15 @@ def trim_context(request: dict[str, Any]) -> dict[str, Any]:
             "messagesAfter": len(messages),
             "messagesDropped": count_before - len(messages),
             "tokensBeforeEstimate": before,
-            "tokensAfterEstimate": _tokens(messages),
+            "tokensAfterEstimate": _tokens(messages, count),
         },
     }
 
 
-def _tokens(messages: Iterable[dict[str, Any]]) -> int:
-    return sum(estimate_tokens(m) for m in messages)
+def _tokens(
+    messages: Iterable[dict[str, Any]], count: Callable[[dict[str, Any]], int] = estimate_tokens
+) -> int:
+    return sum(count(m) for m in messages)
 
 
 def _parts(message: dict[str, Any]) -> list[dict[str, Any]]:

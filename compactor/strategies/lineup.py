@@ -28,6 +28,7 @@ MEMORY_COMPACT = "memory-compact"
 KEEP_LAST = "keep-last"
 SEED_TRIM = "seed-trim"
 LANGCHAIN = "langchain"
+SEMANTIC_DEDUPE = "semantic-dedupe"  # only when compare_strategies is given semantic_threshold
 
 # How a strategy returned a message (``StrategyMessage.kept``).
 VERBATIM = "verbatim"
@@ -103,12 +104,14 @@ def compare_strategies(
     keep_last_messages: int | None = None,
     drop_tool_parts: bool = False,
     analysis: TextAnalysis | None = None,
+    semantic_threshold: float | None = None,
 ) -> StrategyComparison:
     """Run every strategy on ``request``'s history at ``budget_chars`` (default: its own).
 
     ``keep_last_messages`` and ``drop_tool_parts`` are the seeds/003 trim's own options
-    (``keepLastMessages``, ``dropToolParts``). A budget outside the schema's range raises
-    :class:`compactor.InvalidRequest`.
+    (``keepLastMessages``, ``dropToolParts``). With ``semantic_threshold``, memory-compact with
+    semantic dedupe (:mod:`compactor.strategies.semantic_dedupe`) is compared too. A budget
+    outside the schema's range raises :class:`compactor.InvalidRequest`.
     """
     budget = request.params.budget_chars if budget_chars is None else budget_chars
     if budget != request.params.budget_chars:
@@ -120,6 +123,10 @@ def compare_strategies(
         seed_trim(roles, contents, budget, keep_last_messages, drop_tool_parts),
         langchain(roles, contents, budget),
     )
+    if semantic_threshold is not None:
+        from compactor.strategies import semantic_dedupe
+
+        outcomes += (semantic_dedupe.outcome(request, semantic_threshold, analysis),)
     return StrategyComparison(
         budget,
         len(contents),

@@ -1,0 +1,127 @@
+"""``python -m compactor anchors FILE``: every anchor of a conversation, and whether it survives.
+
+Also home of what ``anchors``, ``tokens`` and ``similar`` share: FILE may be a request or any
+conversation the importer reads, and the parameters may be overridden as for ``compact``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import functools
+from collections.abc import Callable
+
+from compactor.analyses.anchors import anchor_report
+from compactor.cli.import_ import needed_fixes
+from compactor.cli.io import (
+    add_indent_argument,
+    add_input_argument,
+    emit,
+    fail,
+    indent_of,
+    read_bytes,
+)
+from compactor.errors import ProblemError
+from compactor.formats import convert_text
+from compactor.model import Request
+from compactor.pipeline import run as run_pipeline
+from compactor.validation import validate
+
+#: Parameter flags: (flag, request field, type, help).
+PARAMETERS = (
+    ("--budget-chars", "budget_chars", int, "the character budget (100 to 400,000)"),
+    ("--keep-last-n", "keep_last_n", int, "protect the last N messages (0 to 50)"),
+    ("--keep-roles", "keep_roles", str, "protect these roles, comma-separated ('' for none)"),
+    (
+        "--duplicate-threshold",
+        "duplicate_threshold",
+        float,
+        "word overlap of a duplicate (0.5 to 1)",
+    ),
+    ("--max-message-chars", "max_message_chars", int, "trim longer messages (80 to 4,000)"),
+)
+FILE_HELP = (
+    "FILE is a memory-compact request, or a conversation in any format `import` reads (OpenAI, "
+    "Anthropic, Vercel, ShareGPT, JSONL, a message list), or '-' for standard input; without "
+    "budget_chars it is half the conversation's characters. Flags override the parameters."
+)
+
+
+class MissingExtra(Exception):
+    """An optional dependency is missing; the message is the one line saying how to install it."""
+
+
+def add_parameter_arguments(parser: argparse.ArgumentParser) -> None:
+    for flag, _, kind, text in PARAMETERS:
+        parser.add_argument(flag, type=kind, default=None, metavar="X", help=text)
+
+
+def read_request(args: argparse.Namespace) -> Request:
+    """The request in ``args.file`` (imported when it is another format), with the overrides.
+
+    Raises :class:`ProblemError` (unreadable, not a conversation, needs fixes, breaks the schema).
+    """
+    conversion = convert_text(read_bytes(args.file))
+    if conversion.needs_fixes:
+        raise ProblemError(
+            needed_fixes(conversion)
+            + [f"fix it with: python -m compactor import {args.file} --keep-last --cut-long"]
+        )
+    request = dict(conversion.request)
+    for _, name, _, _ in PARAMETERS:
+        value = getattr(args, name, None)
+        if value is None:
+            continue
+        if name == "keep_roles":
+            value = [role.strip() for role in value.split(",") if role.strip()]
+        request[name] = value
+    return validate(request)
+
+
+def reports_problems(
+    command: Callable[[argparse.Namespace], int],
+) -> Callable[[argparse.Namespace], int]:
+    """Exit 2 with one line per problem, or one line saying which extra to install."""
+
+    @functools.wraps(command)
+    def wrapper(args: argparse.Namespace) -> int:
+        try:
+            return command(args)
+        except ProblemError as error:
+            return fail(error.problems)
+        except MissingExtra as missing:
+            return fail([str(missing)])
+
+    return wrapper
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    parser = sub.add_parser(
+        "anchors",
+        help="print every anchor (ids, amounts, dates, URLs, paths, code names) and its survival",
+        description=(
+            "Find the anchors of a conversation (identifiers, numbers with a unit or currency, "
+            "times and dates, URLs, e-mail addresses, file paths, code identifiers; SPEC part C) "
+            "and print, for each, where it occurs and whether the compacted output keeps it: "
+            '[{"text", "kind", "occurrences": [{"index", "start", "end"}], "kept", '
+            '"survives_from_budget"}]. survives_from_budget is the smallest budget_chars from '
+            "which it is kept, the other parameters unchanged (null when none), from one run. "
+            f"{FILE_HELP} Exit 0 on success; 2 when the input cannot be used, one line per problem."
+        ),
+    )
+    add_input_argument(parser)
+    add_parameter_arguments(parser)
+    parser.add_argument(
+        "--watch",
+        action="append",
+        default=[],
+        metavar="PHRASE",
+        help="also track PHRASE (case and spacing ignored) as a 'watched' anchor; repeatable",
+    )
+    add_indent_argument(parser)
+    parser.set_defaults(run=run)
+
+
+@reports_problems
+def run(args: argparse.Namespace) -> int:
+    report = anchor_report(run_pipeline(read_request(args)), args.watch)
+    return emit([a.to_dict() for a in report.anchors], indent_of(args))

@@ -1,0 +1,156 @@
+"""memory-compact with semantic dedupe: an alternative strategy, to compare with the contract's.
+
+The four stages run as the contract says, except that dedupe also removes an unprotected
+message when an earlier message of its role that is still present says the same in other
+words: their embeddings' cosine reaches ``threshold``
+(:mod:`compactor.analyses.semantic`), whatever their word overlap. A message with a word
+duplicate (Jaccard ``>= duplicate_threshold``) is removed as a duplicate of the most similar
+such message, as in the contract; otherwise one with meaning duplicates is removed as a
+duplicate of the closest in meaning (the earliest on a tie). The contract engine is not
+changed: the dedupe stage is given a similarity that ranks word duplicates above meaning
+duplicates above the rest, and the result it returns is given back the real word similarities.
+Its response is therefore not the contract's response; use it to see what meaning-level dedupe
+would change, message by message.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+import numpy as np
+
+from compactor.analyses.semantic import DEFAULT_THRESHOLD, SemanticUnavailable, semantic_similarity
+from compactor.analysis import TextAnalysis, analyse
+from compactor.model import Request
+from compactor.pipeline import run
+from compactor.result import CompactionResult, Deduplication, Removal, Similar
+
+KEY = "semantic-dedupe"
+BY_WORDS, BY_MEANING = "words", "meaning"
+
+
+@dataclass(frozen=True)
+class SemanticRemoval:
+    """A message dedupe removed, and whether its word overlap or its meaning made it go."""
+
+    index: int
+    duplicate_of: int
+    semantic: float  # cosine with duplicate_of, 6 decimals
+    word_overlap: float  # Jaccard with duplicate_of, 6 decimals
+    by: str  # "words" or "meaning"
+
+
+@dataclass(frozen=True)
+class SemanticDedupeResult:
+    threshold: float
+    #: The run, with the real word similarities in its dedupe report and analysis.
+    result: CompactionResult
+    removals: tuple[SemanticRemoval, ...]  # every dedupe removal, in index order
+
+    @property
+    def by_meaning(self) -> tuple[SemanticRemoval, ...]:
+        """The removals the contract's dedupe would not have made."""
+        return tuple(r for r in self.removals if r.by == BY_MEANING)
+
+
+def semantic_dedupe(
+    request: Request,
+    threshold: float = DEFAULT_THRESHOLD,
+    *,
+    analysis: TextAnalysis | None = None,
+    semantic: np.ndarray | None = None,
+) -> SemanticDedupeResult:
+    """Run memory-compact with semantic dedupe on ``request``.
+
+    ``analysis`` and ``semantic`` (:func:`compactor.analyses.semantic.semantic_similarity`) are
+    computed when omitted. Raises :class:`SemanticUnavailable` without the ``semantic`` extra.
+    """
+    if analysis is None:
+        analysis = analyse(request.contents, request.roles)
+    if semantic is None:
+        semantic = semantic_similarity(request.contents, request.roles)
+    words = analysis.similarity
+    cutoff = request.params.duplicate_threshold
+    with np.errstate(invalid="ignore"):
+        ranked = np.where(
+            words >= cutoff, 2.0 + words, np.where(semantic >= threshold, 1.0 + semantic, words)
+        )
+    ranked.flags.writeable = False
+    raw = run(request, replace(analysis, similarity=ranked))
+
+    removals = []
+    real = []
+    for r in raw.deduplication.removed:
+        i, j = r.index, r.duplicate_of
+        by = BY_WORDS if words[i, j] >= cutoff else BY_MEANING
+        removals.append(
+            SemanticRemoval(i, j, round(float(semantic[i, j]), 6), round(float(words[i, j]), 6), by)
+        )
+        real.append(Removal(i, j, float(words[i, j]), r.chars))
+    nearest = _nearest(words, {r.index for r in raw.deduplication.removed})
+    traces = tuple(replace(t, nearest=nearest[t.index]) for t in raw.messages)
+    result = replace(
+        raw,
+        analysis=analysis,
+        deduplication=Deduplication(tuple(real), nearest),
+        messages=traces,
+    )
+    return SemanticDedupeResult(threshold, result, tuple(removals))
+
+
+def _nearest(words: np.ndarray, removed: set[int]) -> tuple[Similar | None, ...]:
+    """Per message, the most word-similar earlier message of its role still present then."""
+    same_role = ~np.isnan(words)
+    present = np.ones(len(words), dtype=bool)
+    present[list(removed)] = False
+    out: list[Similar | None] = []
+    for i in range(len(words)):
+        candidates = np.flatnonzero(same_role[i, :i] & present[:i])
+        if len(candidates) == 0:
+            out.append(None)
+            continue
+        best = int(candidates[np.argmax(words[i, candidates])])
+        out.append(Similar(best, float(words[i, best])))
+    return tuple(out)
+
+
+def outcome(request: Request, threshold: float, analysis: TextAnalysis | None = None):
+    """The strategy as a :class:`compactor.strategies.lineup.StrategyOutcome`."""
+    from compactor.strategies import lineup
+
+    name = "memory-compact, semantic dedupe"
+    parameters = {**request.params.to_dict(), "semantic_threshold": threshold}
+    try:
+        found = semantic_dedupe(request, threshold, analysis=analysis)
+    except SemanticUnavailable as missing:
+        return lineup.StrategyOutcome(
+            KEY,
+            name,
+            "",
+            False,
+            str(missing),
+            parameters,
+            (),
+            request.params.budget_chars,
+            None,
+            None,
+            None,
+            None,
+            None,
+        )
+    returned = {t.index: t.output for t in found.result.messages if t.survived}
+    how = (
+        f"memory-compact with the request's parameters; dedupe also removes a message whose "
+        f"meaning is within cosine {threshold} of an earlier one of its role "
+        f"({len(found.by_meaning)} removed so)"
+    )
+    return lineup._outcome(
+        KEY,
+        name,
+        how,
+        parameters,
+        request.roles,
+        request.contents,
+        returned,
+        request.params.budget_chars,
+    )

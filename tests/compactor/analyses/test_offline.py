@@ -1,0 +1,52 @@
+"""The optional models load from their wheels: with every network connection refused and an
+empty home (no caches), tokens are counted and messages embedded in a fresh interpreter."""
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from tests.paths import ROOT
+
+GUARD = """
+import socket
+def refuse(*args, **kwargs):
+    raise OSError("network access is blocked in this test")
+socket.socket.connect = refuse
+socket.socket.connect_ex = refuse
+socket.create_connection = refuse
+socket.getaddrinfo = refuse
+"""
+WORK = """
+import json
+from compactor.analyses import semantic, tokens
+vector = semantic.embed(["The parcel left Berlin on Monday."])
+print(json.dumps({
+    "o200k": tokens.count_tokens("hello world"),
+    "cl100k": tokens.count_tokens("hello world", "cl100k_base"),
+    "dimensions": int(vector.shape[1]),
+}))
+"""
+
+
+def test_the_network_guard_refuses_connections():
+    code = GUARD + "import urllib.request\nurllib.request.urlopen('http://127.0.0.1:9', timeout=1)"
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert done.returncode != 0 and "network access is blocked" in done.stderr
+
+
+def test_tokenizer_and_embeddings_need_no_network(tmp_path):
+    pytest.importorskip("bpe_openai")
+    pytest.importorskip("wordllama")
+    env = {
+        "PYTHONPATH": str(ROOT),
+        "HOME": str(tmp_path),  # no ~/.cache/wordllama, no tiktoken cache
+        "PATH": "/usr/bin:/bin",
+    }
+    done = subprocess.run(
+        [sys.executable, "-c", GUARD + WORK], capture_output=True, text=True, env=env, cwd=tmp_path
+    )
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout) == {"o200k": 2, "cl100k": 2, "dimensions": 256}
+    assert not any(tmp_path.iterdir())  # nothing was downloaded or cached
