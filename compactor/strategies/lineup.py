@@ -20,6 +20,7 @@ from compactor.model import Request
 from compactor.pipeline import run
 from compactor.strategies import keep_last as keep_last_strategy
 from compactor.strategies import langchain_trim as langchain_strategy
+from compactor.strategies import semantic_dedupe
 from compactor.strategies.context_trim import CHARS_PER_TOKEN, estimate_tokens, trim_context
 from compactor.validation import validate
 
@@ -124,9 +125,7 @@ def compare_strategies(
         langchain(roles, contents, budget),
     )
     if semantic_threshold is not None:
-        from compactor.strategies import semantic_dedupe
-
-        outcomes += (semantic_dedupe.outcome(request, semantic_threshold, analysis),)
+        outcomes += (semantic_memory_compact(request, semantic_threshold, analysis),)
     return StrategyComparison(
         budget,
         len(contents),
@@ -271,4 +270,46 @@ def _outcome(
         cut_messages=sum(m.kept == CUT for m in messages),
         tokens_estimate=_tokens([roles[i] for i in returned], list(returned.values())),
         budget_met=output_chars <= budget_chars,
+    )
+
+
+def semantic_memory_compact(
+    request: Request, threshold: float, analysis: TextAnalysis | None = None
+) -> StrategyOutcome:
+    """memory-compact with semantic dedupe (:mod:`compactor.strategies.semantic_dedupe`)."""
+    name = "memory-compact, semantic dedupe"
+    parameters = {**request.params.to_dict(), "semantic_threshold": threshold}
+    try:
+        found = semantic_dedupe.semantic_dedupe(request, threshold, analysis=analysis)
+    except semantic_dedupe.SemanticUnavailable as missing:
+        return StrategyOutcome(
+            semantic_dedupe.KEY,
+            name,
+            "",
+            False,
+            str(missing),
+            parameters,
+            (),
+            request.params.budget_chars,
+            None,
+            None,
+            None,
+            None,
+            None,
+        )
+    returned = {t.index: t.output for t in found.result.messages if t.survived}
+    how = (
+        f"memory-compact with the request's parameters; dedupe also removes a message whose "
+        f"meaning is within cosine {threshold} of an earlier one of its role "
+        f"({len(found.by_meaning)} removed so)"
+    )
+    return _outcome(
+        semantic_dedupe.KEY,
+        name,
+        how,
+        parameters,
+        request.roles,
+        request.contents,
+        returned,
+        request.params.budget_chars,
     )

@@ -19,7 +19,7 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
-from compactor.analyses.semantic import DEFAULT_THRESHOLD, SemanticUnavailable, semantic_similarity
+from compactor.analyses.semantic import DEFAULT_THRESHOLD, semantic_similarity
 from compactor.analysis import TextAnalysis, analyse
 from compactor.model import Request
 from compactor.pipeline import run
@@ -112,45 +112,3 @@ def _nearest(words: np.ndarray, removed: set[int]) -> tuple[Similar | None, ...]
         best = int(candidates[np.argmax(words[i, candidates])])
         out.append(Similar(best, float(words[i, best])))
     return tuple(out)
-
-
-def outcome(request: Request, threshold: float, analysis: TextAnalysis | None = None):
-    """The strategy as a :class:`compactor.strategies.lineup.StrategyOutcome`."""
-    from compactor.strategies import lineup
-
-    name = "memory-compact, semantic dedupe"
-    parameters = {**request.params.to_dict(), "semantic_threshold": threshold}
-    try:
-        found = semantic_dedupe(request, threshold, analysis=analysis)
-    except SemanticUnavailable as missing:
-        return lineup.StrategyOutcome(
-            KEY,
-            name,
-            "",
-            False,
-            str(missing),
-            parameters,
-            (),
-            request.params.budget_chars,
-            None,
-            None,
-            None,
-            None,
-            None,
-        )
-    returned = {t.index: t.output for t in found.result.messages if t.survived}
-    how = (
-        f"memory-compact with the request's parameters; dedupe also removes a message whose "
-        f"meaning is within cosine {threshold} of an earlier one of its role "
-        f"({len(found.by_meaning)} removed so)"
-    )
-    return lineup._outcome(
-        KEY,
-        name,
-        how,
-        parameters,
-        request.roles,
-        request.contents,
-        returned,
-        request.params.budget_chars,
-    )
