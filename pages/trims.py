@@ -4,6 +4,7 @@ import streamlit as st
 
 from explorer.charts import views as charts
 from explorer.frames import markup, views
+from explorer.frames import stages as stage_frames
 from explorer.session.cache import Outcome
 from explorer.widgets import common, page
 
@@ -26,6 +27,12 @@ def draw(outcome: Outcome) -> None:
             icon=":material/info:",
         )
     else:
+        later = stage_frames.later_dropped(result)
+        if later:
+            st.markdown(
+                f"Trim cut **{len(frame):,}** messages; drop later removed **{len(later):,}** of "
+                f"them, so **{len(frame) - len(later):,}** are returned trimmed (their fate below)."
+            )
         st.altair_chart(charts.trims(views.trim_bars(frame), limit), width="stretch")
         common.table(
             frame.drop(columns=["index"]),

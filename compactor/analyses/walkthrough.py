@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from compactor import contract
-from compactor.result import CompactionResult, MessageTrace
+from compactor.result import CompactionResult, Fate, MessageTrace
 from compactor.wording import plural
 
 # What an event did (``StepEvent.action``).
@@ -181,6 +181,11 @@ def walkthrough(result: CompactionResult) -> Walkthrough:
     cuts = len(result.trimming.cuts)
     cut = plural(cuts, "message")
     summary = f"{cut} cut to at most {limit:,} characters, {before - total:,} removed."
+    later = sum(1 for c in result.trimming.cuts if traces[c.index].fate is Fate.DROPPED)
+    if later:
+        summary += (
+            f" Drop removes {later:,} of them later (step 4), so {cuts - later:,} stay trimmed."
+        )
     rule = f"max_message_chars = {limit:,}; {contract.TRIM_CUT_AT}"
     steps.append(step("trim", rule, summary, events, before))
 

@@ -47,7 +47,6 @@ TRIM_PATH = "/v1/context/trim"
 HEALTH_PATH = "/healthz"
 
 
-
 def create_app(max_body_bytes: int = DEFAULT_MAX_BODY_BYTES) -> FastAPI:
     """The service as an ASGI application; bodies over ``max_body_bytes`` get 413."""
     if max_body_bytes < 1:

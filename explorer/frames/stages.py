@@ -9,7 +9,8 @@ from __future__ import annotations
 import pandas as pd
 from pandas.io.formats.style import Styler
 
-from compactor import CompactionResult, contract
+from compactor import CompactionResult, Fate, contract
+from compactor.wording import plural
 from explorer.frames.markup import markdown_literal
 from explorer.frames.views import name_list
 
@@ -18,6 +19,31 @@ def label(name: str) -> str:
     """A stage as its tables name it: ``2. dedupe`` (order and name from the STAGES table)."""
     stage = contract.STAGE[name]
     return f"{stage.order}. {stage.name}"
+
+
+def later_dropped(result: CompactionResult) -> list[int]:
+    """The messages trim cut that drop then removed: counted by trim, and by drop again."""
+    return [c.index for c in result.trimming.cuts if result.messages[c.index].fate is Fate.DROPPED]
+
+
+def outcomes(result: CompactionResult) -> dict[str, str]:
+    """What each stage's count means for the output, in words, so the stage table and the fate
+    counts agree: a message trim cut and drop removed counts in both rows."""
+    later = len(later_dropped(result))
+    cuts = len(result.trimming.cuts)
+    drops = len(result.dropping.dropped)
+    trim = plural(cuts, "cut", "cut") if cuts else "none cut"
+    if later:
+        trim = f"{cuts:,} cut, of which {later:,} later dropped ({cuts - later:,} trimmed)"
+    drop = f"{plural(drops, 'message')} dropped"
+    if later:
+        drop += f", {later:,} of them cut by trim first"
+    return {
+        "pin": f"{plural(len(result.protection.indices), 'message')} protected",
+        "dedupe": f"{plural(len(result.deduplication.removed), 'message')} removed",
+        "trim": trim,
+        "drop": drop,
+    }
 
 
 def stage_rows(result: CompactionResult, glue: str = " ") -> pd.DataFrame:
@@ -42,12 +68,14 @@ def stage_rows(result: CompactionResult, glue: str = " ") -> pd.DataFrame:
         [item.replace(" ", glue) for item in items] for items in (protected, removed, cuts, drops)
     )
     roles = ", ".join(params.keep_roles) or "none"
+    said = outcomes(result)
     rows = [
         {
             "stage": label("pin"),
             "rule": f"keep_roles {roles}; keep_last_n {params.keep_last_n}; "
             f"{result.protection.explicit_pins} pinned",
             "messages": len(protected),
+            "outcome": said["pin"],
             "which": name_list(protected),
             "chars_removed": 0,
         },
@@ -55,6 +83,7 @@ def stage_rows(result: CompactionResult, glue: str = " ") -> pd.DataFrame:
             "stage": label("dedupe"),
             "rule": f"duplicate_threshold {params.duplicate_threshold:g}",
             "messages": len(removed),
+            "outcome": said["dedupe"],
             "which": name_list(removed),
             "chars_removed": totals.input - totals.after_dedupe,
         },
@@ -62,6 +91,7 @@ def stage_rows(result: CompactionResult, glue: str = " ") -> pd.DataFrame:
             "stage": label("trim"),
             "rule": f"max_message_chars {params.max_message_chars:,}",
             "messages": len(cuts),
+            "outcome": said["trim"],
             "which": name_list(cuts),
             "chars_removed": totals.after_dedupe - totals.after_trim,
         },
@@ -69,6 +99,7 @@ def stage_rows(result: CompactionResult, glue: str = " ") -> pd.DataFrame:
             "stage": label("drop"),
             "rule": f"budget_chars {params.budget_chars:,}",
             "messages": len(drops),
+            "outcome": said["drop"],
             "which": name_list(drops),
             "chars_removed": totals.after_trim - totals.output,
         },
@@ -82,6 +113,7 @@ STAGE_HEADERS = {
     "stage": "Stage",
     "rule": "Rule",
     "messages": "Messages",
+    "outcome": "Outcome",
     "which": "Which",
     "chars_removed": "Characters removed",
 }
@@ -121,7 +153,8 @@ def stage_messages(result: CompactionResult) -> pd.DataFrame:
         (
             label("trim"),
             c.index,
-            f"cut from {c.original_chars:,} to {c.chars:,} characters ({c.kind})",
+            f"cut from {c.original_chars:,} to {c.chars:,} characters ({c.kind})"
+            + ("; later dropped" if result.messages[c.index].fate is Fate.DROPPED else ""),
         )
         for c in result.trimming.cuts
     ]

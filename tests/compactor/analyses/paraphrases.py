@@ -7,24 +7,45 @@ shared topic alone does not count.
 """
 
 PARAPHRASES = [
-    ("The parcel left our Berlin warehouse on Monday.", "Your package was shipped from Berlin on Monday."),
+    (
+        "The parcel left our Berlin warehouse on Monday.",
+        "Your package was shipped from Berlin on Monday.",
+    ),
     ("I want my money back for this order.", "Please refund the purchase."),
-    ("The meeting has been moved to Thursday afternoon.", "We rescheduled the call for Thursday after lunch."),
+    (
+        "The meeting has been moved to Thursday afternoon.",
+        "We rescheduled the call for Thursday after lunch.",
+    ),
     ("My password no longer works.", "I can't log in with my credentials anymore."),
     ("The server crashed after the deploy.", "Right after we released, the backend went down."),
     ("Can you send me the invoice?", "Please email the bill to me."),
-    ("The flight was cancelled because of the storm.", "Bad weather grounded the plane, so the trip is off."),
+    (
+        "The flight was cancelled because of the storm.",
+        "Bad weather grounded the plane, so the trip is off.",
+    ),
     ("I would like to upgrade to business class.", "Could you move me up to a business seat?"),
     ("The delivery is three days late.", "My shipment should have arrived three days ago."),
     ("Thanks a lot for your help!", "I really appreciate your assistance."),
-    ("The latency doubled since yesterday.", "Response times are twice as slow as they were yesterday."),
+    (
+        "The latency doubled since yesterday.",
+        "Response times are twice as slow as they were yesterday.",
+    ),
     ("Please cancel my subscription.", "I want to stop my membership plan."),
-    ("The file is too large to upload.", "Uploading fails because the document exceeds the size limit."),
+    (
+        "The file is too large to upload.",
+        "Uploading fails because the document exceeds the size limit.",
+    ),
     ("We need to hire two more engineers.", "The team should grow by a couple of developers."),
     ("Where is my order?", "What is the status of my purchase?"),
     ("The battery drains very quickly.", "My phone runs out of charge fast."),
-    ("I was charged twice for the same item.", "There are two payments for one product on my card."),
-    ("The app keeps crashing on start.", "Every time I open the application it closes immediately."),
+    (
+        "I was charged twice for the same item.",
+        "There are two payments for one product on my card.",
+    ),
+    (
+        "The app keeps crashing on start.",
+        "Every time I open the application it closes immediately.",
+    ),
     ("Could you change the delivery address?", "I need the shipment sent to a different location."),
     ("The tests fail on the main branch.", "The test suite is red on main."),
 ]
@@ -44,7 +65,10 @@ UNRELATED = [
     ("The parcel left our Berlin warehouse on Monday.", "Please refund the purchase."),
     ("Where is my order?", "I was charged twice for the same item."),
     ("The server crashed after the deploy.", "We need to hire two more engineers."),
-    ("The flight was cancelled because of the storm.", "I would like to upgrade to business class."),
+    (
+        "The flight was cancelled because of the storm.",
+        "I would like to upgrade to business class.",
+    ),
     ("Can you send me the invoice?", "Could you change the delivery address?"),
     ("My password no longer works.", "The battery drains very quickly."),
     ("The latency doubled since yesterday.", "The tests fail on the main branch."),

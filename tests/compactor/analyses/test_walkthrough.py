@@ -5,6 +5,7 @@ from hypothesis import given, settings
 from compactor import run, validate
 from compactor.analyses.walkthrough import walkthrough
 from compactor.samples import load_sample
+from tests.explorer.requests import rich_request
 from tests.generate import requests
 
 
@@ -120,3 +121,14 @@ def test_running_totals_add_up_to_the_result(request):
     for trace in result.messages:
         status = {"verbatim": "present"}.get(trace.fate, trace.fate)
         assert final[trace.index] == (status, trace.chars)
+
+
+def test_the_trim_step_says_how_many_of_its_cuts_drop_removes_later():
+    result = run(validate(load_sample("largest").request | {"budget_chars": 200_000}))
+    cuts = [c.index for c in result.trimming.cuts]
+    later = [i for i in cuts if result.messages[i].fate.value == "dropped"]
+    trim = walkthrough(result).steps[2]
+    assert f"Drop removes {len(later):,} of them later (step 4)" in trim.summary
+    assert f"so {len(cuts) - len(later):,} stay trimmed" in trim.summary
+    quiet = walkthrough(run(validate(rich_request() | {"budget_chars": 400_000})))
+    assert "later" not in quiet.steps[2].summary

@@ -27,11 +27,18 @@ def test_the_stage_table_names_what_each_stage_did(rich):
 def test_the_stage_table_shows_words_literally_and_counts_with_separators(rich):
     rows = stage_frames.stage_rows(rich)
     styled = stage_frames.stage_table(rich)
-    assert list(styled.data.columns) == ["Stage", "Rule", "Messages", "Which", "Characters removed"]
+    assert list(styled.data.columns) == [
+        "Stage",
+        "Rule",
+        "Messages",
+        "Outcome",
+        "Which",
+        "Characters removed",
+    ]
     assert styled.data["Messages"].tolist() == rows["messages"].tolist()  # still numbers
     shown = [line.split("|") for line in styled.to_string(delimiter="|").splitlines()[1:]]
     assert [cells[1] for cells in shown] == ["1\\. pin", "2\\. dedupe", "3\\. trim", "4\\. drop"]
-    assert [cells[5] for cells in shown] == [f"{n:,}" for n in rows["chars_removed"]]
+    assert [cells[6] for cells in shown] == [f"{n:,}" for n in rows["chars_removed"]]
 
 
 def test_every_message_a_stage_acted_on_is_listed_in_stage_order():
@@ -72,3 +79,31 @@ def test_an_items_words_can_be_glued_so_it_wraps_as_a_whole(rich):
         == "#4\u00a0≈\u00a0#1\u00a0(1.000) and #8\u00a0≈\u00a0#6\u00a0(1.000)"
     )
     assert (glued["which"].str.replace("\u00a0", " ") == plain["which"]).all()
+
+
+def test_trim_and_drop_counts_agree_with_the_fates_when_drop_removes_trimmed_messages():
+    # The largest sample at half its size: trim cuts 194 messages and drop removes many.
+    request = load_sample("largest").request | {"budget_chars": 200_000}
+    result = run(validate(request))
+    fates = [t.fate.value for t in result.messages]
+    cut = [c.index for c in result.trimming.cuts]
+    later = [i for i in cut if fates[i] == "dropped"]
+    assert later and len(later) < len(cut)  # the case the fate table and stage table differ
+    assert stage_frames.later_dropped(result) == later
+    rows = stage_frames.stage_rows(result).set_index("stage")
+    assert rows.loc["3. trim", "messages"] == len(cut)
+    assert rows.loc["3. trim", "outcome"] == (
+        f"{len(cut):,} cut, of which {len(later):,} later dropped "
+        f"({fates.count('trimmed'):,} trimmed)"
+    )
+    assert rows.loc["4. drop", "outcome"].endswith(f"{len(later):,} of them cut by trim first")
+    acted = stage_frames.stage_messages(result)
+    marked = acted[acted["what"].str.endswith("; later dropped")]["index"].tolist()
+    assert marked == later
+
+
+def test_without_later_drops_the_trim_outcome_is_the_plain_count():
+    result = run(validate(rich_request() | {"budget_chars": 400_000}))
+    rows = stage_frames.stage_rows(result).set_index("stage")
+    assert result.trimming.cuts and stage_frames.later_dropped(result) == []
+    assert rows.loc["3. trim", "outcome"] == f"{len(result.trimming.cuts)} cut"
