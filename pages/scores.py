@@ -63,6 +63,48 @@ def draw(outcome: Outcome) -> None:
         st.info("This history has no word longer than three characters.")
     else:
         st.altair_chart(charts.topic_terms(topics), width="stretch")
+        markup_terms(result)
+
+
+def markup_terms(result) -> None:
+    """Which topic terms the importer's ``[tool call ...]`` text feeds, and scores without it."""
+    terms = views.markup_terms_frame(result)
+    fed = terms[terms["in_markup"] > 0]
+    if fed.empty:
+        return
+    st.subheader("Terms from import markup")
+    st.markdown(
+        f"The importer writes each tool call as `[tool call NAME id=ID]` text, so its own words "
+        f"count as topic terms: **{len(fed):,}** of the terms occur in that markup (the table "
+        "counts them). The contract counts them like any word; below, the scores the "
+        "same formula gives without the markup's words (the tool's name and the call's id stay)."
+    )
+    common.table(
+        terms,
+        column_config={
+            "rank": st.column_config.NumberColumn("rank"),
+            "count": st.column_config.NumberColumn("count", format="localized"),
+            "in_markup": st.column_config.NumberColumn("in import markup", format="localized"),
+            "from_markup": st.column_config.CheckboxColumn("mostly markup"),
+        },
+    )
+    if st.toggle("Show the scores without import markup", key="scores_without_markup"):
+        scores = views.markup_scores_frame(result)
+        moved = int(scores["moves"].sum())
+        st.caption(
+            f"{moved:,} of {len(scores):,} scored messages change place in the drop order "
+            "without the markup's words. The engine's result is unchanged: this only explains it."
+        )
+        common.table(
+            scores,
+            column_config={
+                "score": st.column_config.NumberColumn("score (contract)", format="%.6f"),
+                "score_without": st.column_config.NumberColumn("without markup", format="%.6f"),
+                "drop_order": st.column_config.NumberColumn("drop order"),
+                "drop_order_without": st.column_config.NumberColumn("without markup"),
+                "moves": st.column_config.CheckboxColumn("moves"),
+            },
+        )
 
 
 page.run("Scores", draw)

@@ -2,6 +2,8 @@
 
 import pytest
 
+from compactor.analyses.markup import term_sources, without_markup
+from tests.compactor.analyses.test_markup import tool_heavy
 from tests.explorer.requests import rich_request
 from tests.pages.apptest import (
     MOVES,
@@ -60,3 +62,28 @@ def test_ordering_by_drop_order_keeps_the_same_data():
     stacked = next(spec for spec, _ in charts(at) if "layer" in spec)
     order = [f"#{i}" for i in engine(at).dropping.order]
     assert stacked["layer"][0]["encoding"]["x"]["sort"] == order
+
+
+def test_terms_from_import_markup_are_counted_and_scores_shown_without_them():
+    request = tool_heavy()
+    at = on_page(PAGE, request)
+    assert_clean(at)
+    result = engine(at)
+    terms = table(at, "in_markup")
+    assert dict(zip(terms["term"], terms["in_markup"], strict=True)) == {
+        t.term: t.in_markup for t in term_sources(result)
+    }
+    assert terms.set_index("term").loc["tool", "from_markup"]
+    assert "scores_without_markup" in [t.key for t in at.toggle]
+    at.toggle(key="scores_without_markup").set_value(True).run()
+    assert_clean(at)
+    shown = table(at, "score_without")
+    expected = without_markup(result).scores
+    assert list(shown["score_without"]) == [s.score_without for s in expected]
+    assert list(shown["drop_order_without"]) == [s.drop_order_without for s in expected]
+
+
+def test_a_history_without_markup_has_no_markup_section():
+    at = on_page(PAGE, rich_request())
+    assert_clean(at)
+    assert "scores_without_markup" not in [t.key for t in at.toggle]
