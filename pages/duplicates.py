@@ -61,6 +61,14 @@ def draw(outcome: Outcome) -> None:
             "removed; moving the threshold shows what else would go."
         )
         st.altair_chart(charts.similarity(frame, threshold), width="stretch")
+    alone = views.uncompared_frame(result)
+    if len(alone):
+        st.subheader(f"Nothing earlier to compare with: {len(alone):,}")
+        st.caption(
+            "These messages have no point above: dedupe compares a message only with earlier "
+            "messages of its role that are still present."
+        )
+        common.table(alone.drop(columns=["index"]))
 
 
 page.run("Duplicates", draw)

@@ -302,6 +302,28 @@ def similarity_frame(result: CompactionResult) -> pd.DataFrame:
     return pd.DataFrame(rows, columns=[*columns, "reaches_threshold", "preview"])
 
 
+FIRST_OF_ROLE = "first of its role: nothing earlier to compare with"
+
+
+def uncompared_frame(result: CompactionResult) -> pd.DataFrame:
+    """The messages dedupe had nothing to compare with (the first of each role: the first is
+    never removed, so every later message of its role has an earlier one present), with the
+    reason, since the similarity chart has no point for them."""
+    rows = [
+        {
+            "index": t.index,
+            "message": f"#{t.index}",
+            "role": t.message.role,
+            "fate": t.fate.value,
+            "reason": FIRST_OF_ROLE,
+            "preview": preview(t.message.content),
+        }
+        for t in result.messages
+        if t.nearest is None
+    ]
+    return pd.DataFrame(rows, columns=["index", "message", "role", "fate", "reason", "preview"])
+
+
 def word_sets(result: CompactionResult, i: int, j: int) -> tuple[set[str], set[str], set[str]]:
     """Words shared by messages i and j, words only in i, words only in j (the engine's words)."""
     a = set(result.analysis.word_counts[i])

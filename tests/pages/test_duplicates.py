@@ -6,7 +6,7 @@ import re
 import pytest
 
 from tests.explorer.requests import rich_request
-from tests.pages.apptest import MOVES, chart_rows, follows_the_engine, on_page
+from tests.pages.apptest import MOVES, chart_rows, engine, follows_the_engine, on_page, table
 
 PAGE = "pages/duplicates.py"
 
@@ -51,3 +51,18 @@ def test_each_pair_shows_both_texts_with_the_shared_words_highlighted():
     assert earlier.count("<mark") == 8  # every word of "Please also check order AC-9876 for me."
     threshold_rule = chart_rows(at, "value")
     assert list(threshold_rule["value"]) == [0.9]
+
+
+def test_every_message_without_a_point_is_listed_with_its_reason():
+    at = on_page(PAGE, rich_request())
+    result = engine(at)
+    alone = table(at, "reason")
+    points = set(chart_rows(at, "similarity")["index"])
+    listed = [int(m.lstrip("#")) for m in alone["message"]]
+    # every message is either a point in the chart or a row here, never both, never neither
+    assert sorted([*points, *listed]) == [t.index for t in result.messages]
+    first_of_role = {}
+    for t in result.messages:
+        first_of_role.setdefault(t.message.role, t.index)
+    assert sorted(listed) == sorted(first_of_role.values())
+    assert set(alone["reason"]) == {"first of its role: nothing earlier to compare with"}
