@@ -10,6 +10,7 @@ import streamlit as st
 from explorer.charts import views as charts
 from explorer.frames import stages as stage_frames
 from explorer.frames import views
+from explorer.session import edits, state
 from explorer.session.cache import Outcome
 from explorer.widgets import common, page
 
@@ -53,6 +54,7 @@ def draw(outcome: Outcome) -> None:
             icon=":material/warning:",
         )
     common.pairing_warning(result)
+    pin_the_task(result)
 
     st.subheader("What each stage did")
     # A static table, so a long "which" wraps instead of being cut at the column's edge.
@@ -105,6 +107,28 @@ def draw(outcome: Outcome) -> None:
         "pages/timeline.py",
         label="Open a message in the fate timeline",
         icon=":material/arrow_forward:",
+    )
+
+
+def pin_the_task(result) -> None:
+    """One click keeps the task: pin the first user message when it is not protected."""
+    first = edits.first_user_index(state.conversation())
+    if first is None or result.messages[first].protected:
+        return
+    fate = result.messages[first].fate.value
+    left, right = st.columns([3, 1], vertical_alignment="center")
+    left.info(
+        f"The first user message (#{first}), the task in most agent runs, is not protected: "
+        f"it is {fate} now.",
+        icon=":material/flag:",
+    )
+    right.button(
+        "Keep the first user message",
+        key="pin_first_user",
+        on_click=edits.set_pin,
+        args=(first, True),
+        icon=":material/keep:",
+        width="stretch",
     )
 
 

@@ -12,6 +12,7 @@ from compactor import CompactionResult, MessageTrace, contract
 from compactor.analyses.sweeps import BUDGET_RANGE, Survival
 from explorer.frames import markup, views
 from explorer.frames import sweeps as sweep_frames
+from explorer.session import edits
 from explorer.theme import FATE_COLOURS
 from explorer.widgets import common
 
@@ -144,6 +145,19 @@ def fields_frame(message: Any) -> pd.DataFrame:
     return pd.DataFrame(rows, columns=["field", "value"])
 
 
+def pin_button(index: int, pinned: bool, key: str = "detail_pin") -> None:
+    """Pin or unpin the message in the conversation itself (its ``pin``), and rerun."""
+    st.button(
+        f"Unpin message #{index}" if pinned else f"Pin message #{index}",
+        key=f"{key}_{index}",
+        on_click=edits.set_pin,
+        args=(index, not pinned),
+        icon=":material/keep_off:" if pinned else ":material/keep:",
+        help="Changes the conversation: pin protects a message from every stage. The request "
+        "JSON in the sidebar and the link show the change.",
+    )
+
+
 def draw(result: CompactionResult, index: int, survival: Survival | None = None) -> None:
     """The message's detail; with ``survival`` (its budget sweep entry), from which budget."""
     trace = result.messages[index]
@@ -156,6 +170,7 @@ def draw(result: CompactionResult, index: int, survival: Survival | None = None)
     )
     for sentence in explain(trace, result):
         st.markdown(sentence)
+    pin_button(index, message.pin)
     left, right = st.columns([1, 2], gap="large")
     with left:
         st.metric("Characters in", f"{trace.original_chars:,}")

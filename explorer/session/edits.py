@@ -1,0 +1,33 @@
+"""Edits a user makes where they look: pin or unpin one message, pin the task (the first user
+message). Each gives a new conversation (its messages' ``pin`` changed), loaded with the current
+parameters, so the request JSON, the link and every page follow."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any
+
+from explorer.session import state
+from explorer.session.conversation import Conversation
+
+
+def with_pin(conv: Conversation, index: int, pinned: bool) -> Conversation:
+    """``conv`` with message ``index`` pinned (``pin: true``) or not (``pin`` left out)."""
+    messages: list[dict[str, Any]] = [dict(m) for m in conv.messages]
+    if pinned:
+        messages[index]["pin"] = True
+    else:
+        messages[index].pop("pin", None)
+    label = conv.label if conv.label.endswith(" (pins edited)") else f"{conv.label} (pins edited)"
+    return replace(conv, messages=tuple(messages), label=label, source="edited", sample=None)
+
+
+def first_user_index(conv: Conversation) -> int | None:
+    """The first user message, which holds the task in most agent runs; None without one."""
+    return next((i for i, m in enumerate(conv.messages) if m["role"] == "user"), None)
+
+
+def set_pin(index: int, pinned: bool) -> None:
+    """A button's callback: pin or unpin ``index`` in the loaded conversation, keeping the
+    parameters the sidebar holds."""
+    state.load(with_pin(state.conversation(), index, pinned), state.params())
