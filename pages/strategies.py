@@ -1,14 +1,19 @@
 """Strategies: memory-compact, keep-last-N, the seed-003 trim and LangChain's trim_messages on
-the same history at the same character budget, message by message."""
+the same history at the same character budget, message by message; and, on a button, the
+seed-003 LLM compact through a configured provider, with the anchors its summary lost."""
 
 import streamlit as st
 
 from compactor.contract import LIMITS
-from compactor.strategies.langchain_trim import INSTALL_HINT
+from compactor.errors import ProblemError
+from compactor.providers import PROVIDERS_ENV
+from compactor.providers.base import INSTALL_HINT
+from compactor.strategies.langchain_trim import INSTALL_HINT as LANGCHAIN_HINT
 from compactor.strategies.lineup import LANGCHAIN, SEED_TRIM
 from explorer.charts import compare as compare_charts
 from explorer.frames import compare as compare_frames
-from explorer.session import cache, state
+from explorer.frames import llm as llm_frames
+from explorer.session import cache, llm, state
 from explorer.session.cache import Outcome
 from explorer.widgets import common, page
 
@@ -82,7 +87,7 @@ def draw(outcome: Outcome) -> None:
             "explorer:",
             icon=":material/extension_off:",
         )
-        st.code(INSTALL_HINT, language="bash")
+        st.code(LANGCHAIN_HINT, language="bash")
     st.altair_chart(compare_charts.strategy_totals(totals, budget), width="stretch")
 
     st.subheader("What each strategy keeps")
@@ -111,6 +116,85 @@ def draw(outcome: Outcome) -> None:
     st.subheader("The seed-003 trim's stats block")
     st.caption(f"{seed.how}")
     st.json(dict(seed.stats or {}), expanded=True)
+    llm_section(result)
+
+
+def llm_section(result) -> None:
+    """LLM compact (seeds/003) beside memory-compact, run on a button: a call costs money."""
+    st.subheader("LLM compact (seeds/003, through a provider)")
+    registry, problems = llm.providers()
+    if problems:
+        common.show_problems("The providers file cannot be used.", problems)
+        return
+    if not len(registry):
+        st.info(
+            f"No provider is configured. Name a providers TOML file in {PROVIDERS_ENV} before "
+            "starting the explorer (the README shows one for OpenAI and one for a local "
+            f"Ollama); the clients come with the llm extra: {INSTALL_HINT}",
+            icon=":material/key_off:",
+        )
+        return
+    with st.container(border=True):
+        cols = st.columns([1, 1, 1, 1])
+        name = cols[0].selectbox("Provider", list(registry), key="llm_provider")
+        provider = registry[name]
+        model = cols[1].text_input("model", value=provider.config.model or "", key="llm_model")
+        keep_last = cols[2].number_input(
+            "keepLastMessages", 0, LIMITS["max_messages"], 4, key="llm_keep_last"
+        )
+        target = cols[3].number_input(
+            "targetTokensEstimate (empty: none)", 64, None, None, key="llm_target"
+        )
+        instructions = st.text_area(
+            "instructions (up to 2,000 characters)", max_chars=2000, key="llm_instructions"
+        )
+    request = llm.request_for(
+        state.conversation().messages,
+        name,
+        model,
+        int(keep_last),
+        instructions or "",
+        None if target is None else int(target),
+    )
+    answer = llm.stored(request, provider)
+    if st.button(
+        "Run LLM compact",
+        key="llm_run",
+        icon=":material/smart_toy:",
+        help="Calls the provider (it may cost money); the answer is kept for this request.",
+        disabled=answer is not None or not model.strip(),
+    ):
+        try:
+            with st.spinner(f"Asking {name}..."):
+                answer = llm.run(request, provider)
+        except ProblemError as error:
+            common.show_problems("LLM compact did not run.", error.problems)
+            return
+    if answer is None:
+        st.caption("Nothing has been sent to the provider for this request yet.")
+        return
+    common.table(
+        llm_frames.totals_frame(result, answer),
+        column_config={
+            "output_chars": st.column_config.NumberColumn("characters out", format="localized"),
+            "output_messages": st.column_config.NumberColumn("messages out"),
+            "anchors_kept": st.column_config.NumberColumn("anchors kept"),
+            "model_tokens": st.column_config.NumberColumn("summary model tokens (reported)"),
+        },
+    )
+    lost = llm_frames.lost_by_summary(result, answer)
+    st.markdown(
+        f"**{len(lost):,}** anchors (ids, numbers, paths, ...) that memory-compact keeps are in "
+        "no message LLM compact returns:"
+    )
+    if len(lost):
+        common.table(lost)
+    st.caption("The compaction block, as the endpoint returns it")
+    st.json(answer["compaction"], expanded=True)
+    with st.expander("The messages LLM compact returns"):
+        for i, message in enumerate(answer["messages"]):
+            st.caption(f"#{i} · {message['role']}")
+            st.text(message["content"])
 
 
 page.run("Strategies", draw)
