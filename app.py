@@ -8,9 +8,10 @@ multipage folder); :mod:`explorer.widgets.page` gives every page the same setup 
 import streamlit as st
 
 from explorer.charts import views as charts
+from explorer.frames import anchors as anchor_frames
 from explorer.frames import stages as stage_frames
 from explorer.frames import views
-from explorer.session import edits, state
+from explorer.session import cache, edits, state
 from explorer.session.cache import Outcome
 from explorer.widgets import common, page
 
@@ -60,6 +61,15 @@ def draw(outcome: Outcome) -> None:
     # A static table, so a long "which" wraps instead of being cut at the column's edge.
     # st.table renders Markdown: it holds the explorer's own words only, made literal.
     st.table(stage_frames.stage_table(result), hide_index=True)
+    report = cache.anchors(state.conversation(), result)
+    if report.anchors:
+        st.caption(
+            f"Anchors (ids, numbers, dates, paths): {report.kept_count:,} of "
+            f"{len(report.anchors):,} kept; "
+            + "; ".join(anchor_frames.stage_sentences(report))
+            + "."
+        )
+        st.page_link("pages/anchors.py", label="See every anchor", icon=":material/anchor:")
     acted = stage_frames.stage_messages(result)
     if len(acted):
         with st.expander(f"Every message a stage acted on ({len(acted):,})"):

@@ -18,6 +18,7 @@ import streamlit as st
 
 from compactor import CompactionResult, InvalidRequest, TextAnalysis, analyse, run, validate
 from compactor.analyses.ab import ABComparison, compare_results
+from compactor.analyses.anchors import AnchorReport, anchor_report, find_anchors
 from compactor.analyses.facts import WatchedFact, watch
 from compactor.analyses.pairing import PairingReport, check_pairing
 from compactor.analyses.sweeps import (
@@ -191,3 +192,24 @@ def pairing(conversation: Conversation, result: CompactionResult) -> Pairing:
     except ValueError as error:
         note = f"The imported tool links do not fit this history ({error}); paired by position."
         return Pairing(check_pairing(result, None), 0, note)
+
+
+@st.cache_resource(max_entries=8, show_spinner=False)
+def _found_anchors(key: str, watched: tuple[str, ...], _contents: tuple[str, ...]):
+    return find_anchors(_contents, watched)
+
+
+@st.cache_resource(max_entries=32, show_spinner=False)
+def _anchors(key: str, watched: tuple[str, ...], _result: CompactionResult, _found, _sweep):
+    return anchor_report(_result, watched, anchors=_found, sweep=_sweep)
+
+
+def anchors(
+    conversation: Conversation, result: CompactionResult, watched: Sequence[str] = ()
+) -> AnchorReport:
+    """The anchors of the conversation (found once per conversation and watched phrases) under
+    this run: kept or not, lost at which stage, and from which budget they survive."""
+    phrases = tuple(watched)
+    found = _found_anchors(conversation.key, phrases, result.request.contents)
+    sweep = budget(conversation, result)
+    return _anchors(run_key(conversation, result), phrases, result, found, sweep)

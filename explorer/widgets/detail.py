@@ -10,9 +10,10 @@ import streamlit as st
 
 from compactor import CompactionResult, MessageTrace, contract
 from compactor.analyses.sweeps import BUDGET_RANGE, Survival
+from explorer.frames import anchors as anchor_frames
 from explorer.frames import markup, views
 from explorer.frames import sweeps as sweep_frames
-from explorer.session import edits
+from explorer.session import cache, edits, state
 from explorer.theme import FATE_COLOURS
 from explorer.widgets import common
 
@@ -181,6 +182,12 @@ def draw(result: CompactionResult, index: int, survival: Survival | None = None)
         if trace.score is not None:
             st.caption("Score components (weighted parts add up to the score)")
             common.table(score_rows(trace))
+        found = anchor_frames.message_anchor_frame(
+            cache.anchors(state.conversation(), result), index
+        )
+        if len(found):
+            st.caption(f"Anchors in this message ({len(found):,}): kept by this setting or not")
+            common.table(found)
     with right:
         if trace.cut is not None:
             st.caption("Before and after the trim: kept text, then the cut-off rest struck through")

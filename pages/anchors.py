@@ -1,0 +1,57 @@
+"""Anchors: the ids, numbers, dates, paths and names a later turn may need verbatim, and which of
+them the current setting keeps, loses (at which stage) and from which budget it keeps them."""
+
+import streamlit as st
+
+from compactor.analyses.facts import parse_phrases
+from explorer.frames import anchors as anchor_frames
+from explorer.session import cache, state
+from explorer.session.cache import Outcome
+from explorer.widgets import common, page
+from explorer.widgets.tuning import MAX_PHRASES, PHRASES_KEY
+
+RULE = (
+    "An anchor is an exact string found by fixed patterns: identifiers that mix letters and "
+    "digits, numbers with a unit or currency, times and dates, URLs, e-mail addresses, file "
+    "paths and code names; the phrases on Watched facts are anchors of kind watched. It is kept "
+    "when at least one occurrence is in a returned message, within the returned text."
+)
+
+
+def draw(outcome: Outcome) -> None:
+    result = outcome.result
+    watched = parse_phrases(st.session_state.get(PHRASES_KEY) or "")[:MAX_PHRASES]
+    report = cache.anchors(state.conversation(), result, watched)
+    st.caption(RULE)
+    if not report.anchors:
+        st.info("No anchor in this conversation.", icon=":material/info:")
+        return
+    cols = st.columns(3)
+    cols[0].metric("Anchors", f"{len(report.anchors):,}")
+    cols[1].metric("Kept", f"{report.kept_count:,}", f"{report.retention:.0%} retained", "off")
+    lost = len(report.anchors) - report.kept_count
+    cols[2].metric("Lost", f"{lost:,}")
+    st.markdown("; ".join(anchor_frames.stage_sentences(report)) + ".")
+    st.subheader("By kind")
+    common.table(anchor_frames.kinds_frame(report))
+    st.subheader("Every anchor")
+    frame = anchor_frames.anchors_frame(report)
+    kinds = sorted(frame["kind"].unique())
+    chosen = st.multiselect("Kinds", kinds, default=kinds, key="anchors_kinds")
+    only_lost = st.toggle("Only the lost ones", key="anchors_only_lost")
+    shown = frame[frame["kind"].isin(chosen)]
+    if only_lost:
+        shown = shown[shown["status"] != "kept"]
+    common.table(
+        shown.drop(columns=["survives_from_budget"]),
+        column_config={
+            "anchor": st.column_config.TextColumn("anchor", width="medium"),
+            "lost_at": "lost at",
+            "survives_from": "kept from budget_chars",
+        },
+    )
+    if report.not_found:
+        st.caption(f"{len(report.not_found):,} watched phrases occur nowhere in the conversation.")
+
+
+page.run("Anchors", draw)
