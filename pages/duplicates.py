@@ -2,8 +2,10 @@
 
 import streamlit as st
 
+from compactor.analyses.semantic import DEFAULT_THRESHOLD, SemanticUnavailable
 from explorer.charts import views as charts
-from explorer.frames import markup, views
+from explorer.frames import markup, views, words
+from explorer.session import cache, state
 from explorer.session.cache import Outcome
 from explorer.widgets import common, page
 
@@ -69,6 +71,31 @@ def draw(outcome: Outcome) -> None:
             "messages of its role that are still present."
         )
         common.table(alone.drop(columns=["index"]))
+
+    meaning(result)
+
+
+def meaning(result) -> None:
+    """Same fact, different words: pairs close in meaning that word overlap does not catch."""
+    st.subheader("Same fact, different words")
+    st.caption(
+        "Word overlap misses a repeat written in other words. These same-role pairs are close in "
+        "meaning (cosine of wordllama's static embeddings) but under duplicate_threshold in word "
+        "overlap, so dedupe keeps both. The engine does not use this: it only explains; the "
+        "Strategies page compares memory-compact with semantic dedupe."
+    )
+    threshold = st.slider(
+        "Meaning threshold (cosine)", 0.1, 0.95, DEFAULT_THRESHOLD, 0.05, key="semantic_threshold"
+    )
+    try:
+        pairs = cache.semantic(state.conversation(), result, threshold)
+    except SemanticUnavailable as missing:
+        st.info(str(missing), icon=":material/extension_off:")
+        return
+    if not pairs:
+        st.info(f"No same-role pair reaches a cosine of {threshold:g}.", icon=":material/info:")
+        return
+    common.table(words.semantic_frame(result, pairs))
 
 
 page.run("Duplicates", draw)

@@ -4,7 +4,7 @@ import streamlit as st
 
 from compactor import contract
 from explorer.charts import views as charts
-from explorer.frames import views
+from explorer.frames import views, words
 from explorer.session.cache import Outcome
 from explorer.widgets import common, page
 
@@ -68,7 +68,7 @@ def draw(outcome: Outcome) -> None:
 
 def markup_terms(result) -> None:
     """Which topic terms the importer's ``[tool call ...]`` text feeds, and scores without it."""
-    terms = views.markup_terms_frame(result)
+    terms = words.markup_terms_frame(result)
     fed = terms[terms["in_markup"] > 0]
     if fed.empty:
         return
@@ -89,7 +89,7 @@ def markup_terms(result) -> None:
         },
     )
     if st.toggle("Show the scores without import markup", key="scores_without_markup"):
-        scores = views.markup_scores_frame(result)
+        scores = words.markup_scores_frame(result)
         moved = int(scores["moves"].sum())
         st.caption(
             f"{moved:,} of {len(scores):,} scored messages change place in the drop order "

@@ -13,7 +13,6 @@ from typing import Any
 import pandas as pd
 
 from compactor import CompactionResult, Fate
-from compactor.analyses.markup import term_sources, without_markup
 from compactor.contract import PIN_REASONS
 from compactor.result import CharTotals
 from explorer.theme import FATES
@@ -202,38 +201,6 @@ def topic_frame(result: CompactionResult) -> pd.DataFrame:
         for rank, (term, count) in enumerate(result.analysis.topic_terms, start=1)
     ]
     return pd.DataFrame(rows, columns=["rank", "term", "count"])
-
-
-def markup_terms_frame(result: CompactionResult) -> pd.DataFrame:
-    """The topic terms with how many of their occurrences are the importer's tool-call markup."""
-    rows = [
-        {
-            "rank": rank,
-            "term": t.term,
-            "count": t.count,
-            "in_markup": t.in_markup,
-            "from_markup": t.from_markup,
-        }
-        for rank, t in enumerate(term_sources(result), start=1)
-    ]
-    return pd.DataFrame(rows, columns=["rank", "term", "count", "in_markup", "from_markup"])
-
-
-def markup_scores_frame(result: CompactionResult) -> pd.DataFrame:
-    """Every scored message's score and drop order with and without the markup's words."""
-    rows = [
-        {
-            "message": f"#{s.index}",
-            "score": s.score,
-            "score_without": s.score_without,
-            "drop_order": s.drop_order,
-            "drop_order_without": s.drop_order_without,
-            "moves": s.drop_order != s.drop_order_without,
-        }
-        for s in without_markup(result).scores
-    ]
-    columns = ["message", "score", "score_without", "drop_order", "drop_order_without", "moves"]
-    return pd.DataFrame(rows, columns=columns)
 
 
 # --- protection ----------------------------------------------------------------------------

@@ -21,6 +21,7 @@ from compactor.analyses.ab import ABComparison, compare_results
 from compactor.analyses.anchors import AnchorReport, anchor_report, find_anchors
 from compactor.analyses.facts import WatchedFact, watch
 from compactor.analyses.pairing import PairingReport, check_pairing
+from compactor.analyses.semantic import semantic_pairs, semantic_similarity
 from compactor.analyses.sweeps import (
     BudgetSweep,
     ThresholdSweep,
@@ -213,3 +214,16 @@ def anchors(
     found = _found_anchors(conversation.key, phrases, result.request.contents)
     sweep = budget(conversation, result)
     return _anchors(run_key(conversation, result), phrases, result, found, sweep)
+
+
+@st.cache_resource(max_entries=8, show_spinner="Embedding the messages...")
+def _semantic(key: str, _contents: tuple[str, ...], _roles: tuple[str, ...]):
+    return semantic_similarity(_contents, _roles)
+
+
+def semantic(conversation: Conversation, result: CompactionResult, threshold: float):
+    """Same-role pairs close in meaning but under the word-overlap threshold (the semantic
+    extra; raises ``SemanticUnavailable`` saying how to install it). Embedded once per
+    conversation."""
+    similarity = _semantic(conversation.key, result.request.contents, result.request.roles)
+    return semantic_pairs(result, threshold, semantic=similarity)

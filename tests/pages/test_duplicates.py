@@ -5,6 +5,7 @@ import re
 
 import pytest
 
+from compactor.analyses.semantic import semantic_pairs, semantic_similarity
 from tests.explorer.requests import rich_request
 from tests.pages.apptest import MOVES, chart_rows, engine, follows_the_engine, on_page, table
 
@@ -66,3 +67,27 @@ def test_every_message_without_a_point_is_listed_with_its_reason():
         first_of_role.setdefault(t.message.role, t.index)
     assert sorted(listed) == sorted(first_of_role.values())
     assert set(alone["reason"]) == {"first of its role: nothing earlier to compare with"}
+
+
+def test_same_fact_in_other_words_lists_the_engines_semantic_pairs():
+    request = {
+        "messages": [
+            {"role": "user", "content": "My parcel has not arrived yet and it is a week late."},
+            {"role": "assistant", "content": "Sorry to hear that; let me look."},
+            {"role": "user", "content": "The package I ordered still hasn't been delivered."},
+            {"role": "assistant", "content": "It is in the Porto depot."},
+        ],
+        "budget_chars": 400,
+    }
+    at = on_page(PAGE, request)
+    at.slider(key="semantic_threshold").set_value(0.3).run()
+    result = engine(at)
+    pairs = semantic_pairs(
+        result, 0.3, semantic=semantic_similarity(result.request.contents, result.request.roles)
+    )
+    assert pairs  # the two user messages say the same thing in other words
+    shown = table(at, "semantic")
+    assert list(zip(shown["earlier"], shown["later"], shown["semantic"], strict=True)) == [
+        (f"#{p.a}", f"#{p.b}", p.semantic) for p in pairs
+    ]
+    assert all(w < result.request.params.duplicate_threshold for w in shown["word_overlap"])
