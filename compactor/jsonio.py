@@ -5,12 +5,14 @@ from __future__ import annotations
 import json
 import re
 import sys
-from collections.abc import Iterator
+from collections import Counter
+from collections.abc import Callable
 from typing import Any
 
-from compactor.errors import Problem, UnreadableJSON, format_path
+from compactor.errors import MAX_DEPTH, Problem, UnreadableJSON, format_path
+from compactor.validation import Report, finish, is_text, key_surrogate_message, surrogate_message
 
-_SURROGATE = re.compile("[\ud800-\udfff]")
+NOT_A_NUMBER = "is not a JSON number; use a finite number"
 _ESCAPED_SURROGATE = re.compile(r"\\u[dD][89a-fA-F][0-9a-fA-F]{2}")
 
 
@@ -38,33 +40,49 @@ def decode_text(data: bytes) -> str:
 def parse_json(source: str | bytes) -> Any:
     """Parse a JSON document; raises :class:`UnreadableJSON` saying what is wrong and where.
 
-    Beyond syntax errors (line and column), three things Python's parser lets through are refused
-    with their JSON path: ``NaN`` and ``Infinity``, which are not JSON; strings holding unpaired
-    surrogates (``"\\ud800"``), which are not Unicode text and could not be written back as UTF-8;
-    and integers too long for Python to convert (line and column).
+    Beyond syntax errors (line and column), what Python's parser lets through is refused with
+    its JSON path: ``NaN`` and ``Infinity``, which are not JSON; strings holding unpaired
+    surrogates (``"\\ud800"``), which are not Unicode text and could not be written back as
+    UTF-8; a key given twice in one object (Python would keep the last silently); and arrays or
+    objects nested more than :data:`~compactor.errors.MAX_DEPTH` levels deep. Integers too long
+    for Python to convert are refused with their line and column. At most
+    :data:`~compactor.errors.MAX_PROBLEMS` problems are listed, the rest counted.
     """
-    text = decode_text(source) if isinstance(source, bytes) else source.removeprefix("\ufeff")
-    if not text.strip():
+    from_bytes = isinstance(source, bytes)
+    text = decode_text(source) if from_bytes else source.removeprefix("\ufeff")
+    if not text or text.isspace():
         raise UnreadableJSON(
             [Problem("the input is empty; expected a JSON document", line=1, column=1)]
         )
-    constants: list[str] = []
+    odd: list[str] = []  # "constant" or "duplicate": the parse needs a second look
+
+    def constant(name: str) -> _NotJSON:
+        odd.append("constant")
+        return _NotJSON(name)
+
+    def pairs(items: list[tuple[str, Any]]) -> dict[str, Any]:
+        value = dict(items)
+        if len(value) == len(items):
+            return value
+        odd.append("duplicate")
+        return _Duplicated(value, items)
+
     try:
-        value = json.loads(
-            text, parse_constant=lambda name: constants.append(name) or _NotJSON(name)
-        )
-        suspicious = constants or _SURROGATE.search(text) or _ESCAPED_SURROGATE.search(text)
-        bad = list(_not_json(value, [])) if suspicious else []
+        value = json.loads(text, parse_constant=constant, object_pairs_hook=pairs)
     except json.JSONDecodeError as error:
         raise UnreadableJSON([Problem(error.msg, line=error.lineno, column=error.colno)]) from None
-    except RecursionError:
-        raise UnreadableJSON(
-            [Problem("the document is nested too deeply", line=1, column=1)]
-        ) from None
+    except RecursionError:  # deeper than Python's parser goes: find where it passed the limit
+        raise UnreadableJSON([_too_deep_in_text(text)]) from None
     except ValueError:  # an integer longer than sys.get_int_max_str_digits()
         raise UnreadableJSON([_long_number(text)]) from None
-    if bad:
-        raise UnreadableJSON([Problem(reason, path=format_path(path)) for path, reason in bad])
+    # Decoded bytes hold no surrogate (UTF-8 cannot encode one): only escapes can make one.
+    surrogates = _ESCAPED_SURROGATE.search(text) or not (from_bytes or is_text(text))
+    deep = text.count("[") + text.count("{") > MAX_DEPTH  # else it cannot be too deep
+    if odd or surrogates or deep:
+        report = Report()
+        _not_json(value, report, strings=bool(surrogates))
+        if report.found:
+            raise UnreadableJSON(finish([report]))
     return value
 
 
@@ -75,21 +93,84 @@ class _NotJSON:
         self.name = name
 
 
-def _not_json(value: Any, path: list[str | int]) -> Iterator[tuple[list[str | int], str]]:
-    if isinstance(value, str):
-        match = _SURROGATE.search(value)
-        if match:
-            code = f"U+{ord(match.group()):04X}"
-            yield list(path), f"contains an unpaired surrogate ({code}), which is not Unicode text"
-    elif isinstance(value, _NotJSON):
-        yield list(path), f"{value.name} is not a JSON number; use a finite number"
-    elif isinstance(value, dict):
-        for key, item in value.items():
-            yield from _not_json(key, path)
-            yield from _not_json(item, [*path, key])
-    elif isinstance(value, list):
-        for i, item in enumerate(value):
-            yield from _not_json(item, [*path, i])
+_LOOKED_AT = (str, dict, list, _NotJSON)
+
+
+class _Duplicated(dict):
+    """An object that had a key more than once; the keys as given are kept to report them."""
+
+    def __init__(self, value: dict[str, Any], items: list[tuple[str, Any]]):
+        super().__init__(value)
+        self.given = Counter(key for key, _ in items)
+
+
+def _not_json(value: Any, report: Report, strings: bool) -> None:
+    """Report what JSON does not allow in a parsed ``value`` (iterative: any depth is safe);
+    strings are looked at only when ``strings`` says one may hold a surrogate."""
+    stack: list[tuple[Any, tuple, int]] = [(value, (), 1)]
+    while stack:
+        item, path, depth = stack.pop()
+        if isinstance(item, str):
+            if not is_text(item):
+                _add(report, path, lambda item=item: surrogate_message(item))
+        elif isinstance(item, _NotJSON):
+            _add(report, path, lambda item=item: f"{item.name} {NOT_A_NUMBER}")
+        elif isinstance(item, (dict, list)):
+            if depth > MAX_DEPTH:
+                _add(report, path, lambda: f"is nested more than {MAX_DEPTH} levels deep")
+                continue
+            if isinstance(item, _Duplicated):
+                for key, times in item.given.items():
+                    if times > 1:
+                        _add(report, (*path, key), lambda times=times: _given_twice(times))
+            pairs = item.items() if isinstance(item, dict) else enumerate(item)
+            children = []
+            for key, child in pairs:
+                if strings and isinstance(key, str) and not is_text(key):
+                    _add(report, path, lambda key=key: key_surrogate_message(key))
+                elif isinstance(child, _LOOKED_AT) and (strings or not isinstance(child, str)):
+                    children.append((child, (*path, key), depth + 1))
+            stack.extend(reversed(children))
+
+
+def _add(report: Report, path: tuple, message: Callable[[], str]) -> None:
+    if report.full:
+        report.more += 1
+    else:
+        report.add(path, message())
+
+
+def _given_twice(times: int) -> str:
+    return f"is given {times} times in one object; give each key once"
+
+
+_TOKEN = re.compile(r'"(?:[^"\\]|\\.)*"|[\[\]{},:]')
+
+
+def _too_deep_in_text(text: str) -> Problem:
+    """Where a document too deep to parse first passes MAX_DEPTH: the path, by a token scan."""
+    stack: list[list] = []  # [kind, key or index, expecting a key]
+    for token in _TOKEN.finditer(text):
+        mark = token.group()
+        if mark in "[{":
+            if len(stack) >= MAX_DEPTH:
+                path = format_path([entry[1] for entry in stack if entry[1] is not None])
+                return Problem(f"is nested more than {MAX_DEPTH} levels deep", path=path)
+            stack.append([mark, 0 if mark == "[" else None, mark == "{"])
+        elif mark in "]}":
+            if stack:
+                stack.pop()
+        elif mark == ",":
+            if stack and stack[-1][0] == "[":
+                stack[-1][1] += 1
+            elif stack:
+                stack[-1][2] = True
+        elif mark == ":":
+            if stack:
+                stack[-1][2] = False
+        elif stack and stack[-1][0] == "{" and stack[-1][2]:
+            stack[-1][1] = json.loads(mark)
+    return Problem(f"is nested more than {MAX_DEPTH} levels deep", path="$")
 
 
 def _long_number(text: str) -> Problem:
