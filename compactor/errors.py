@@ -136,6 +136,20 @@ def excerpt(text: str, limit: int = EXCERPT_CHARS) -> str:
     return "".join(out)
 
 
+def quoted(value: Any, limit: int = EXCERPT_CHARS) -> str:
+    """A name from the input as Python quotes it (``'bot'``), shortened to ``limit`` characters;
+    what is not a string is described instead. ``repr`` already escapes what cannot be shown.
+
+    >>> quoted("bot"), quoted("x" * 50, 3), quoted(["a"])
+    ("'bot'", "'xxx…'", 'an array of 1 item')
+    """
+    if not isinstance(value, str):
+        return describe(value)
+    if len(value) <= limit:
+        return repr(value)
+    return repr(value[:limit])[:-1] + "…" + repr(value[:limit])[-1]
+
+
 def describe(value: Any) -> str:
     """A short, bounded text for any value: JSON for a scalar, a summary for anything larger.
 
