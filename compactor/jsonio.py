@@ -7,6 +7,7 @@ import re
 import sys
 from collections import Counter
 from collections.abc import Callable
+from itertools import chain
 from typing import Any
 
 from compactor.errors import MAX_DEPTH, Problem, UnreadableJSON, format_path
@@ -54,18 +55,19 @@ def parse_json(source: str | bytes) -> Any:
         raise UnreadableJSON(
             [Problem("the input is empty; expected a JSON document", line=1, column=1)]
         )
-    odd: list[str] = []  # "constant" or "duplicate": the parse needs a second look
+    found = {"constants": 0, "duplicates": 0}  # what the second look must find and report
 
     def constant(name: str) -> _NotJSON:
-        odd.append("constant")
+        found["constants"] += 1
         return _NotJSON(name)
 
     def pairs(items: list[tuple[str, Any]]) -> dict[str, Any]:
         value = dict(items)
         if len(value) == len(items):
             return value
-        odd.append("duplicate")
-        return _Duplicated(value, items)
+        duplicated = _Duplicated(value, items)
+        found["duplicates"] += sum(times > 1 for times in duplicated.given.values())
+        return duplicated
 
     try:
         value = json.loads(text, parse_constant=constant, object_pairs_hook=pairs)
@@ -76,13 +78,18 @@ def parse_json(source: str | bytes) -> Any:
     except ValueError:  # an integer longer than sys.get_int_max_str_digits()
         raise UnreadableJSON([_long_number(text)]) from None
     # Decoded bytes hold no surrogate (UTF-8 cannot encode one): only escapes can make one.
-    surrogates = _ESCAPED_SURROGATE.search(text) or not (from_bytes or is_text(text))
-    deep = text.count("[") + text.count("{") > MAX_DEPTH  # else it cannot be too deep
-    if odd or surrogates or deep:
-        report = Report()
-        _not_json(value, report, strings=bool(surrogates))
-        if report.found:
-            raise UnreadableJSON(finish([report]))
+    surrogates = bool(_ESCAPED_SURROGATE.search(text)) or not (from_bytes or is_text(text))
+    report = Report()
+    if found["constants"] or found["duplicates"] or surrogates:
+        known = None if surrogates else found["constants"] + found["duplicates"]
+        _not_json(value, report, known)
+    # Fewer brackets than the limit cannot nest deeper than it: most documents skip the look.
+    if text.count("[") + text.count("{") > MAX_DEPTH and _deeper_than(value, MAX_DEPTH):
+        report.add(
+            _path_to_level(value, MAX_DEPTH + 1), f"is nested more than {MAX_DEPTH} levels deep"
+        )
+    if report.found:
+        raise UnreadableJSON(finish([report]))
     return value
 
 
@@ -93,9 +100,6 @@ class _NotJSON:
         self.name = name
 
 
-_LOOKED_AT = (str, dict, list, _NotJSON)
-
-
 class _Duplicated(dict):
     """An object that had a key more than once; the keys as given are kept to report them."""
 
@@ -104,33 +108,83 @@ class _Duplicated(dict):
         self.given = Counter(key for key, _ in items)
 
 
-def _not_json(value: Any, report: Report, strings: bool) -> None:
-    """Report what JSON does not allow in a parsed ``value`` (iterative: any depth is safe);
-    strings are looked at only when ``strings`` says one may hold a surrogate."""
-    stack: list[tuple[Any, tuple, int]] = [(value, (), 1)]
+_CONTAINERS = (dict, list, _Duplicated)
+
+
+def _not_json(value: Any, report: Report, known: int | None) -> None:
+    """Report the NaNs, infinities, repeated keys and (when ``known`` is None) unpaired
+    surrogates in a parsed ``value``, in document order (iterative: any depth is safe).
+
+    ``known`` is how many NaNs, infinities and repeated keys the parser met: the walk stops
+    once it has found them all, or once the report is full (the rest are then counted).
+    """
+    strings = known is None
+    if type(value) not in _CONTAINERS:  # a document that is one value
+        if type(value) is _NotJSON:
+            report.add((), f"{value.name} {NOT_A_NUMBER}")
+        elif strings and type(value) is str and not is_text(value):
+            report.add((), surrogate_message(value))
+        return
+    stack: list[tuple[Any, tuple]] = [(value, ())]
+    seen = 0
     while stack:
-        item, path, depth = stack.pop()
-        if isinstance(item, str):
-            if not is_text(item):
-                _add(report, path, lambda item=item: surrogate_message(item))
-        elif isinstance(item, _NotJSON):
-            _add(report, path, lambda item=item: f"{item.name} {NOT_A_NUMBER}")
-        elif isinstance(item, (dict, list)):
-            if depth > MAX_DEPTH:
-                _add(report, path, lambda: f"is nested more than {MAX_DEPTH} levels deep")
-                continue
-            if isinstance(item, _Duplicated):
-                for key, times in item.given.items():
-                    if times > 1:
-                        _add(report, (*path, key), lambda times=times: _given_twice(times))
-            pairs = item.items() if isinstance(item, dict) else enumerate(item)
-            children = []
-            for key, child in pairs:
-                if strings and isinstance(key, str) and not is_text(key):
-                    _add(report, path, lambda key=key: key_surrogate_message(key))
-                elif isinstance(child, _LOOKED_AT) and (strings or not isinstance(child, str)):
-                    children.append((child, (*path, key), depth + 1))
-            stack.extend(reversed(children))
+        if known is not None and (seen >= known or report.full):
+            report.more += known - seen
+            return
+        item, path = stack.pop()
+        if type(item) is _Duplicated:
+            for key, times in item.given.items():
+                if times > 1:
+                    seen += 1
+                    _add(report, (*path, key), lambda times=times: _given_twice(times))
+        pairs = item.items() if isinstance(item, dict) else enumerate(item)
+        children = []
+        for key, child in pairs:
+            if known is not None and report.full:
+                break  # the rest is counted from what the parser met
+            kind = type(child)
+            if kind is _NotJSON:
+                seen += 1
+                _add(report, (*path, key), lambda child=child: f"{child.name} {NOT_A_NUMBER}")
+            elif kind in _CONTAINERS:
+                if len(path) < MAX_DEPTH:  # deeper is reported once, as too deep
+                    children.append((child, (*path, key)))
+            elif strings and kind is str and not is_text(child):
+                _add(report, (*path, key), lambda child=child: surrogate_message(child))
+            if strings and type(key) is str and not is_text(key):
+                _add(report, path, lambda key=key: key_surrogate_message(key))
+        stack.extend(reversed(children))
+
+
+def _deeper_than(value: Any, limit: int) -> bool:
+    """Whether arrays and objects nest more than ``limit`` levels in ``value``, level by level
+    with C-speed steps (a look at a million-item array costs tens of milliseconds)."""
+    dicts = [value] if type(value) is dict else []
+    lists = [value] if type(value) is list else []
+    level = 1
+    while dicts or lists:
+        if level > limit:
+            return True
+        children = list(chain(chain.from_iterable(map(dict.values, dicts)), *lists))
+        kinds = set(map(type, children))
+        dicts = [c for c in children if type(c) is dict] if dict in kinds else []
+        lists = [c for c in children if type(c) is list] if list in kinds else []
+        level += 1
+    return False
+
+
+def _path_to_level(value: Any, level: int) -> tuple:
+    """The path of the first array or object at ``level`` (the document is level 1)."""
+    stack: list[tuple[Any, tuple]] = [(value, ())]
+    while stack:
+        item, path = stack.pop()
+        if len(path) + 1 == level:
+            return path
+        pairs = item.items() if isinstance(item, dict) else enumerate(item)
+        # An empty array or object leads nowhere deeper: most of a wide document is skipped.
+        deeper = [(c, (*path, k)) for k, c in pairs if type(c) in _CONTAINERS and c]
+        stack.extend(reversed(deeper))
+    return ()
 
 
 def _add(report: Report, path: tuple, message: Callable[[], str]) -> None:

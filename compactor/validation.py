@@ -22,7 +22,7 @@ import re
 import sys
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from itertools import chain, repeat
+from itertools import chain
 from typing import Any
 
 from compactor.contract import INPUT_SCHEMA
@@ -249,6 +249,8 @@ class Report:
         self.limit = limit
         self.found: list[Found] = []
         self.more = 0
+        #: Whether problems past the limit are still counted (else the caller counted them).
+        self.counting = True
 
     @property
     def full(self) -> bool:
@@ -257,8 +259,20 @@ class Report:
     def add(self, parts: Parts, message: str) -> None:
         if len(self.found) < self.limit:
             self.found.append((parts, message))
-        else:
+        elif self.counting:
             self.more += 1
+
+
+def check_request(schema: Schema, value: Any, report: Report) -> None:
+    """:func:`check` the whole of ``value``, after a bulk :func:`count` says whether there is
+    anything to find: a valid request (the common case) is never walked value by value."""
+    total = count(schema, [value])
+    if total:
+        report.counting = False  # the walk stops at the limit: the rest is known already
+        before = len(report.found) + report.more
+        check(schema, value, report)
+        report.counting = True
+        report.more = before + total - len(report.found)
 
 
 def check(schema: Schema, value: Any, report: Report, parts: Parts = ()) -> None:
@@ -269,7 +283,7 @@ def check(schema: Schema, value: Any, report: Report, parts: Parts = ()) -> None
     is counted in bulk.
     """
     if report.full:
-        report.more += count(schema, [value])
+        report.more += count(schema, [value]) if report.counting else 0
         return
     for message in sorted(schema.message(k, value) for k in schema.violations(value)):
         report.add(parts, message)
@@ -278,7 +292,7 @@ def check(schema: Schema, value: Any, report: Report, parts: Parts = ()) -> None
     elif isinstance(value, list) and schema.items is not None:
         for i, item in enumerate(value):
             if report.full:
-                report.more += count(schema.items, value[i:])
+                report.more += count(schema.items, value[i:]) if report.counting else 0
                 return
             check(schema.items, item, report, (*parts, i))
 
@@ -291,7 +305,7 @@ def _check_fields(schema: Schema, value: dict, report: Report, parts: Parts) -> 
     room = report.limit - len(report.found)
     if len(unknown) > room:  # only the first in name order can be listed; count the others
         shown = heapq.nsmallest(room, unknown)
-        report.more += len(unknown) - len(shown)
+        report.more += len(unknown) - len(shown) if report.counting else 0
         unknown = shown
     present = [name for name in properties if name in value]
     missing = [name for name in schema.required if name not in value]
@@ -321,6 +335,8 @@ def count(schema: Schema, values: list) -> int:
             total += _count_objects(schema, same)
         elif issubclass(kind, list) and schema.describes_array:
             total += _count_arrays(schema, same)
+        elif kind is str:
+            total += _count_strings(schema, same)
         elif schema.value_free(kind):
             total += many * len(schema.violations(same[0]))
         else:
@@ -333,22 +349,40 @@ def count(schema: Schema, values: list) -> int:
     return total
 
 
+def _count_strings(schema: Schema, strings: list[str]) -> int:
+    """:func:`count` for values that are all exactly ``str``, keyword by keyword."""
+    n = len(strings)
+    total = n * (bool(schema.checks) and not any(check("") for check in schema.checks))
+    if schema.enum is not None:
+        total += n - sum(map(schema.enum.__contains__, strings))
+    if schema.min_length is not None or schema.max_length is not None:
+        lengths = list(map(len, strings))
+        if schema.min_length is not None:
+            total += sum(length < schema.min_length for length in lengths)
+        if schema.max_length is not None:
+            total += sum(length > schema.max_length for length in lengths)
+    if schema.textual:
+        total += sum(not is_text(text) for text in strings if not text.isascii())
+    return total
+
+
 def _count_objects(schema: Schema, objects: list[dict]) -> int:
     n = len(objects)
     total = n * len(schema.violations({}))  # type and enum: the same for every object
-    names = {*schema.required, *schema.properties}
-    present = {name: sum(map(operator.contains, objects, repeat(name))) for name in names}
-    total += sum(n - present[name] for name in schema.required)
+    keys = Counter(chain.from_iterable(objects))  # every key of every object, counted in C
+    total += sum(n - keys[name] for name in schema.required)
     if schema.closed:
-        total += sum(map(len, objects)) - sum(present[name] for name in schema.properties)
-    if set(map(type, chain.from_iterable(objects))) - {str}:  # keys that may not be strings
+        total += keys.total() - sum(keys[name] for name in schema.properties)
+    if any(not isinstance(key, str) for key in keys):  # only from Python callers
         for value in objects:
             odd = sum(not isinstance(key, str) for key in value)
             total += odd > 0  # one problem for the object...
             if schema.closed:
                 total -= odd  # ...and such a key is not also an unknown field
     for name, sub in schema.properties.items():
-        if present[name]:
+        if keys[name] == n:
+            total += count(sub, list(map(operator.itemgetter(name), objects)))
+        elif keys[name]:
             total += count(sub, [value[name] for value in objects if name in value])
     return total
 
@@ -364,6 +398,51 @@ def _count_arrays(schema: Schema, arrays: list[list]) -> int:
 
 
 def json_value_problems(
+    value: Any, report: Report, parts: Parts = (), level: int = 1, max_depth: int = MAX_DEPTH
+) -> None:
+    """Add to ``report`` every place where ``value`` is not a JSON value that can be written
+    back (see :func:`_json_value_problems`); a quick look first, since JSON that came through
+    :func:`compactor.jsonio.parse_json` always passes it."""
+    if not _plainly_json(value, max_depth - level + 1):
+        _json_value_problems(value, report, parts, level, max_depth)
+
+
+_PLAIN = frozenset({str, int, float, bool, type(None), dict, list})
+
+
+def _plainly_json(value: Any, levels: int) -> bool:
+    """Whether ``value`` is, beyond doubt, JSON that can be written back: exact JSON types,
+    string keys, ASCII or encodable text, finite floats, integers of a printable size, at most
+    ``levels`` levels deep. Each level is looked at with C-speed steps."""
+    values = [value]
+    while values:
+        kinds = set(map(type, values))
+        if not kinds <= _PLAIN:
+            return False
+        if str in kinds and not all(map(is_text, [v for v in values if type(v) is str])):
+            return False
+        if float in kinds and not all(map(math.isfinite, [v for v in values if type(v) is float])):
+            return False
+        if (
+            int in kinds
+            and max(map(int.bit_length, [v for v in values if type(v) is int])) > 14_000
+        ):
+            return False
+        dicts = [v for v in values if type(v) is dict] if dict in kinds else []
+        lists = [v for v in values if type(v) is list] if list in kinds else []
+        if not (dicts or lists):
+            return True
+        levels -= 1
+        if levels < 0:
+            return False
+        keys = list(chain.from_iterable(dicts))
+        if not (set(map(type, keys)) <= {str} and all(map(is_text, keys))):
+            return False
+        values = list(chain(chain.from_iterable(map(dict.values, dicts)), *lists))
+    return True
+
+
+def _json_value_problems(
     value: Any, report: Report, parts: Parts = (), level: int = 1, max_depth: int = MAX_DEPTH
 ) -> None:
     """Add to ``report`` every place where ``value`` is not a JSON value that can be written
@@ -448,7 +527,7 @@ def finish(reports: Iterable[Report], limit: int = MAX_PROBLEMS) -> list[Problem
 def schema_problems(schema: Schema, value: Any, limit: int = MAX_PROBLEMS) -> list[Problem]:
     """Every violation of ``schema`` in ``value`` (at most ``limit`` listed), sorted by path."""
     report = Report(limit)
-    check(schema, value, report)
+    check_request(schema, value, report)
     return finish([report], limit)
 
 

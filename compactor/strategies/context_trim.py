@@ -26,7 +26,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from compactor.errors import InvalidRequest
-from compactor.validation import Report, Schema, check, finish, json_value_problems
+from compactor.validation import Report, Schema, check_request, finish, json_value_problems
 
 CHARS_PER_TOKEN = 4
 
@@ -197,11 +197,16 @@ def trim_problems(request: Any) -> list:
     surrogate, at most MAX_DEPTH levels deep, and so on).
     """
     schema, texts, values = Report(), Report(), Report()
-    check(_SCHEMA, request, schema)
+    check_request(_SCHEMA, request, schema)
     messages = request.get("messages") if isinstance(request, dict) else None
     if isinstance(messages, list):
-        for i, message in enumerate(messages):
-            if isinstance(message, dict) and "content" not in message and "parts" not in message:
-                texts.add(("messages", i), "needs content or parts; it has neither")
+        textless = [
+            i
+            for i, m in enumerate(messages)
+            if isinstance(m, dict) and "content" not in m and "parts" not in m
+        ]
+        for i in textless[: texts.limit]:
+            texts.add(("messages", i), "needs content or parts; it has neither")
+        texts.more += max(0, len(textless) - texts.limit)
         json_value_problems(messages, values, ("messages",), level=2)
     return finish([schema, texts, values])
