@@ -85,7 +85,8 @@ class UnreadableJSON(ProblemError):
 class InvalidRequest(ProblemError):
     """A request that breaks the input schema; each problem has the JSON path it is at.
 
-    The path of the request itself is ``$``; problems come sorted by path.
+    The path of the request itself is ``$``; problems come sorted by path. At most
+    :data:`MAX_PROBLEMS` are listed: when there are more, a last problem at ``$`` counts them.
     """
 
 

@@ -26,7 +26,8 @@ from collections.abc import Iterable
 from typing import Any
 
 from compactor.errors import InvalidRequest
-from compactor.validation import Report, Schema, check_request, finish, json_value_problems
+from compactor.jsonio import json_value_problems
+from compactor.schema_check import Report, Schema, check_request, finish
 
 CHARS_PER_TOKEN = 4
 

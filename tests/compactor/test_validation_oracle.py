@@ -15,7 +15,14 @@ from jsonschema import Draft202012Validator
 from compactor.contract import INPUT_SCHEMA, ROLES
 from compactor.errors import describe, format_path, number_text
 from compactor.strategies.context_trim import _SCHEMA, TRIM_REQUEST_SCHEMA, trim_problems
-from compactor.validation import COMPACT_SCHEMA, Report, check, count, errors_of
+from compactor.validation import (
+    COMPACT_SCHEMA,
+    Report,
+    check,
+    count,
+    errors_of,
+    schema_problems,
+)
 
 _NAMES = {
     bool: "a boolean",
@@ -277,3 +284,20 @@ def test_trim_problems_sort_and_count_every_source():
         "path": "$",
         "message": "and 200 more problems not listed (at most 100 are); fix these first",
     }
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.one_of(request, near_valid), st.integers(1, 8))
+def test_a_capped_list_shows_the_first_problems_and_counts_the_rest_exactly(value, limit):
+    everything = Report(limit=10**9)
+    check(COMPACT_SCHEMA, value, everything)
+    listed = schema_problems(COMPACT_SCHEMA, value, limit)
+    first = [(format_path(p), m) for p, m in everything.found[:limit]]
+    assert [(p.path, p.message) for p in listed[:limit]] == first
+    more = len(everything.found) - limit
+    if more > 0:
+        assert len(listed) == limit + 1 and listed[-1].path == "$"
+        noun = "problem" if more == 1 else "problems"
+        assert listed[-1].message.startswith(f"and {more:,} more {noun} not listed")
+    else:
+        assert len(listed) == len(everything.found)
