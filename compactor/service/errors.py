@@ -19,9 +19,10 @@ from starlette.responses import Response
 
 from compactor.errors import Problem, UnreadableJSON
 from compactor.jsonio import parse_json
-from compactor.service.handling import TITLES, encode, error_body
 
-__all__ = ["TITLES", "error_body"]  # defined with the handling, which compute processes import
+# Defined with the handling, which compute processes import; re-exported for the app and docs.
+from compactor.service.handling import TITLES as TITLES
+from compactor.service.handling import encode, error_body
 
 #: Sent with every response: browsers must not guess a type other than the one declared.
 NOSNIFF = ("X-Content-Type-Options", "nosniff")
