@@ -38,9 +38,14 @@ from bench.prose import largest_request  # noqa: E402
 from compactor import compact  # noqa: E402
 from compactor.contract import REQUEST_EXAMPLE  # noqa: E402
 from compactor.jsonio import dumps, parse_json  # noqa: E402
+from compactor.service import create_app  # noqa: E402
+from compactor.service.compute import ComputePool  # noqa: E402
+from compactor.service.handling import handle  # noqa: E402
 
 PATH = "/v1/memory-compact"
 TARGET_RPS = 1000
+#: Issue 17: the maximum-size throughput against the engine-alone bound of the same run.
+TARGET_RATIO = 0.8
 
 WRK_SCRIPT = """\
 -- POST one body until `limit` responses came back; count every response that is not the
@@ -130,20 +135,130 @@ class Figures:
         return self.requests / self.seconds
 
 
-def engine_cost(request: dict, rounds: int) -> tuple[float, float]:
-    """Median milliseconds of compact() alone, and of parse + compact + serialise."""
+def engine_cost(request: dict, rounds: int) -> tuple[float, float, float]:
+    """Median milliseconds of compact() alone and of parse + compact + serialise, and the
+    median CPU milliseconds of the latter (other work on the machine does not change it)."""
     body = json.dumps(request).encode()
     compact(request)
-    alone, whole = [], []
+    alone, whole, cpu = [], [], []
     for _ in range(rounds):
         start = time.perf_counter()
         compact(request)
-        middle = time.perf_counter()
+        middle, middle_cpu = time.perf_counter(), time.process_time()
         dumps(compact(parse_json(body)), None).encode()
-        end = time.perf_counter()
+        end, end_cpu = time.perf_counter(), time.process_time()
         alone.append(middle - start)
         whole.append(end - middle)
-    return statistics.median(alone) * 1000, statistics.median(whole) * 1000
+        cpu.append(end_cpu - middle_cpu)
+    return tuple(statistics.median(x) * 1000 for x in (alone, whole, cpu))  # type: ignore[return-value]
+
+
+def asgi_cost(body: bytes, rounds: int) -> float:
+    """Median ms of one request through the real ASGI app in this process (no sockets, no
+    compute process): the engine plus reading the body in 64 KiB chunks, routing and the
+    response object, i.e. what the framework adds."""
+    app = create_app()
+    chunks = [body[i : i + 65536] for i in range(0, len(body), 65536)]
+    scope = {
+        "type": "http",
+        "asgi": {"version": "3.0"},
+        "http_version": "1.1",
+        "method": "POST",
+        "scheme": "http",
+        "path": PATH,
+        "raw_path": PATH.encode(),
+        "query_string": b"",
+        "root_path": "",
+        "headers": [
+            (b"content-type", b"application/json"),
+            (b"content-length", str(len(body)).encode()),
+        ],
+        "client": ("127.0.0.1", 50000),
+        "server": ("127.0.0.1", 8080),
+    }
+
+    async def one() -> None:
+        pending = list(chunks)
+
+        async def receive() -> dict:
+            if pending:
+                chunk = pending.pop(0)
+                return {"type": "http.request", "body": chunk, "more_body": bool(pending)}
+            return {"type": "http.disconnect"}
+
+        async def send(message: dict) -> None:
+            pass
+
+        await app(scope, receive, send)
+
+    async def timed() -> list[float]:
+        await one()
+        times = []
+        for _ in range(rounds):
+            start = time.perf_counter()
+            await one()
+            times.append(time.perf_counter() - start)
+        return times
+
+    return statistics.median(asyncio.run(timed())) * 1000
+
+
+def handover_cost(body: bytes, rounds: int) -> float:
+    """Median ms that handing one request to a compute process adds (the body there and the
+    answer back through a pipe), over running the same work in place."""
+    pool = ComputePool(1)
+    pool.start()
+    try:
+
+        async def timed() -> list[float]:
+            await pool.run(handle, compact, body)
+            times = []
+            for _ in range(rounds):
+                start = time.perf_counter()
+                await pool.run(handle, compact, body)
+                middle = time.perf_counter()
+                handle(compact, body)
+                times.append((middle - start) - (time.perf_counter() - middle))
+            return times
+
+        return statistics.median(asyncio.run(timed())) * 1000
+    finally:
+        pool.stop()
+
+
+def process_cpu(root: int) -> dict[int, tuple[float, str]]:
+    """CPU seconds so far of ``root`` and every descendant, with its role (Linux /proc)."""
+    out: dict[int, tuple[float, str]] = {}
+    pending = [root]
+    while pending:
+        pid = pending.pop()
+        try:
+            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+            command = Path(f"/proc/{pid}/cmdline").read_bytes()
+            children = Path(f"/proc/{pid}/task/{pid}/children").read_text().split()
+        except OSError:
+            continue
+        seconds = (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+        out[pid] = (seconds, "spawn_main" if b"spawn_main" in command else "other")
+        pending += [int(child) for child in children]
+    return out
+
+
+def _children(pid: int) -> set[int]:
+    try:
+        return {int(c) for c in Path(f"/proc/{pid}/task/{pid}/children").read_text().split()}
+    except OSError:
+        return set()
+
+
+def cpu_split(before: dict, after: dict, workers: set[int]) -> dict[str, float]:
+    """CPU seconds spent between two snapshots, by role: workers, compute processes, rest."""
+    split = {"workers": 0.0, "compute": 0.0, "other": 0.0}
+    for pid, (seconds, role) in after.items():
+        spent = seconds - before.get(pid, (0.0, role))[0]
+        key = "workers" if pid in workers else "compute" if role == "spawn_main" else "other"
+        split[key] += spent
+    return split
 
 
 def free_port() -> int:
@@ -152,9 +267,11 @@ def free_port() -> int:
         return probe.getsockname()[1]
 
 
-def start_server(port: int, workers: int) -> subprocess.Popen:
+def start_server(port: int, workers: int, processes: int | None) -> subprocess.Popen:
     command = [sys.executable, "-m", "compactor", "serve", "--port", str(port)]
     command += ["--workers", str(workers), "--no-access-log", "--log-level", "warning"]
+    if processes is not None:
+        command += ["--processes", str(processes)]
     process = subprocess.Popen(command, cwd=ROOT)
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
@@ -265,6 +382,12 @@ def main() -> int:
     parser.add_argument("--large-requests", type=int, default=200, help="maximum-size requests")
     parser.add_argument("--connections", type=int, default=32, help="for the dispatcher")
     parser.add_argument("--large-connections", type=int, default=4)
+    parser.add_argument(
+        "--processes",
+        type=int,
+        default=None,
+        help="compute processes per worker (serve --processes; default one per core)",
+    )
     args = parser.parse_args()
     client = args.client
     if client == "auto":
@@ -276,19 +399,33 @@ def main() -> int:
         ("dispatcher", dispatcher, args.requests, args.connections),
         ("maximum-size", largest, args.large_requests, args.large_connections),
     ]
-    print(f"cpus: {os.cpu_count()}; server workers: {args.workers}; client: {client}")
+    processes = "one per core" if args.processes is None else args.processes
+    print(
+        f"cpus: {os.cpu_count()}; server workers: {args.workers}, compute processes per "
+        f"worker: {processes}; client: {client}"
+    )
     print("engine in-process (median; compact alone / parse + compact + serialise):")
+    ceilings = {}
     for label, request, _, _ in cases:
-        alone, whole = engine_cost(request, 2000 if request is dispatcher else 11)
+        alone, whole, whole_cpu = engine_cost(request, 2000 if request is dispatcher else 11)
         size = len(json.dumps(request).encode())
-        ceiling = args.workers * 1000 / whole
+        ceilings[label] = (args.workers * 1000 / whole, whole, whole_cpu)
         print(
             f"  {label} ({size:,} bytes): {alone:.3f} ms / {whole:.3f} ms "
-            f"(at most {ceiling:,.0f} req/s on {args.workers} busy cores without HTTP)"
+            f"(at most {ceilings[label][0]:,.0f} req/s on {args.workers} busy cores "
+            "without HTTP)"
         )
+    body = json.dumps(largest).encode()
+    framework = asgi_cost(body, 11) - ceilings["maximum-size"][1]  # wall ms of each
+    handover = handover_cost(body, 11)
+    print(
+        f"  maximum-size, what the service adds per request: the framework (body read in "
+        f"64 KiB chunks, routing, response) {framework:.1f} ms; the hand-over to a compute "
+        f"process and back {handover:.1f} ms"
+    )
 
     port = free_port()
-    server = start_server(port, args.workers)
+    server = start_server(port, args.workers, args.processes)
     failed = False
     try:
         print(f"HTTP on 127.0.0.1:{port} (POST {PATH}):")
@@ -299,12 +436,48 @@ def main() -> int:
                 print(f"  {label}: the service's response differs from compact()")
                 failed = True
             run(port, body, expected, min(count, 200), connections)  # warm up every worker
+            before, client_before = process_cpu(server.pid), os.times()
             figures = run(port, body, expected, count, connections)
+            after, client_after = process_cpu(server.pid), os.times()
             report(label, figures, connections)
+            # The uvicorn workers are the server's own children; compute processes are theirs.
+            workers = {pid for pid, (_, role) in after.items() if pid in _children(server.pid)}
+            split = cpu_split(before, after, workers)
+            client_cpu = sum(client_after[:2]) - sum(client_before[:2])
+            per = {k: v * 1000 / figures.requests for k, v in split.items()}
+            print(
+                f"  CPU per request: uvicorn workers {per['workers']:.2f} ms, compute processes "
+                f"{per['compute']:.2f} ms, this client {client_cpu * 1000 / figures.requests:.2f} "
+                f"ms; by worker: "
+                + ", ".join(
+                    f"{(after[pid][0] - before.get(pid, (0.0,))[0]) * 1000 / figures.requests:.1f}"
+                    for pid in sorted(workers)
+                )
+            )
             if label == "dispatcher":
                 met = figures.rate >= TARGET_RPS and figures.errors == 0
                 verdict = "met" if met else "NOT met"
                 print(f"  target >= {TARGET_RPS:,} req/s with 0 errors: {verdict}")
+            else:
+                ceiling, whole, whole_cpu = ceilings[label]
+                ratio = figures.rate / ceiling
+                spent = args.workers * 1000 / figures.rate  # core-ms per request, measured
+                rest = spent - whole - max(framework, 0)
+                print(
+                    f"  {ratio:.2f} of the engine-alone bound ({ceiling:,.1f} req/s): per "
+                    f"request {spent:.1f} core-ms, of which the engine {whole:.1f}, the "
+                    f"framework {max(framework, 0):.1f}, and {rest:.1f} for the rest (sockets, "
+                    f"hand-over {handover:.1f}, the client on the same cores, scheduling)"
+                )
+                spent_cpu = sum(per.values()) + client_cpu * 1000 / figures.requests
+                print(
+                    f"  in CPU (what other work on the machine does not change): the engine "
+                    f"alone {whole_cpu:.1f} ms of the {spent_cpu:.1f} ms the service and this "
+                    f"client spent per request, a share of {whole_cpu / spent_cpu:.2f}"
+                )
+                met = ratio >= TARGET_RATIO and figures.errors == 0
+                verdict = "met" if met else "NOT met"
+                print(f"  target >= {TARGET_RATIO} of the bound with 0 errors: {verdict}")
             failed = failed or figures.errors > 0
     finally:
         server.send_signal(signal.SIGINT)

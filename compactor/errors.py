@@ -10,13 +10,34 @@ and where (a JSON path, or a line and column), and each error type carries a tup
 
 from __future__ import annotations
 
-import json
 import re
+import unicodedata
 from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
 _IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+
+#: No error lists more than this many problems: the rest are counted in one last problem, so
+#: the cost of reporting (and the size of a response) never grows with the number of problems.
+MAX_PROBLEMS = 100
+#: A key or a value is echoed in a message as at most this many characters of it.
+EXCERPT_CHARS = 40
+#: Arrays and objects nest at most this deep in any input (the outermost value is level 1).
+MAX_DEPTH = 100
+# Escaped when echoed: controls, format characters (bidirectional overrides, zero widths),
+# surrogates, private use, and line or paragraph separators: text that could hide, reorder or
+# break the message it is quoted in, or not be written as UTF-8 at all.
+_UNSAFE_CATEGORIES = frozenset({"Cc", "Cf", "Cs", "Co", "Zl", "Zp"})
+_SHORT_ESCAPES = {
+    '"': '\\"',
+    "\\": "\\\\",
+    "\n": "\\n",
+    "\r": "\\r",
+    "\t": "\\t",
+    "\b": "\\b",
+    "\f": "\\f",
+}
 
 
 @dataclass(frozen=True)
@@ -64,7 +85,8 @@ class UnreadableJSON(ProblemError):
 class InvalidRequest(ProblemError):
     """A request that breaks the input schema; each problem has the JSON path it is at.
 
-    The path of the request itself is ``$``; problems come sorted by path.
+    The path of the request itself is ``$``; problems come sorted by path. At most
+    :data:`MAX_PROBLEMS` are listed: when there are more, a last problem at ``$`` counts them.
     """
 
 
@@ -73,13 +95,112 @@ class FormatError(ProblemError):
 
 
 def format_path(parts: Iterable[str | int]) -> str:
-    """``("messages", 3, "content")`` -> ``messages[3].content``; the empty path is ``$``."""
+    """``("messages", 3, "content")`` -> ``messages[3].content``; the empty path is ``$``.
+
+    A key that is not a short plain name is quoted as :func:`excerpt` quotes it (shortened):
+
+    >>> format_path(["odd key", 0]), format_path(["x" * 50])
+    ('["odd key"][0]', '["xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx…"]')
+    """
     out = ""
     for part in parts:
         if isinstance(part, int):
             out += f"[{part}]"
-        elif _IDENTIFIER.fullmatch(part):
+        elif len(part) <= EXCERPT_CHARS and _IDENTIFIER.fullmatch(part):
             out += f".{part}" if out else part
         else:
-            out += f"[{json.dumps(part, ensure_ascii=False)}]"
+            out += f"[{excerpt(part)}]"
     return out or "$"
+
+
+def excerpt(text: str, limit: int = EXCERPT_CHARS) -> str:
+    r"""``text`` as a quoted JSON string of at most ``limit`` of its characters (``…`` after a
+    cut), with every character that could hide, reorder or break the message escaped.
+
+    >>> excerpt("bot"), excerpt("a\u202eb\x1b\ud800"), excerpt("abcdef", 3)
+    ('"bot"', '"a\\u202eb\\u001b\\ud800"', '"abc…"')
+    """
+    out = ['"']
+    for ch in text[:limit]:
+        if ch in _SHORT_ESCAPES:
+            out.append(_SHORT_ESCAPES[ch])
+        elif unicodedata.category(ch) in _UNSAFE_CATEGORIES:
+            code = ord(ch)
+            if code > 0xFFFF:  # JSON escapes a code point beyond the BMP as a surrogate pair
+                code -= 0x10000
+                out.append(f"\\u{0xD800 + (code >> 10):04x}\\u{0xDC00 + (code & 0x3FF):04x}")
+            else:
+                out.append(f"\\u{code:04x}")
+        else:
+            out.append(ch)
+    out.append('…"' if len(text) > limit else '"')
+    return "".join(out)
+
+
+def quoted(value: Any, limit: int = EXCERPT_CHARS) -> str:
+    """A name from the input as Python quotes it (``'bot'``), shortened to ``limit`` characters;
+    what is not a string is described instead. ``repr`` already escapes what cannot be shown.
+
+    >>> quoted("bot"), quoted("x" * 50, 3), quoted(["a"])
+    ("'bot'", "'xxx…'", 'an array of 1 item')
+    """
+    if not isinstance(value, str):
+        return describe(value)
+    if len(value) <= limit:
+        return repr(value)
+    return repr(value[:limit])[:-1] + "…" + repr(value[:limit])[-1]
+
+
+def describe(value: Any) -> str:
+    """A short, bounded text for any value: JSON for a scalar, a summary for anything larger.
+
+    >>> describe("bot"), describe(None), describe(10**50), describe([1, 2]), describe({1, 2})
+    ('"bot"', 'null', 'an integer of 51 digits', 'an array of 2 items', 'a set')
+    """
+    if isinstance(value, str):
+        return excerpt(value)
+    if isinstance(value, bool) or value is None:
+        return {True: "true", False: "false", None: "null"}[value]
+    if isinstance(value, int):
+        return number_text(value)
+    if isinstance(value, float):
+        return repr(value)
+    if isinstance(value, list):
+        return f"an array of {len(value):,} item{'' if len(value) == 1 else 's'}"
+    if isinstance(value, dict):
+        return f"an object of {len(value):,} field{'' if len(value) == 1 else 's'}"
+    name = type(value).__name__
+    return f"{'an' if name[:1].lower() in 'aeiou' else 'a'} {name}"
+
+
+def number_text(value: int | float) -> str:
+    """A number with thousands separators; an integer too long to show says how long it is."""
+    if isinstance(value, int) and not isinstance(value, bool) and value.bit_length() > 100:
+        digits = len(str(abs(value))) if value.bit_length() < 10_000 else None
+        if digits is None:  # str() of a huge integer is slow, or refused beyond 4,300 digits
+            return f"an integer of more than {int((value.bit_length() - 1) * 0.30103):,} digits"
+        return f"an integer of {digits:,} digits"
+    return f"{value:,}"
+
+
+def capped(problems: Iterable[Problem], more: int = 0, limit: int = MAX_PROBLEMS) -> list[Problem]:
+    """At most ``limit`` of ``problems`` and, when there are more, one last problem (at ``$``)
+    counting them; ``more`` adds problems already counted elsewhere and not listed."""
+    listed = []
+    for problem in problems:
+        if len(listed) < limit:
+            listed.append(problem)
+        else:
+            more += 1
+    if more:
+        listed.append(more_problems(more))
+    return listed
+
+
+def more_problems(count: int) -> Problem:
+    """The last problem of a capped list: how many more there are."""
+    noun = "problem" if count == 1 else "problems"
+    return Problem(
+        f"and {count:,} more {noun} not listed (at most {MAX_PROBLEMS} are); fix these first",
+        path="$",
+    )

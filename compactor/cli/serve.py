@@ -78,6 +78,15 @@ def register(sub: argparse._SubParsersAction) -> None:
         help="worker processes (default 1); the engine is CPU-bound, so up to one per core",
     )
     parser.add_argument(
+        "--processes",
+        type=_at_least(0, "processes"),
+        default=None,
+        metavar="N",
+        help="compute processes per worker for bodies of 64 KiB or more, so that the worker "
+        "keeps answering (/healthz) while they run (default: one per core; 0 runs everything "
+        "in the worker)",
+    )
+    parser.add_argument(
         "--max-body-bytes",
         type=_at_least(1, "the body limit"),
         default=None,
@@ -101,7 +110,9 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    missing = [name for name in ("fastapi", "uvicorn") if not _importable(name)]
+    missing = [
+        name for name in ("fastapi", "uvicorn", "swagger_ui_bundle") if not _importable(name)
+    ]
     if missing:
         print(INSTALL_HINT.format(missing=", ".join(missing)), file=sys.stderr)
         return 2
@@ -119,6 +130,8 @@ def run(args: argparse.Namespace) -> int:
             return 2
     # Worker processes build their own app: they read the limit from the environment.
     os.environ[service.MAX_BODY_ENV] = str(limit or service.DEFAULT_MAX_BODY_BYTES)
+    if args.processes is not None:
+        os.environ[service.PROCESSES_ENV] = str(args.processes)
     uvicorn.run(
         "compactor.service:create_app_from_environment",
         factory=True,

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from compactor.errors import quoted
 from compactor.formats.builder import Builder, Draft, at, describe, result_text, type_of
 from compactor.formats.chat import read_id, read_role
 from compactor.formats.envelope import message_list
@@ -110,7 +111,7 @@ def _block(b: Builder, turn: Turn, block: Any, where: str) -> None:
     elif kind in REMOVED:
         b.removed(*REMOVED[kind][:1], where, turn.speaker(where), REMOVED[kind][1])
     else:
-        b.removed(f"a block of type {kind!r}", where, turn.speaker(where), "part-removed")
+        b.removed(f"a block of type {quoted(kind)}", where, turn.speaker(where), "part-removed")
 
 
 def _text_blocks(b: Builder, draft: Draft, blocks: list[Any], where: str) -> None:
@@ -125,7 +126,7 @@ def _text_blocks(b: Builder, draft: Draft, blocks: list[Any], where: str) -> Non
             what, kind = REMOVED[block["type"]]
             b.removed(what, block_at, draft, kind)
         elif isinstance(block, dict):
-            b.removed(f"a block of type {type_of(block)!r}", block_at, draft, "part-removed")
+            b.removed(f"a block of type {quoted(type_of(block))}", block_at, draft, "part-removed")
         else:
             draft.text(result_text(block))
 

@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from compactor.contract import LIMITS, PARAMETERS, RANGES
-from compactor.errors import FormatError, Problem, format_path
+from compactor.errors import FormatError, Problem, capped, format_path, quoted
 from compactor.formats.fixes import apply_fixes, limit_changes
 from compactor.formats.types import Change, Conversion
 from compactor.validation import errors_of
@@ -182,7 +182,7 @@ class Builder:
     def finish(self, params: dict[str, Any] | None = None) -> Conversion:
         """The conversion, or :class:`FormatError` with every problem found."""
         if self.problems:
-            raise FormatError([*self.problems, *_parameter_problems(params or {})])
+            raise FormatError(capped([*self.problems, *_parameter_problems(params or {})]))
         index_of: dict[int, int] = {}
         messages: list[dict[str, Any]] = []
         changes: list[tuple[float, Change]] = []
@@ -206,7 +206,8 @@ class Builder:
                 [
                     Problem(
                         f"the conversation has {found} with text after conversion; a request "
-                        f"needs at least {minimum}"
+                        f"needs at least {minimum}",
+                        path="$",
                     )
                 ]
             )
@@ -237,8 +238,8 @@ class Builder:
             out.append(
                 Change(
                     "role-mapped",
-                    f"{plural(len(sources), 'message')} with role {original!r} read as {role} "
-                    f"(first at {sources[0]})",
+                    f"{plural(len(sources), 'message')} with role {quoted(original)} read as "
+                    f"{role} (first at {sources[0]})",
                     None,
                     sources[0],
                 )
@@ -258,7 +259,7 @@ class Builder:
             out.append(
                 Change(
                     "field-ignored",
-                    f"field {name!r} has no place in a request and was left out ({where})",
+                    f"field {quoted(name)} has no place in a request and was left out ({where})",
                     None,
                     first,
                 )

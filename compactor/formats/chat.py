@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from compactor.contract import ROLES
+from compactor.errors import quoted
 from compactor.formats.builder import Builder, Draft, at, describe, tool_call_text, type_of
 from compactor.formats.envelope import message_list
 from compactor.formats.types import Conversion
@@ -77,7 +78,7 @@ def read_role(b: Builder, message: dict, source: str, aliases: dict[str, str]) -
     mapped = role.lower() if role.lower() in ROLES else aliases.get(role.lower())
     if mapped is None:
         known = ", ".join([*ROLES, *aliases])
-        b.problem(f"{role!r} is not a role this import knows; expected one of {known}", where)
+        b.problem(f"{quoted(role)} is not a role this import knows; expected one of {known}", where)
     return mapped
 
 
@@ -92,7 +93,7 @@ def read_message(b: Builder, message: Any, source: str) -> None:
     if role != message["role"]:
         b.note(
             "role-mapped",
-            f"{source}: role {message['role']!r} read as {role}",
+            f"{source}: role {quoted(message['role'])} read as {role}",
             at(source, "role"),
             draft,
         )
@@ -211,4 +212,4 @@ def read_id(b: Builder, value: Any, where: str, draft: Draft) -> str | None:
 
 
 def _part_name(kind: str | None) -> str:
-    return f"a part of type {kind!r}" if kind else "a part without a type"
+    return f"a part of type {quoted(kind)}" if kind else "a part without a type"

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from compactor.contract import PARAMETERS, ROLES
-from compactor.errors import FormatError, Problem
+from compactor.errors import FormatError, Problem, quoted
 from compactor.formats.builder import at, describe, type_of
 
 ANTHROPIC_BLOCKS = frozenset(
@@ -51,11 +51,11 @@ def detect_format(data: Any) -> str:
         return kind
     if isinstance(data, list):
         if not data:
-            raise FormatError([Problem(f"the list is empty; {EXPECTED}")])
+            raise FormatError([Problem(f"the list is empty; {EXPECTED}", path="$")])
         if all(isinstance(item, dict) and "conversations" in item for item in data):
             return "sharegpt"
         return message_kind(data, "")
-    raise FormatError([Problem(f"the document is {describe(data)}; {EXPECTED}")])
+    raise FormatError([Problem(f"the document is {describe(data)}; {EXPECTED}", path="$")])
 
 
 def message_kind(
@@ -83,7 +83,7 @@ def message_kind(
         raise FormatError(
             [Problem(f"a message must be an object, not {describe(messages[0])}", path=where)]
         )
-    keys = ", ".join(map(repr, list(messages[0])[:8])) or "none"
+    keys = _fields(messages[0])
     raise FormatError(
         [Problem(f"the message has no role (its fields: {keys}); {EXPECTED}", path=where)]
     )
@@ -118,11 +118,24 @@ def _not_a_conversation(data: dict) -> str:
             [
                 Problem(
                     "this is a single message; a conversation is a list of messages (in JSONL, "
-                    "one message per line)"
+                    "one message per line)",
+                    path="$",
                 )
             ]
         )
-    keys = ", ".join(map(repr, list(data)[:8])) or "none"
+    keys = _fields(data)
     raise FormatError(
-        [Problem(f"an object with no messages or conversations (its fields: {keys}); {EXPECTED}")]
+        [
+            Problem(
+                f"an object with no messages or conversations (its fields: {keys}); {EXPECTED}",
+                path="$",
+            )
+        ]
     )
+
+
+def _fields(data: dict) -> str:
+    """The first fields of an object, each shortened: enough to recognise what it is."""
+    names = [quoted(name) for name in list(data)[:8]]
+    more = f" and {len(data) - 8:,} more" if len(data) > 8 else ""
+    return (", ".join(names) or "none") + more

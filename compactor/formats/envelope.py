@@ -21,7 +21,8 @@ def message_list(
         raise FormatError(
             [
                 Problem(
-                    f"expected a list of messages or an object with messages, not {describe(data)}"
+                    f"expected a list of messages or an object with messages, not {describe(data)}",
+                    path="$",
                 )
             ]
         )

@@ -50,7 +50,8 @@ def read_lines(text: str) -> list[tuple[str, Any]]:
     if problems:
         shown = problems[:MAX_LINE_PROBLEMS]
         if len(problems) > len(shown):
-            shown.append(Problem(f"and {len(problems) - len(shown)} more lines that are not JSON"))
+            more = len(problems) - len(shown)
+            shown.append(Problem(f"and {more:,} more lines that are not JSON", path="$"))
         raise UnreadableJSON(shown)
     if not values:
         raise UnreadableJSON(

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from compactor.errors import FormatError, Problem
+from compactor.errors import FormatError, Problem, quoted
 from compactor.formats import anthropic, chat, sharegpt, vercel
 from compactor.formats.builder import Builder
 from compactor.formats.detect import detect_format, message_kind
@@ -36,7 +36,7 @@ READERS: dict[str, Callable[[Builder, list[tuple[str, Any]]], None]] = {
 def convert_lines(lines: Any) -> Conversion:
     """JSONL: one message per line (a list of ``(source, message)``, or of messages)."""
     if not isinstance(lines, list) or not lines:
-        raise FormatError([Problem("JSONL needs one message per line; there are none")])
+        raise FormatError([Problem("JSONL needs one message per line; there are none", path="$")])
     if not all(isinstance(item, tuple) for item in lines):
         lines = [(f"line {i + 1}", message) for i, message in enumerate(lines)]
     kind = message_kind([message for _, message in lines], "$", first=lines[0][0])
@@ -65,6 +65,11 @@ def convert(data: Any, format: str | None = None) -> Conversion:
     adapter: Callable[[Any], Conversion] | None = ADAPTERS.get(format or detect_format(data))
     if adapter is None:
         raise FormatError(
-            [Problem(f"unknown format {format!r}; the formats are {', '.join(FORMATS)}")]
+            [
+                Problem(
+                    f"unknown format {quoted(format)}; the formats are {', '.join(FORMATS)}",
+                    path="$",
+                )
+            ]
         )
     return adapter(data)

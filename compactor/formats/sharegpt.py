@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from compactor.errors import FormatError, Problem
+from compactor.errors import FormatError, Problem, quoted
 from compactor.formats.builder import Builder, at, describe, tool_call_text
 from compactor.formats.envelope import message_list
 from compactor.formats.types import Conversion
@@ -70,7 +70,8 @@ def _record(data: Any) -> tuple[dict | None, str]:
                 [
                     Problem(
                         f"the file holds {len(data):,} ShareGPT records; a request is one "
-                        "conversation, so save the one you want on its own"
+                        "conversation, so save the one you want on its own",
+                        path="$",
                     )
                 ]
             )
@@ -95,7 +96,9 @@ def read_turn(b: Builder, turn: Any, source: str) -> None:
         return
     role = SPEAKERS.get(speaker.lower())
     if role is None:
-        b.problem(f"{speaker!r} is not a speaker this import knows; expected {_known()}", where)
+        b.problem(
+            f"{quoted(speaker)} is not a speaker this import knows; expected {_known()}", where
+        )
         return
     if speaker != role:
         b.renamed(speaker, role, source)

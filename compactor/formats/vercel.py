@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from compactor.errors import quoted
 from compactor.formats.builder import Builder, at, describe, result_text
 from compactor.formats.chat import read_id, read_role
 from compactor.formats.envelope import message_list
@@ -170,7 +171,7 @@ def _other(b: Builder, turn: Turn, part: dict, kind: str, where: str) -> None:
     elif kind.startswith("data-"):
         what, change = f"a data part ({kind})", "data-removed"
     else:
-        what, change = f"a part of type {kind!r}", "part-removed"
+        what, change = f"a part of type {quoted(kind)}", "part-removed"
     b.removed(what, where, turn.speaker(where), change)
 
 

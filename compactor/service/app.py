@@ -1,17 +1,23 @@
 """The FastAPI application: memory-compact and the seed-003 trim over HTTP, on the same engine.
 
 Bodies are read raw (not through a pydantic model) so that the service, not the framework,
-decides every error: 400 for a body that is not JSON (with line and column), 413 for a body over
-the size limit (refused before it is read whole), 415 for a content type other than JSON, 422
-for a request that breaks the schema (every violation with its JSON path), 404 and 405 for a
-wrong path or method, and a 500 without details for anything unexpected; all in the one shape
-of :mod:`compactor.service.errors`.
+decides every error: 400 for a body that is not JSON (with line and column, or the path), 413
+for a body over the size limit (refused before it is read whole), 415 for a content type other
+than JSON, 422 for a request that breaks the schema (its violations with their JSON paths), 404
+and 405 for a wrong path or method (a trailing slash is a wrong path: no redirects), and a 500
+without details for anything unexpected; all in the one shape of
+:mod:`compactor.service.errors`. Every response says ``X-Content-Type-Options: nosniff``; the
+documentation at ``/docs`` loads nothing from another origin.
+
+A body of at least ``offload_bytes`` is parsed and compacted in a compute process
+(:mod:`compactor.service.compute`), so that the event loop keeps answering meanwhile.
 """
 
 from __future__ import annotations
 
+import contextlib
 import os
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
 from importlib import metadata
 from typing import Any
 
@@ -20,54 +26,84 @@ from fastapi.responses import RedirectResponse, Response
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from compactor.contract import REQUEST_EXAMPLE
-from compactor.errors import InvalidRequest, Problem
+from compactor.errors import Problem
 from compactor.pipeline import compact
-from compactor.service import llm_routes, openapi
+from compactor.service import docs, llm_routes, openapi
+from compactor.service.compute import ComputePool, default_processes
 from compactor.service.errors import (
     INTERNAL_ERROR,
+    NOSNIFF,
     TITLES,
     ServiceError,
+    bytes_response,
     check_content_type,
     error_body,
     error_response,
     json_response,
-    parse_request,
     read_body,
 )
 from compactor.service.examples import TRIM_REQUEST_EXAMPLE
+from compactor.service.handling import handle
 from compactor.strategies.context_trim import trim_context
 
 #: The default limit on a request body: 4 MiB.
 DEFAULT_MAX_BODY_BYTES = 4 * 1024 * 1024
 #: The environment variable that sets the limit for ``create_app_from_environment`` (workers).
 MAX_BODY_ENV = "COMPACTOR_MAX_BODY_BYTES"
+#: The environment variable with the number of compute processes per worker (serve --processes).
+PROCESSES_ENV = "COMPACTOR_COMPUTE_PROCESSES"
+#: Bodies from this size on are handled in a compute process (when the app has any); smaller
+#: ones cost a few milliseconds at most and run on the event loop, which is cheaper for them.
+OFFLOAD_BYTES = 64 * 1024
 
 COMPACT_PATH = "/v1/memory-compact"
 TRIM_PATH = "/v1/context/trim"
 HEALTH_PATH = "/healthz"
 
 
-def create_app(max_body_bytes: int = DEFAULT_MAX_BODY_BYTES) -> FastAPI:
-    """The service as an ASGI application; bodies over ``max_body_bytes`` get 413."""
+def create_app(
+    max_body_bytes: int = DEFAULT_MAX_BODY_BYTES,
+    compute_processes: int = 0,
+    offload_bytes: int = OFFLOAD_BYTES,
+) -> FastAPI:
+    """The service as an ASGI application; bodies over ``max_body_bytes`` get 413.
+
+    With ``compute_processes`` (started with the app's lifespan), bodies of at least
+    ``offload_bytes`` are handled in those processes; with none, everything runs in place.
+    """
     if max_body_bytes < 1:
         raise ValueError(f"max_body_bytes must be at least 1, not {max_body_bytes}")
+    pool = ComputePool(compute_processes)
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        pool.start()
+        try:
+            yield
+        finally:
+            pool.stop()
+
     app = FastAPI(
         title="memory-compact",
         version=_version(),
         description=openapi.description(max_body_bytes),
+        lifespan=lifespan,
+        redirect_slashes=False,  # /v1/memory-compact/ is not an endpoint: 404, no redirect
+        docs_url=None,  # served by compactor.service.docs, from local files
+        redoc_url=None,
     )
 
     async def engine_call(request: Request, engine: Callable[[Any], Any]) -> Response:
         check_content_type(request)
-        value = parse_request(await read_body(request, max_body_bytes))
-        try:
-            result = engine(value)
-        except InvalidRequest as error:
-            raise ServiceError(422, error.problems) from None
-        return json_response(result)
+        body = await read_body(request, max_body_bytes)
+        # The engine is CPU-bound and holds the GIL: a small body runs on the event loop (a
+        # thread would add overhead and no concurrency), a large one in a compute process.
+        if pool.running and len(body) >= offload_bytes:
+            status, payload = await pool.run(handle, engine, body)
+        else:
+            status, payload = handle(engine, body)
+        return bytes_response(payload, status)
 
-    # The engine is CPU-bound and holds the GIL: it runs on the event loop, not in a thread
-    # pool, and throughput scales with worker processes (serve --workers).
     @app.post(
         COMPACT_PATH,
         summary="Compact a conversation to a character budget",
@@ -129,6 +165,9 @@ def create_app(max_body_bytes: int = DEFAULT_MAX_BODY_BYTES) -> FastAPI:
     async def root() -> Response:
         return RedirectResponse("/docs")
 
+    docs.add_routes(app)
+    app.add_middleware(NoSniff)
+
     @app.exception_handler(ServiceError)
     async def service_error(request: Request, error: ServiceError) -> Response:
         return error_response(error)
@@ -157,9 +196,41 @@ def create_app(max_body_bytes: int = DEFAULT_MAX_BODY_BYTES) -> FastAPI:
     return app
 
 
+class NoSniff:
+    """ASGI middleware: every response says ``X-Content-Type-Options: nosniff``.
+
+    (The 500 answer is made outside the middleware stack; it sets the header itself.)
+    """
+
+    _HEADER = (NOSNIFF[0].lower().encode(), NOSNIFF[1].encode())
+
+    def __init__(self, app: Any):
+        self.app = app
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+
+        async def send_with_header(message: Any) -> None:
+            if message["type"] == "http.response.start":
+                headers = list(message.get("headers", []))
+                if not any(name.lower() == self._HEADER[0] for name, _ in headers):
+                    headers.append(self._HEADER)
+                message = {**message, "headers": headers}
+            await send(message)
+
+        await self.app(scope, receive, send_with_header)
+
+
 def create_app_from_environment() -> FastAPI:
-    """The app with the body limit from ``COMPACTOR_MAX_BODY_BYTES`` (for uvicorn workers)."""
-    return create_app(int(os.environ.get(MAX_BODY_ENV, DEFAULT_MAX_BODY_BYTES)))
+    """The app for uvicorn workers: the body limit from ``COMPACTOR_MAX_BODY_BYTES`` and the
+    compute processes from ``COMPACTOR_COMPUTE_PROCESSES`` (default: one per core)."""
+    processes = os.environ.get(PROCESSES_ENV)
+    return create_app(
+        int(os.environ.get(MAX_BODY_ENV, DEFAULT_MAX_BODY_BYTES)),
+        compute_processes=int(processes) if processes else default_processes(),
+    )
 
 
 def _version() -> str:

@@ -18,17 +18,20 @@ from starlette.requests import Request
 from starlette.responses import Response
 
 from compactor.errors import Problem, UnreadableJSON
-from compactor.jsonio import dumps, parse_json
+from compactor.jsonio import parse_json
 
-TITLES = {
-    400: "The body is not JSON",
-    404: "Not found",
-    405: "Method not allowed",
-    413: "The body is too large",
-    415: "Unsupported content type",
-    422: "The request breaks the input schema",
-    500: "Internal error",
-}
+# Defined with the handling, which compute processes import; re-exported for the app and docs.
+from compactor.service.handling import TITLES as TITLES
+from compactor.service.handling import encode, error_body
+
+#: Sent with every response: browsers must not guess a type other than the one declared.
+NOSNIFF = ("X-Content-Type-Options", "nosniff")
+#: An over-limit body declared larger than this is refused and the connection closed at once;
+#: a smaller one is refused before it is read, and the server reads and discards the rest on
+#: the kept-alive connection, so that clients that send a body whole before reading the answer
+#: (httpx, requests) see the 413 instead of a reset connection.
+DRAIN_BYTES = 64 * 1024 * 1024
+
 INTERNAL_ERROR = (
     "the service could not handle this request; the error has been logged. "
     "Try again, or report it together with the request body."
@@ -87,20 +90,21 @@ class ServiceError(Exception):
         super().__init__(f"{status}: {problems}")
 
 
-def error_body(status: int, problems: Sequence[Problem]) -> dict[str, Any]:
-    """The JSON value of an error response."""
-    listed = [p.to_dict() for p in problems]
-    return {"error": {"status": status, "title": TITLES[status], "problems": listed}}
-
-
 def json_response(
     value: Any, status: int = 200, headers: Mapping[str, str] | None = None
 ) -> Response:
     """``value`` as UTF-8 JSON, serialised exactly as the command line's ``--indent 0``."""
+    return bytes_response(encode(value), status, headers)
+
+
+def bytes_response(
+    body: bytes, status: int = 200, headers: Mapping[str, str] | None = None
+) -> Response:
+    """A JSON body already encoded, with the headers every response has."""
     return Response(
-        dumps(value, None).encode("utf-8"),
+        body,
         status_code=status,
-        headers=headers,
+        headers={**dict(headers or {}), NOSNIFF[0]: NOSNIFF[1]},
         media_type="application/json",
     )
 
@@ -135,8 +139,11 @@ def not_json(media: str) -> str:
 async def read_body(request: Request, limit: int) -> bytes:
     """The body, refused (413) once it is known to exceed ``limit`` bytes.
 
-    A declared Content-Length over the limit is refused before any of the body is read; a body
-    without one (chunked) is counted as it arrives and refused at the first chunk over the limit.
+    A declared Content-Length over the limit is refused before any of the body is read (a
+    client that waits for ``100 Continue`` then sends none of it); a body without one (chunked)
+    is counted as it arrives and refused at the first chunk over the limit. The connection is
+    kept, so the server discards what is still coming and the client reads the 413 after
+    sending; only a body declared over :data:`DRAIN_BYTES` has its connection closed.
     """
     declared = request.headers.get("content-length")
     if declared is not None and declared.isdigit() and int(declared) > limit:
@@ -158,8 +165,8 @@ def too_large(size: int | None, limit: int) -> ServiceError:
         f"{what}; this service accepts at most {limit:,} bytes. Send fewer or shorter "
         "messages, or ask the operator to raise the limit (serve --max-body-bytes)."
     )
-    # The rest of the body is never read: close the connection rather than drain it.
-    return ServiceError(413, [Problem(message)], {"Connection": "close"})
+    closing = {"Connection": "close"} if size is not None and size > DRAIN_BYTES else {}
+    return ServiceError(413, [Problem(message, path="$")], closing)
 
 
 def parse_request(body: bytes) -> Any:

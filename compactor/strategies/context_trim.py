@@ -25,13 +25,12 @@ from __future__ import annotations
 
 import json
 import math
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable
 from typing import Any
 
-from jsonschema import Draft202012Validator
-
-from compactor.errors import InvalidRequest, Problem, format_path
-from compactor.validation import schema_errors
+from compactor.errors import InvalidRequest
+from compactor.jsonio import json_value_problems
+from compactor.schema_check import Report, Schema, check_request, finish
 
 CHARS_PER_TOKEN = 4
 
@@ -73,9 +72,8 @@ TRIM_REQUEST_SCHEMA: dict[str, Any] = {
     },
 }
 _MESSAGES = TRIM_REQUEST_SCHEMA["properties"]["messages"]
-# jsonschema reports a failed anyOf as a dump of the whole message: content-or-parts is checked
-# by _missing_text instead, with a readable reason.
-_VALIDATOR = Draft202012Validator(
+# A failed anyOf says nothing readable: content-or-parts is checked by _missing_text instead.
+_SCHEMA = Schema(
     {
         **TRIM_REQUEST_SCHEMA,
         "properties": {
@@ -153,11 +151,7 @@ def trim_context(
     >>> [m["content"] for m in out["messages"]], out["stats"]["messagesDropped"]
     (['Cushioning or ground feel?', 'Cushioning.'], 1)
     """
-    errors = schema_errors(_VALIDATOR, request) + list(_missing_text(request))
-    # Messages are echoed back: NaN or an infinity in them would make the response invalid JSON.
-    errors += [
-        Problem("must be a finite number", path=format_path(path)) for path in _non_finite(request)
-    ]
+    errors = trim_problems(request)
     if errors:
         raise InvalidRequest(errors)
     count = count_tokens or estimate_tokens
@@ -223,21 +217,24 @@ def _without_tool_parts(message: dict[str, Any]) -> dict[str, Any] | None:
     return out if has_content else None
 
 
-def _missing_text(request: Any) -> Iterator[Problem]:
+def trim_problems(request: Any) -> list:
+    """Every problem of a trim request, sorted by path (at most MAX_PROBLEMS listed).
+
+    Beyond the schema: each message needs ``content`` or ``parts``, and since messages are
+    echoed back, everything in them must be JSON that can be written back (no NaN, no unpaired
+    surrogate, at most MAX_DEPTH levels deep, and so on).
+    """
+    schema, texts, values = Report(), Report(), Report()
+    check_request(_SCHEMA, request, schema)
     messages = request.get("messages") if isinstance(request, dict) else None
-    for i, message in enumerate(messages if isinstance(messages, list) else []):
-        if isinstance(message, dict) and "content" not in message and "parts" not in message:
-            yield Problem("needs content or parts; it has neither", path=f"messages[{i}]")
-
-
-def _non_finite(value: Any) -> Iterator[list[str | int]]:
-    """The paths of every NaN and infinity in ``value`` (iterative: any depth JSON can have)."""
-    stack: list[tuple[Any, list[str | int]]] = [(value, [])]
-    while stack:
-        item, path = stack.pop()
-        if isinstance(item, float) and not math.isfinite(item):
-            yield path
-        elif isinstance(item, dict):
-            stack.extend((v, [*path, k]) for k, v in reversed(item.items()))
-        elif isinstance(item, list):
-            stack.extend((v, [*path, i]) for i, v in reversed(list(enumerate(item))))
+    if isinstance(messages, list):
+        textless = [
+            i
+            for i, m in enumerate(messages)
+            if isinstance(m, dict) and "content" not in m and "parts" not in m
+        ]
+        for i in textless[: texts.limit]:
+            texts.add(("messages", i), "needs content or parts; it has neither")
+        texts.more += max(0, len(textless) - texts.limit)
+        json_value_problems(messages, values, ("messages",), level=2)
+    return finish([schema, texts, values])

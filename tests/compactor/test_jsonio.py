@@ -40,9 +40,9 @@ def test_unpaired_surrogates_are_refused_with_their_path():
 
 
 def test_deep_nesting_is_an_error_not_a_crash():
-    assert problems("[" * 100_000 + "]" * 100_000) == [
-        "line 1, column 1: the document is nested too deeply"
-    ]
+    # Issue 11: the error names the path where the nesting passes the limit, at any depth.
+    too_deep = "[0][0][0][0][0][0][0][0][0][0]" * 10 + ": is nested more than 100 levels deep"
+    assert problems("[" * 100_000 + "]" * 100_000) == [too_deep]
 
 
 def test_dumps_writes_unicode_unescaped():

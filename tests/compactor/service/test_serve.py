@@ -75,7 +75,8 @@ def test_the_real_server_compacts_the_dispatcher_request_and_stops_cleanly(serve
     assert response.status_code == 200
     assert response.json() == compact(json.loads(body))
 
-    # A streamed (chunked) body over --max-body-bytes is refused and the connection closed.
+    # A streamed (chunked) body over --max-body-bytes is refused; the connection is kept and
+    # the rest of the body discarded (closing at once reset clients still sending: issue 11).
     chunks = (b"x" * 1000 for _ in range(10))
     refused = httpx.post(
         f"{base}/v1/context/trim",
@@ -84,7 +85,7 @@ def test_the_real_server_compacts_the_dispatcher_request_and_stops_cleanly(serve
         timeout=10,
     )
     assert refused.status_code == 413
-    assert refused.headers["connection"] == "close"
+    assert "connection" not in refused.headers
     assert f"at most {LIMIT:,} bytes" in refused.json()["error"]["problems"][0]["message"]
 
     process.send_signal(signal.SIGINT)
