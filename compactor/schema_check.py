@@ -234,6 +234,8 @@ class Schema:
 
 def _wanted(types: Sequence[str]) -> str:
     named = [_ARTICLE.get(name, f"a {name}") for name in types]
+    if not named:  # no type keyword: any JSON value
+        return "a JSON value"
     return named[0] if len(named) == 1 else f"{', '.join(named[:-1])} or {named[-1]}"
 
 

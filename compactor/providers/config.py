@@ -30,10 +30,8 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
-from jsonschema import Draft202012Validator
-
 from compactor.errors import Problem, ProblemError, format_path
-from compactor.validation import schema_errors
+from compactor.validation import Schema, schema_problems
 
 OPENAI = "openai"
 ANTHROPIC = "anthropic"
@@ -77,15 +75,12 @@ FILE_SCHEMA: dict[str, Any] = {
     "required": ["providers"],
     "additionalProperties": False,
     "properties": {
-        "providers": {
-            "type": "object",
-            "minProperties": 1,
-            "additionalProperties": {"type": "object"},
-        }
+        # at least one provider, each a table: checked in _file_problems
+        "providers": {"type": "object"}
     },
 }
-_FILE = Draft202012Validator(FILE_SCHEMA)
-_PROVIDER = Draft202012Validator(PROVIDER_SCHEMA)
+_FILE = Schema(FILE_SCHEMA)
+_PROVIDER = Schema(PROVIDER_SCHEMA)
 
 
 class ProviderConfigError(ProblemError):
@@ -197,9 +192,16 @@ def _located(problem: Problem, source: str) -> Problem:
 
 
 def _file_problems(document: dict[str, Any]) -> Iterator[Problem]:
-    yield from schema_errors(_FILE, document)
+    yield from schema_problems(_FILE, document)
     providers = document.get("providers")
+    if isinstance(providers, dict) and not providers:
+        yield Problem("names no provider; add a [providers.NAME] table", path="providers")
     for name, fields in providers.items() if isinstance(providers, dict) else ():
+        if not isinstance(fields, dict):
+            yield Problem(
+                "must be a table of fields ([providers.NAME])",
+                path=format_path(["providers", name]),
+            )
         if not _PROVIDER_NAME.fullmatch(name):
             yield Problem(
                 "a provider name is 1 to 64 letters, digits, '.', '_' or '-', starting with a "
@@ -220,7 +222,8 @@ def _provider_problems(fields: Mapping[str, Any], at: list[str]) -> Iterator[Pro
             path=format_path([*at, field]),
         )
     # The schema's own message for an unknown field names the field only, never its value.
-    for problem in schema_errors(_PROVIDER, {k: v for k, v in fields.items() if k not in secrets}):
+    others = {k: v for k, v in fields.items() if k not in secrets}
+    for problem in schema_problems(_PROVIDER, others):
         yield Problem(problem.message, path=format_path([*at, *_parts(problem.path)]))
     env = fields.get("api_key_env")
     if isinstance(env, str) and not _ENV_NAME.fullmatch(env):

@@ -30,8 +30,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from jsonschema import Draft202012Validator
-
 from compactor.errors import InvalidRequest, Problem
 from compactor.providers.base import Provider
 from compactor.providers.config import ProviderConfig
@@ -42,7 +40,7 @@ from compactor.strategies.summary_prompt import (
     message_piece,
     system_prompt,
 )
-from compactor.validation import schema_errors
+from compactor.validation import Schema, schema_problems
 
 DEFAULT_KEEP_LAST = 4
 MIN_TARGET_TOKENS = 64
@@ -85,7 +83,7 @@ COMPACT_REQUEST_SCHEMA: dict[str, Any] = {
     },
 }
 # The messages are checked by the trim's own validation (same schema, readable reasons).
-_VALIDATOR = Draft202012Validator(
+_SCHEMA = Schema(
     {
         **COMPACT_REQUEST_SCHEMA,
         "properties": {**COMPACT_REQUEST_SCHEMA["properties"], "messages": {"type": "array"}},
@@ -129,7 +127,7 @@ class CompactRequest:
 
 def validate_compact_request(request: Any) -> CompactRequest:
     """The typed request; raises :class:`compactor.InvalidRequest` with every violation."""
-    problems = schema_errors(_VALIDATOR, request)
+    problems = schema_problems(_SCHEMA, request)
     messages = request.get("messages") if isinstance(request, dict) else None
     if isinstance(messages, list):
         try:
