@@ -15,7 +15,7 @@ import subprocess
 import sys
 import time
 import urllib.request
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -135,8 +135,11 @@ def stop(process: subprocess.Popen) -> None:
 
 
 @contextmanager
-def running_app(log: Path) -> Iterator[Server]:
-    """A fresh ``streamlit run app.py`` server on a free loopback port, healthy, then stopped."""
+def running_app(log: Path, options: Sequence[str] = ()) -> Iterator[Server]:
+    """A fresh ``streamlit run app.py`` server on a free loopback port, healthy, then stopped.
+
+    ``options`` are more of Streamlit's command-line settings (``--theme.base dark``).
+    """
     port = free_port()
     command = [
         sys.executable, "-m", "streamlit", "run", "app.py",
@@ -145,6 +148,7 @@ def running_app(log: Path) -> Iterator[Server]:
         "--server.address", "127.0.0.1",
         "--browser.gatherUsageStats", "false",
         "--server.fileWatcherType", "none",
+        *options,
     ]  # fmt: skip
     log.parent.mkdir(parents=True, exist_ok=True)
     with log.open("w") as out:
