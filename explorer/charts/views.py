@@ -178,7 +178,8 @@ def protected_against_budget(frame: pd.DataFrame, budget: int, height: int = 44)
     """Each protected message as a segment of one bar, their total against the budget rule."""
     bars = (
         alt.Chart(frame)
-        .mark_bar(size=32, stroke="#FFFFFF", strokeWidth=1)
+        # a thin line of ink between the messages, dark on the light theme, light on the dark
+        .mark_bar(size=32, stroke=INK, strokeWidth=1, strokeOpacity=0.55)
         .encode(
             x=_length_axis(frame, budget, "Characters of the protected messages"),
             x2="end:Q",
