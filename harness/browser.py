@@ -190,14 +190,15 @@ def origin(url: str) -> tuple[str, str]:
 class Visit:
     """One person's browser session on the app: a fresh context (so a fresh Streamlit session)."""
 
-    def __init__(self, browser: Browser, base: str) -> None:
+    def __init__(self, browser: Browser, base: str, viewport: dict[str, int] = VIEWPORT) -> None:
         self.base = base
+        self.viewport = dict(viewport)  # the window's size; screenshots are its full width
         self.origin = origin(base)
         self.requests: list[str] = []  # every URL the page asked for, its own origin included
         self.foreign: list[str] = []  # requests for any other origin (all aborted)
         self.dialogs: list[str] = []  # alert, confirm, prompt: content must never open one
         self.errors: list[str] = []  # uncaught JavaScript errors
-        self.context = browser.new_context(viewport=VIEWPORT)
+        self.context = browser.new_context(viewport=self.viewport)
         self.context.set_default_timeout(WAIT_MS)
         self.context.route(lambda url: origin(url) != self.origin, self._block)
         self.page = self.context.new_page()
@@ -406,11 +407,12 @@ class Visit:
         path = SCREENSHOTS / f"{re.sub(r'[^A-Za-z0-9_.-]+', '_', name).strip('_')}.png"
         page = self.page
         page.mouse.move(0, 0)  # no tooltip left over a chart
-        height = max(VIEWPORT["height"], min(int(page.evaluate(CONTENT_HEIGHT)) + 40, 16_000))
-        page.set_viewport_size({"width": VIEWPORT["width"], "height": height})
+        view = self.viewport
+        height = max(view["height"], min(int(page.evaluate(CONTENT_HEIGHT)) + 40, 16_000))
+        page.set_viewport_size({"width": view["width"], "height": height})
         try:
             page.evaluate(NEXT_FRAME)
             page.screenshot(path=path, animations="disabled", timeout=15_000)
         finally:
-            page.set_viewport_size(VIEWPORT)
+            page.set_viewport_size(view)
         return path
