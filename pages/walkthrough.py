@@ -30,14 +30,16 @@ PAIRS_PER_PAGE = 5
 def draw(outcome: Outcome) -> None:
     result = outcome.result
     walk = cache.steps(state.conversation(), result)
-    note, switch = st.columns([4, 1], vertical_alignment="center")
-    note.caption(
-        f"{len(result.messages):,} messages, {walk.input_chars:,} characters, a budget of "
-        f"{walk.budget:,}. Step through the four stages; each shows what it did and why."
-    )
-    with switch:
-        presenting = tuning_widgets.presentation_toggle()
-    with st.container(key=tuning_widgets.STAGE_KEY if presenting else None):
+    # the whole page body is the stage that presentation mode enlarges (its CSS is scoped to
+    # this container's key, and only drawn while the mode is on)
+    with st.container(key=tuning_widgets.STAGE_KEY):
+        note, switch = st.columns([3, 1], vertical_alignment="center")
+        note.caption(
+            f"{len(result.messages):,} messages, {walk.input_chars:,} characters, a budget of "
+            f"{walk.budget:,}. Step through the four stages; each shows what it did and why."
+        )
+        with switch:
+            presenting = tuning_widgets.presentation_toggle()
         show_step(result, walk, presenting)
 
 

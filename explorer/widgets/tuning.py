@@ -118,8 +118,9 @@ def step_picker(labels: Mapping[int, str]) -> int:
     return int(step or STEPS[0])
 
 
-#: The presentation mode's toggle, and the key of the container it enlarges (Streamlit gives a
-#: keyed container the CSS class ``st-key-<key>``, so the large type stays inside it).
+#: The presentation mode's toggle, and the key of the page's container that it enlarges
+#: (Streamlit gives a keyed container the CSS class ``st-key-<key>``, so the large type stays
+#: inside it and the sidebar keeps its size).
 PRESENTING_KEY = "walkthrough_presenting"
 STAGE_KEY = "walkthrough_stage"
 _STAGE = f".st-key-{STAGE_KEY}"
