@@ -25,7 +25,7 @@ MARKS = """(chart, type) => [...chart.querySelectorAll(`svg.marks g.mark-${type}
         const datum = (mark.__data__ && mark.__data__.datum) || {};
         return {
             x: box.x, y: box.y, width: box.width, height: box.height,
-            fill: style.fill, stroke: style.stroke,
+            fill: style.fill, stroke: style.stroke, strokeWidth: parseFloat(style.strokeWidth),
             text: mark.textContent,
             datum: Object.fromEntries(Object.entries(datum).filter(([, v]) =>
                 v === null || ['string', 'number', 'boolean'].includes(typeof v))),
