@@ -33,21 +33,35 @@ FATE_MEANINGS: Mapping[str, str] = MappingProxyType(
     }
 )
 
-#: The budget (and other limits drawn as rule lines): dark, dashed, never a fate colour.
-BUDGET_COLOUR = "#222222"
-THRESHOLD_COLOUR = "#222222"
-#: Totals in the waterfall (input, output): neutral.
+#: Ink: the page's own text colour, so rules, labels, outlines and lines read on Streamlit's
+#: light and dark themes alike, and follow a theme switch without a rerun. An SVG mark painted
+#: "currentColor" takes the colour of the text around the chart; a canvas cannot, so a chart
+#: that Streamlit draws on a canvas (thousands of rows) uses :data:`CANVAS_INK` instead.
+INK = "currentColor"
+#: Ink for a chart drawn on a canvas: a mid grey, readable on a white and a near-black page.
+CANVAS_INK = "#8C8C8C"
+#: The budget (and other limits drawn as rule lines): ink, dashed, never a fate colour.
+BUDGET_COLOUR = INK
+THRESHOLD_COLOUR = INK
+#: Totals in the waterfall (input, output) and other neutral bars: a mid grey for both themes.
 TOTAL_COLOUR = "#8C8C8C"
-#: The part of a trimmed message that was cut off.
-CUT_COLOUR = "#D9D9D9"
-#: The score components: greys, so they never read as fates.
+#: The part of a trimmed message that was cut off: a translucent grey, faint on either theme.
+CUT_COLOUR = "rgba(140, 140, 140, 0.4)"
+#: The diagonal "output = budget": light, dotted, never a fate colour.
+DIAGONAL_COLOUR = "#9E9E9E"
+#: A message the walkthrough has not decided yet (before drop): a neutral grey.
+UNDECIDED_COLOUR = "#BDBDBD"
+#: The walkthrough's running totals: steps done, and the step shown (in ink, so it stands out).
+PHASE_COLOURS: Mapping[str, str] = MappingProxyType({"done": "#9E9E9E", "this step": INK})
+#: The score components: greys, so they never read as fates; mid-tones that hold on both themes.
 COMPONENT_COLOURS: Mapping[str, str] = MappingProxyType(
-    {"recency": "#3B3B3B", "role": "#8A8A8A", "topic overlap": "#C8C8C8"}
+    {"recency": "#66707C", "role": "#9AA3AD", "topic overlap": "#CED3D9"}
 )
-#: Background of shared words in a duplicate pair (a light tint of the duplicate colour).
-SHARED_WORD_BACKGROUND = "#F5DCEB"
-#: Background of the text a trim cut off (a light tint of the trimmed colour).
-CUT_TEXT_BACKGROUND = "#FCEBCB"
+#: Background of shared words in a duplicate pair: a translucent tint of the duplicate colour,
+#: so the text on it keeps the theme's own colour and contrast.
+SHARED_WORD_BACKGROUND = "rgba(204, 121, 167, 0.3)"
+#: Background of the text a trim cut off: a translucent tint of the trimmed colour.
+CUT_TEXT_BACKGROUND = "rgba(230, 159, 0, 0.22)"
 
 
 def fate_color(

@@ -15,7 +15,7 @@ import subprocess
 import sys
 import time
 import urllib.request
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -135,8 +135,11 @@ def stop(process: subprocess.Popen) -> None:
 
 
 @contextmanager
-def running_app(log: Path) -> Iterator[Server]:
-    """A fresh ``streamlit run app.py`` server on a free loopback port, healthy, then stopped."""
+def running_app(log: Path, options: Sequence[str] = ()) -> Iterator[Server]:
+    """A fresh ``streamlit run app.py`` server on a free loopback port, healthy, then stopped.
+
+    ``options`` are more of Streamlit's command-line settings (``--theme.base dark``).
+    """
     port = free_port()
     command = [
         sys.executable, "-m", "streamlit", "run", "app.py",
@@ -145,6 +148,7 @@ def running_app(log: Path) -> Iterator[Server]:
         "--server.address", "127.0.0.1",
         "--browser.gatherUsageStats", "false",
         "--server.fileWatcherType", "none",
+        *options,
     ]  # fmt: skip
     log.parent.mkdir(parents=True, exist_ok=True)
     with log.open("w") as out:
@@ -186,14 +190,15 @@ def origin(url: str) -> tuple[str, str]:
 class Visit:
     """One person's browser session on the app: a fresh context (so a fresh Streamlit session)."""
 
-    def __init__(self, browser: Browser, base: str) -> None:
+    def __init__(self, browser: Browser, base: str, viewport: dict[str, int] = VIEWPORT) -> None:
         self.base = base
+        self.viewport = dict(viewport)  # the window's size; screenshots are its full width
         self.origin = origin(base)
         self.requests: list[str] = []  # every URL the page asked for, its own origin included
         self.foreign: list[str] = []  # requests for any other origin (all aborted)
         self.dialogs: list[str] = []  # alert, confirm, prompt: content must never open one
         self.errors: list[str] = []  # uncaught JavaScript errors
-        self.context = browser.new_context(viewport=VIEWPORT)
+        self.context = browser.new_context(viewport=self.viewport)
         self.context.set_default_timeout(WAIT_MS)
         self.context.route(lambda url: origin(url) != self.origin, self._block)
         self.page = self.context.new_page()
@@ -402,11 +407,12 @@ class Visit:
         path = SCREENSHOTS / f"{re.sub(r'[^A-Za-z0-9_.-]+', '_', name).strip('_')}.png"
         page = self.page
         page.mouse.move(0, 0)  # no tooltip left over a chart
-        height = max(VIEWPORT["height"], min(int(page.evaluate(CONTENT_HEIGHT)) + 40, 16_000))
-        page.set_viewport_size({"width": VIEWPORT["width"], "height": height})
+        view = self.viewport
+        height = max(view["height"], min(int(page.evaluate(CONTENT_HEIGHT)) + 40, 16_000))
+        page.set_viewport_size({"width": view["width"], "height": height})
         try:
             page.evaluate(NEXT_FRAME)
             page.screenshot(path=path, animations="disabled", timeout=15_000)
         finally:
-            page.set_viewport_size(VIEWPORT)
+            page.set_viewport_size(view)
         return path

@@ -13,6 +13,7 @@ from explorer.widgets import common, detail, page
 CHART_KEY = "timeline_chart"
 PICKER_KEY = "timeline_message"
 LAST_PICK_KEY = "timeline_last_pick"
+SCALE_KEY = "timeline_scale"
 
 
 def draw(outcome: Outcome) -> None:
@@ -20,9 +21,24 @@ def draw(outcome: Outcome) -> None:
     sweep = cache.budget(state.conversation(), result)
     frame = sweep_frames.with_survival(views.fate_frame(result), sweep)
     common.fate_legend()
-    st.caption("Bar height is the message's characters. Click a bar to open it below.")
+    note, choice = st.columns([3, 1], vertical_alignment="bottom")
+    scale = choice.segmented_control(
+        "Bar height",
+        list(charts.SCALES),
+        format_func=charts.SCALES.get,
+        default="linear",
+        key=SCALE_KEY,
+        required=True,
+        persist_state="session",
+        help="A log scale shows short messages beside very long ones.",
+    )
+    note.caption(
+        "Bar height is the message's characters; every bar is at least "
+        f"{charts.MIN_BAR_PX} pixels tall, so even the shortest message can be clicked (its "
+        "tooltip gives the exact length). Click a bar to open it below."
+    )
     event = st.altair_chart(
-        sweep_charts.survival_tooltip(charts.fate_timeline(frame)),
+        sweep_charts.survival_tooltip(charts.fate_timeline(frame, scale=scale or "linear")),
         width="stretch",
         key=CHART_KEY,
         on_select="rerun",

@@ -11,40 +11,17 @@ from collections.abc import Sequence
 import altair as alt
 import pandas as pd
 
-from explorer.charts.views import rule_line, sized
-from explorer.theme import FATE_COLOURS, TOTAL_COLOUR, fate_color
+from explorer.charts.layout import rule_line, sized
+from explorer.theme import FATE_COLOURS, INK, TOTAL_COLOUR, fate_color
 
 #: A Vega expression that writes a boolean field as yes or no (a tooltip never says "true").
 YES_NO = "datum.{field} ? 'yes' : 'no'"
-#: The colour of an output line (characters, messages) against a parameter.
-LINE_COLOUR = "#3B3B3B"
-#: The diagonal "output = budget": light, dotted, never a fate colour.
-DIAGONAL_COLOUR = "#9E9E9E"
 #: A strategy's handling of a message, in the colours of the fates that mean the same.
 KEPT_COLOURS = {
     "verbatim": FATE_COLOURS["verbatim"],
     "cut": FATE_COLOURS["trimmed"],
     "removed": FATE_COLOURS["dropped"],
 }
-#: A message the walkthrough has not decided yet (before drop): a neutral grey.
-UNDECIDED_COLOUR = "#BDBDBD"
-#: The walkthrough's running totals: steps done, the step shown, steps to come.
-PHASE_COLOURS = {"done": "#9E9E9E", "this step": "#3B3B3B"}
-#: Font sizes of the walkthrough's charts (read on a projector from the back of a room).
-PROJECTOR_FONT = 15
-
-
-# --- budget sweep ---------------------------------------------------------------------------
-
-_STEP_TOOLTIP = [
-    alt.Tooltip("budget:Q", title="From budget", format=","),
-    alt.Tooltip("to_budget:Q", title="To budget", format=","),
-    alt.Tooltip("output_chars:Q", title="Characters out", format=","),
-    alt.Tooltip("output_messages:Q", title="Messages out", format=","),
-    alt.Tooltip("dropped_messages:Q", title="Dropped", format=","),
-    alt.Tooltip("met:N", title="Budget met"),
-    alt.Tooltip("joins:N", title="Kept from this budget"),
-]
 
 
 def _strip(
@@ -77,9 +54,7 @@ def _strip(
         "tooltip": tooltip,
     }
     if outline:
-        encoding["stroke"] = alt.condition(
-            f"datum.{outline}", alt.value("#000000"), alt.value(None)
-        )
+        encoding["stroke"] = alt.condition(f"datum.{outline}", alt.value(INK), alt.value(None))
         encoding["strokeWidth"] = alt.condition(f"datum.{outline}", alt.value(2), alt.value(0))
     chart = alt.Chart(frame)
     if outline:
@@ -162,6 +137,3 @@ def strategy_totals(frame: pd.DataFrame, budget: int, height: int = 180) -> alt.
         )
     )
     return sized(alt.layer(bars, rule_line(budget, f"budget {budget:,}")), height)
-
-
-# --- walkthrough ----------------------------------------------------------------------------

@@ -1,6 +1,8 @@
 """Charts of the Budget sweep and Sensitivity pages: a data frame in, an ``alt.Chart`` out.
 
-Lines of the output are neutral; the current setting is a dashed rule named in a legend.
+Lines of the output are in ink (the page's text colour, see :mod:`explorer.theme`); the current
+setting is a dashed rule named in a legend. The two budget charts stand one above the other with
+y axes of one width, so their budget axes line up.
 """
 
 from __future__ import annotations
@@ -8,27 +10,11 @@ from __future__ import annotations
 import altair as alt
 import pandas as pd
 
-from explorer.charts.views import rule_line, sized
-from explorer.theme import FATE_COLOURS
+from explorer.charts.layout import axis_extent, ink, rule_line, sized
+from explorer.theme import DIAGONAL_COLOUR
 
 #: A Vega expression that writes a boolean field as yes or no (a tooltip never says "true").
 YES_NO = "datum.{field} ? 'yes' : 'no'"
-#: The colour of an output line (characters, messages) against a parameter.
-LINE_COLOUR = "#3B3B3B"
-#: The diagonal "output = budget": light, dotted, never a fate colour.
-DIAGONAL_COLOUR = "#9E9E9E"
-#: A strategy's handling of a message, in the colours of the fates that mean the same.
-KEPT_COLOURS = {
-    "verbatim": FATE_COLOURS["verbatim"],
-    "cut": FATE_COLOURS["trimmed"],
-    "removed": FATE_COLOURS["dropped"],
-}
-#: A message the walkthrough has not decided yet (before drop): a neutral grey.
-UNDECIDED_COLOUR = "#BDBDBD"
-#: The walkthrough's running totals: steps done, the step shown, steps to come.
-PHASE_COLOURS = {"done": "#9E9E9E", "this step": "#3B3B3B"}
-#: Font sizes of the walkthrough's charts (read on a projector from the back of a room).
-PROJECTOR_FONT = 15
 
 
 # --- budget sweep ---------------------------------------------------------------------------
@@ -45,7 +31,12 @@ _STEP_TOOLTIP = [
 
 
 def _budget_steps(frame: pd.DataFrame, current: int, field: str, title: str) -> list[alt.Chart]:
-    """The step line of ``field`` over the frame's budgets, its points, the current budget."""
+    """The step line of ``field`` over the frame's budgets, its points, the current budget.
+
+    The y axis is as wide as the widest label of either budget chart (characters or messages).
+    """
+    extent = axis_extent(frame["output_chars"], frame["output_messages"])
+    colour = ink(frame)
     x = alt.X(
         "budget:Q",
         title="budget_chars",
@@ -56,16 +47,23 @@ def _budget_steps(frame: pd.DataFrame, current: int, field: str, title: str) -> 
     )
     line = (
         alt.Chart(frame)
-        .mark_line(interpolate="step-after", color=LINE_COLOUR, strokeWidth=2.5)
-        .encode(x=x, y=alt.Y(f"{field}:Q", title=title, axis=alt.Axis(format=",d")))
+        .mark_line(interpolate="step-after", color=colour, strokeWidth=2.5)
+        .encode(
+            x=x,
+            y=alt.Y(
+                f"{field}:Q",
+                title=title,
+                axis=alt.Axis(format=",d", minExtent=extent, maxExtent=extent),
+            ),
+        )
     )
     points = (
         alt.Chart(frame[~frame["end"]])
         .transform_calculate(met=YES_NO.format(field="budget_met"))
-        .mark_point(filled=True, size=45, color=LINE_COLOUR)
+        .mark_point(filled=True, size=45, color=colour)
         .encode(x=x, y=alt.Y(f"{field}:Q"), tooltip=_STEP_TOOLTIP)
     )
-    return [line, points, rule_line(current, f"current budget {current:,}")]
+    return [line, points, rule_line(current, f"current budget {current:,}", colour=colour)]
 
 
 def budget_chars(frame: pd.DataFrame, current: int, height: int = 260) -> alt.LayerChart:
@@ -116,12 +114,13 @@ def survival_tooltip(chart: alt.Chart) -> alt.Chart:
 
 def threshold_steps(frame: pd.DataFrame, current: float, height: int = 240) -> alt.LayerChart:
     """Duplicates removed against duplicate_threshold (a step line), the current threshold."""
+    colour = ink(frame)
     x = alt.X(
         "threshold:Q", title="duplicate_threshold", scale=alt.Scale(domain=[0.5, 1.0], nice=False)
     )
     line = (
         alt.Chart(frame)
-        .mark_line(interpolate="step-before", color=LINE_COLOUR, strokeWidth=2.5)
+        .mark_line(interpolate="step-before", color=colour, strokeWidth=2.5)
         .encode(
             x=x,
             y=alt.Y(
@@ -135,7 +134,7 @@ def threshold_steps(frame: pd.DataFrame, current: float, height: int = 240) -> a
     )
     points = (
         alt.Chart(frame[~frame["start"]])
-        .mark_point(filled=True, size=45, color=LINE_COLOUR)
+        .mark_point(filled=True, size=45, color=colour)
         .encode(
             x=x,
             y=alt.Y("removed_messages:Q"),
@@ -147,7 +146,7 @@ def threshold_steps(frame: pd.DataFrame, current: float, height: int = 240) -> a
             ],
         )
     )
-    rule = rule_line(current, f"current duplicate_threshold {current:g}")
+    rule = rule_line(current, f"current duplicate_threshold {current:g}", colour=colour)
     return sized(alt.layer(line, points, rule), height)
 
 
@@ -162,6 +161,7 @@ def trim_curve(frame: pd.DataFrame, current: int, height: int = 240) -> alt.Laye
         axis=alt.Axis(format=",d"),
     )
     shown = frame
+    colour = ink(shown)  # thousands of limits: Streamlit draws this chart on a canvas
     tooltip = [
         alt.Tooltip("max_message_chars:Q", title="From max_message_chars", format=","),
         alt.Tooltip("cut_chars:Q", title="Characters cut", format=","),
@@ -172,7 +172,7 @@ def trim_curve(frame: pd.DataFrame, current: int, height: int = 240) -> alt.Laye
     ]
     line = (
         alt.Chart(shown)
-        .mark_line(interpolate="step-after", color=LINE_COLOUR, strokeWidth=2.5)
+        .mark_line(interpolate="step-after", color=colour, strokeWidth=2.5)
         .encode(
             x=x, y=alt.Y("cut_chars:Q", title="Characters cut by trim", axis=alt.Axis(format=",d"))
         )
@@ -182,7 +182,7 @@ def trim_curve(frame: pd.DataFrame, current: int, height: int = 240) -> alt.Laye
     )
     points = (
         alt.Chart(shown)
-        .mark_point(filled=True, size=70, color=LINE_COLOUR)
+        .mark_point(filled=True, size=70, color=colour)
         .encode(
             x=x,
             y=alt.Y("cut_chars:Q"),
@@ -191,8 +191,5 @@ def trim_curve(frame: pd.DataFrame, current: int, height: int = 240) -> alt.Laye
         )
         .add_params(hover)
     )
-    rule = rule_line(current, f"current max_message_chars {current:,}")
+    rule = rule_line(current, f"current max_message_chars {current:,}", colour=colour)
     return sized(alt.layer(line, points, rule), height)
-
-
-# --- A/B and strategies ---------------------------------------------------------------------

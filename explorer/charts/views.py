@@ -12,11 +12,12 @@ import math
 import altair as alt
 import pandas as pd
 
+from explorer.charts.layout import LABEL_GAP, clear_of_rule, labelled_top, rule_line, sized
 from explorer.frames.views import WATERFALL_KINDS
 from explorer.theme import (
-    BUDGET_COLOUR,
     CUT_COLOUR,
     FATE_COLOURS,
+    INK,
     THRESHOLD_COLOUR,
     TOTAL_COLOUR,
     component_color,
@@ -27,52 +28,40 @@ from explorer.theme import (
 PICK = "pick"
 #: The fates a returned message can have.
 SURVIVING = ("protected", "verbatim", "trimmed")
-_TOPIC_COLOUR = "#5A5A5A"
 #: The trim chart gives each trimmed message a row up to this many, a column beyond.
 TRIM_ROWS = 30
-#: Streamlit fits a chart's whole height (legends and axes included) by default, which squeezes
-#: the plot of a chart with legends above and below; with "fit-x" a chart's height is its plot's.
-_AUTOSIZE = alt.AutoSizeParams(type="fit-x", contains="padding")
+#: The fate timeline's bar heights: the characters on a linear or a logarithmic axis.
+SCALES = {"linear": "characters", "log": "characters, log scale"}
+#: Every bar of the fate timeline is at least this many pixels tall, so it can be clicked.
+MIN_BAR_PX = 8
 
 
-def sized(chart: alt.TopLevelMixin, height: int | alt.Step) -> alt.TopLevelMixin:
-    """``chart`` filling the container's width, its plot ``height`` tall."""
-    return chart.properties(height=height, autosize=_AUTOSIZE)
+def _bar_floor(top: float, height: int, scale: str) -> float:
+    """The characters a bar is drawn with at the least: :data:`MIN_BAR_PX` on an axis from 0
+    (linear) or from 1 (log) to ``top``."""
+    share = MIN_BAR_PX / height
+    return top**share if scale == "log" else top * share
 
 
-def rule_line(value: float, label: str, axis: str = "x", colour: str = BUDGET_COLOUR) -> alt.Chart:
-    """A dashed rule across the chart at ``value`` (budget, threshold, ...), named in a legend.
-
-    The name sits in a legend below the axis, so it never covers a bar or a label, and never
-    competes for the row of legends above the plot (a narrow chart would cut it off there).
-    """
-    data = pd.DataFrame({"value": [value], "label": [label]})
-    position = alt.Y("value:Q") if axis == "y" else alt.X("value:Q")
-    dash = alt.StrokeDash(
-        "label:N",
-        title=None,
-        scale=alt.Scale(domain=[label], range=[[6, 4]]),
-        legend=alt.Legend(
-            orient="bottom",
-            symbolType="stroke",
-            symbolStrokeColor=colour,
-            symbolStrokeWidth=2,
-            labelLimit=0,
-        ),
-    )
-    return (
-        alt.Chart(data)
-        .mark_rule(color=colour, strokeWidth=2)
-        .encode(position, strokeDash=dash, tooltip=[alt.Tooltip("label:N", title="Line")])
-    )
-
-
-def fate_timeline(frame: pd.DataFrame, height: int = 260, selectable: bool = True) -> alt.Chart:
+def fate_timeline(
+    frame: pd.DataFrame, height: int = 260, selectable: bool = True, scale: str = "linear"
+) -> alt.Chart:
     """Every input message in order, a bar as tall as its characters, coloured by its fate.
 
-    With ``selectable``, clicking a bar selects it (point selection :data:`PICK` on ``index``)
-    and outlines it.
+    A bar is never less than :data:`MIN_BAR_PX` tall (a 4-character tool result beside an
+    8,000-character one would be a fraction of a pixel); the tooltip gives its exact length.
+    ``scale`` is ``"linear"`` or ``"log"`` (:data:`SCALES`). With ``selectable``, clicking a bar
+    selects it (point selection :data:`PICK` on ``index``) and outlines it.
     """
+    top = max(int(frame["original_chars"].max()), 1) if len(frame) else 1
+    floor = _bar_floor(top, height, scale)
+    if scale == "log":  # ticks at the powers of ten (a log axis's own ticks crowd)
+        axis_scale = alt.Scale(type="log", domain=[1, max(top, 2)], nice=False)
+        tens = [10**k for k in range(len(str(top)))]
+        axis = alt.Axis(values=tens, format=",d")
+    else:
+        axis_scale = alt.Scale(domain=[0, top], nice=False)
+        axis = alt.Axis(format=",d")
     tooltip = [
         alt.Tooltip("message:N", title="Message"),
         alt.Tooltip("role:N", title="Role"),
@@ -83,11 +72,13 @@ def fate_timeline(frame: pd.DataFrame, height: int = 260, selectable: bool = Tru
         alt.Tooltip("score_text:N", title="Score"),
         alt.Tooltip("preview:N", title="Text"),
     ]
+    title = "Characters (input, log scale)" if scale == "log" else "Characters (input)"
     chart = (
         alt.Chart(frame)
         # only messages that reach the drop stage unprotected have a score ("null" otherwise)
         .transform_calculate(
-            score_text="isValid(datum.score) ? format(datum.score, '.6~f') : 'not scored'"
+            score_text="isValid(datum.score) ? format(datum.score, '.6~f') : 'not scored'",
+            bar_chars=f"max(datum.original_chars, {floor!r})",
         )
         .mark_bar()
         .encode(
@@ -96,7 +87,8 @@ def fate_timeline(frame: pd.DataFrame, height: int = 260, selectable: bool = Tru
                 title="Message (input order)",
                 axis=alt.Axis(labelAngle=0, labelOverlap="greedy"),
             ),
-            y=alt.Y("original_chars:Q", title="Characters (input)"),
+            # one bar per message: nothing to stack (and a log axis cannot stack from 0)
+            y=alt.Y("bar_chars:Q", title=title, scale=axis_scale, axis=axis, stack=None),
             color=fate_color(),
             tooltip=tooltip,
         )
@@ -105,26 +97,34 @@ def fate_timeline(frame: pd.DataFrame, height: int = 260, selectable: bool = Tru
     if selectable:
         pick = alt.selection_point(name=PICK, fields=["index"], on="click", empty=False)
         chart = chart.add_params(pick).encode(
-            stroke=alt.condition(pick, alt.value("#000000"), alt.value(None)),
+            stroke=alt.condition(pick, alt.value(INK), alt.value(None)),
             strokeWidth=alt.condition(pick, alt.value(3), alt.value(0)),
         )
     return chart
 
 
+#: The size of the waterfall's value labels.
+WATERFALL_FONT = 12
+
+
 def waterfall(frame: pd.DataFrame, budget: int, height: int = 260) -> alt.LayerChart:
     """Characters through the stages (input, dedupe, trim, drop, output), the budget as a rule.
 
-    Each step's characters stand above its bar, over the budget rule with a white halo, so the
-    rule never strikes a number through.
+    Each step's characters stand above its bar, or just above the budget rule where the rule
+    would strike them through; the axis leaves room for them at the top.
     """
     colours = [TOTAL_COLOUR, FATE_COLOURS["duplicate"], FATE_COLOURS["trimmed"]]
     colours.append(FATE_COLOURS["dropped"])
     order = list(frame.sort_values("order")["step"])
+    top = labelled_top(frame["high"], budget, height, WATERFALL_FONT)
+    frame = frame.assign(
+        label_at=clear_of_rule(list(frame["high"]), budget, top, height, WATERFALL_FONT)
+    )
     base = alt.Chart(frame).encode(
         x=alt.X("step:N", sort=order, title="Stage", axis=alt.Axis(labelAngle=0))
     )
     bars = base.mark_bar(size=48).encode(
-        y=alt.Y("low:Q", title="Characters"),
+        y=alt.Y("low:Q", title="Characters", scale=alt.Scale(domain=[0, top], nice=False)),
         y2="high:Q",
         color=alt.Color(
             "kind:N",
@@ -139,12 +139,11 @@ def waterfall(frame: pd.DataFrame, budget: int, height: int = 260) -> alt.LayerC
             alt.Tooltip("after:Q", title="Characters after", format=","),
         ],
     )
-    label = {"dy": -8, "fontWeight": "bold", "baseline": "bottom"}
-    position = {"y": alt.Y("high:Q"), "text": alt.Text("chars:Q", format=",")}
-    halo = base.mark_text(stroke="#FFFFFF", strokeWidth=4, strokeJoin="round", **label)
-    labels = base.mark_text(**label)
+    labels = base.mark_text(
+        dy=-LABEL_GAP, fontSize=WATERFALL_FONT, fontWeight="bold", baseline="bottom", color=INK
+    ).encode(y=alt.Y("label_at:Q"), text=alt.Text("chars:Q", format=","))
     rule = rule_line(budget, f"budget {budget:,}", "y")
-    return sized(alt.layer(bars, rule, halo.encode(**position), labels.encode(**position)), height)
+    return sized(alt.layer(bars, rule, labels), height)
 
 
 def _length_axis(frame: pd.DataFrame, budget: int, title: str) -> alt.X:
@@ -179,7 +178,8 @@ def protected_against_budget(frame: pd.DataFrame, budget: int, height: int = 44)
     """Each protected message as a segment of one bar, their total against the budget rule."""
     bars = (
         alt.Chart(frame)
-        .mark_bar(size=32, stroke="#FFFFFF", strokeWidth=1)
+        # a thin line of ink between the messages, dark on the light theme, light on the dark
+        .mark_bar(size=32, stroke=INK, strokeWidth=1, strokeOpacity=0.55)
         .encode(
             x=_length_axis(frame, budget, "Characters of the protected messages"),
             x2="end:Q",
@@ -273,7 +273,7 @@ def topic_terms(frame: pd.DataFrame) -> alt.Chart:
     """The topic terms and how often each occurs in the whole history."""
     chart = (
         alt.Chart(frame)
-        .mark_bar(color=_TOPIC_COLOUR)
+        .mark_bar(color=TOTAL_COLOUR)
         .encode(
             y=alt.Y(
                 "term:N",

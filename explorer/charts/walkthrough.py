@@ -1,55 +1,42 @@
-"""Charts of the Walkthrough page: the running total against the budget, every message's state."""
+"""Charts of the Walkthrough page: the running total against the budget, every message's state.
+
+Both are read on a projector from the back of a room: their text is :data:`PROJECTOR_FONT` on
+the page, :data:`PRESENTATION_FONT` in presentation mode.
+"""
 
 from __future__ import annotations
 
 import altair as alt
 import pandas as pd
 
-from explorer.charts.views import rule_line, sized
+from explorer.charts.layout import LABEL_GAP, clear_of_rule, labelled_top, rule_line, sized
 from explorer.frames.walkthrough import UNDECIDED
-from explorer.theme import FATE_COLOURS, FATES
+from explorer.theme import FATE_COLOURS, FATES, INK, PHASE_COLOURS, UNDECIDED_COLOUR
 
-#: A Vega expression that writes a boolean field as yes or no (a tooltip never says "true").
-YES_NO = "datum.{field} ? 'yes' : 'no'"
-#: The colour of an output line (characters, messages) against a parameter.
-LINE_COLOUR = "#3B3B3B"
-#: The diagonal "output = budget": light, dotted, never a fate colour.
-DIAGONAL_COLOUR = "#9E9E9E"
-#: A strategy's handling of a message, in the colours of the fates that mean the same.
-KEPT_COLOURS = {
-    "verbatim": FATE_COLOURS["verbatim"],
-    "cut": FATE_COLOURS["trimmed"],
-    "removed": FATE_COLOURS["dropped"],
-}
-#: A message the walkthrough has not decided yet (before drop): a neutral grey.
-UNDECIDED_COLOUR = "#BDBDBD"
-#: The walkthrough's running totals: steps done, the step shown, steps to come.
-PHASE_COLOURS = {"done": "#9E9E9E", "this step": "#3B3B3B"}
-#: Font sizes of the walkthrough's charts (read on a projector from the back of a room).
+#: Font size of the walkthrough's charts (axes, legends; the totals' labels are larger).
 PROJECTOR_FONT = 15
+#: And in presentation mode.
+PRESENTATION_FONT = 22
 
 
-# --- budget sweep ---------------------------------------------------------------------------
-
-_STEP_TOOLTIP = [
-    alt.Tooltip("budget:Q", title="From budget", format=","),
-    alt.Tooltip("to_budget:Q", title="To budget", format=","),
-    alt.Tooltip("output_chars:Q", title="Characters out", format=","),
-    alt.Tooltip("output_messages:Q", title="Messages out", format=","),
-    alt.Tooltip("dropped_messages:Q", title="Dropped", format=","),
-    alt.Tooltip("met:N", title="Budget met"),
-    alt.Tooltip("joins:N", title="Kept from this budget"),
-]
+def _label_size(font: int) -> int:
+    return round(font * 1.2)
 
 
-def walk_totals(frame: pd.DataFrame, budget: int, height: int = 280) -> alt.LayerChart:
+def walk_totals(
+    frame: pd.DataFrame, budget: int, height: int = 280, font: int = PROJECTOR_FONT
+) -> alt.LayerChart:
     """Characters present after each step reached so far, against the budget.
 
     Steps still to come keep their place on the axis but show nothing, so a class sees the total
-    fall one stage at a time.
+    fall one stage at a time. Each total stands above its bar, or just above the budget rule
+    where the rule would strike it through.
     """
     stages = list(frame.sort_values("order")["stage"])
     shown = frame[frame["reached"]]
+    size = _label_size(font)
+    top = labelled_top(frame["chars"], budget, height, size)
+    shown = shown.assign(label_at=clear_of_rule(list(shown["chars"]), budget, top, height, size))
     x = alt.X(
         "stage:N",
         sort=stages,
@@ -63,7 +50,12 @@ def walk_totals(frame: pd.DataFrame, budget: int, height: int = 280) -> alt.Laye
         .mark_bar()
         .encode(
             x=x,
-            y=alt.Y("chars:Q", title="Characters present", axis=alt.Axis(format=",d")),
+            y=alt.Y(
+                "chars:Q",
+                title="Characters present",
+                axis=alt.Axis(format=",d"),
+                scale=alt.Scale(domain=[0, top], nice=False),
+            ),
             color=alt.Color(
                 "phase:N",
                 title="Step",
@@ -79,22 +71,23 @@ def walk_totals(frame: pd.DataFrame, budget: int, height: int = 280) -> alt.Laye
     )
     labels = (
         alt.Chart(shown)
-        .mark_text(dy=-12, fontSize=18, fontWeight="bold")
-        .encode(x=x, y=alt.Y("chars:Q"), text=alt.Text("chars:Q", format=","))
+        .mark_text(dy=-LABEL_GAP, baseline="bottom", fontSize=size, fontWeight="bold", color=INK)
+        .encode(x=x, y=alt.Y("label_at:Q"), text=alt.Text("chars:Q", format=","))
     )
     rule = rule_line(budget, f"budget {budget:,}", axis="y")
-    return _projected(sized(alt.layer(bars, labels, rule), height))
+    return _projected(sized(alt.layer(bars, labels, rule), height), font)
 
 
-def _projected(chart: alt.LayerChart) -> alt.LayerChart:
-    """Larger axis and legend text, for a chart shown on a projector."""
-    size = PROJECTOR_FONT
-    return chart.configure_axis(labelFontSize=size, titleFontSize=size).configure_legend(
-        labelFontSize=size, titleFontSize=size
+def _projected(chart: alt.LayerChart, font: int) -> alt.LayerChart:
+    """Axis and legend text of ``font`` size, for a chart shown on a projector."""
+    return chart.configure_axis(labelFontSize=font, titleFontSize=font).configure_legend(
+        labelFontSize=font, titleFontSize=font, symbolSize=font * 8
     )
 
 
-def walk_messages(frame: pd.DataFrame, final: bool, height: int = 280) -> alt.LayerChart:
+def walk_messages(
+    frame: pd.DataFrame, final: bool, height: int = 280, font: int = PROJECTOR_FONT
+) -> alt.LayerChart:
     """Every message after a step, coloured by its status: solid as far as it is still present,
     faded for what is gone (a removed message is all faded, a trimmed one above its cut).
 
@@ -123,13 +116,13 @@ def walk_messages(frame: pd.DataFrame, final: bool, height: int = 280) -> alt.La
         alt.Tooltip("preview:N", title="Text"),
     ]
     base = alt.Chart(frame)
-    whole = base.mark_bar(opacity=0.3).encode(
+    whole = base.mark_bar(fillOpacity=0.3).encode(
         x=x,
         y=alt.Y("original_chars:Q", title="Characters (input; solid: still present)"),
         color=color,
-        stroke=alt.condition("datum.acted", alt.value("#000000"), alt.value(None)),
+        stroke=alt.condition("datum.acted", alt.value(INK), alt.value(None)),
         strokeWidth=alt.condition("datum.acted", alt.value(2), alt.value(0)),
         tooltip=tooltip,
     )
     present = base.mark_bar().encode(x=x, y=alt.Y("chars:Q"), color=color, tooltip=tooltip)
-    return _projected(sized(alt.layer(whole, present), height))
+    return _projected(sized(alt.layer(whole, present), height), font)

@@ -6,7 +6,8 @@ from collections.abc import Sequence
 
 import pandas as pd
 
-from compactor.analyses.walkthrough import Step, Walkthrough
+from compactor.analyses.walkthrough import REMOVED, Step, StepEvent, Walkthrough
+from explorer.frames.markup import markdown_literal
 from explorer.frames.views import preview
 
 # --- walkthrough ----------------------------------------------------------------------------
@@ -96,6 +97,55 @@ def walk_events_frame(step: Step) -> pd.DataFrame:
     ]
     columns = ["message", "role", "action", "why", "chars_before", "chars_after", "total_after"]
     return pd.DataFrame(rows, columns=[*columns, "over_budget"])
+
+
+#: The events table as the presentation mode shows it (``st.table``): column titles in order.
+EVENT_TITLES = {
+    "message": "message",
+    "role": "role",
+    "action": "action",
+    "why": "why",
+    "chars_before": "before",
+    "chars_after": "after",
+    "total_after": "running total",
+    "over_budget": "over budget",
+}
+#: Its columns of numbers (integers, shown with thousands separators).
+EVENT_NUMBERS = ("before", "after", "running total")
+
+
+def events_table(events: pd.DataFrame) -> pd.DataFrame:
+    """:func:`walk_events_frame` for a static table (``st.table``, which renders Markdown):
+    numbers stay integers (:data:`EVENT_NUMBERS`), "over" or nothing, every text cell literal.
+
+    The cells hold the explorer's and the engine's words and numbers only (messages are named
+    by number, never quoted), made literal all the same.
+    """
+
+    def cell(column: str, value: object) -> str:
+        if column == "over_budget":
+            return "over" if value else ""
+        if column in ("chars_before", "chars_after", "total_after"):
+            return int(value)
+        return markdown_literal(str(value))
+
+    rows = [
+        {EVENT_TITLES[c]: cell(c, row[c]) for c in EVENT_TITLES}
+        for row in events.to_dict("records")
+    ]
+    return pd.DataFrame(rows, columns=list(EVENT_TITLES.values()))
+
+
+def dedupe_pairs(step: Step) -> list[StepEvent]:
+    """The dedupe step's pairs: each message it removed (or spared, being protected) with the
+    earlier message it matched, in the order dedupe met them."""
+    return [e for e in step.events if e.other is not None]
+
+
+def pair_sides(event: StepEvent) -> tuple[str, str]:
+    """The captions over a pair's two texts: the earlier message, then the later one."""
+    later = "removed" if event.action == REMOVED else "protected, so kept"
+    return f"#{event.other}, earlier, still present", f"#{event.index}, {later}"
 
 
 def step_option(step: Step) -> str:

@@ -1,6 +1,5 @@
-"""Drawing helpers of the tuning pages: the B parameters of A/B, the walkthrough's step, the
-watched phrases (all in session state, so they outlive a page switch), and the tool pairing
-warning that Overview and Output show.
+"""Drawing helpers of the tuning pages: the B parameters of A/B, the walkthrough's step and its
+presentation mode, the watched phrases (all in session state, so they outlive a page switch).
 """
 
 from __future__ import annotations
@@ -117,6 +116,47 @@ def step_picker(labels: Mapping[int, str]) -> int:
         width="stretch",
     )
     return int(step or STEPS[0])
+
+
+#: The presentation mode's toggle, and the key of the page's container that it enlarges
+#: (Streamlit gives a keyed container the CSS class ``st-key-<key>``, so the large type stays
+#: inside it and the sidebar keeps its size).
+PRESENTING_KEY = "walkthrough_presenting"
+STAGE_KEY = "walkthrough_stage"
+_STAGE = f".st-key-{STAGE_KEY}"
+#: Large type for everything in the stage: text, captions, labels, buttons, metrics, tables,
+#: the highlighted texts. Streamlit's own sizes are set on these elements (not inherited), so
+#: each is named; the explorer's headings set theirs inline.
+PRESENTATION_CSS = f"""<style>
+{_STAGE} p, {_STAGE} li, {_STAGE} label, {_STAGE} button,
+{_STAGE} [data-testid="stCaptionContainer"], {_STAGE} [data-testid="stMetricLabel"] p,
+{_STAGE} [data-testid="stTable"] th, {_STAGE} [data-testid="stTable"] td,
+{_STAGE} [data-testid="stAlert"] p, {_STAGE} [data-testid="stHtml"],
+{_STAGE} [data-testid="stText"], {_STAGE} input {{
+  font-size: 1.5rem !important; line-height: 1.45 !important;
+}}
+{_STAGE} [data-testid="stMetricValue"] p {{
+  font-size: 3.4rem !important; line-height: 1.2 !important;
+}}
+{_STAGE} [data-testid="stMetricDelta"] p {{ font-size: 1.35rem !important; }}
+{_STAGE} h3 {{ font-size: 2.3rem !important; }}
+{_STAGE} [data-testid="stTable"] td, {_STAGE} [data-testid="stTable"] th {{
+  padding: 0.5rem 0.75rem !important;
+}}
+</style>"""
+
+
+def presentation_toggle() -> bool:
+    """The presentation mode switch (kept for the session); on, it draws the large type."""
+    on = st.toggle(
+        "Presentation mode",
+        key=PRESENTING_KEY,
+        persist_state="session",
+        help="Large type on the whole page and tables at their full length, for a projector.",
+    )
+    if on:
+        st.html(PRESENTATION_CSS)
+    return on
 
 
 # --- watched facts: the phrases -------------------------------------------------------------

@@ -95,3 +95,35 @@ def test_the_order_switch_sorts_by_survival_budget():
     shown = values(table(at, "kept_from")["survives_from_budget"])
     known = [v for v in shown if v is not None]
     assert known == sorted(known) and shown[len(known) :] == [None] * (len(shown) - len(known))
+
+
+def y_axes(spec):
+    """The y axis of each layer that names one (the step line)."""
+    return [
+        layer["encoding"]["y"]["axis"]
+        for layer in spec.get("layer", [])
+        if "axis" in layer["encoding"].get("y", {})
+    ]
+
+
+@pytest.mark.parametrize("sample", ["dispatcher", "largest"])
+def test_the_two_budget_charts_line_up(sample):
+    """Their y axes have one fixed width and their x axes one domain, so the budgets of the
+    characters chart stand over the same budgets of the messages chart."""
+    at = goto(start({"sample": sample}), PAGE)
+    assert_clean(at)
+    specs = [spec for spec, _ in charts(at)]
+    assert len(specs) == 2
+    (chars_axis,), (messages_axis,) = (y_axes(s) for s in specs)
+    assert chars_axis["minExtent"] == chars_axis["maxExtent"]
+    assert (messages_axis["minExtent"], messages_axis["maxExtent"]) == (
+        chars_axis["minExtent"],
+        chars_axis["maxExtent"],
+    )
+    domains = [
+        layer["encoding"]["x"]["scale"]["domain"]
+        for spec in specs
+        for layer in spec["layer"]
+        if "scale" in layer["encoding"].get("x", {})
+    ]
+    assert len(domains) >= 2 and all(d == domains[0] for d in domains)

@@ -2,10 +2,20 @@
 
 import pytest
 
+from explorer.charts.views import MIN_BAR_PX
 from tests.explorer.requests import rich_request
-from tests.pages.apptest import MOVES, assert_clean, chart_rows, follows_the_engine, on_page
+from tests.pages.apptest import (
+    MOVES,
+    assert_clean,
+    chart_rows,
+    charts,
+    engine,
+    follows_the_engine,
+    on_page,
+)
 
 PAGE = "pages/timeline.py"
+SCALE_KEY = "timeline_scale"
 
 
 def reported(at):
@@ -62,3 +72,24 @@ def test_a_message_without_a_trim_shows_its_full_text_as_text():
     at = on_page(PAGE, request)
     at.selectbox(key="timeline_message").set_value(5).run()
     assert request["messages"][5]["content"] in [t.value for t in at.text]
+
+
+def timeline_spec(at):
+    return next(spec for spec, _ in charts(at) if spec.get("params"))
+
+
+def test_the_bar_height_choice_switches_to_a_log_scale_and_keeps_the_pick():
+    at = on_page(PAGE, rich_request())
+    spec = timeline_spec(at)
+    assert spec["encoding"]["y"]["scale"].get("type") is None  # linear, from 0
+    assert spec["encoding"]["y"]["scale"]["domain"][0] == 0
+    at.session_state["timeline_chart"] = {"selection": {"pick": [{"index": 3}]}}
+    at.run()
+    at.button_group(key=SCALE_KEY).set_value("log").run()
+    assert_clean(at)
+    spec = timeline_spec(at)
+    assert spec["encoding"]["y"]["scale"]["type"] == "log"
+    assert spec["params"][0]["name"] == "pick"  # still clickable
+    assert at.selectbox(key="timeline_message").value == 3
+    assert reported(at) == expected(engine(at))  # the same messages, only drawn differently
+    assert any(f"at least {MIN_BAR_PX} pixels" in c.value for c in at.caption)

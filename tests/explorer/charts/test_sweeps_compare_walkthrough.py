@@ -145,7 +145,7 @@ def test_walk_totals_show_only_the_steps_reached_on_a_fixed_axis(rich, upto):
         : upto + 1
     ]
     assert rule_values(spec) == [walk.budget]
-    assert spec["config"]["axis"]["labelFontSize"] == sweep_charts.PROJECTOR_FONT
+    assert spec["config"]["axis"]["labelFontSize"] == walk_charts.PROJECTOR_FONT
 
 
 def test_walk_messages_name_undecided_messages_until_drop(rich):

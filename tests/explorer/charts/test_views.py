@@ -48,7 +48,7 @@ def test_the_timeline_colours_by_fate_titles_its_axes_and_selects_by_index(rich)
     spec = chart.to_dict()
     assert_fate_colours(spec["encoding"])
     assert spec["encoding"]["x"]["title"] == "Message (input order)"
-    assert spec["encoding"]["y"]["field"] == "original_chars"
+    assert spec["encoding"]["y"]["field"] == "bar_chars"  # original_chars, at least a floor
     assert spec["encoding"]["y"]["title"] == "Characters (input)"
     (param,) = spec["params"]
     assert param["name"] == charts.PICK
