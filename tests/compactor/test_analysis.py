@@ -3,10 +3,14 @@
 from collections import Counter
 
 import numpy as np
+import pytest
 from hypothesis import given, settings
+from hypothesis import strategies as st
 
+from compactor import analysis
 from compactor.analysis import analyse
 from compactor.text import jaccard, words
+from tests.compactor.test_text import texts as any_texts
 from tests.generate import conversations
 
 
@@ -25,8 +29,8 @@ def brute_force(contents, roles):
     return terms, overlap, similarity
 
 
-def check(contents, roles, **kwargs):
-    result = analyse(contents, roles, **kwargs)
+def check(contents, roles):
+    result = analyse(contents, roles)
     terms, overlap, similarity = brute_force(contents, roles)
     assert list(result.topic_terms) == terms
     assert list(result.topic_overlap) == overlap
@@ -40,11 +44,35 @@ def test_analysis_equals_brute_force(messages):
     check([m["content"] for m in messages], [m["role"] for m in messages])
 
 
+@settings(max_examples=300)
+@given(any_texts, st.lists(st.sampled_from(["user", "assistant"]), min_size=6, max_size=6))
+def test_analysis_of_any_text_equals_brute_force(contents, roles):
+    check(contents, roles[: len(contents)])
+
+
 @settings(max_examples=100)
 @given(conversations(max_size=14))
-def test_a_hash_collision_falls_back_to_exact_ids(messages):
-    # len() as the hash makes every two words of the same length collide.
-    check([m["content"] for m in messages], [m["role"] for m in messages], hash_words=len)
+def test_words_sharing_a_key_are_told_apart_exactly(messages):
+    # Every word gets the same key, as if the keys of different words collided.
+    with pytest.MonkeyPatch.context() as patch:
+        analysis._odd_multipliers.cache_clear()
+        patch.setattr(analysis, "_mix", lambda x: x * np.uint64(0))
+        contents = [m["content"] for m in messages]
+        if len({w for c in contents for w in words(c)}) > 1:
+            runs = analysis.word_runs(contents)
+            assert analysis._group_words(runs) is None  # the check sees the collision
+        check(contents, [m["role"] for m in messages])
+    analysis._odd_multipliers.cache_clear()
+
+
+def test_many_tied_words_sharing_their_first_code_points_sort_exactly():
+    # A CJK-like history: hundreds of words seen once each, many with a common prefix.
+    stems = ["会议", "会议室", "会", "周四", "ab", "abc", "abcd"]
+    contents = [
+        " ".join(f"{stem}{chr(0x4E00 + (i * 7 + k) % 50)}{k}" for k in range(40))
+        for i, stem in enumerate(stems * 3)
+    ]
+    check(contents, ["user"] * len(contents))
 
 
 def test_topic_terms_tie_break_alphabetically_and_stop_at_25():
