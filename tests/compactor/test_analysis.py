@@ -7,9 +7,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from compactor import analysis
+from compactor import wordids
 from compactor.analysis import analyse
-from compactor.text import jaccard, words
+from compactor.text import jaccard, word_runs, words
 from tests.compactor.test_text import texts as any_texts
 from tests.generate import conversations
 
@@ -55,14 +55,14 @@ def test_analysis_of_any_text_equals_brute_force(contents, roles):
 def test_words_sharing_a_key_are_told_apart_exactly(messages):
     # Every word gets the same key, as if the keys of different words collided.
     with pytest.MonkeyPatch.context() as patch:
-        analysis._odd_multipliers.cache_clear()
-        patch.setattr(analysis, "_mix", lambda x: x * np.uint64(0))
+        wordids._odd_multipliers.cache_clear()
+        patch.setattr(wordids, "_mix", lambda x: x * np.uint64(0))
         contents = [m["content"] for m in messages]
         if len({w for c in contents for w in words(c)}) > 1:
-            runs = analysis.word_runs(contents)
-            assert analysis._group_words(runs) is None  # the check sees the collision
+            runs = word_runs(contents)
+            assert wordids.group_words(runs) is None  # the check sees the collision
         check(contents, [m["role"] for m in messages])
-    analysis._odd_multipliers.cache_clear()
+    wordids._odd_multipliers.cache_clear()
 
 
 def test_many_tied_words_sharing_their_first_code_points_sort_exactly():
