@@ -6,10 +6,14 @@ stage, sweep and view.
 
 Word ids come from one integer sort rather than a dictionary per word (:mod:`compactor.wordids`),
 and similarities from bitsets of word ids rather than pairwise set operations.
+
+:class:`IncrementalAnalysis` gives the same analysis for many histories that share contents (the
+turns of a replay): each distinct content's words and each pair's similarity are computed once.
 """
 
 from __future__ import annotations
 
+import functools
 from collections import Counter
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
@@ -18,7 +22,7 @@ import numpy as np
 
 from compactor.contract import TOPIC_TERM_COUNT, TOPIC_TERM_MIN_CHARS
 from compactor.text import word_runs, words
-from compactor.wordids import Vocabulary, group_words, group_words_by_dictionary
+from compactor.wordids import Vocabulary, group_words, group_words_by_dictionary, number_runs
 
 
 @dataclass(frozen=True, eq=False)
@@ -72,6 +76,205 @@ def analyse(contents: Sequence[str], roles: Sequence[str]) -> TextAnalysis:
     return TextAnalysis(WordCounts(contents), topic_terms, topic_overlap, similarity)
 
 
+class IncrementalAnalysis:
+    """:func:`analyse` for a sequence of histories that share most of their contents.
+
+    A replay analyses every turn's history: the previous turn's output (contents it has seen,
+    or prefixes of them) plus one new message. Here the words of each distinct content are
+    counted once, against a running vocabulary (those of :meth:`register`-ed contents in one
+    vectorised pass, a prefix's from its source's word positions), and the similarity of two
+    contents is computed the first time they meet. A history's topic terms, overlaps and
+    similarity matrix are assembled from those with the functions :func:`analyse` uses, so the
+    result is the same.
+
+    >>> incremental = IncrementalAnalysis()
+    >>> history = ["the order left Lyon", "where is the order", "the order left Lyon"]
+    >>> roles = ["user", "assistant", "user"]
+    >>> a, b = incremental.analyse(history, roles), analyse(history, roles)
+    >>> a.topic_terms == b.topic_terms, a.topic_overlap == b.topic_overlap
+    (True, True)
+    """
+
+    def __init__(self) -> None:
+        self._content: dict[str, int] = {}  # content -> its number
+        self._ids: list[np.ndarray] = []  # per content: its distinct words' ids
+        self._counts: list[np.ndarray] = []  # per content: how often each occurs
+        #: per content, when known: (starts, ends, word id) of its words, in order
+        self._runs: dict[int, tuple[np.ndarray, np.ndarray, np.ndarray]] = {}
+        self._word: dict[str, int] = {}  # word -> its id
+        self._words: list[str] = []
+        self._lengths = np.zeros(64, dtype=np.int64)
+        self._prefixes = np.zeros((64, _PREFIX), dtype=np.uint32)  # first code points, 0-padded
+        self._pairs = np.full((16, 16), np.nan)  # similarity of two contents once computed
+
+    def register(self, contents: Sequence[str]) -> None:
+        """Count the words of many contents at once (a replay's recorded messages)."""
+        new = [c for c in dict.fromkeys(contents) if c not in self._content]
+        if not new:
+            return
+        runs = word_runs(new)
+        vocabulary, rows, local, counts, run_local = number_runs(runs)  # type: ignore[misc]
+        known = [vocabulary.words[w] for w in range(len(vocabulary))]
+        self._add_words([w for w in known if w not in self._word])
+        to_global = np.fromiter(map(self._word.__getitem__, known), np.int64, len(known))
+        by_row = np.argsort(rows, kind="stable")
+        pair_bounds = np.searchsorted(rows[by_row], np.arange(len(new) + 1))
+        ids, counts = to_global[local[by_row]], counts[by_row]
+        run_ids = to_global[run_local]
+        run_bounds = np.searchsorted(runs.rows, np.arange(len(new) + 1))
+        for k, content in enumerate(new):
+            pairs = slice(pair_bounds[k], pair_bounds[k + 1])
+            number = self._add_content(content, ids[pairs], counts[pairs])
+            if _lowers_in_place(content):
+                at, offset = slice(run_bounds[k], run_bounds[k + 1]), runs.offsets[k]
+                self._runs[number] = (runs.starts[at] - offset, runs.ends[at] - offset, run_ids[at])
+
+    def analyse(
+        self,
+        contents: Sequence[str],
+        roles: Sequence[str],
+        sources: Sequence[str | None] | None = None,
+    ) -> TextAnalysis:
+        """The analysis of one history, equal to ``analyse(contents, roles)``.
+
+        ``sources[k]``, when given, is a content that ``contents[k]`` may be a prefix of (the
+        recorded message a trim cut it from): its words then come from the source's.
+        """
+        n = len(contents)
+        sources = sources or [None] * n
+        numbers = np.fromiter(map(self._number, contents, sources), np.int64, n)
+        sizes = np.fromiter((len(self._ids[c]) for c in numbers), np.int64, n)
+        rows = np.repeat(np.arange(n), sizes)
+        ids = np.concatenate([self._ids[c] for c in numbers]) if n else np.zeros(0, np.int64)
+        counts = np.concatenate([self._counts[c] for c in numbers]) if n else ids
+        v = len(self._words)
+        totals = np.bincount(ids, weights=counts, minlength=v).astype(np.int64)
+        vocabulary = Vocabulary(self._words, self._lengths[:v], self._code_points)
+        topic_terms, topic_overlap = topics(vocabulary, totals, rows, ids, sizes)
+
+        self._meet(numbers, rows, ids, sizes)
+        similarity = self._pairs[np.ix_(numbers, numbers)]
+        code = {role: k for k, role in enumerate(dict.fromkeys(roles))}
+        codes = np.fromiter(map(code.__getitem__, roles), np.int64, n)
+        similarity[codes[:, None] != codes[None, :]] = np.nan
+        similarity[_upper_triangle(n)] = np.nan  # only earlier messages: j < i
+        similarity.flags.writeable = False
+        return TextAnalysis(WordCounts(contents), topic_terms, topic_overlap, similarity)
+
+    def _number(self, content: str, source: str | None = None) -> int:
+        """The content's number, counting its words the first time it is seen."""
+        number = self._content.get(content)
+        if number is not None:
+            return number
+        known = self._runs.get(self._content.get(source, -1)) if source is not None else None
+        if known is not None and source.startswith(content):  # type: ignore[union-attr]
+            return self._add_prefix(content, *known)
+        counted = Counter(words(content))
+        self._add_words([word for word in counted if word not in self._word])
+        ids = np.fromiter(map(self._word.__getitem__, counted), np.int64, len(counted))
+        return self._add_content(content, ids, np.fromiter(counted.values(), np.int64))
+
+    def _add_prefix(
+        self, content: str, starts: np.ndarray, ends: np.ndarray, ids: np.ndarray
+    ) -> int:
+        """Number ``content``, a prefix of a content whose words are ``ids`` at ``starts:ends``:
+        the words that end within it, and the one it cuts short, if any."""
+        cut = len(content)
+        whole = int(np.searchsorted(ends, cut, side="right"))
+        cut_short = whole < len(starts) and starts[whole] < cut
+        if cut_short:
+            word = content[int(starts[whole]) :].lower()
+            self._add_words([word] if word not in self._word else [])
+            ids = np.append(ids[:whole], self._word[word])
+            starts, ends = starts[: whole + 1], np.append(ends[:whole], cut)
+        else:
+            starts, ends, ids = starts[:whole], ends[:whole], ids[:whole]
+        number = self._add_content(content, ids)
+        self._runs[number] = (starts, ends, ids)
+        return number
+
+    def _add_content(self, content: str, ids: np.ndarray, counts: np.ndarray | None = None) -> int:
+        """Number a new content with its words' ids (all its words, or distinct with counts)."""
+        if counts is None:
+            ids, counts = np.unique(ids, return_counts=True)
+        self._ids.append(ids)
+        self._counts.append(counts)
+        number = self._content[content] = len(self._ids) - 1
+        return number
+
+    def _add_words(self, new: list[str]) -> None:
+        if not new:
+            return
+        start = len(self._words)
+        self._word.update(zip(new, range(start, start + len(new)), strict=True))
+        self._words.extend(new)
+        end = len(self._words)
+        if end > len(self._lengths):
+            grown = max(2 * len(self._lengths), end)
+            self._lengths = np.resize(self._lengths, grown)
+            self._prefixes = np.resize(self._prefixes, (grown, _PREFIX))
+        self._lengths[start:end] = np.fromiter(map(len, new), np.int64, len(new))
+        # the first code points of each word, 0-padded: one fixed-width array from UTF-32
+        heads = "".join(w[:_PREFIX].ljust(_PREFIX, "\0") for w in new)
+        self._prefixes[start:end] = np.frombuffer(
+            heads.encode("utf-32-le", "surrogatepass"), dtype="<u4"
+        ).reshape(-1, _PREFIX)
+
+    def _code_points(self, ids: np.ndarray, depth: int) -> np.ndarray:
+        if depth < _PREFIX:
+            return self._prefixes[ids, depth]
+        chosen = map(self._words.__getitem__, ids)
+        return np.array([ord(w[depth]) if len(w) > depth else 0 for w in chosen], dtype=np.int64)
+
+    def _meet(self, numbers: np.ndarray, rows: np.ndarray, ids: np.ndarray, sizes: np.ndarray):
+        """Compute the similarity of every pair of the history's contents not yet computed.
+
+        ``rows``, ``ids`` and ``sizes`` are the history's distinct (message, word) pairs.
+        """
+        size = len(self._pairs)
+        if len(numbers) and numbers.max() >= size:
+            grown = max(2 * size, int(numbers.max()) + 1)
+            pairs = np.full((grown, grown), np.nan)
+            pairs[:size, :size] = self._pairs
+            self._pairs = pairs
+        missing = np.isnan(self._pairs[np.ix_(numbers, numbers)])
+        if not missing.any():
+            return
+        mark = np.zeros(len(self._words), dtype=bool)
+        # the contents new to most of the others first: their rows fill the others' gaps
+        for k in np.argsort(-missing.sum(axis=1), kind="stable"):
+            if not missing[k].any():
+                continue
+            a = numbers[k]
+            mark[self._ids[a]] = True
+            both = np.bincount(rows, weights=mark[ids], minlength=len(numbers))
+            mark[self._ids[a]] = False
+            union = sizes[k] + sizes - both
+            # two contents without words: the same content, or nothing in common
+            same = numbers == a
+            row = np.divide(both, union, out=same.astype(float), where=union > 0)
+            self._pairs[a, numbers] = row
+            self._pairs[numbers, a] = row
+            missing[same, :] = False
+            missing[:, same] = False
+
+
+@functools.cache
+def _upper_triangle(n: int) -> tuple[np.ndarray, np.ndarray]:
+    """The indices ``(i, j)`` with ``j >= i`` of an n x n matrix."""
+    return np.triu_indices(n)
+
+
+def _lowers_in_place(content: str) -> bool:
+    """Whether ``content.lower()`` lowers each code point alone, so that a prefix's words are
+    the content's words up to the cut (U+0130 lengthens, a capital sigma looks around)."""
+    return "\u0130" not in content and "\u03a3" not in content
+
+
+# Code points per word kept for ordering tied topic terms without reading the strings.
+_PREFIX = 4
+
+
 # --- topic terms -----------------------------------------------------------------------------
 
 
@@ -102,7 +305,7 @@ def topic_term_ids(vocabulary: Vocabulary, totals: np.ndarray) -> list[int]:
     Only the words that can make the cut are compared as strings: those more frequent than the
     25th count, and of the words tied at it, the ones whose first three code points come first.
     """
-    chosen = np.flatnonzero(vocabulary.lengths >= TOPIC_TERM_MIN_CHARS)
+    chosen = np.flatnonzero((vocabulary.lengths >= TOPIC_TERM_MIN_CHARS) & (totals > 0))
     k = TOPIC_TERM_COUNT
     if len(chosen) > k:
         counts = totals[chosen]

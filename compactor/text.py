@@ -73,6 +73,7 @@ class WordRuns:
     starts: np.ndarray
     ends: np.ndarray
     rows: np.ndarray
+    offsets: np.ndarray  # where each text begins in ``text``
 
 
 PADDING = 8
@@ -107,7 +108,8 @@ def word_runs(texts: Sequence[str]) -> WordRuns:
     ends_of = np.cumsum(np.array(lengths, dtype=np.int64) + 1) - 1
     per_text = np.diff(np.searchsorted(starts, ends_of), prepend=0)
     rows = np.repeat(np.arange(len(texts)), per_text)
-    return WordRuns(text, unit, points, starts, ends, rows)
+    offsets = ends_of - np.array(lengths, dtype=np.int64)
+    return WordRuns(text, unit, points, starts, ends, rows, offsets)
 
 
 # The word-character table covers every code point below this (all the letters and digits of

@@ -112,7 +112,42 @@ def group_words(runs: WordRuns) -> tuple[Vocabulary, np.ndarray, np.ndarray, np.
     Returns ``(vocabulary, rows, ids, counts)``, or None when a key is shared by two different
     words (never seen in practice; the caller then numbers the words exactly).
     """
-    starts, rows = runs.starts, runs.rows
+    numbered = number_runs(runs, exactly=False)
+    return None if numbered is None else numbered[:4]
+
+
+def number_runs(
+    runs: WordRuns, exactly: bool = True
+) -> tuple[Vocabulary, np.ndarray, np.ndarray, np.ndarray, np.ndarray] | None:
+    """:func:`group_words` plus the word id of every run, in ``runs``' own order:
+    ``(vocabulary, rows, ids, counts, run_ids)``. When two words share a key it numbers them
+    with a dictionary, or returns None if not ``exactly``."""
+    sorted_runs = _sort_runs(runs)
+    if sorted_runs is None:
+        if not exactly:
+            return None
+        vocabulary, run_ids = _number_by_dictionary(runs)
+        width = max(1, len(vocabulary))
+        pairs, counts = np.unique(runs.rows * width + run_ids, return_counts=True)
+        return vocabulary, pairs // width, pairs % width, counts, run_ids
+    index, new_word, vocabulary = sorted_runs
+    ids = np.cumsum(new_word) - 1  # the word id of each run, in sorted order
+    sorted_rows = runs.rows[index]
+    new_pair = new_word.copy()
+    np.logical_or(new_pair[1:], sorted_rows[1:] != sorted_rows[:-1], out=new_pair[1:])
+    pair_starts = np.flatnonzero(new_pair)
+    counts = np.diff(np.append(pair_starts, len(index)))
+    run_ids = np.empty(len(index), dtype=np.int64)
+    if exactly:  # only wanted then
+        run_ids[index] = ids
+    return vocabulary, sorted_rows[pair_starts], ids[pair_starts], counts, run_ids
+
+
+def _sort_runs(runs: WordRuns) -> tuple[np.ndarray, np.ndarray, Vocabulary] | None:
+    """The runs sorted so that each word's runs are together, first occurrence first:
+    ``(index, new_word, vocabulary)``, ``new_word`` marking where each word begins; None when
+    two different words share a key."""
+    starts = runs.starts
     lengths = runs.ends - starts
     t = len(starts)
     chunks = _Chunks(runs)
@@ -133,19 +168,10 @@ def group_words(runs: WordRuns) -> tuple[Vocabulary, np.ndarray, np.ndarray, np.
     new_word = np.empty(t, dtype=bool)
     new_word[:1] = True
     np.not_equal(group[1:], group[:-1], out=new_word[1:])
-    word_starts = np.flatnonzero(new_word)
-    first_run = index[word_starts]
     if not _same_words(chunks.per, lengths, first, further, at, index, new_word):
         return None
-
-    ids = np.cumsum(new_word) - 1  # the word id of each run, in sorted order
-    sorted_rows = rows[index]
-    new_pair = new_word.copy()
-    np.logical_or(new_pair[1:], sorted_rows[1:] != sorted_rows[:-1], out=new_pair[1:])
-    pair_starts = np.flatnonzero(new_pair)
-    counts = np.diff(np.append(pair_starts, t))
-    vocabulary = _vocabulary(runs, starts[first_run], lengths[first_run])
-    return vocabulary, sorted_rows[pair_starts], ids[pair_starts], counts
+    first_run = index[np.flatnonzero(new_word)]
+    return index, new_word, _vocabulary(runs, starts[first_run], lengths[first_run])
 
 
 def _add_by_owner(keys: np.ndarray, owner: np.ndarray, mixed: np.ndarray) -> None:
@@ -184,6 +210,13 @@ def group_words_by_dictionary(
     runs: WordRuns,
 ) -> tuple[Vocabulary, np.ndarray, np.ndarray, np.ndarray]:
     """:func:`group_words` with a dictionary of the words' strings: slower, never in doubt."""
+    vocabulary, run_ids = _number_by_dictionary(runs)
+    width = max(1, len(vocabulary))
+    pairs, counts = np.unique(runs.rows * width + run_ids, return_counts=True)
+    return vocabulary, pairs // width, pairs % width, counts
+
+
+def _number_by_dictionary(runs: WordRuns) -> tuple[Vocabulary, np.ndarray]:
     starts, lengths = runs.starts, runs.ends - runs.starts
     numbered: dict[str, int] = {}
     spans = zip(starts.tolist(), runs.ends.tolist(), strict=True)
@@ -191,10 +224,7 @@ def group_words_by_dictionary(
     ids = ids.astype(np.int64)
     first_run = np.full(len(numbered), len(ids), dtype=np.int64)
     np.minimum.at(first_run, ids, np.arange(len(ids)))
-    width = max(1, len(numbered))
-    pairs, counts = np.unique(runs.rows * width + ids, return_counts=True)
-    vocabulary = _vocabulary(runs, starts[first_run], lengths[first_run])
-    return vocabulary, pairs // width, pairs % width, counts
+    return _vocabulary(runs, starts[first_run], lengths[first_run]), ids
 
 
 def _vocabulary(runs: WordRuns, starts: np.ndarray, lengths: np.ndarray) -> Vocabulary:

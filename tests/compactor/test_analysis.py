@@ -8,7 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from compactor import wordids
-from compactor.analysis import analyse
+from compactor.analysis import IncrementalAnalysis, analyse
 from compactor.text import jaccard, word_runs, words
 from tests.compactor.test_text import texts as any_texts
 from tests.generate import conversations
@@ -38,19 +38,19 @@ def check(contents, roles):
     assert [dict(c) for c in result.word_counts] == [dict(Counter(words(c))) for c in contents]
 
 
-@settings(max_examples=300)
+@settings(max_examples=300, deadline=None)
 @given(conversations(max_size=14))
 def test_analysis_equals_brute_force(messages):
     check([m["content"] for m in messages], [m["role"] for m in messages])
 
 
-@settings(max_examples=300)
+@settings(max_examples=300, deadline=None)
 @given(any_texts, st.lists(st.sampled_from(["user", "assistant"]), min_size=6, max_size=6))
 def test_analysis_of_any_text_equals_brute_force(contents, roles):
     check(contents, roles[: len(contents)])
 
 
-@settings(max_examples=100)
+@settings(max_examples=100, deadline=None)
 @given(conversations(max_size=14))
 def test_words_sharing_a_key_are_told_apart_exactly(messages):
     # Every word gets the same key, as if the keys of different words collided.
@@ -94,3 +94,46 @@ def test_similarity_is_only_for_earlier_messages_of_the_same_role():
     assert result.similarity[2, 0] == 1.0
     assert np.isnan(result.similarity[1, 0]) and np.isnan(result.similarity[0, 2])
     assert not result.similarity.flags.writeable
+
+
+AWKWARD_CONTENT = st.lists(
+    st.sampled_from(
+        ["order ", "Σ", "ΣΑΣ ", "İz", "ab", "cd", "abcd", "会议", ". ", "😀", "e\u0301"]
+    ),
+    min_size=1,
+    max_size=30,
+).map("".join)
+
+
+@st.composite
+def histories(draw):
+    """Histories built from one conversation's messages, whole or cut short, as a replay's are:
+    ``(recorded, [(contents, roles, sources), ...])``."""
+    messages = draw(conversations(min_size=2, max_size=12))
+    for m in messages:
+        if draw(st.integers(0, 3)) == 0:
+            m["content"] = draw(AWKWARD_CONTENT)
+    recorded = [m["content"] for m in messages]
+    steps = []
+    for _ in range(draw(st.integers(1, 6))):
+        picked = draw(st.lists(st.sampled_from(messages), min_size=1, max_size=12))
+        cut = [m["content"][: draw(st.integers(1, len(m["content"])))] for m in picked]
+        steps.append((cut, [m["role"] for m in picked], [m["content"] for m in picked]))
+    return recorded, steps
+
+
+@settings(max_examples=300, deadline=None)
+@given(histories(), st.booleans(), st.booleans())
+def test_the_incremental_analysis_equals_analyse_on_every_history(given, register, hint):
+    recorded, steps = given
+    incremental = IncrementalAnalysis()
+    if register:
+        incremental.register(recorded)
+    for contents, roles, sources in steps:
+        got = incremental.analyse(contents, roles, sources if hint else None)
+        expected = analyse(contents, roles)
+        assert got.topic_terms == expected.topic_terms
+        assert got.topic_overlap == expected.topic_overlap
+        np.testing.assert_array_equal(got.similarity, expected.similarity)
+        assert [dict(c) for c in got.word_counts] == [dict(c) for c in expected.word_counts]
+        assert not got.similarity.flags.writeable

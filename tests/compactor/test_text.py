@@ -109,7 +109,7 @@ texts = st.lists(
 )
 
 
-@settings(max_examples=500)
+@settings(max_examples=500, deadline=None)
 @given(texts)
 def test_word_runs_find_the_words_of_every_text(given_texts):
     found, runs = runs_as_words(given_texts)
