@@ -5,10 +5,10 @@ from __future__ import annotations
 import argparse
 from collections.abc import Sequence
 
-from compactor.cli import compact, import_, serve, sweep
+from compactor.cli import compact, import_, replay, serve, sweep
 
 #: Every subcommand, in the order ``--help`` lists them; each module has ``register(sub)``.
-COMMANDS = (compact, import_, sweep, serve)
+COMMANDS = (compact, import_, sweep, replay, serve)
 
 DESCRIPTION = """\
 memory-compact from the command line: the same engine as the explorer and the HTTP service.
