@@ -2,25 +2,39 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from compactor import stages
 from compactor.analysis import TextAnalysis, analyse
 from compactor.model import Request
-from compactor.result import CharTotals, CompactionResult, Fate, MessageTrace
+from compactor.result import (
+    CharTotals,
+    CompactionResult,
+    Deduplication,
+    Dropping,
+    Fate,
+    MessageTrace,
+    Protection,
+    Trimming,
+)
 from compactor.validation import validate
 
 
-def run(request: Request, analysis: TextAnalysis | None = None) -> CompactionResult:
-    """Run the four stages on a valid request and explain every decision.
+@dataclass(frozen=True)
+class _Decisions:
+    """What the four stages decided, before it is explained message by message."""
 
-    ``analysis`` is the parameter-free text analysis of the same messages; pass it to reuse it
-    across runs that change only the parameters (it is computed when omitted).
-    """
+    protection: Protection
+    deduplication: Deduplication
+    trimming: Trimming
+    dropping: Dropping
+    state: stages.State
+    totals: CharTotals
+
+
+def _decide(request: Request, analysis: TextAnalysis) -> _Decisions:
     messages, params = request.messages, request.params
-    if analysis is None:
-        analysis = analyse(request.contents, request.roles)
-
     protection = stages.pin(messages, params)
     protected = protection.protected
     state = stages.State.of(messages)
@@ -32,10 +46,41 @@ def run(request: Request, analysis: TextAnalysis | None = None) -> CompactionRes
     state, trimming = stages.trim(state, messages, protected, params.max_message_chars)
     after_trim = state.total
     state, dropping = stages.drop(state, messages, protected, analysis, params.budget_chars)
+    totals = CharTotals(input_chars, after_dedupe, after_trim, state.total)
+    return _Decisions(protection, deduplication, trimming, dropping, state, totals)
 
-    duplicates = {r.index for r in deduplication.removed}
-    cuts = {c.index: c for c in trimming.cuts}
-    drops = {d.index: d for d in dropping.dropped}
+
+def outputs(request: Request, analysis: TextAnalysis | None = None) -> tuple[str | None, ...]:
+    """Per message, the content :func:`run` returns for it (None when it is removed).
+
+    The same decisions as ``run``, without explaining them: for loops that compact many times
+    and only carry the output on (a replay).
+    """
+    if analysis is None:
+        analysis = analyse(request.contents, request.roles)
+    state = _decide(request, analysis).state
+    return tuple(
+        m.content[:chars] if here else None
+        for m, here, chars in zip(request.messages, state.present, state.chars, strict=True)
+    )
+
+
+def run(request: Request, analysis: TextAnalysis | None = None) -> CompactionResult:
+    """Run the four stages on a valid request and explain every decision.
+
+    ``analysis`` is the parameter-free text analysis of the same messages; pass it to reuse it
+    across runs that change only the parameters (it is computed when omitted).
+    """
+    messages = request.messages
+    if analysis is None:
+        analysis = analyse(request.contents, request.roles)
+    decided = _decide(request, analysis)
+    protection, state = decided.protection, decided.state
+    protected = protection.protected
+
+    duplicates = {r.index for r in decided.deduplication.removed}
+    cuts = {c.index: c for c in decided.trimming.cuts}
+    drops = {d.index: d for d in decided.dropping.dropped}
     traces = []
     for m in messages:
         i = m.index
@@ -52,9 +97,9 @@ def run(request: Request, analysis: TextAnalysis | None = None) -> CompactionRes
                 message=m,
                 fate=fate,
                 protected_because=protection.because[i],
-                nearest=deduplication.nearest[i],
+                nearest=decided.deduplication.nearest[i],
                 cut=cuts.get(i),
-                score=dropping.scores.get(i),
+                score=decided.dropping.scores.get(i),
                 drop=drops.get(i),
                 output=m.content[: state.chars[i]] if state.present[i] else None,
             )
@@ -63,11 +108,11 @@ def run(request: Request, analysis: TextAnalysis | None = None) -> CompactionRes
         request=request,
         analysis=analysis,
         protection=protection,
-        deduplication=deduplication,
-        trimming=trimming,
-        dropping=dropping,
+        deduplication=decided.deduplication,
+        trimming=decided.trimming,
+        dropping=decided.dropping,
         messages=tuple(traces),
-        totals=CharTotals(input_chars, after_dedupe, after_trim, state.total),
+        totals=decided.totals,
     )
 
 

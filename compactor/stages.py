@@ -71,22 +71,29 @@ def dedupe(
     present (protected or not); when the best similarity reaches ``threshold`` and i is not
     protected, i is removed as a duplicate of that best (earliest on a tie).
     """
+    n = len(messages)
     present = np.array(state.present, dtype=bool)
-    same_role = ~np.isnan(similarity)
+    # Each row's best candidate, kept current as messages go: -inf marks "not a candidate"
+    # (another role, not earlier, or gone), and argmax takes the earliest of equal maxima.
+    scores = np.where(np.isnan(similarity), -np.inf, similarity)
+    scores[:, ~present] = -np.inf
+    best = np.argmax(scores, axis=1) if n else np.zeros(0, dtype=np.int64)
     nearest: list[Similar | None] = []
     removed: list[Removal] = []
-    for i in range(len(messages)):
-        candidates = np.flatnonzero(same_role[i, :i] & present[:i])
-        if len(candidates) == 0:
+    for i in range(n):
+        j = int(best[i])
+        if scores[i, j] == -np.inf:
             nearest.append(None)
             continue
-        row = similarity[i, candidates]
-        best = int(candidates[np.argmax(row)])  # argmax: the first, so earliest, of equal maxima
-        similar = Similar(best, float(similarity[i, best]))
+        similar = Similar(j, float(similarity[i, j]))
         nearest.append(similar)
         if not protected[i] and similar.similarity >= threshold:
             present[i] = False
-            removed.append(Removal(i, best, similar.similarity, state.chars[i]))
+            removed.append(Removal(i, j, similar.similarity, state.chars[i]))
+            # only the later rows whose best was i can change their mind
+            scores[i + 1 :, i] = -np.inf
+            stale = i + 1 + np.flatnonzero(best[i + 1 :] == i)
+            best[stale] = np.argmax(scores[stale], axis=1)
     return replace(state, present=tuple(map(bool, present))), Deduplication(
         tuple(removed), tuple(nearest)
     )

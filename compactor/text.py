@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import functools
 import re
-from collections.abc import Collection, Iterator
+from collections.abc import Collection, Iterator, Sequence
+from dataclasses import dataclass
 
 import numpy as np
 import regex
@@ -51,6 +53,131 @@ def words(text: str) -> list[str]:
         # digits are exactly [a-z0-9], so every other character can become a space to split on.
         return lowered.translate(_ASCII_NON_WORD).split()
     return WORD.findall(lowered)
+
+
+@dataclass(frozen=True, eq=False)
+class WordRuns:
+    """Every word of many texts, as code-point runs in their lower-cased concatenation.
+
+    ``text`` is the texts joined by one space (never part of a word), lower-cased or not:
+    ``text[starts[k]:ends[k]].lower()`` is the k-th word, and ``rows[k]`` the text it is in.
+    ``points`` holds one unsigned integer of ``unit`` bytes per code point of ``text.lower()``,
+    then
+    :data:`PADDING` zeros, so that eight bytes can be read from any position: the code point
+    itself inside words (elsewhere it may be a space), in as few bytes as the words allow.
+    """
+
+    text: str
+    unit: int
+    points: np.ndarray
+    starts: np.ndarray
+    ends: np.ndarray
+    rows: np.ndarray
+    offsets: np.ndarray  # where each text begins in ``text``
+
+
+PADDING = 8
+
+
+def word_runs(texts: Sequence[str]) -> WordRuns:
+    """The words of ``texts`` as :class:`WordRuns`, found without a regular expression.
+
+    Each code point is classified by a table lookup (:func:`word_characters`), and the runs of
+    letters and digits are where the classification changes: the same runs as ``words`` finds,
+    as positions instead of strings.
+    """
+    text = " ".join(texts)
+    lengths = list(map(len, texts))
+    if text.isascii():
+        text = text.lower()
+        unit, points = 1, np.frombuffer((text + "\0" * PADDING).encode("ascii"), dtype=np.uint8)
+        is_word = word_characters()[points]
+    else:
+        unit, points = _lowered_points(text)
+        if unit == 0:  # lower-casing needs the texts themselves
+            lowered = [t.lower() for t in texts]
+            text, lengths = " ".join(lowered), list(map(len, lowered))
+            unit, points = _points(text)
+        is_word = _classify(points)
+        if not (is_word & (points > 0xFF)).any():
+            # Only the non-word code points need more than a byte (typographic quotes in
+            # Latin text): as spaces, every code point fits one byte, eight to a read.
+            unit, points = 1, np.where(is_word, points, 32).astype(np.uint8)
+    edges = np.flatnonzero(np.diff(is_word, prepend=False, append=False))
+    starts, ends = edges[0::2], edges[1::2]
+    ends_of = np.cumsum(np.array(lengths, dtype=np.int64) + 1) - 1
+    per_text = np.diff(np.searchsorted(starts, ends_of), prepend=0)
+    rows = np.repeat(np.arange(len(texts)), per_text)
+    offsets = ends_of - np.array(lengths, dtype=np.int64)
+    return WordRuns(text, unit, points, starts, ends, rows, offsets)
+
+
+# The word-character table covers every code point below this (all the letters and digits of
+# Unicode 15.1); beyond it code points are classified one by one.
+_TABLE_SIZE = 0x32400
+
+
+@functools.cache
+def word_characters() -> np.ndarray:
+    """``table[c]``: whether code point ``c`` is a letter or digit to the contract's ``WORD``.
+
+    Built once (about 20 ms) by running that very expression over every code point of the
+    table, so the two cannot disagree.
+    """
+    table = np.zeros(_TABLE_SIZE, dtype=bool)
+    every = np.arange(_TABLE_SIZE, dtype="<u4").tobytes().decode("utf-32-le", "surrogatepass")
+    for match in WORD.finditer(every):
+        table[match.start() : match.end()] = True
+    table.flags.writeable = False
+    return table
+
+
+# Lower-casing is one code point to one code point, context-free, except for these two: U+0130
+# becomes two code points, and a capital sigma depends on its neighbours (final sigma).
+_LOWER_NEEDS_TEXT = ("\u0130", "\u03a3")
+
+
+def _points(text: str) -> tuple[int, np.ndarray]:
+    """``(unit, points)``: ``text`` plus padding as UTF-16 units, or UTF-32 when it needs to."""
+    padded = text + "\0" * PADDING
+    data = padded.encode("utf-16-le", "surrogatepass")
+    if len(data) == 2 * len(padded):
+        return 2, np.frombuffer(data, dtype="<u2")
+    # a code point above U+FFFF takes two UTF-16 units
+    return 4, np.frombuffer(padded.encode("utf-32-le", "surrogatepass"), dtype="<u4")
+
+
+def _lowered_points(text: str) -> tuple[int, np.ndarray]:
+    """:func:`_points` of ``text.lower()``, lower-cased by a table lookup; ``(0, ...)`` when
+    that cannot be done (a code point above U+FFFF, or one of the two exceptions)."""
+    unit, points = _points(text)
+    if unit != 2 or any(c in text for c in _LOWER_NEEDS_TEXT):
+        return 0, points
+    return 2, _lowercase_table()[points]
+
+
+@functools.cache
+def _lowercase_table() -> np.ndarray:
+    """``table[c]``: ``ord(chr(c).lower())`` for every code point up to U+FFFF (U+0130 and
+    U+03A3, which :func:`_lowered_points` never looks up, map to themselves)."""
+    every = np.arange(0x10000, dtype="<u2")
+    every[[0x130, 0x3A3]] = 0  # placeholders, so that lower() maps one to one
+    lowered = every.tobytes().decode("utf-16-le", "surrogatepass").lower()
+    table = np.frombuffer(lowered.encode("utf-16-le", "surrogatepass"), dtype="<u2").copy()
+    table[[0x130, 0x3A3]] = [0x130, 0x3A3]
+    table.flags.writeable = False
+    return table
+
+
+def _classify(points: np.ndarray) -> np.ndarray:
+    table = word_characters()
+    if len(points) == 0 or int(points.max()) < _TABLE_SIZE:
+        return table[points]
+    is_word = table[np.minimum(points, _TABLE_SIZE - 1)]
+    beyond = points >= _TABLE_SIZE
+    for point in np.unique(points[beyond]):
+        is_word[points == point] = WORD.fullmatch(chr(point)) is not None
+    return is_word
 
 
 def word_spans(text: str) -> Iterator[tuple[int, int, str]]:

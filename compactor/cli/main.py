@@ -5,10 +5,20 @@ from __future__ import annotations
 import argparse
 from collections.abc import Sequence
 
-from compactor.cli import anchors, compact, import_, serve, similar, summarize, sweep, tokens
+from compactor.cli import (
+    anchors,
+    compact,
+    import_,
+    replay,
+    serve,
+    similar,
+    summarize,
+    sweep,
+    tokens,
+)
 
 #: Every subcommand, in the order ``--help`` lists them; each module has ``register(sub)``.
-COMMANDS = (compact, import_, sweep, anchors, tokens, similar, summarize, serve)
+COMMANDS = (compact, import_, sweep, replay, anchors, tokens, similar, summarize, serve)
 
 DESCRIPTION = """\
 memory-compact from the command line: the same engine as the explorer and the HTTP service.

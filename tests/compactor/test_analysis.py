@@ -3,10 +3,14 @@
 from collections import Counter
 
 import numpy as np
+import pytest
 from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from compactor.analysis import analyse
-from compactor.text import jaccard, words
+from compactor import wordids
+from compactor.analysis import IncrementalAnalysis, analyse
+from compactor.text import jaccard, word_runs, words
+from tests.compactor.test_text import texts as any_texts
 from tests.generate import conversations
 
 
@@ -25,8 +29,8 @@ def brute_force(contents, roles):
     return terms, overlap, similarity
 
 
-def check(contents, roles, **kwargs):
-    result = analyse(contents, roles, **kwargs)
+def check(contents, roles):
+    result = analyse(contents, roles)
     terms, overlap, similarity = brute_force(contents, roles)
     assert list(result.topic_terms) == terms
     assert list(result.topic_overlap) == overlap
@@ -34,17 +38,41 @@ def check(contents, roles, **kwargs):
     assert [dict(c) for c in result.word_counts] == [dict(Counter(words(c))) for c in contents]
 
 
-@settings(max_examples=300)
+@settings(max_examples=300, deadline=None)
 @given(conversations(max_size=14))
 def test_analysis_equals_brute_force(messages):
     check([m["content"] for m in messages], [m["role"] for m in messages])
 
 
-@settings(max_examples=100)
+@settings(max_examples=300, deadline=None)
+@given(any_texts, st.lists(st.sampled_from(["user", "assistant"]), min_size=6, max_size=6))
+def test_analysis_of_any_text_equals_brute_force(contents, roles):
+    check(contents, roles[: len(contents)])
+
+
+@settings(max_examples=100, deadline=None)
 @given(conversations(max_size=14))
-def test_a_hash_collision_falls_back_to_exact_ids(messages):
-    # len() as the hash makes every two words of the same length collide.
-    check([m["content"] for m in messages], [m["role"] for m in messages], hash_words=len)
+def test_words_sharing_a_key_are_told_apart_exactly(messages):
+    # Every word gets the same key, as if the keys of different words collided.
+    with pytest.MonkeyPatch.context() as patch:
+        wordids._odd_multipliers.cache_clear()
+        patch.setattr(wordids, "_mix", lambda x: x * np.uint64(0))
+        contents = [m["content"] for m in messages]
+        if len({w for c in contents for w in words(c)}) > 1:
+            runs = word_runs(contents)
+            assert wordids.group_words(runs) is None  # the check sees the collision
+        check(contents, [m["role"] for m in messages])
+    wordids._odd_multipliers.cache_clear()
+
+
+def test_many_tied_words_sharing_their_first_code_points_sort_exactly():
+    # A CJK-like history: hundreds of words seen once each, many with a common prefix.
+    stems = ["会议", "会议室", "会", "周四", "ab", "abc", "abcd"]
+    contents = [
+        " ".join(f"{stem}{chr(0x4E00 + (i * 7 + k) % 50)}{k}" for k in range(40))
+        for i, stem in enumerate(stems * 3)
+    ]
+    check(contents, ["user"] * len(contents))
 
 
 def test_topic_terms_tie_break_alphabetically_and_stop_at_25():
@@ -66,3 +94,46 @@ def test_similarity_is_only_for_earlier_messages_of_the_same_role():
     assert result.similarity[2, 0] == 1.0
     assert np.isnan(result.similarity[1, 0]) and np.isnan(result.similarity[0, 2])
     assert not result.similarity.flags.writeable
+
+
+AWKWARD_CONTENT = st.lists(
+    st.sampled_from(
+        ["order ", "Σ", "ΣΑΣ ", "İz", "ab", "cd", "abcd", "会议", ". ", "😀", "e\u0301"]
+    ),
+    min_size=1,
+    max_size=30,
+).map("".join)
+
+
+@st.composite
+def histories(draw):
+    """Histories built from one conversation's messages, whole or cut short, as a replay's are:
+    ``(recorded, [(contents, roles, sources), ...])``."""
+    messages = draw(conversations(min_size=2, max_size=12))
+    for m in messages:
+        if draw(st.integers(0, 3)) == 0:
+            m["content"] = draw(AWKWARD_CONTENT)
+    recorded = [m["content"] for m in messages]
+    steps = []
+    for _ in range(draw(st.integers(1, 6))):
+        picked = draw(st.lists(st.sampled_from(messages), min_size=1, max_size=12))
+        cut = [m["content"][: draw(st.integers(1, len(m["content"])))] for m in picked]
+        steps.append((cut, [m["role"] for m in picked], [m["content"] for m in picked]))
+    return recorded, steps
+
+
+@settings(max_examples=300, deadline=None)
+@given(histories(), st.booleans(), st.booleans())
+def test_the_incremental_analysis_equals_analyse_on_every_history(given, register, hint):
+    recorded, steps = given
+    incremental = IncrementalAnalysis()
+    if register:
+        incremental.register(recorded)
+    for contents, roles, sources in steps:
+        got = incremental.analyse(contents, roles, sources if hint else None)
+        expected = analyse(contents, roles)
+        assert got.topic_terms == expected.topic_terms
+        assert got.topic_overlap == expected.topic_overlap
+        np.testing.assert_array_equal(got.similarity, expected.similarity)
+        assert [dict(c) for c in got.word_counts] == [dict(c) for c in expected.word_counts]
+        assert not got.similarity.flags.writeable

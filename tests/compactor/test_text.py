@@ -14,6 +14,8 @@ from compactor.text import (
     grapheme_floor,
     jaccard,
     last_sentence_end,
+    word_characters,
+    word_runs,
     word_spans,
     words,
 )
@@ -62,6 +64,73 @@ def test_words_equal_the_regular_expression_on_any_text(text):
 @given(st.text(alphabet=st.characters(max_codepoint=127), max_size=80))
 def test_the_ascii_shortcut_gives_the_same_words(text):
     assert words(text) == reference_words(text)
+
+
+def runs_as_words(texts):
+    """What :func:`word_runs` found, as ``words`` would list it per text."""
+    runs = word_runs(texts)
+    found = [[] for _ in texts]
+    for start, end, row in zip(runs.starts, runs.ends, runs.rows, strict=True):
+        found[row].append(runs.text[start:end].lower())
+    return found, runs
+
+
+# Every way the lookup can go: ASCII, Latin text narrowed to one byte, UTF-16, UTF-32, a code
+# point beyond the table, the two letters that lower-case with context, NUL and surrogates.
+AWKWARD = [
+    "ab",
+    "“",
+    "É",
+    "ǅ",
+    "会议。",
+    "😀",
+    "𠀀",
+    "\U000e0067",
+    "\U0010fffd",
+    "İ",
+    "Σ",
+    "σ",
+    "ς",
+    "\x00",
+    "\ud800",
+    "_",
+    " ",
+    "é",
+    "ß",
+    "ﬁ",
+    "١٢",
+    "Ⅻ",
+    "²",
+]
+texts = st.lists(
+    st.lists(st.sampled_from(AWKWARD), max_size=12).map("".join) | st.text(max_size=40),
+    min_size=1,
+    max_size=6,
+)
+
+
+@settings(max_examples=500, deadline=None)
+@given(texts)
+def test_word_runs_find_the_words_of_every_text(given_texts):
+    found, runs = runs_as_words(given_texts)
+    assert found == [reference_words(t) for t in given_texts]
+    # the code points read for words are the lower-cased text's own
+    lowered = runs.text.lower()
+    for start, end in zip(runs.starts, runs.ends, strict=True):
+        assert [int(p) for p in runs.points[start:end]] == [ord(c) for c in lowered[start:end]]
+
+
+def test_word_runs_use_the_fewest_bytes_the_words_allow():
+    assert runs_as_words(["plain ASCII"])[1].unit == 1
+    assert runs_as_words(["“Déjà vu”, café"])[1].unit == 1  # the quotes become spaces
+    assert runs_as_words(["会议改到周四"])[1].unit == 2
+    assert runs_as_words(["emoji 😀 then 𠀀"])[1].unit == 4
+
+
+def test_the_word_table_is_the_regular_expression():
+    table = word_characters()
+    expected = [re.fullmatch(r"[^\W_]", chr(c)) is not None for c in range(len(table))]
+    assert table.tolist() == expected
 
 
 def test_whitespace_is_exactly_what_python_calls_whitespace():
@@ -166,3 +235,12 @@ def test_cut_keeps_a_sentence_in_the_last_60_percent_of_the_limit():
 
 def test_cut_without_any_boundary_is_hard():
     assert cut("a" * 100, 80) == (80, "hard")
+
+
+def test_the_lowercase_table_lowers_each_code_point_as_python_does():
+    from compactor.text import _lowercase_table
+
+    table = _lowercase_table()
+    for c in range(0x10000):
+        if c not in (0x130, 0x3A3):  # the two the table is never asked about
+            assert chr(table[c]) == chr(c).lower(), hex(c)

@@ -1,0 +1,408 @@
+"""Replay: a recorded conversation sent through an agent loop that shrinks it on every turn.
+
+SPEC part C, "Replay". The carried history starts as ``H = [m_0]``; at turn ``t`` (1..n-1) the
+loop has ``X_t = H + [m_t]`` and, when the policy says so (``always``, or ``over-budget`` when
+the characters of ``X_t`` exceed ``budget_chars``), a strategy shrinks it; ``H`` becomes the
+result (else ``X_t`` itself), and that is what the model is sent at turn ``t``. Each turn
+reports what went in and out, the leading messages a provider's prompt cache can reuse (equal in
+role and content to the previous turn's), and the facts lost so far: those of ``m_0..m_t`` none
+of whose occurrences there is still in ``H`` whole.
+
+Strategies are callables from the history to the shrunk history (:class:`Strategy`):
+:class:`MemoryCompact` (the engine, with its analysis reused across turns), :class:`KeepLast`,
+:class:`ContextTrim` (the seeds/003 trim) and :class:`SeedLoop`, the seeds/003 loop around any
+compact strategy (an LLM one, say), which is only built when one is given. Facts are plain
+``(text, occurrences)`` pairs (:class:`Fact`), so watched phrases (:func:`facts_from_phrases`)
+and anchors serve alike.
+
+A message is carried as :class:`Carried`: role, content, id, pin, and ``origin``, the index of
+the recorded message its content is a prefix of (None for new text, such as a summary, which
+then keeps no fact: the spec counts an occurrence only in its own message).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, replace
+from typing import Any, Protocol
+
+import numpy as np
+
+from compactor.analyses.facts import find_phrase
+from compactor.analysis import IncrementalAnalysis
+from compactor.model import Message, Params, Request
+from compactor.pipeline import outputs
+from compactor.strategies.context_trim import estimate_tokens, trim_context
+from compactor.strategies.keep_last import keep_last
+
+ALWAYS = "always"
+OVER_BUDGET = "over-budget"
+POLICIES = (ALWAYS, OVER_BUDGET)
+
+
+@dataclass(frozen=True)
+class Carried:
+    """One message of the carried history."""
+
+    role: str
+    content: str
+    id: str | None = None
+    pin: bool = False
+    #: Index of the recorded message whose content this is a prefix of; None for new text.
+    origin: int | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        """The message as a request carries it (``id`` when set, ``pin`` when true)."""
+        out: dict[str, Any] = {"role": self.role, "content": self.content}
+        if self.id is not None:
+            out["id"] = self.id
+        if self.pin:
+            out["pin"] = True
+        return out
+
+
+@dataclass(frozen=True)
+class Shrunk:
+    """A strategy's answer when it may leave the history as it is (``compacted=False``)."""
+
+    messages: Sequence[Carried]
+    compacted: bool = True
+
+
+class Strategy(Protocol):
+    """Shrinks a history. Returns the new one (a sequence of :class:`Carried`, or a
+    :class:`Shrunk` to say it did not compact); raises to say it failed (:class:`SeedLoop`
+    then falls back). It may keep state across the turns of one replay, and may have a
+    ``prepare(recorded)`` method, which :func:`replay` calls once with every recorded message
+    (as :class:`Carried`) before the first turn."""
+
+    name: str
+
+    def __call__(self, history: Sequence[Carried]) -> Sequence[Carried] | Shrunk: ...
+
+
+@dataclass(frozen=True)
+class Fact:
+    """Something the conversation must not lose: its text and every occurrence as
+    ``(index, start, end)`` code-point offsets into the recorded message ``index``."""
+
+    text: str
+    occurrences: tuple[tuple[int, int, int], ...]
+
+
+@dataclass(frozen=True)
+class Turn:
+    """One turn of the loop: ``X_t`` in, ``H`` out."""
+
+    turn: int
+    messages_in: int
+    chars_in: int
+    messages_out: int
+    chars_out: int
+    compacted: bool  # whether the strategy shrank X_t
+    stable_prefix_messages: int  # leading messages of H equal to the previous turn's
+    stable_prefix_chars: int
+    lost: tuple[str, ...]  # the facts of m_0..m_t no longer whole in H, in the facts' order
+
+    @property
+    def anchors_lost(self) -> int:
+        return len(self.lost)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "turn": self.turn,
+            "messages_in": self.messages_in,
+            "chars_in": self.chars_in,
+            "messages_out": self.messages_out,
+            "chars_out": self.chars_out,
+            "compacted": self.compacted,
+            "stable_prefix_messages": self.stable_prefix_messages,
+            "stable_prefix_chars": self.stable_prefix_chars,
+            "anchors_lost": self.anchors_lost,
+        }
+
+
+@dataclass(frozen=True)
+class Replay:
+    strategy: str
+    policy: str
+    turns: tuple[Turn, ...]
+    #: ``histories[t]``: H after turn t (``histories[0]`` is ``[m_0]``).
+    histories: tuple[tuple[Carried, ...], ...]
+
+    @property
+    def final(self) -> tuple[Carried, ...]:
+        return self.histories[-1]
+
+    def to_dict(self) -> dict[str, Any]:
+        """``{"turns": [...], "final": [messages]}``, as the CLI prints it."""
+        return {
+            "turns": [t.to_dict() for t in self.turns],
+            "final": [m.to_dict() for m in self.final],
+        }
+
+
+# --- the loop --------------------------------------------------------------------------------
+
+
+def replay(
+    messages: Sequence[Message],
+    strategy: Strategy,
+    *,
+    policy: str = ALWAYS,
+    budget_chars: int | None = None,
+    facts: Iterable[Fact | tuple[str, Iterable[tuple[int, int, int]]]] = (),
+) -> Replay:
+    """Replay ``messages`` through the loop with ``strategy`` under ``policy``.
+
+    ``budget_chars`` is what ``over-budget`` compares the characters of ``X_t`` with.
+    ``facts`` are :class:`Fact` or ``(text, occurrences)`` pairs (occurrences into
+    ``messages``); anchors from ``compactor.analyses.anchors`` fit as ``(a.text,
+    a.occurrences)``.
+    """
+    if policy not in POLICIES:
+        raise ValueError(f"policy must be one of {', '.join(POLICIES)}, not {policy!r}")
+    if policy == OVER_BUDGET and budget_chars is None:
+        raise ValueError("the over-budget policy needs budget_chars")
+    recorded = [Carried(m.role, m.content, m.id, m.pin, origin=i) for i, m in enumerate(messages)]
+    drift = _Drift([_as_fact(f) for f in facts], len(recorded))
+    prepare = getattr(strategy, "prepare", None)
+    if prepare is not None:
+        prepare(recorded)
+    history: tuple[Carried, ...] = tuple(recorded[:1])
+    histories = [history]
+    turns = []
+    for t in range(1, len(recorded)):
+        sent = (*history, recorded[t])
+        chars_in = sum(len(m.content) for m in sent)
+        compacted = policy == ALWAYS or chars_in > budget_chars  # type: ignore[operator]
+        if compacted:
+            shrunk = strategy(sent)
+            if isinstance(shrunk, Shrunk):
+                compacted, shrunk = shrunk.compacted, shrunk.messages
+            new = tuple(shrunk)
+        else:
+            new = sent
+        stable = _common_prefix(history, new)
+        turns.append(
+            Turn(
+                turn=t,
+                messages_in=len(sent),
+                chars_in=chars_in,
+                messages_out=len(new),
+                chars_out=sum(len(m.content) for m in new),
+                compacted=compacted,
+                stable_prefix_messages=stable,
+                stable_prefix_chars=sum(len(m.content) for m in new[:stable]),
+                lost=drift.lost(t, new),
+            )
+        )
+        history = new
+        histories.append(history)
+    return Replay(getattr(strategy, "name", "custom"), policy, tuple(turns), tuple(histories))
+
+
+def _common_prefix(before: Sequence[Carried], after: Sequence[Carried]) -> int:
+    """How many leading messages are equal in role and content."""
+    same = 0
+    for a, b in zip(before, after, strict=False):
+        if a.role != b.role or a.content != b.content:
+            break
+        same += 1
+    return same
+
+
+def _as_fact(fact: Any) -> Fact:
+    if isinstance(fact, Fact):
+        return fact
+    if isinstance(fact, tuple):
+        text, occurrences = fact
+    else:  # anything with .text and .occurrences, such as an anchor
+        text, occurrences = fact.text, fact.occurrences
+    return Fact(str(text), tuple((int(i), int(s), int(e)) for i, s, e in occurrences))
+
+
+class _Drift:
+    """Which facts of ``m_0..m_t`` have no occurrence there left whole in a history."""
+
+    def __init__(self, facts: Sequence[Fact], n: int) -> None:
+        self._texts = [f.text for f in facts]
+        found = [(k, *o) for k, f in enumerate(facts) for o in f.occurrences]
+        fact, index, _, end = np.array(found, dtype=np.int64).reshape(-1, 4).T
+        self._fact, self._index, self._end = fact, index, end
+        self._n = n
+        # the turn from which each fact is in the conversation (its first occurrence)
+        self._from = np.full(len(facts), np.iinfo(np.int64).max)
+        np.minimum.at(self._from, fact, index)
+
+    def lost(self, t: int, history: Sequence[Carried]) -> tuple[str, ...]:
+        if not self._texts:
+            return ()
+        length = np.full(self._n + 1, -1, dtype=np.int64)  # per recorded message: chars in H
+        for m in history:
+            if m.origin is not None:
+                length[m.origin] = max(length[m.origin], len(m.content))
+        kept = (self._index <= t) & (length[self._index] >= self._end)
+        whole = np.bincount(self._fact, weights=kept, minlength=len(self._texts)) > 0
+        return tuple(self._texts[k] for k in np.flatnonzero((self._from <= t) & ~whole))
+
+
+def facts_from_phrases(messages: Sequence[Message | str], phrases: Iterable[str]) -> list[Fact]:
+    """Watched phrases as facts: every occurrence under the watched-facts matching rule
+    (:mod:`compactor.analyses.facts`). Blank phrases are skipped."""
+    contents = [m if isinstance(m, str) else m.content for m in messages]
+    facts = []
+    for phrase in phrases:
+        if phrase.strip():
+            spans = [(i, s, e) for i, c in enumerate(contents) for s, e in find_phrase(phrase, c)]
+            facts.append(Fact(phrase.strip(), tuple(spans)))
+    return facts
+
+
+# --- strategies ------------------------------------------------------------------------------
+
+
+class MemoryCompact:
+    """The memory-compact engine with fixed parameters; the text analysis of every content and
+    pair is computed once over the whole replay (:class:`IncrementalAnalysis`)."""
+
+    name = "memory-compact"
+
+    def __init__(self, params: Params) -> None:
+        self.params = params
+        self._analysis = IncrementalAnalysis()
+        self._recorded: list[str] = []
+
+    def prepare(self, recorded: Sequence[Carried]) -> None:
+        """Count the words of every recorded message at once; trimmed ones reuse them."""
+        self._recorded = [m.content for m in recorded]
+        self._analysis.register(self._recorded)
+
+    def __call__(self, history: Sequence[Carried]) -> list[Carried]:
+        request = Request(
+            tuple(Message(i, m.role, m.content, m.id, m.pin) for i, m in enumerate(history)),
+            self.params,
+        )
+        sources = [self._source(m.origin) for m in history]
+        analysis = self._analysis.analyse(request.contents, request.roles, sources)
+        kept = outputs(request, analysis)
+        return [
+            m if out == m.content else replace(m, content=out)
+            for m, out in zip(history, kept, strict=True)
+            if out is not None
+        ]
+
+    def _source(self, origin: int | None) -> str | None:
+        return (
+            self._recorded[origin] if origin is not None and origin < len(self._recorded) else None
+        )
+
+
+class KeepLast:
+    """Keep the largest number of last messages that fits ``budget_chars``, whole."""
+
+    name = "keep-last"
+
+    def __init__(self, budget_chars: int) -> None:
+        self.budget_chars = budget_chars
+
+    def __call__(self, history: Sequence[Carried]) -> list[Carried]:
+        kept = keep_last([m.content for m in history], self.budget_chars)
+        return [history[i] for i in kept]
+
+
+class ContextTrim:
+    """The seeds/003 trim with its own parameters (``keepLastMessages``, ``dropToolParts``,
+    ``maxTokensEstimate``); messages are kept or removed whole."""
+
+    name = "trim"
+
+    def __init__(
+        self,
+        keep_last_messages: int | None = None,
+        drop_tool_parts: bool = False,
+        max_tokens_estimate: int | None = None,
+    ) -> None:
+        self.options: dict[str, Any] = {"dropToolParts": drop_tool_parts}
+        if keep_last_messages is not None:
+            self.options["keepLastMessages"] = keep_last_messages
+        if max_tokens_estimate is not None:
+            self.options["maxTokensEstimate"] = max_tokens_estimate
+
+    def __call__(self, history: Sequence[Carried]) -> list[Carried]:
+        sent = [m.to_dict() for m in history]
+        # trim returns the very message objects it keeps, so each maps back to its own
+        position = {id(d): k for k, d in enumerate(sent)}
+        kept = trim_context({"messages": sent, **self.options})["messages"]
+        return [history[position[id(d)]] for d in kept]
+
+
+class SeedLoop:
+    """The loop of seeds/003: while the history's token estimate (``ceil(chars / 4)`` per
+    message, as the trim counts) is at most ``token_limit``, send it unchanged; else compact it
+    with ``compact``; and if that fails, send the last ``fallback_messages``.
+
+    ``compact`` is any :class:`Strategy`: an LLM compact once a provider is configured.
+    """
+
+    def __init__(
+        self, compact: Strategy, token_limit: int = 20_000, fallback_messages: int = 10
+    ) -> None:
+        self.compact = compact
+        self.token_limit = token_limit
+        self.fallback_messages = fallback_messages
+        self.name = f"seed-loop({getattr(compact, 'name', 'compact')})"
+
+    def __call__(self, history: Sequence[Carried]) -> Shrunk:
+        tokens = sum(estimate_tokens(m.to_dict()) for m in history)
+        if tokens <= self.token_limit:
+            return Shrunk(tuple(history), compacted=False)
+        try:
+            shrunk = self.compact(history)
+        except Exception:  # the seed's loop falls back on any failure of the beta endpoint
+            return Shrunk(tuple(history[-self.fallback_messages :]))
+        return shrunk if isinstance(shrunk, Shrunk) else Shrunk(tuple(shrunk))
+
+
+#: The strategies the command line offers, by name (the seed loop needs a compact strategy).
+STRATEGIES = ("memory-compact", "keep-last", "trim")
+
+
+def build_strategy(
+    name: str,
+    params: Params,
+    *,
+    keep_last_messages: int | None = None,
+    drop_tool_parts: bool = False,
+    max_tokens_estimate: int | None = None,
+) -> Strategy:
+    """One of :data:`STRATEGIES`: memory-compact with ``params``, keep-last within
+    ``params.budget_chars``, or the trim with its own options."""
+    if name == "memory-compact":
+        return MemoryCompact(params)
+    if name == "keep-last":
+        return KeepLast(params.budget_chars)
+    if name == "trim":
+        return ContextTrim(keep_last_messages, drop_tool_parts, max_tokens_estimate)
+    raise ValueError(f"strategy must be one of {', '.join(STRATEGIES)}, not {name!r}")
+
+
+def replay_request(
+    request: Request,
+    strategy: str | Strategy = "memory-compact",
+    *,
+    policy: str = ALWAYS,
+    facts: Iterable[Fact | tuple[str, Iterable[tuple[int, int, int]]]] = (),
+    **options: Any,
+) -> Replay:
+    """:func:`replay` of a request's messages, ``budget_chars`` from its parameters; a
+    strategy named in :data:`STRATEGIES` is built with them (``options`` go to the trim)."""
+    if isinstance(strategy, str):
+        strategy = build_strategy(strategy, request.params, **options)
+    return replay(
+        request.messages,
+        strategy,
+        policy=policy,
+        budget_chars=request.params.budget_chars,
+        facts=facts,
+    )

@@ -1,0 +1,114 @@
+"""`python -m compactor replay` as a real process, checked against the engine's replay."""
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from compactor import validate
+from compactor.analyses.replay import facts_from_phrases, replay_request
+from compactor.samples import load_sample
+from tests.paths import ROOT
+
+SUPPORT = load_sample("support-chat").request
+
+
+def cli(*args, stdin=b""):
+    return subprocess.run(
+        [sys.executable, "-m", "compactor", "replay", *args],
+        input=stdin,
+        capture_output=True,
+        cwd=ROOT,
+        timeout=120,
+    )
+
+
+def replayed(request, *args):
+    done = cli("-", "--indent", "0", *args, stdin=json.dumps(request).encode())
+    assert done.returncode == 0, done.stderr
+    assert done.stderr == b""
+    return json.loads(done.stdout)
+
+
+@pytest.mark.parametrize("policy", ["always", "over-budget"])
+@pytest.mark.parametrize("strategy", ["memory-compact", "keep-last", "trim"])
+def test_the_command_prints_the_engines_replay(policy, strategy):
+    printed = replayed(SUPPORT, "--policy", policy, "--strategy", strategy)
+    expected = replay_request(validate(SUPPORT), strategy, policy=policy).to_dict()
+    assert printed == expected
+    assert list(printed) == ["turns", "final"]
+    assert list(printed["turns"][0]) == [
+        "turn",
+        "messages_in",
+        "chars_in",
+        "messages_out",
+        "chars_out",
+        "compacted",
+        "stable_prefix_messages",
+        "stable_prefix_chars",
+        "anchors_lost",
+    ]
+
+
+def test_parameters_on_the_command_line_override_the_requests():
+    printed = replayed(
+        SUPPORT,
+        *("--budget-chars", "900", "--keep-last-n", "2", "--keep-roles", "system,user"),
+        *("--duplicate-threshold", "0.6", "--max-message-chars", "120"),
+    )
+    changed = {
+        **SUPPORT,
+        "budget_chars": 900,
+        "keep_last_n": 2,
+        "keep_roles": ["system", "user"],
+        "duplicate_threshold": 0.6,
+        "max_message_chars": 120,
+    }
+    assert printed == replay_request(validate(changed)).to_dict()
+    assert (
+        replayed(SUPPORT, "--keep-roles", "")
+        == replay_request(validate({**SUPPORT, "keep_roles": []})).to_dict()
+    )
+
+
+def test_the_trim_strategy_takes_its_own_parameters():
+    args = ("--strategy", "trim", "--keep-last-messages", "3", "--max-tokens-estimate", "200")
+    printed = replayed(SUPPORT, *args, "--drop-tool-parts")
+    expected = replay_request(
+        validate(SUPPORT),
+        "trim",
+        keep_last_messages=3,
+        drop_tool_parts=True,
+        max_tokens_estimate=200,
+    )
+    assert printed == expected.to_dict()
+    assert all(t["messages_out"] <= 3 for t in printed["turns"])
+
+
+def test_watched_phrases_are_counted_as_anchors_lost():
+    phrases = ["order", "refund"]
+    printed = replayed(SUPPORT, "--watch", "order", "--watch", "refund", "--budget-chars", "300")
+    typed = validate({**SUPPORT, "budget_chars": 300})
+    expected = replay_request(typed, facts=facts_from_phrases(typed.messages, phrases))
+    assert printed == expected.to_dict()
+    assert any(t["anchors_lost"] for t in printed["turns"])
+
+
+def test_a_bad_request_or_parameter_exits_2_with_the_reason():
+    done = cli("-", "--budget-chars", "50", stdin=json.dumps(SUPPORT).encode())
+    assert done.returncode == 2 and done.stdout == b""
+    assert b"budget_chars: must be at least 100; it is 50" in done.stderr
+    done = cli("-", stdin=b'{"messages": [')
+    assert done.returncode == 2 and b"line 1" in done.stderr
+    done = cli(
+        "-", "--strategy", "trim", "--keep-last-messages", "-1", stdin=json.dumps(SUPPORT).encode()
+    )
+    assert done.returncode == 2 and b"keepLastMessages" in done.stderr
+
+
+def test_the_command_is_listed_in_the_help():
+    done = subprocess.run(
+        [sys.executable, "-m", "compactor", "--help"], capture_output=True, cwd=ROOT, timeout=60
+    )
+    assert b"replay" in done.stdout
