@@ -24,8 +24,10 @@ def at(base: str, *parts: str | int) -> str:
     if not parts:
         return base
     tail = format_path(parts)
-    if base.startswith("line "):
+    if base.startswith("line ") and "," not in base:
         return f"{base}, {tail.lstrip('.')}"
+    if base.startswith("line "):  # already inside the line's value: "line 7, message"
+        return base + tail if tail.startswith("[") else f"{base}.{tail}"
     if not base or base == "$":
         return tail
     return base + tail if tail.startswith("[") else f"{base}.{tail}"

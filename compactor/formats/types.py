@@ -32,7 +32,7 @@ class Conversion:
     #: Where each request message came from in the input (``messages[4]``, ``line 7``), in order.
     sources: tuple[str, ...] = ()
     #: (calling message, call id) for each tool call whose result message the import removed
-    #: (an empty result, as tau-bench's ``think`` calls return): the call is kept, its result is not.
+    #: (an empty result, as tau-bench's ``think`` calls give): the call is kept, its result not.
     removed_results: tuple[tuple[int, str], ...] = ()
     #: The request parameters the input itself stated (``budget_chars``, ...), in contract order.
     params_given: tuple[str, ...] = ()

@@ -32,6 +32,8 @@ def test_formats_are_named_in_picker_order():
         "vercel",
         "sharegpt",
         "jsonl",
+        "claude-code",
+        "codex",
     ]
     assert all(text and "\n" not in text for text in FORMATS.values())
 
