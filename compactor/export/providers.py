@@ -68,6 +68,12 @@ def anthropic(turns: list[Turn], notes: list[str]) -> dict[str, Any]:
             messages[-1]["content"].extend(blocks)
         else:
             messages.append({"role": role, "content": blocks})
+    if messages and messages[0]["role"] == "assistant":
+        first = next(t.index for t in turns if t.role != "system")
+        notes.append(
+            f"#{first}: the conversation starts with an assistant message: Anthropic's API "
+            "accepts that, Amazon Bedrock's does not (it wants a user message first)"
+        )
     out: dict[str, Any] = {}
     if system:
         out["system"] = "\n\n".join(t.text for t in system)

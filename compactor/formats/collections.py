@@ -140,8 +140,10 @@ def _placed(base: str, change: Change) -> Change:
 def _under(base: str, problem: Problem) -> Problem:
     """A record's problem, placed in the file: ``[3].traj[5].role``, or its JSONL line."""
     if base.startswith("line "):
-        number = int(base.split()[1])
+        number = int(base.split()[1].rstrip(","))
         where = problem.path if problem.path not in (None, "$") else ""
+        tail = base.partition(", ")[2]  # "traj" of "line 3, traj"
+        where = (tail + (where if where.startswith("[") else f".{where}" if where else "")) or where
         message = f"{where}: {problem.message}" if where else problem.message
         return Problem(message, line=number, column=1)
     if problem.line is not None:

@@ -4,9 +4,8 @@ import json
 
 import pytest
 
-from compactor.contract import PARAMETERS
-
 from compactor import validate
+from compactor.contract import PARAMETERS
 from compactor.errors import FormatError, Problem, UnreadableJSON
 from compactor.formats import FORMATS, Change, Conversion, convert, convert_text, detect_format
 from tests.paths import ROOT
