@@ -49,7 +49,7 @@ def test_pasting_a_request_loads_it_with_its_parameters(conv_page):
     assert params(at) == {k: v for k, v in request.items() if k != "messages"}
     assert "sample" not in at.query_params
     assert any("Loaded: Pasted conversation (request)" in s.value for s in at.success)
-    assert at.selectbox(key=state.SAMPLE_KEY).value == state.YOURS
+    assert at.selectbox(key=state.SAMPLE_KEY).value == state.YOURS  # the loaded one
 
 
 def test_pasting_a_bare_message_array_loads_it_and_reports_the_chosen_budget(conv_page):
@@ -180,7 +180,7 @@ def test_edits_in_the_table_are_compacted_with_the_current_parameters(conv_page)
         {
             "edited_rows": {
                 1: {"content": "Where is DE-4471 now?", "pin": True},
-                2: {"position": 0.5},
+                2: {"position": -0.5},  # positions are the #N numbers: before #0
             },
             "added_rows": [{"role": "user", "content": "One more thing.", "id": "new-1"}],
             "deleted_rows": [4],
