@@ -118,7 +118,10 @@ def _conclude(source: str, step: Step) -> None:
         return
     conversion = step.attempt.conversion
     values, said = imports.choose_params(conversion, step.conversation.params, state.params())
-    st.session_state[REPORT_KEY] = (step.conversation, conversion.changes, said)
+    changes = conversion.changes
+    if "budget_chars" not in conversion.params_given:  # the user's budget is kept, not chosen
+        changes = tuple(c for c in changes if c.kind != "budget-chosen")
+    st.session_state[REPORT_KEY] = (step.conversation, changes, said)
     state.load(step.conversation, values)
 
 
