@@ -82,11 +82,11 @@ class Conversation:
 
 def safe_name(name: str | None, limit: int = 60) -> str | None:
     """A file name as the explorer may show it anywhere (labels, Markdown, download names):
-    letters, digits and ``. - ( )`` kept, anything else (a path, Markdown, HTML) as ``-``."""
+    letters, digits and ``. - _ ( )`` kept, anything else (a path, Markdown, HTML) as ``-``."""
     if not name:
         return None
     base = name.replace("\\", "/").rsplit("/", 1)[-1]
-    kept = "".join(c if c.isalnum() or c in ".-() " else "-" for c in base).strip(" .-")
+    kept = "".join(c if c.isalnum() or c in "._-() " else "-" for c in base).strip(" .-")
     return kept[:limit] or None
 
 

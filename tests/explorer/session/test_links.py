@@ -94,4 +94,5 @@ def test_file_names_are_made_safe_to_show_anywhere():
         == "bold---img src-x onerror-alert(1)-.json"
     )
     assert safe_name("../../etc/passwd") == "passwd"
+    assert safe_name("tau_airline_3.json") == "tau_airline_3.json"
     assert safe_name("") is None and safe_name("***") is None
