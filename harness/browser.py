@@ -9,10 +9,12 @@ origin, so a test can prove that nothing ran and nothing left the machine.
 
 from __future__ import annotations
 
+import os
 import re
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 import urllib.request
 from collections.abc import Iterator, Sequence
@@ -151,8 +153,11 @@ def running_app(log: Path, options: Sequence[str] = ()) -> Iterator[Server]:
         *options,
     ]  # fmt: skip
     log.parent.mkdir(parents=True, exist_ok=True)
-    with log.open("w") as out:
-        process = subprocess.Popen(command, cwd=ROOT, stdout=out, stderr=subprocess.STDOUT)
+    # the server's workspace (explorer.session.workspace) is a folder of its own, never the user's
+    data = tempfile.TemporaryDirectory(prefix="explorer-workspace-")
+    env = {**os.environ, "COMPACTOR_EXPLORER_DATA": data.name}
+    with data, log.open("w") as out:
+        process = subprocess.Popen(command, cwd=ROOT, stdout=out, stderr=subprocess.STDOUT, env=env)
         try:
             url = f"http://127.0.0.1:{port}"
             _wait_healthy(url, process, log)

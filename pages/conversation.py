@@ -2,6 +2,7 @@
 
 import streamlit as st
 
+from explorer.frames.markup import markdown_literal
 from explorer.session import state
 from explorer.session.samples import sample_conversations, sample_descriptions
 from explorer.widgets import importing, page
@@ -12,7 +13,7 @@ MODES = ["Samples", "Paste", "Upload", "Edit messages"]
 def draw() -> None:
     conv = state.conversation()
     st.markdown(
-        f"**Loaded: {conv.label}**: {len(conv.messages):,} messages, "
+        f"**Loaded: {markdown_literal(conv.label)}**: {len(conv.messages):,} messages, "
         f"{conv.contents_chars:,} characters"
         + (f", {len(conv.tool_links):,} tool call links" if conv.tool_links else "")
         + "."

@@ -3,6 +3,7 @@
 import streamlit as st
 
 from explorer.frames import snippets
+from explorer.session import state
 from explorer.session.cache import Outcome
 from explorer.widgets import common, page
 
@@ -27,25 +28,54 @@ def draw(outcome: Outcome) -> None:
             "content": st.column_config.TextColumn("content", width="large"),
         },
     )
+    conv = state.conversation()
+    request_file = snippets.download_name(conv, "request")
     downloads = [
-        ("Download request", lambda: snippets.request_json(request), "request.json"),
-        ("Download response", lambda: snippets.request_json(response), "response.json"),
+        ("Download request", lambda: snippets.request_json(request), "request"),
+        ("Download response", lambda: snippets.request_json(response), "response"),
         (
             "Download compacted messages",
             lambda: snippets.request_json(snippets.compacted_messages(response)),
-            "compacted-messages.json",
+            "compacted",
         ),
     ]
-    for column, (label, data, file_name) in zip(st.columns(3), downloads, strict=True):
+    for column, (label, data, what) in zip(st.columns(3), downloads, strict=True):
         column.download_button(
             label,
             data,
-            file_name=file_name,
+            file_name=snippets.download_name(conv, what),
             mime="application/json",
             on_click="ignore",
             icon=":material/download:",
             width="stretch",
         )
+
+    st.subheader("The compacted conversation in a provider's format")
+    st.caption(
+        "Tool calls become structured calls again, with their ids, and each result follows its "
+        "call as the provider requires. Where compaction kept one half of a call and its result "
+        "(or a trim cut a call), that half is left out of the export; each is listed below."
+    )
+    exports = {
+        target: snippets.provider_export(conv, request, response, target)
+        for target in snippets.PROVIDERS
+    }
+    columns = st.columns(len(exports))
+    for column, (target, exported) in zip(columns, exports.items(), strict=True):
+        column.download_button(
+            snippets.PROVIDERS[target],
+            snippets.request_json(exported.value),
+            file_name=snippets.download_name(conv, target),
+            mime="application/json",
+            on_click="ignore",
+            icon=":material/download:",
+            key=f"export_{target}",
+            width="stretch",
+        )
+    notes = {target: exported.notes for target, exported in exports.items() if exported.notes}
+    for target, lines in notes.items():
+        with st.expander(f"{snippets.PROVIDERS[target]}: {len(lines):,} changes to the export"):
+            st.text("\n".join(lines))  # they quote call ids: plain text, never Markdown
 
     st.subheader("Send the same request to the service")
     base = st.text_input(
@@ -65,7 +95,7 @@ def draw(outcome: Outcome) -> None:
     else:
         if len(snippets.request_json(request, None)) > snippets.INLINE_LIMIT:
             st.caption(
-                "The request is large, so both snippets read it from request.json: "
+                f"The request is large, so both snippets read it from {request_file}: "
                 "download the request above into the folder you run them in."
             )
         else:
@@ -75,8 +105,8 @@ def draw(outcome: Outcome) -> None:
             )
         curl_tab, python_tab = st.tabs(["curl", "Python (httpx)"])
         curl, python = (
-            snippets.curl_command(url, request),
-            snippets.python_snippet(url, request),
+            snippets.curl_command(url, request, request_file=request_file),
+            snippets.python_snippet(url, request, request_file=request_file),
         )
         with curl_tab:
             st.code(

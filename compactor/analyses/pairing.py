@@ -59,6 +59,9 @@ class PairingReport:
     pairs: tuple[ToolPair, ...]  # every call/result pair, by result index
     issues: tuple[PairingIssue, ...]  # the broken pairs, by the kept message's index
     uncalled: tuple[int, ...]  # tool messages without a caller in the input itself
+    #: Calls (assistant message indices) whose result the import removed (it was empty), so
+    #: no pair can show them; given by ``check_pairing(..., removed_results=...)``.
+    removed_by_import: tuple[int, ...] = ()
 
     @property
     def ok(self) -> bool:
@@ -105,9 +108,15 @@ def tool_pairs(
 
 
 def check_pairing(
-    result: CompactionResult, links: Sequence[tuple[int, int]] | None = None
+    result: CompactionResult,
+    links: Sequence[tuple[int, int]] | None = None,
+    removed_results: Sequence[tuple[int, str]] = (),
 ) -> PairingReport:
-    """Pair tool calls with their results and flag the pairs that compaction split."""
+    """Pair tool calls with their results and flag the pairs that compaction split.
+
+    ``removed_results`` are ``(calling message, call id)`` of results the import removed
+    (``Conversion.removed_results``); their calls are counted in ``removed_by_import``.
+    """
     traces = result.messages
     pairs, uncalled = tool_pairs(result.request.roles, links)
     checked: list[ToolPair] = []
@@ -143,7 +152,8 @@ def check_pairing(
             )
         checked.append(ToolPair(call, answer, source, call_kept, result_kept, problem))
     issues.sort(key=lambda issue: (issue.index, issue.partner))
-    return PairingReport(tuple(checked), tuple(issues), tuple(uncalled))
+    removed = tuple(sorted({call for call, _ in removed_results}))
+    return PairingReport(tuple(checked), tuple(issues), tuple(uncalled), removed)
 
 
 def _paired(source: str) -> str:

@@ -1,37 +1,144 @@
-"""``python -m compactor compact FILE``: the memory-compact response for a request."""
+"""``python -m compactor compact FILE``: compact a request, or any conversation the importer reads,
+and print the response or the compacted conversation in a provider's format."""
 
 from __future__ import annotations
 
 import argparse
+from dataclasses import replace
 
 from compactor.cli.io import (
     add_indent_argument,
     add_input_argument,
     emit,
+    fail,
     indent_of,
-    read_json,
+    read_bytes,
     reports_bad_input,
 )
+from compactor.cli.params import add_parameter_arguments, overrides
+from compactor.cli.records import add_record_arguments, fixed
+from compactor.cli.reports import many_problems, needed_fixes, report, write_lines
+from compactor.contract import LIMITS
+from compactor.errors import FormatError, UnreadableJSON
+from compactor.export import TARGETS, export, resolve
+from compactor.formats import (
+    FORMATS,
+    ManyConversations,
+    convert_document,
+    detect_format,
+    read_document,
+)
 from compactor.pipeline import compact
+
+DESCRIPTION = f"""\
+Compact a conversation and print the result.
+
+FILE is a memory-compact request (the catalog's input schema: messages, budget_chars and
+optional keep_last_n, keep_roles, duplicate_threshold, max_message_chars), or any conversation
+`import` reads ({", ".join(FORMATS)}): it is imported first, and the import's report (every
+change it made) goes to standard error. The parameter options override the file's own values.
+
+--emit chooses what is printed:
+  response   the memory-compact response (the default): survivors, stages, loss, budget
+  request    the survivors as a request, with the parameters used
+  messages   the survivors as {{role, content, id}} messages
+  openai     Chat Completions messages: tool_calls with their ids, tool messages after them
+  anthropic  {{"system", "messages"}}: tool_use blocks, tool_result blocks in the next user turn
+  vercel     AI SDK model messages: tool-call and tool-result parts
+  sharegpt   {{"conversations": [{{from, value}}]}} with function_call and observation turns
+  same       the file's own format (request, messages, openai, anthropic, vercel or sharegpt)
+In the provider formats the import's call lines ('[tool call NAME id=ID] ARGUMENTS') become
+structured calls again. Where compaction kept a call without its result, a result without its
+call, or cut a call's line with a trim, that orphan half is dropped and each drop is reported on
+standard error (--keep-orphans keeps them as text instead); nothing else is changed.
+
+Exit 0 on success; 2 when the input is not JSON, not a conversation, breaks the schema (every
+problem on standard error, nothing on standard output), or needs a fix not chosen (a request
+holds at most {LIMITS["max_messages"]} messages: --keep-last, --cut-long)."""
 
 
 def register(sub: argparse._SubParsersAction) -> None:
     parser = sub.add_parser(
         "compact",
-        help="compact a request and print the response JSON",
-        description=(
-            "Read a memory-compact request (the catalog's input schema: messages, budget_chars "
-            "and optional keep_last_n, keep_roles, duplicate_threshold, max_message_chars) and "
-            "print the response: the surviving messages, what each stage did, the loss and "
-            "budget accounting. Exit 0 on success; 2 when the input is not JSON or breaks the "
-            "schema, with every problem on standard error and nothing on standard output."
-        ),
+        help="compact a request or conversation; print the response or a provider's messages",
+        description=DESCRIPTION,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     add_input_argument(parser)
+    add_parameter_arguments(parser)
+    parser.add_argument(
+        "--emit",
+        choices=TARGETS,
+        default="response",
+        metavar="TARGET",
+        help=f"what to print: {', '.join(TARGETS)} (default response)",
+    )
+    parser.add_argument(
+        "--keep-orphans",
+        action="store_true",
+        help="keep a call without its result (or a result without its call) as plain text "
+        "instead of dropping it",
+    )
+    parser.add_argument(
+        "--format",
+        choices=list(FORMATS),
+        metavar="NAME",
+        help="read FILE as this format instead of detecting it",
+    )
+    add_record_arguments(parser)
+    parser.add_argument(
+        "--keep-last", action="store_true", help="keep the last 200 messages when there are more"
+    )
+    parser.add_argument(
+        "--cut-long", action="store_true", help="cut contents over 8,000 characters"
+    )
     add_indent_argument(parser)
     parser.set_defaults(run=run)
 
 
+def _is_request(data: object, given: dict) -> bool:
+    """A request as it stands: compacted as sent, so its schema errors are reported as such."""
+    if not isinstance(data, dict) or ("budget_chars" not in data and "budget_chars" not in given):
+        return False
+    try:
+        return detect_format(data) == "request"
+    except FormatError:
+        return False
+
+
 @reports_bad_input
 def run(args: argparse.Namespace) -> int:
-    return emit(compact(read_json(args.file)), indent_of(args))
+    given = overrides(args)
+    try:
+        document = read_document(read_bytes(args.file), args.format)
+    except UnreadableJSON as error:
+        return fail(error.problems)
+    conversion = None
+    as_sent = args.format in (None, "request") and args.record is None
+    if as_sent and _is_request(document.data, given):
+        request = {**document.data, **given}
+    else:
+        try:
+            conversion = fixed(convert_document(document, args.format, args.record), args)
+        except ManyConversations as error:
+            return fail(many_problems(error))
+        except FormatError as error:
+            return fail(error.problems)
+        if "budget_chars" in given:  # the budget the import chose is not the one used
+            kept = tuple(c for c in conversion.changes if c.kind != "budget-chosen")
+            conversion = replace(conversion, changes=kept)
+        report(conversion, detected=args.format is None)
+        if conversion.needs_fixes:
+            return fail(needed_fixes(conversion))
+        request = {**conversion.request, **given}
+    try:
+        target = resolve(args.emit, conversion.format if conversion else "request")
+    except ValueError as error:
+        return fail([str(error)])
+    response = compact(request)
+    empty = {call for _, call in conversion.removed_results} if conversion else set()
+    exported = export(
+        response, request, target, keep_orphans=args.keep_orphans, empty_results=empty
+    )
+    write_lines(f"export {exported.target}: {note}" for note in exported.notes)
+    return emit(exported.value, indent_of(args))

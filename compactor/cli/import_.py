@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import argparse
-import sys
+from pathlib import Path
 
 from compactor.cli.io import (
     add_indent_argument,
@@ -13,9 +13,10 @@ from compactor.cli.io import (
     indent_of,
     read_bytes,
 )
+from compactor.cli.records import add_record_arguments, import_all, read_conversion
+from compactor.cli.reports import needed_fixes, report
 from compactor.contract import LIMITS
-from compactor.errors import FormatError, UnreadableJSON
-from compactor.formats import FORMATS, Conversion, apply_fixes, convert_text
+from compactor.formats import FORMATS
 
 FORMAT_LIST = "\n".join(f"  {name:<10} {text}" for name, text in FORMATS.items())
 DESCRIPTION = f"""\
@@ -33,6 +34,13 @@ A request holds at most {LIMITS["max_messages"]} messages of at most \
 beyond that is not fixed silently: unless you choose the fixes with --keep-last and --cut-long,
 nothing is printed on standard output, the report lists what needs fixing and which flag fixes
 it, and the exit code is 2.
+
+A file that holds many conversations (a JSON list of ShareGPT or evaluation records with
+messages, conversations or traj, as tau-bench's trajectories; JSONL with one conversation a
+line) converts one record: --record N (0-based), or --all prints one JSON line per record,
+{{"record": N, "id": ID or null, "request": {{...}}}}. FILE may then be a folder: every .json and
+.jsonl file in it, "record" being "PATH" (a file of one conversation) or "PATH#N", PATH relative
+to the folder. With --all the report lines start with the record.
 
 Exit codes: 0 converted; 2 when FILE is unreadable, not JSON or JSONL (with line and column), not
 a conversation in a known format (with the JSON path of each problem), or needs a fix not chosen.
@@ -65,50 +73,20 @@ def register(sub: argparse._SubParsersAction) -> None:
         help=f"cut every content over {LIMITS['max_content_chars']:,} characters to its first "
         f"{LIMITS['max_content_chars']:,} (never inside a character; the rest is lost)",
     )
+    add_record_arguments(parser, every=True)
     add_indent_argument(parser)
     parser.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:
-    try:
-        conversion = convert_text(read_bytes(args.file), args.format)
-    except (UnreadableJSON, FormatError) as error:
-        return fail(error.problems)
-    if args.keep_last or args.cut_long:
-        conversion = apply_fixes(conversion, keep_last=args.keep_last, cut_long=args.cut_long)
+    if args.all:
+        return import_all(args)
+    if Path(args.file).is_dir():
+        return fail([f"{args.file} is a folder: add --all to convert every file in it"])
+    conversion = read_conversion(args, read_bytes)
+    if isinstance(conversion, int):
+        return conversion
     report(conversion, detected=args.format is None)
     if conversion.needs_fixes:
         return fail(needed_fixes(conversion))
     return emit(conversion.request, indent_of(args))
-
-
-def report(conversion: Conversion, detected: bool) -> None:
-    """The conversion report on standard error: how the file was read, then one line per change."""
-    lossy = sum(c.lossy for c in conversion.changes)
-    lines = [
-        f"read as {conversion.format}{' (detected)' if detected else ''}: "
-        f"{len(conversion.request['messages']):,} messages, {len(conversion.changes):,} changes "
-        f"({lossy:,} lossy)"
-    ]
-    lines += [f"{'lossy' if c.lossy else 'note'} {c.kind}: {c.message}" for c in conversion.changes]
-    sys.stderr.buffer.write("".join(f"{line}\n" for line in lines).encode("utf-8", "replace"))
-    sys.stderr.buffer.flush()
-
-
-def needed_fixes(conversion: Conversion) -> list[str]:
-    """What still needs fixing, and the flag that fixes it."""
-    kinds = [c.kind for c in conversion.changes]
-    lines = []
-    if "too-many-messages" in kinds:
-        lines.append(
-            f"not converted: {len(conversion.request['messages']):,} messages are more than "
-            f"{LIMITS['max_messages']}; add --keep-last to keep the last {LIMITS['max_messages']}"
-        )
-    long = kinds.count("content-too-long")
-    if long:
-        lines.append(
-            f"not converted: {long:,} {'content is' if long == 1 else 'contents are'} over "
-            f"{LIMITS['max_content_chars']:,} characters; add --cut-long to cut "
-            + ("it" if long == 1 else "them")
-        )
-    return lines

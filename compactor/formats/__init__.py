@@ -39,19 +39,33 @@ How things are converted (every format):
 from __future__ import annotations
 
 from compactor.errors import FormatError
+from compactor.formats.collections import Collection, Record
 from compactor.formats.detect import detect_format
 from compactor.formats.fixes import apply_fixes
-from compactor.formats.reading import convert_text
-from compactor.formats.registry import FORMATS, convert
+from compactor.formats.reading import (
+    Document,
+    ManyConversations,
+    convert_document,
+    convert_text,
+    read_document,
+)
+from compactor.formats.registry import FORMATS, LINE_FORMATS, convert
 from compactor.formats.types import Change, Conversion
 
 __all__ = [
     "FORMATS",
+    "LINE_FORMATS",
     "Change",
+    "Collection",
     "Conversion",
+    "Document",
     "FormatError",
+    "ManyConversations",
+    "Record",
     "apply_fixes",
     "convert",
+    "convert_document",
     "convert_text",
     "detect_format",
+    "read_document",
 ]

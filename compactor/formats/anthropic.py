@@ -68,7 +68,7 @@ def read_message(b: Builder, message: Any, source: str) -> None:
         turn.text(content, where)
     elif isinstance(content, list):
         for j, block in enumerate(content):
-            _block(b, turn, block, at(where, j))
+            read_block(b, turn, block, at(where, j))
     elif content is not None:
         b.problem(f"content must be text or a list of blocks, not {describe(content)}", where)
     turn.close()
@@ -77,7 +77,8 @@ def read_message(b: Builder, message: Any, source: str) -> None:
             b.ignore(name, at(source, name))
 
 
-def _block(b: Builder, turn: Turn, block: Any, where: str) -> None:
+def read_block(b: Builder, turn: Turn, block: Any, where: str) -> None:
+    """One content block of a message into the turn (text, tool_use, tool_result, removed)."""
     if isinstance(block, str):
         turn.text(block, where)
         return

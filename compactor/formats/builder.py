@@ -24,8 +24,10 @@ def at(base: str, *parts: str | int) -> str:
     if not parts:
         return base
     tail = format_path(parts)
-    if base.startswith("line "):
+    if base.startswith("line ") and "," not in base:
         return f"{base}, {tail.lstrip('.')}"
+    if base.startswith("line "):  # already inside the line's value: "line 7, message"
+        return base + tail if tail.startswith("[") else f"{base}.{tail}"
     if not base or base == "$":
         return tail
     return base + tail if tail.startswith("[") else f"{base}.{tail}"
@@ -222,9 +224,17 @@ class Builder:
             budget, change = _chosen_budget(messages)
             request["budget_chars"] = budget
             report.append(change)
-        report += limit_changes(messages, [d.source for d in self.drafts if id(d) in index_of])
+        sources = tuple(d.source for d in self.drafts if id(d) in index_of)
+        report += limit_changes(messages, list(sources))
+        links, removed = _tool_links(self.drafts, index_of)
         conversion = Conversion(
-            self.format, request, tuple(report), _tool_links(self.drafts, index_of)
+            self.format,
+            request,
+            tuple(report),
+            links,
+            sources=sources,
+            removed_results=removed,
+            params_given=tuple(name for name in PARAMETERS if name in (params or {})),
         )
         errors = errors_of(apply_fixes(conversion).request)
         if errors:
@@ -294,12 +304,24 @@ def _message(draft: Draft, content: str, index: int) -> tuple[dict[str, Any], Ch
 
 
 def _empty_change(draft: Draft) -> Change:
+    """A message removed for having no text; lossy when it was a tool's (empty) result."""
+    if draft.answers is not None:
+        return Change(
+            "empty-result-removed",
+            f"{draft.source}: the result of tool call {draft.answers} is empty, so its tool "
+            "message was removed (a request needs content in every message); the call is kept "
+            "without its result",
+            None,
+            draft.source,
+            True,
+        )
     return Change(
         "empty-removed",
         f"{draft.source}: the {draft.role} message has no text, so it was removed "
         "(a request needs content in every message)",
         None,
         draft.source,
+        draft.role == "tool",
     )
 
 
@@ -318,16 +340,22 @@ def _chosen_budget(messages: list[dict[str, Any]]) -> tuple[int, Change]:
     return budget, change
 
 
-def _tool_links(drafts: list[Draft], index_of: dict[int, int]) -> tuple[tuple[int, int], ...]:
-    """Pairs (calling message, result message), matched by the call's id, the latest call first."""
+def _tool_links(
+    drafts: list[Draft], index_of: dict[int, int]
+) -> tuple[tuple[tuple[int, int], ...], tuple[tuple[int, str], ...]]:
+    """Pairs (calling message, result message), matched by the call's id, the latest call first;
+    and (calling message, call id) for each result the conversion removed (it was empty)."""
     caller: dict[str, int] = {}
     links = []
+    removed = []
     for draft in drafts:
         index = index_of.get(id(draft))
         if index is None:
+            if draft.answers is not None and draft.answers in caller:
+                removed.append((caller[draft.answers], draft.answers))
             continue
         if draft.answers is not None and draft.answers in caller:
             links.append((caller[draft.answers], index))
         for call_id in draft.calls:
             caller[call_id] = index
-    return tuple(links)
+    return tuple(links), tuple(removed)

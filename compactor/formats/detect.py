@@ -6,6 +6,7 @@ from typing import Any
 
 from compactor.contract import PARAMETERS, ROLES
 from compactor.errors import FormatError, Problem, quoted
+from compactor.formats import claude_code, codex
 from compactor.formats.builder import at, describe, type_of
 
 ANTHROPIC_BLOCKS = frozenset(
@@ -27,7 +28,8 @@ OPENAI_FIELDS = frozenset({"tool_calls", "tool_call_id", "function_call"})
 PRIORITY = ("vercel", "sharegpt", "anthropic", "openai")
 EXPECTED = (
     "expected a request ({messages, budget_chars, ...}), a list of {role, content} messages "
-    "(OpenAI, Anthropic or Vercel AI SDK), or a ShareGPT {conversations: [{from, value}]}"
+    "(OpenAI, Anthropic or Vercel AI SDK), a ShareGPT {conversations: [{from, value}]}, or an "
+    "agent's log (Claude Code or Codex CLI JSONL)"
 )
 
 
@@ -36,6 +38,8 @@ def detect_format(data: Any) -> str:
     if isinstance(data, dict):
         if "conversations" in data:
             return "sharegpt"
+        if isinstance(data.get("loglines"), list):
+            return "claude-code"
         if "messages" not in data:
             return _not_a_conversation(data)
         messages = data["messages"]
@@ -54,6 +58,10 @@ def detect_format(data: Any) -> str:
             raise FormatError([Problem(f"the list is empty; {EXPECTED}", path="$")])
         if all(isinstance(item, dict) and "conversations" in item for item in data):
             return "sharegpt"
+        if claude_code.is_transcript(data):
+            return "claude-code"
+        if codex.is_rollout(data):
+            return "codex"
         return message_kind(data, "")
     raise FormatError([Problem(f"the document is {describe(data)}; {EXPECTED}", path="$")])
 

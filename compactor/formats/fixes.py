@@ -24,7 +24,7 @@ def limit_changes(messages: list[dict[str, Any]], sources: list[str]) -> list[Ch
                 "too-many-messages",
                 f"the conversation has {n:,} messages and a request holds at most "
                 f"{MAX_MESSAGES}: keeping the last {MAX_MESSAGES} would remove the first "
-                f"{first:,} (messages 0 to {first - 1})",
+                f"{first:,} (#0 to #{first - 1})",
                 None,
                 None,
                 True,
@@ -56,11 +56,13 @@ def apply_fixes(
     content over 8,000 characters to its first 8,000, moved back to a grapheme boundary so no
     character is split. With both (the default) the request is always within the limits.
     Changes about messages that are no longer there keep their ``source`` but lose their
-    ``index``; ``tool_links`` are re-indexed.
+    ``index``; ``tool_links``, ``sources`` and ``removed_results`` are re-indexed.
     """
     messages = list(conversion.request["messages"])
     changes = list(conversion.changes)
     links = conversion.tool_links
+    sources = conversion.sources
+    removed = conversion.removed_results
     made: list[Change] = []
     if keep_last and len(messages) > MAX_MESSAGES:
         start = len(messages) - MAX_MESSAGES
@@ -79,6 +81,8 @@ def apply_fixes(
         # a pending cut for a message that is gone is no longer needed
         changes = [c for c in changes if not (c.kind == "content-too-long" and c.index is None)]
         links = tuple((a - start, b - start) for a, b in links if a >= start)
+        sources = sources[start:]
+        removed = tuple((a - start, call) for a, call in removed if a >= start)
     if cut_long:
         source = {c.index: c.source for c in changes if c.kind == "content-too-long"}
         for i, message in enumerate(messages):
@@ -91,7 +95,7 @@ def apply_fixes(
             made.append(
                 Change(
                     "cut-content",
-                    f"message {i} ({message['role']}) cut from {len(content):,} to {end:,} "
+                    f"#{i} ({message['role']}) cut from {len(content):,} to {end:,} "
                     f"characters: the last {len(content) - end:,} are lost",
                     i,
                     source.get(i),
@@ -102,7 +106,14 @@ def apply_fixes(
     if not made:
         return conversion
     request = {**conversion.request, "messages": messages}
-    return replace(conversion, request=request, changes=tuple(changes + made), tool_links=links)
+    return replace(
+        conversion,
+        request=request,
+        changes=tuple(changes + made),
+        tool_links=links,
+        sources=sources,
+        removed_results=removed,
+    )
 
 
 def _shifted(change: Change, start: int) -> Change:

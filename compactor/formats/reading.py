@@ -1,12 +1,18 @@
-"""Reading an uploaded or pasted file: JSON, or JSON Lines with one message per line."""
+"""Reading an uploaded or pasted file: JSON, or JSON Lines (one message, record or log line each).
+
+A file that holds many conversations (:mod:`compactor.formats.collections`) converts one record
+at a time: without ``record``, :class:`ManyConversations` says how many there are.
+"""
 
 from __future__ import annotations
 
 import json
+from dataclasses import dataclass
 from typing import Any
 
-from compactor.errors import Problem, UnreadableJSON
-from compactor.formats.registry import convert, convert_lines
+from compactor.errors import FormatError, Problem, UnreadableJSON
+from compactor.formats.collections import Collection, collection_of
+from compactor.formats.registry import LINE_FORMATS, convert, convert_lines
 from compactor.formats.types import Conversion
 from compactor.jsonio import decode_text, parse_json
 
@@ -14,24 +20,80 @@ from compactor.jsonio import decode_text, parse_json
 MAX_LINE_PROBLEMS = 20
 
 
-def convert_text(source: str | bytes, format: str | None = None) -> Conversion:
+class ManyConversations(FormatError):
+    """The file holds many conversations; ``collection`` has them, to convert one by one."""
+
+    def __init__(self, collection: Collection):
+        self.collection = collection
+        super().__init__([Problem(f"the file holds {collection.description}")])
+
+
+@dataclass(frozen=True)
+class Document:
+    """A file as read: one JSON value (``data``), or JSONL lines (``lines``)."""
+
+    data: Any = None
+    lines: list[tuple[str, Any]] | None = None
+
+    @property
+    def collection(self) -> Collection | None:
+        return collection_of(self.data, self.lines)
+
+
+def read_document(source: str | bytes, format: str | None = None) -> Document:
+    """Parse the text: one JSON document, or JSON Lines.
+
+    Raises :class:`UnreadableJSON` (line and column; for JSONL the line of the file) when it is
+    neither, empty or binary. Without ``format``, a text that is not one JSON value but whose
+    first line is a JSON object is read as JSONL; a line format (``jsonl``, ``claude-code``,
+    ``codex``) reads it as JSONL whatever it looks like, except the Claude Code export (one
+    JSON object with ``loglines``).
+    """
+    text = _text(source)
+    if format in LINE_FORMATS:
+        try:
+            data = parse_json(text)
+        except UnreadableJSON:
+            data = None
+        if format == "claude-code" and isinstance(data, dict) and "loglines" in data:
+            return Document(data=data)
+        return Document(lines=read_lines(text))
+    try:
+        return Document(data=parse_json(text))
+    except UnreadableJSON:
+        if format is None and _looks_like_lines(text):
+            return Document(lines=read_lines(text))
+        raise
+
+
+def convert_document(
+    document: Document, format: str | None = None, record: int | None = None
+) -> Conversion:
+    """The conversation of a read document, or of its record ``record`` (0-based)."""
+    collection = document.collection
+    if collection is not None:
+        if record is None and len(collection) != 1:
+            raise ManyConversations(collection)
+        return collection.convert(record or 0, format)
+    if record not in (None, 0):
+        raise FormatError(
+            [Problem(f"there is no record {record}: the file holds one conversation (record 0)")]
+        )
+    if document.lines is not None:
+        return convert_lines(document.lines, format if format != "jsonl" else None)
+    return convert(document.data, format)
+
+
+def convert_text(
+    source: str | bytes, format: str | None = None, record: int | None = None
+) -> Conversion:
     """Convert a JSON or JSONL document given as text or bytes (UTF-8, a byte-order mark allowed).
 
     Raises :class:`compactor.jsonio.UnreadableJSON` (line and column; for JSONL the line of the
-    file) when it is not JSON, empty or binary, and :class:`FormatError` when it is JSON but not
-    a conversation. Without ``format``, a document that is not one JSON value but whose first
-    line is a JSON object is read as JSONL.
+    file) when it is not JSON, empty or binary; :class:`FormatError` when it is JSON but not a
+    conversation; :class:`ManyConversations` when it holds many and ``record`` does not pick one.
     """
-    text = _text(source)
-    if format == "jsonl":
-        return convert_lines(read_lines(text))
-    try:
-        data = parse_json(text)
-    except UnreadableJSON:
-        if format is None and _looks_like_lines(text):
-            return convert_lines(read_lines(text))
-        raise
-    return convert(data, format)
+    return convert_document(read_document(source, format), format, record)
 
 
 def read_lines(text: str) -> list[tuple[str, Any]]:

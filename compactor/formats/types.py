@@ -29,6 +29,13 @@ class Conversion:
     changes: tuple[Change, ...] = ()
     #: (assistant message that made a tool call, tool message with its result), linked by id.
     tool_links: tuple[tuple[int, int], ...] = ()
+    #: Where each request message came from in the input (``messages[4]``, ``line 7``), in order.
+    sources: tuple[str, ...] = ()
+    #: (calling message, call id) for each tool call whose result message the import removed
+    #: (an empty result, as tau-bench's ``think`` calls give): the call is kept, its result not.
+    removed_results: tuple[tuple[int, str], ...] = ()
+    #: The request parameters the input itself stated (``budget_chars``, ...), in contract order.
+    params_given: tuple[str, ...] = ()
 
     @property
     def needs_fixes(self) -> bool:

@@ -15,9 +15,17 @@ from typing import Any
 import pandas as pd
 
 from compactor import InvalidRequest, validate
+from compactor.contract import PARAMETERS
 from compactor.errors import FormatError, Problem, UnreadableJSON
-from compactor.formats import FORMATS, Conversion, apply_fixes, convert_text
-from explorer.session.conversation import Conversation, params_from
+from compactor.formats import (
+    FORMATS,
+    Collection,
+    Conversion,
+    ManyConversations,
+    apply_fixes,
+    convert_text,
+)
+from explorer.session.conversation import Conversation, message_name, params_from, safe_name
 
 #: Columns of the message editor, in order.
 EDITOR_COLUMNS = ("position", "role", "content", "id", "pin")
@@ -32,12 +40,15 @@ class Attempt:
     """What reading some text gave: a conversion, or problems of one kind.
 
     ``kind`` is ``"syntax"`` (not JSON: line and column), ``"format"`` (JSON but not a
-    conversation: JSON paths) or ``"schema"`` (a request that breaks the schema: JSON paths).
+    conversation: JSON paths), ``"schema"`` (a request that breaks the schema: JSON paths) or
+    ``"collection"`` (a file of many conversations: ``collection`` has them, to pick one).
     """
 
     conversion: Conversion | None = None
     problems: tuple[Problem, ...] = ()
     kind: str = ""
+    collection: Collection | None = None
+    format: str | None = None  # the format the user chose (None: detected)
 
     @property
     def ok(self) -> bool:
@@ -47,11 +58,53 @@ class Attempt:
 def read(source: str | bytes, format: str | None = None) -> Attempt:
     """Convert pasted or uploaded text; the format is detected unless given."""
     try:
-        return Attempt(convert_text(source, format))
+        return Attempt(convert_text(source, format), format=format)
     except UnreadableJSON as error:
         return Attempt(problems=tuple(error.problems), kind="syntax")
+    except ManyConversations as error:
+        problems = tuple(error.problems)
+        return Attempt(
+            problems=problems, kind="collection", collection=error.collection, format=format
+        )
     except FormatError as error:
         return Attempt(problems=tuple(error.problems), kind="format")
+
+
+def read_record(attempt: Attempt, record: int) -> Attempt:
+    """Record ``record`` of a file of many conversations (an attempt of kind ``collection``)."""
+    assert attempt.collection is not None
+    try:
+        conversion = attempt.collection.convert(record, attempt.format)
+    except FormatError as error:
+        return Attempt(problems=tuple(error.problems), kind="format")
+    return Attempt(conversion, format=attempt.format)
+
+
+def record_options(collection: Collection) -> dict[int, str]:
+    """Picker labels for a collection's records: ``record 3 · id 41`` (no content)."""
+    out = {}
+    for i, record in enumerate(collection.records):
+        shown = safe_name(str(record.id)) if record.id is not None else None
+        out[i] = f"record {i}" + (f" · id {shown}" if shown else "")
+    return out
+
+
+def choose_params(
+    conversion: Conversion, own: Mapping[str, Any], current: Mapping[str, Any]
+) -> tuple[dict[str, Any], str]:
+    """The parameters to load with: the file's own where it states them, the user's otherwise;
+    and a sentence saying which were used."""
+    given = [name for name in PARAMETERS if name in conversion.params_given]
+    chosen = {name: (own[name] if name in given else current[name]) for name in PARAMETERS}
+    if not given:
+        return chosen, "The file states no parameters, so your current parameters are kept."
+    if len(given) == len(PARAMETERS):
+        return chosen, "The file's own parameters are used (it states all of them)."
+    kept = [name for name in PARAMETERS if name not in given]
+    return chosen, (
+        f"The file's own {', '.join(given)} {'is' if len(given) == 1 else 'are'} used; your "
+        f"{', '.join(kept)} {'is' if len(kept) == 1 else 'are'} kept."
+    )
 
 
 def schema_problems(request: Mapping[str, Any]) -> tuple[Problem, ...]:
@@ -71,6 +124,8 @@ def finish(
     fallback: Mapping[str, Any],
     label: str,
     source: str,
+    file_name: str | None = None,
+    record: int | None = None,
 ) -> tuple[Conversation | None, Attempt]:
     """Apply the fixes the user chose and validate; a conversation, or why there is none."""
     if conversion.needs_fixes and (keep_last or cut_long):
@@ -86,6 +141,10 @@ def finish(
         source=source,
         format=conversion.format,
         tool_links=tuple(conversion.tool_links),
+        file_name=safe_name(file_name),
+        record=record,
+        sources=tuple(conversion.sources),
+        removed_results=tuple(conversion.removed_results),
     )
     return conv, Attempt(conversion)
 
@@ -106,6 +165,17 @@ def first_lines(lines: list[str], limit: int = 20) -> str:
     return text + (f"\n... and {len(lines) - limit:,} more" if len(lines) > limit else "")
 
 
+#: Characters of a problem text on one line of the problem table (at the page's width, about).
+PROBLEM_LINE_CHARS = 95
+
+
+def problem_row_height(problems: Iterable[Problem], line_chars: int = PROBLEM_LINE_CHARS) -> int:
+    """Pixels of a problem table's rows: tall enough for the longest problem to wrap whole."""
+    longest = max((len(p.message) for p in problems), default=0)
+    lines = min(12, max(1, -(-longest // line_chars)))
+    return 35 if lines == 1 else 21 * lines + 14
+
+
 def problem_rows(problems: Iterable[Problem]) -> pd.DataFrame:
     """Problems as a table: where (line and column, or JSON path) and what is wrong."""
     rows = []
@@ -116,29 +186,38 @@ def problem_rows(problems: Iterable[Problem]) -> pd.DataFrame:
 
 
 def change_rows(changes: Iterable[Any]) -> pd.DataFrame:
-    """An import's changes as a table, lossy ones flagged."""
+    """An import's changes as a table, lossy ones flagged: the message as ``#N`` (the request's
+    numbering, #0 first), ``where`` the place in the file it came from."""
     rows = [
         {
             "lossy": bool(c.lossy),
             "kind": c.kind,
-            "message": c.index,
+            "message": "" if c.index is None else message_name(c.index),
             "where": c.source or "",
             "what changed": c.message,
         }
         for c in changes
     ]
-    frame = pd.DataFrame(rows, columns=["lossy", "kind", "message", "where", "what changed"])
-    return frame.astype({"message": "Int64"})
+    return pd.DataFrame(rows, columns=["lossy", "kind", "message", "where", "what changed"])
+
+
+def removed_result_lines(conv: Conversation) -> list[str]:
+    """The calls the import left without their (empty) results, for the pairing check."""
+    return [
+        f"{message_name(index)}: the call {call} is kept, its empty result was removed"
+        for index, call in conv.removed_results
+    ]
 
 
 # --- the message editor --------------------------------------------------------------------
 
 
 def editor_frame(messages: Sequence[Mapping[str, Any]]) -> pd.DataFrame:
-    """The messages as editor rows; ``position`` orders them (edit it to move a message)."""
+    """The messages as editor rows; ``position`` orders them (edit it to move a message), and
+    is the message's number (#0 first) as everywhere else."""
     rows = [
         {
-            "position": float(i + 1),
+            "position": float(i),
             "role": m["role"],
             "content": m["content"],
             "id": m.get("id"),

@@ -14,7 +14,9 @@ from urllib.parse import urlsplit
 
 import pandas as pd
 
+from compactor.export import Exported, export
 from compactor.jsonio import dumps
+from explorer.session.conversation import Conversation
 
 ENDPOINT = "/v1/memory-compact"
 DEFAULT_BASE_URL = "http://127.0.0.1:8080"
@@ -39,10 +41,16 @@ def request_json(request: dict[str, Any], indent: int | None = 2) -> str:
     return dumps(request, indent)
 
 
-def curl_command(url: str, request: dict[str, Any], inline_limit: int = INLINE_LIMIT) -> str:
-    """A curl command that POSTs ``request`` to ``url``; the body inline when it is small."""
+def curl_command(
+    url: str,
+    request: dict[str, Any],
+    inline_limit: int = INLINE_LIMIT,
+    request_file: str = REQUEST_FILE,
+) -> str:
+    """A curl command that POSTs ``request`` to ``url``; the body inline when it is small, else
+    read from ``request_file`` (the downloaded request)."""
     body = dumps(request, indent=None)
-    data = shlex.quote(body) if len(body) <= inline_limit else f"@{REQUEST_FILE}"
+    data = shlex.quote(body) if len(body) <= inline_limit else f"@{shlex.quote(request_file)}"
     return (
         f"curl -sS -X POST {shlex.quote(url)} \\\n"
         "  -H 'Content-Type: application/json' \\\n"
@@ -50,14 +58,19 @@ def curl_command(url: str, request: dict[str, Any], inline_limit: int = INLINE_L
     )
 
 
-def python_snippet(url: str, request: dict[str, Any], inline_limit: int = INLINE_LIMIT) -> str:
+def python_snippet(
+    url: str,
+    request: dict[str, Any],
+    inline_limit: int = INLINE_LIMIT,
+    request_file: str = REQUEST_FILE,
+) -> str:
     """A Python script (httpx) that POSTs ``request`` to ``url`` and prints the outcome."""
     body = dumps(request, indent=None)
     if len(body) <= inline_limit:
         load = "REQUEST = " + pprint.pformat(request, width=96, sort_dicts=False)
         imports = "import httpx"
     else:
-        load = f'REQUEST = json.loads(Path("{REQUEST_FILE}").read_text("utf-8"))'
+        load = f'REQUEST = json.loads(Path({dumps(request_file, None)}).read_text("utf-8"))'
         imports = "import json\nfrom pathlib import Path\n\nimport httpx"
     return (
         f"{imports}\n\n{load}\n\n"
@@ -90,6 +103,36 @@ def snippet_height(code: str, wrap_at: int | None = None) -> int | str:
     width = wrap_at or 0
     lines = sum(max(1, -(-len(line) // width)) if width else 1 for line in code.splitlines())
     return "content" if lines <= SNIPPET_LINES else SNIPPET_HEIGHT
+
+
+#: The provider formats the Output page downloads, with a label each.
+PROVIDERS = {
+    "openai": "OpenAI Chat Completions",
+    "anthropic": "Anthropic Messages",
+    "vercel": "Vercel AI SDK",
+    "sharegpt": "ShareGPT",
+}
+
+
+def file_stem(conv: Conversation) -> str:
+    """The start of every download's name: the loaded file's (made safe), else the sample's."""
+    name = conv.file_name or conv.sample or "conversation"
+    stem = name.rsplit(".", 1)[0] if "." in name.lstrip(".") else name
+    stem = stem.replace(" ", "-") or "conversation"
+    return f"{stem}-record{conv.record}" if conv.record is not None else stem
+
+
+def download_name(conv: Conversation, what: str) -> str:
+    """``tau_airline-record2.openai.json``: the file, then what the download holds."""
+    return f"{file_stem(conv)}.{what}.json"
+
+
+def provider_export(
+    conv: Conversation, request: dict[str, Any], response: dict[str, Any], target: str
+) -> Exported:
+    """The compacted conversation in a provider's format (orphan halves dropped, noted)."""
+    empty = {call for _, call in conv.removed_results}
+    return export(response, request, target, empty_results=empty)
 
 
 def compacted_messages(response: dict[str, Any]) -> list[dict[str, Any]]:

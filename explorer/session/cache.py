@@ -189,10 +189,11 @@ def pairing(conversation: Conversation, result: CompactionResult) -> Pairing:
     """
     links = [tuple(link) for link in conversation.tool_links]
     try:
-        return Pairing(check_pairing(result, links), len(links))
+        removed = conversation.removed_results
+        return Pairing(check_pairing(result, links, removed), len(links))
     except ValueError as error:
         note = f"The imported tool links do not fit this history ({error}); paired by position."
-        return Pairing(check_pairing(result, None), 0, note)
+        return Pairing(check_pairing(result, None, conversation.removed_results), 0, note)
 
 
 @st.cache_resource(max_entries=8, show_spinner=False)

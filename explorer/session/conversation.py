@@ -54,6 +54,13 @@ class Conversation:
     sample: str | None = None
     format: str | None = None
     tool_links: tuple[Any, ...] = ()
+    #: The file it came from, made safe to show anywhere (:func:`safe_name`); None when pasted.
+    file_name: str | None = None
+    record: int | None = None  # the record of a file that holds many conversations
+    #: Where each message came from in the input (``messages[4]``, ``line 7``), when imported.
+    sources: tuple[str, ...] = ()
+    #: (calling message, call id) of each result the import removed (it was empty).
+    removed_results: tuple[tuple[int, str], ...] = ()
     key: str = field(init=False)
 
     def __post_init__(self) -> None:
@@ -71,6 +78,37 @@ class Conversation:
             value = params[name]
             out[name] = list(value) if name == "keep_roles" else value
         return out
+
+
+def safe_name(name: str | None, limit: int = 60) -> str | None:
+    """A file name as the explorer may show it anywhere (labels, Markdown, download names):
+    letters, digits and ``. - _ ( )`` kept, anything else (a path, Markdown, HTML) as ``-``."""
+    if not name:
+        return None
+    base = name.replace("\\", "/").rsplit("/", 1)[-1]
+    kept = "".join(c if c.isalnum() or c in "._-() " else "-" for c in base).strip(" .-")
+    return kept[:limit] or None
+
+
+def source_position(source: str | None) -> int | None:
+    """The 0-based position a source names: ``messages[4]`` -> 4, ``line 7`` -> 6 (lines count
+    from 1), ``[3].traj[5]`` -> 5 (the innermost list); None when it names none."""
+    if not source:
+        return None
+    if source.startswith("line ") and "," not in source:
+        digits = source[5:]
+        return int(digits) - 1 if digits.isdigit() else None
+    tail = source.rsplit("[", 1)
+    if len(tail) == 2 and tail[1].rstrip("]").isdigit() and tail[1].endswith("]"):
+        return int(tail[1][:-1])
+    return None
+
+
+def message_name(index: int, source: str | None = None) -> str:
+    """``#3``, or ``#3 (source messages[4])`` where the source position differs."""
+    if source and source_position(source) != index:
+        return f"#{index} (source {source})"
+    return f"#{index}"
 
 
 #: The sidebar shows the whole request up to this many characters of message content.

@@ -1,120 +1,100 @@
 """The explorer's state: the loaded conversation, the parameters, and the URL that reproduces them.
 
-The URL carries the sample and every parameter (``?sample=dispatcher&budget_chars=400&...``), so
-a link opens the exact view. Values in a link are untrusted: each bad one falls back to the
-sample's published value with a notice that never repeats unsafe text. The parsing is plain
-functions (tested on their own); the functions at the end read and write ``st.session_state``.
+The URL carries the conversation (``sample=dispatcher``, or ``c=KEY`` for one kept in the
+workspace, :mod:`explorer.session.workspace`), every parameter, and the view: the watched
+phrases, the B parameters of A/B (``b_budget_chars=...``), the selected message and the
+walkthrough step. A link opens the exact view on the same server; a conversation the server does
+not have is said in a notice, never replaced silently. Values in a link are untrusted: each bad
+one falls back with a notice that never repeats unsafe text. The parsing is plain functions
+(tested on their own); the functions at the end read and write ``st.session_state``.
 """
 
 from __future__ import annotations
 
-import math
-import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 import streamlit as st
 
-from compactor.contract import RANGES, ROLES
+from compactor.contract import RANGES
+from explorer.session import workspace
 from explorer.session.conversation import PARAM_NAMES, Conversation
+from explorer.session.linkvalues import (
+    INTEGER,
+    clean_float,
+    expected,
+    format_threshold,
+    last_value,
+    parse_integer,
+    parse_roles,
+    parse_threshold,
+    shown,
+)
 
 SAMPLE_PARAM = "sample"
+CONVERSATION_PARAM = "c"
+PHRASES_PARAM = "phrases"
+B_PREFIX = "b_"
+MESSAGE_PARAM = "message"
+STEP_PARAM = "step"
+#: Session keys of the view the link carries. The widgets own them: these equal
+#: explorer.widgets.tuning.PHRASES_KEY, B_KEYS, B_FOR_KEY, STEP_KEY and pages/timeline.py's
+#: PICKER_KEY (a test checks it), repeated here because this layer cannot import those.
+PHRASES_KEY = "watched_phrases"
+B_KEYS: Mapping[str, str] = {name: f"ab_{name}" for name in PARAM_NAMES}
+B_FOR_KEY = "ab_conversation"
+STEP_KEY = "walkthrough_step"
+PICKER_KEY = "timeline_message"
+STEPS = (1, 2, 3, 4)
+#: The watched phrases a link may carry (as tuning's text box takes them).
+PHRASES_MAX_CHARS = 5_000
 #: Widget keys of the sidebar's parameter controls (the budget has a slider and a number box).
 PARAM_KEYS: Mapping[str, str] = {name: f"param_{name}" for name in PARAM_NAMES}
 BUDGET_SLIDER_KEY = "param_budget_slider"
 SAMPLE_KEY = "sample_choice"
-#: The sample picker's value while a pasted, uploaded or edited conversation is loaded.
+#: The sample picker's value while a pasted, uploaded or edited conversation is loaded; the
+#: workspace's other conversations are this prefix and their key.
 YOURS = "(yours)"
+CHOICE_PREFIX = "c:"
 CONVERSATION_KEY = "conversation"
 PENDING_KEY = "pending_load"
 NOTICES_KEY = "url_notices"
 READY_KEY = "explorer_ready"
 
-_INTEGER = re.compile(r"[0-9]{1,9}")
-_DECIMAL = re.compile(r"[0-9]{0,3}(?:\.[0-9]{1,12})?")
-# Shown back in a notice only when it cannot carry Markdown, HTML or a link.
-_SHOWABLE = re.compile(r"[A-Za-z0-9.,+-]{1,24}")
 _INTEGER_PARAMS = ("budget_chars", "keep_last_n", "max_message_chars")
 
 
 @dataclass(frozen=True)
+class View:
+    """The parts of a view beyond the parameters: none of them is set unless the link says."""
+
+    phrases: str | None = None
+    b_params: dict[str, Any] = field(default_factory=dict)
+    message: int | None = None
+    step: int | None = None
+
+
+@dataclass(frozen=True)
 class LinkState:
-    """What a URL asks for: a sample (None when not named), valid parameters, notices."""
+    """What a URL asks for: a sample or a workspace conversation (None when not named), valid
+    parameters, the view, notices."""
 
     sample: str | None
     params: dict[str, Any] = field(default_factory=dict)
     notices: tuple[str, ...] = ()
+    conversation: str | None = None  # a workspace key
+    view: View = field(default_factory=View)
 
 
-def shown(raw: str) -> str:
-    """A link value as a notice may show it: itself when harmless, else a neutral description."""
-    return f"'{raw}'" if _SHOWABLE.fullmatch(raw) else "a value that cannot be shown"
-
-
-def _last(value: str | Sequence[str]) -> str:
-    """A repeated query key counts with its last value, as ``st.query_params`` reads it."""
-    if isinstance(value, str):
-        return value
-    return value[-1] if value else ""
-
-
-def parse_integer(name: str, raw: str) -> int | None:
-    """An integer parameter from a link, or None when it is not a whole number in range."""
-    low, high = RANGES[name]
-    if not _INTEGER.fullmatch(raw):
-        return None
-    value = int(raw)
-    return value if low <= value <= high else None
-
-
-def parse_threshold(raw: str) -> float | None:
-    """``duplicate_threshold`` from a link, or None when it is not a number in range."""
-    low, high = RANGES["duplicate_threshold"]
-    if not raw or raw == "." or not _DECIMAL.fullmatch(raw):
-        return None
-    value = float(raw)
-    return value if math.isfinite(value) and low <= value <= high else None
-
-
-def parse_roles(raw: str) -> list[str] | None:
-    """``keep_roles`` from a link (comma-separated, empty for none); None for an unknown role."""
-    if raw.strip() == "":
-        return []
-    roles = [part.strip() for part in raw.split(",")]
-    if any(role not in ROLES for role in roles):
-        return None
-    return list(dict.fromkeys(roles))
-
-
-def _expected(name: str) -> str:
-    """What a link's value for ``name`` must be, in words."""
-    if name == "keep_roles":
-        return "a comma-separated list of " + ", ".join(ROLES)
-    low, high = RANGES[name]
-    if name == "duplicate_threshold":
-        return f"a number from {low} to {high}"
-    return f"a whole number from {low:,} to {high:,}"
-
-
-def parse_link(query: Mapping[str, str | Sequence[str]], samples: Sequence[str]) -> LinkState:
-    """The sample and parameters a URL's query asks for; unknown keys are ignored."""
-    notices: list[str] = []
-    sample = None
-    if SAMPLE_PARAM in query:
-        raw = _last(query[SAMPLE_PARAM])
-        if raw in samples:
-            sample = raw
-        else:
-            notices.append(
-                f"The link names a sample, {shown(raw)}, that does not exist; "
-                "showing the default sample instead."
-            )
+def _parse_params(
+    query: Mapping[str, str | Sequence[str]], prefix: str, notices: list[str], whose: str
+) -> dict[str, Any]:
     params: dict[str, Any] = {}
     for name in PARAM_NAMES:
-        if name not in query:
+        if prefix + name not in query:
             continue
-        raw = _last(query[name])
+        raw = last_value(query[prefix + name])
         if name in _INTEGER_PARAMS:
             value: Any = parse_integer(name, raw)
         elif name == "duplicate_threshold":
@@ -123,37 +103,111 @@ def parse_link(query: Mapping[str, str | Sequence[str]], samples: Sequence[str])
             value = parse_roles(raw)
         if value is None:
             notices.append(
-                f"The link's {name} is {shown(raw)}, which is not {_expected(name)}; "
-                "using the conversation's own value instead."
+                f"The link's {prefix}{name} is {shown(raw)}, which is not {expected(name)}; "
+                f"using {whose} instead."
             )
         else:
             params[name] = value
-    return LinkState(sample, params, tuple(notices))
+    return params
 
 
-def format_threshold(value: float) -> str:
-    """The shortest text that reads back as the same number (``0.9``, ``1``, ``0.875``)."""
-    text = repr(float(value))
-    return text[:-2] if text.endswith(".0") else text
+def _parse_view(query: Mapping[str, str | Sequence[str]], notices: list[str]) -> View:
+    phrases = None
+    if PHRASES_PARAM in query:
+        phrases = last_value(query[PHRASES_PARAM])
+        if len(phrases) > PHRASES_MAX_CHARS:
+            phrases = phrases[:PHRASES_MAX_CHARS]
+            notices.append(
+                f"The link's watched phrases were longer than {PHRASES_MAX_CHARS:,} characters; "
+                "only the first ones are watched."
+            )
+    b_params = _parse_params(query, B_PREFIX, notices, "the sidebar's value for B")
+    message = step = None
+    if MESSAGE_PARAM in query:
+        raw = last_value(query[MESSAGE_PARAM])
+        message = int(raw) if INTEGER.fullmatch(raw) else None
+        if message is None:
+            notices.append(
+                f"The link's message is {shown(raw)}, not a message number (#0, #1, ...)."
+            )
+    if STEP_PARAM in query:
+        raw = last_value(query[STEP_PARAM])
+        step = int(raw) if raw in {str(s) for s in STEPS} else None
+        if step is None:
+            notices.append(f"The link's walkthrough step is {shown(raw)}, not one of 1 to 4.")
+    return View(phrases, b_params, message, step)
 
 
-def link_query(sample: str | None, params: Mapping[str, Any]) -> dict[str, str]:
-    """The query that reproduces a view: the sample (when one is loaded) and every parameter."""
-    query = {SAMPLE_PARAM: sample} if sample else {}
+def parse_link(query: Mapping[str, str | Sequence[str]], samples: Sequence[str]) -> LinkState:
+    """The conversation, parameters and view a URL's query asks for; unknown keys are ignored."""
+    notices: list[str] = []
+    sample = conversation = None
+    if CONVERSATION_PARAM in query:
+        raw = last_value(query[CONVERSATION_PARAM])
+        if workspace.KEY.fullmatch(raw):
+            conversation = raw
+        else:
+            notices.append(
+                f"The link names a conversation, {shown(raw)}, that is not a conversation key; "
+                "showing the default sample instead."
+            )
+    elif SAMPLE_PARAM in query:
+        raw = last_value(query[SAMPLE_PARAM])
+        if raw in samples:
+            sample = raw
+        else:
+            notices.append(
+                f"The link names a sample, {shown(raw)}, that does not exist; "
+                "showing the default sample instead."
+            )
+    params = _parse_params(query, "", notices, "the conversation's own value")
+    view = _parse_view(query, notices)
+    return LinkState(sample, params, tuple(notices), conversation, view)
+
+
+def missing_conversation_notice(key: str) -> str:
+    return (
+        f"The link names conversation {key}, which this server does not have (it was loaded on "
+        "another server, or this server's workspace was cleared), so it cannot be shown; "
+        "showing the default sample instead. Load the file again to see it."
+    )
+
+
+def _param_values(params: Mapping[str, Any], prefix: str = "") -> dict[str, str]:
+    query = {}
     for name in PARAM_NAMES:
         value = params[name]
         if name == "keep_roles":
-            query[name] = ",".join(value)
+            query[prefix + name] = ",".join(value)
         elif name == "duplicate_threshold":
-            query[name] = format_threshold(value)
+            query[prefix + name] = format_threshold(value)
         else:
-            query[name] = str(int(value))
+            query[prefix + name] = str(int(value))
     return query
 
 
-def clean_float(value: float) -> float:
-    """A slider's float without binary noise (``0.8700000000000001`` is ``0.87``)."""
-    return float(f"{float(value):.12g}")
+def link_query(
+    sample: str | None,
+    params: Mapping[str, Any],
+    conversation: str | None = None,
+    view: View | None = None,
+) -> dict[str, str]:
+    """The query that reproduces a view: the sample (or the workspace key of the conversation),
+    every parameter, and the view's parts that are set."""
+    query = {SAMPLE_PARAM: sample} if sample else {}
+    if not sample and conversation:
+        query[CONVERSATION_PARAM] = conversation
+    query |= _param_values(params)
+    view = view or View()
+    if view.phrases:
+        query[PHRASES_PARAM] = view.phrases
+    if view.b_params:
+        query |= _param_values(view.b_params, B_PREFIX)
+    if view.message is not None:
+        query[MESSAGE_PARAM] = str(view.message)
+    if view.step is not None:
+        query[STEP_PARAM] = str(view.step)
+    return query
 
 
 def budget_slider_range(input_chars: int, budget: int) -> tuple[int, int, int]:
@@ -215,14 +269,21 @@ def set_params(values: Mapping[str, Any]) -> None:
     write_params(PARAM_KEYS, values)
 
 
+def choice_of(conv: Conversation) -> str:
+    """The sample picker's value for the loaded ``conv``: its sample, or :data:`YOURS`."""
+    return conv.sample or YOURS
+
+
 def load(conv: Conversation, values: Mapping[str, Any] | None = None) -> None:
     """Make ``conv`` the conversation, with ``values`` (default: its own parameters).
 
     Call before the sidebar is drawn or from a widget callback; from a page body use
-    :func:`load_next_run`.
+    :func:`load_next_run`. A conversation that is not a sample is kept in the workspace.
     """
+    if conv.sample is None:
+        workspace.save(conv)  # so that a link to it reopens it on this server
     st.session_state[CONVERSATION_KEY] = conv
-    st.session_state[SAMPLE_KEY] = conv.sample or YOURS
+    st.session_state[SAMPLE_KEY] = choice_of(conv)
     set_params(conv.params if values is None else values)
 
 
@@ -232,13 +293,49 @@ def load_next_run(conv: Conversation, values: Mapping[str, Any] | None = None) -
     st.rerun()
 
 
+def apply_view(view: View, conv: Conversation, params: Mapping[str, Any]) -> None:
+    """Put a link's view into the widgets' keys (before any of them is drawn)."""
+    if view.phrases is not None:
+        st.session_state[PHRASES_KEY] = view.phrases
+    if view.b_params:
+        write_params(B_KEYS, {**params, **view.b_params})
+        st.session_state[B_FOR_KEY] = conv.key
+    if view.message is not None and view.message < len(conv.messages):
+        st.session_state[PICKER_KEY] = view.message
+    if view.step is not None:
+        st.session_state[STEP_KEY] = view.step
+
+
+def current_view(conv: Conversation) -> View:
+    """The view's parts the session holds now, as a link carries them."""
+    state = st.session_state
+    b_params: dict[str, Any] = {}
+    if state.get(B_FOR_KEY) == conv.key and all(key in state for key in B_KEYS.values()):
+        b_params = read_params(B_KEYS)
+    message = state.get(PICKER_KEY)
+    step = state.get(STEP_KEY)
+    return View(
+        phrases=state.get(PHRASES_KEY) or None,
+        b_params=b_params,
+        message=message if isinstance(message, int) and message < len(conv.messages) else None,
+        step=step if step in STEPS else None,
+    )
+
+
 def start(samples: Mapping[str, Conversation], default_sample: str) -> None:
     """Prepare a run: on a session's first run read the URL; apply a load asked for last run."""
     if not st.session_state.get(READY_KEY):
         link = parse_link(st.query_params.to_dict(), list(samples))
-        conv = samples[link.sample or default_sample]
-        load(conv, {**conv.params, **link.params})
-        st.session_state[NOTICES_KEY] = link.notices
+        notices = list(link.notices)
+        conv = workspace.get(link.conversation) if link.conversation else None
+        if link.conversation and conv is None:
+            notices.append(missing_conversation_notice(link.conversation))
+        if conv is None:
+            conv = samples[link.sample or default_sample]
+        values = {**conv.params, **link.params}
+        load(conv, values)
+        apply_view(link.view, conv, values)
+        st.session_state[NOTICES_KEY] = tuple(notices)
         st.session_state[READY_KEY] = True
     pending = st.session_state.pop(PENDING_KEY, None)
     if pending is not None:
@@ -247,6 +344,6 @@ def start(samples: Mapping[str, Conversation], default_sample: str) -> None:
 
 def sync_url(conv: Conversation, values: Mapping[str, Any]) -> None:
     """Write the view into the URL, only when it changed (each write reaches the browser)."""
-    wanted = link_query(conv.sample, values)
+    wanted = link_query(conv.sample, values, conv.key, current_view(conv))
     if st.query_params.to_dict() != wanted:
         st.query_params.from_dict(wanted)

@@ -10,7 +10,7 @@ import streamlit as st
 from compactor import CompactionResult
 from compactor.errors import Problem
 from explorer.frames import checks, views
-from explorer.frames.imports import problem_rows
+from explorer.frames.imports import problem_row_height, problem_rows
 from explorer.session import cache, state
 from explorer.theme import FATE_COLOURS, FATE_MEANINGS, FATES
 
@@ -45,7 +45,13 @@ def show_problems(title: str, problems: Iterable[Problem]) -> None:
     through Markdown.
     """
     st.error(title, icon=":material/error:")
-    table(problem_rows(problems))
+    problems = list(problems)
+    # rows tall enough that a long problem wraps in its cell instead of ending at the edge
+    table(
+        problem_rows(problems),
+        row_height=problem_row_height(problems),
+        column_config={"problem": st.column_config.TextColumn("problem", width="large")},
+    )
 
 
 def fate_legend_html() -> str:

@@ -18,8 +18,9 @@ from compactor.contract import LIMITS, ROLES
 from compactor.formats import Conversion
 from explorer.frames import imports
 from explorer.frames.imports import Attempt
+from explorer.frames.markup import markdown_literal
 from explorer.session import state
-from explorer.session.conversation import Conversation
+from explorer.session.conversation import Conversation, safe_name
 from explorer.widgets import common
 
 PASTE_KEY = "paste_text"
@@ -27,6 +28,8 @@ PASTE_FORMAT_KEY = "paste_format"
 UPLOAD_KEY = "upload_file"
 UPLOAD_FORMAT_KEY = "upload_format"
 STEP_KEY = "import_step_{}"  # per source: the last attempt's outcome
+COLLECTION_KEY = "import_collection_{}"  # per source: a file of many conversations, to pick from
+RECORD_KEY = "import_record_{}"  # per source: the record picked
 REPORT_KEY = "import_report"
 FIX_KEY = "fix_{}_{}"  # per source and fix option: the user's choice
 
@@ -34,6 +37,7 @@ TITLES = {
     "syntax": "This is not valid JSON (or JSON Lines); nothing was loaded.",
     "format": "This JSON could not be read as a conversation; nothing was loaded.",
     "schema": "The conversation breaks the request schema; nothing was loaded.",
+    "collection": "This file holds many conversations: pick the record to load below.",
 }
 FIX_LABELS = {
     "keep_last": f"Keep only the last {LIMITS['max_messages']} messages",
@@ -54,11 +58,17 @@ class Step:
         return self.conversation is None and self.attempt.ok and self.attempt.conversion.needs_fixes
 
 
-def label_for(source: str, conversion: Conversion) -> str:
+def label_for(
+    source: str, conversion: Conversion, file_name: str | None = None, record: int | None = None
+) -> str:
+    """The explorer's label: what it is, the file's name made safe, the record, the format."""
     noun = {"pasted": "Pasted conversation", "uploaded": "Uploaded file"}.get(
         source, "Conversation"
     )
-    return f"{noun} ({conversion.format})"
+    name = safe_name(file_name)
+    named = f"{noun} {name}" if name else noun
+    of = f", record {record}" if record is not None else ""
+    return f"{named}{of} ({conversion.format})"
 
 
 def decide(
@@ -67,6 +77,8 @@ def decide(
     fallback: Mapping[str, Any],
     keep_last: bool = False,
     cut_long: bool = False,
+    file_name: str | None = None,
+    record: int | None = None,
 ) -> Step:
     """What to do with a read: stop at its problems, wait for fixes the user has not chosen, or
     validate (after the chosen fixes) and load."""
@@ -80,8 +92,10 @@ def decide(
         keep_last=keep_last,
         cut_long=cut_long,
         fallback=fallback,
-        label=label_for(source, conversion),
+        label=label_for(source, conversion, file_name, record),
         source=source,
+        file_name=file_name,
+        record=record,
     )
     return Step(checked, conv)
 
@@ -92,26 +106,60 @@ def _format_choice(key: str) -> str | None:
 
 
 def _conclude(source: str, step: Step) -> None:
+    """Keep the outcome; load a conversation, with the file's parameters where it has them.
+
+    Only the current outcome is shown: a failed attempt takes away the last load's banner.
+    """
     st.session_state[STEP_KEY.format(source)] = step
-    if step.conversation is not None:
-        conversion = step.attempt.conversion
-        st.session_state[REPORT_KEY] = (step.conversation, conversion.changes)
-        state.load(step.conversation)
+    if step.attempt.kind == "collection":
+        st.session_state[COLLECTION_KEY.format(source)] = step.attempt
+    if step.conversation is None:
+        st.session_state.pop(REPORT_KEY, None)
+        return
+    conversion = step.attempt.conversion
+    values, said = imports.choose_params(conversion, step.conversation.params, state.params())
+    changes = conversion.changes
+    if "budget_chars" not in conversion.params_given:  # the user's budget is kept, not chosen
+        changes = tuple(c for c in changes if c.kind != "budget-chosen")
+    st.session_state[REPORT_KEY] = (step.conversation, changes, said)
+    state.load(step.conversation, values)
+
+
+def _name(source: str) -> str | None:
+    if source != "uploaded":
+        return None
+    file = st.session_state.get(UPLOAD_KEY)
+    return getattr(file, "name", None)
+
+
+def _read(source: str, data: str | bytes, key: str) -> None:
+    attempt = imports.read(data, _format_choice(key))
+    if attempt.kind != "collection":
+        st.session_state.pop(COLLECTION_KEY.format(source), None)
+    _conclude(source, decide(attempt, source, state.params(), file_name=_name(source)))
 
 
 def _read_paste() -> None:
-    text = st.session_state.get(PASTE_KEY) or ""
-    attempt = imports.read(text, _format_choice(PASTE_FORMAT_KEY))
-    _conclude("pasted", decide(attempt, "pasted", state.params()))
+    _read("pasted", st.session_state.get(PASTE_KEY) or "", PASTE_FORMAT_KEY)
 
 
 def _read_upload() -> None:
     file = st.session_state.get(UPLOAD_KEY)
     if file is None:
         st.session_state.pop(STEP_KEY.format("uploaded"), None)
+        st.session_state.pop(COLLECTION_KEY.format("uploaded"), None)
         return
-    attempt = imports.read(file.getvalue(), _format_choice(UPLOAD_FORMAT_KEY))
-    _conclude("uploaded", decide(attempt, "uploaded", state.params()))
+    _read("uploaded", file.getvalue(), UPLOAD_FORMAT_KEY)
+
+
+def _load_record(source: str) -> None:
+    collected = st.session_state.get(COLLECTION_KEY.format(source))
+    if collected is None:
+        return
+    record = int(st.session_state.get(RECORD_KEY.format(source)) or 0)
+    attempt = imports.read_record(collected, record)
+    step = decide(attempt, source, state.params(), file_name=_name(source), record=record)
+    _conclude(source, step)
 
 
 def _apply_fixes(source: str) -> None:
@@ -119,7 +167,21 @@ def _apply_fixes(source: str) -> None:
     if step is None or not step.needs_fixes:
         return
     choice = {name: bool(st.session_state.get(FIX_KEY.format(source, name))) for name in FIX_LABELS}
-    _conclude(source, decide(step.attempt, source, state.params(), **choice))
+    conv_record = None
+    collected = st.session_state.get(COLLECTION_KEY.format(source))
+    if collected is not None:
+        conv_record = int(st.session_state.get(RECORD_KEY.format(source)) or 0)
+    _conclude(
+        source,
+        decide(
+            step.attempt,
+            source,
+            state.params(),
+            **choice,
+            file_name=_name(source),
+            record=conv_record,
+        ),
+    )
 
 
 def _format_picker(key: str) -> None:
@@ -136,13 +198,37 @@ def _format_picker(key: str) -> None:
     )
 
 
+def record_picker(source: str) -> None:
+    """The records of a file of many conversations, to load one (0-based, as everywhere)."""
+    collected: Attempt | None = st.session_state.get(COLLECTION_KEY.format(source))
+    if collected is None or collected.collection is None:
+        return
+    options = imports.record_options(collected.collection)
+    with st.container(border=True):
+        st.text(f"The file holds {collected.collection.description}.")
+        st.selectbox(
+            "Record", list(options), format_func=options.get, key=RECORD_KEY.format(source)
+        )
+        st.button(
+            "Load this record",
+            key=f"load_record_{source}",
+            on_click=_load_record,
+            args=(source,),
+            type="primary",
+            icon=":material/input:",
+        )
+
+
 def show_step(source: str) -> None:
     """The last import's problems, or the fixes it waits for (with the choice and a button)."""
     step: Step | None = st.session_state.get(STEP_KEY.format(source))
+    record_picker(source)
     if step is None or step.conversation is not None:
         return
     attempt = step.attempt
-    if attempt.problems:
+    if attempt.kind == "collection":
+        st.info(TITLES["collection"], icon=":material/library_books:")
+    elif attempt.problems:
         common.show_problems(TITLES[attempt.kind], attempt.problems)
     if attempt.conversion is not None and attempt.conversion.changes:
         st.caption(f"What the import of this {attempt.conversion.format} conversation changed")
@@ -164,14 +250,20 @@ def report() -> None:
     found = st.session_state.get(REPORT_KEY)
     if not found or found[0] is not state.conversation():
         return  # nothing imported, or something else was loaded since
-    label, changes = found[0].label, found[1]
+    conv, changes = found[0], found[1]
+    said = found[2] if len(found) > 2 else ""
     lossy = sum(1 for c in changes if c.lossy)
+    # the label is the explorer's own words and a file name made safe (letters, digits, . - ( ))
     st.success(
-        f"Loaded: {label}. The import made {len(changes):,} changes, {lossy:,} of them lossy."
+        f"Loaded: {conv.label}. The import made {len(changes):,} changes, {lossy:,} of them lossy."
         if changes
-        else f"Loaded: {label}, unchanged.",
+        else f"Loaded: {conv.label}, unchanged.",
         icon=":material/check_circle:",
     )
+    if said:
+        st.caption(said)
+    for line in imports.removed_result_lines(conv):
+        st.caption(markdown_literal(line))
     if changes:
         common.table(imports.change_rows(changes))
 

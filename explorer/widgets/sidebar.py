@@ -8,15 +8,43 @@ from collections.abc import Mapping
 import streamlit as st
 
 from explorer import navigation
-from explorer.session import state
+from explorer.session import state, workspace
 from explorer.session.conversation import Conversation, display_request
 from explorer.widgets import params
 
 
 def _on_sample(samples: Mapping[str, Conversation]) -> None:
-    slug = st.session_state[state.SAMPLE_KEY]
-    if slug in samples:
-        state.load(samples[slug])
+    choice = st.session_state[state.SAMPLE_KEY]
+    if choice in samples:
+        state.load(samples[choice])
+    elif choice.startswith(state.CHOICE_PREFIX):
+        conv = workspace.get(choice.removeprefix(state.CHOICE_PREFIX))
+        if conv is not None:
+            state.load(conv)
+        else:  # gone since the list was drawn: stay on what is loaded, and say so
+            st.session_state[state.SAMPLE_KEY] = state.choice_of(state.conversation())
+            st.session_state[state.NOTICES_KEY] = (
+                "That conversation is no longer in this server's workspace.",
+            )
+
+
+def options(
+    samples: Mapping[str, Conversation], conv: Conversation, entries: list[workspace.Entry]
+) -> tuple[list[str], dict[str, str]]:
+    """The picker's values (samples, the loaded conversation, the workspace's others) and the
+    label of each that is not a sample (the explorer's own label: file names made safe)."""
+    values = list(samples)
+    labels: dict[str, str] = {}
+    if conv.sample is None:
+        values.append(state.YOURS)
+        labels[state.YOURS] = f"Loaded: {conv.label}"
+    for entry in entries:
+        if entry.key == conv.key:
+            continue
+        value = f"{state.CHOICE_PREFIX}{entry.key}"
+        values.append(value)
+        labels[value] = f"Workspace: {entry.label} ({entry.messages:,} messages)"
+    return values, labels
 
 
 def _slider_to_box() -> None:
@@ -41,25 +69,24 @@ def draw(samples: Mapping[str, Conversation], descriptions: Mapping[str, tuple[s
     with st.sidebar:
         links()
         st.subheader("Conversation")
-        options = list(samples)
-        if conv.sample is None:
-            options.append(state.YOURS)
+        values, labels = options(samples, conv, workspace.recent())
         st.selectbox(
             "Sample",
-            options,
+            values,
             key=state.SAMPLE_KEY,
-            format_func=lambda s: descriptions[s][0] if s in samples else f"Yours: {conv.label}",
+            format_func=lambda s: descriptions[s][0] if s in samples else labels.get(s, s),
             on_change=_on_sample,
             args=(samples,),
-            help="A sample conversation, with its published parameters.",
+            help="A sample conversation with its published parameters, or one loaded before "
+            "(the workspace keeps every conversation loaded on this server).",
         )
         if conv.sample is not None:
             st.caption(descriptions[conv.sample][1])
         else:
             st.caption(
-                f"{len(conv.messages):,} messages, {conv.contents_chars:,} characters. A link "
-                "carries the parameters but not this conversation: download the request on "
-                "the Output page to share it."
+                f"{len(conv.messages):,} messages, {conv.contents_chars:,} characters. Kept in "
+                "this server's workspace: a link to this view reopens it here (on another "
+                "server, download the request on the Output page to share it)."
             )
 
         st.subheader("Parameters")

@@ -4,11 +4,15 @@ import json
 
 import pytest
 
+from compactor.formats import convert_text
 from compactor.samples import DEFAULT_SAMPLE, load_samples
 from explorer.session import state
 from explorer.widgets import importing
 from tests.explorer.requests import rich_request
-from tests.pages.apptest import assert_clean, goto, params, start, table
+from tests.pages.apptest import assert_clean, goto, params, set_param, start, table
+from tests.paths import ROOT
+
+TAU = ROOT / "tests" / "fixtures" / "real" / "tau_airline_3_records.json"
 
 PAGE = "pages/conversation.py"
 
@@ -49,16 +53,106 @@ def test_pasting_a_request_loads_it_with_its_parameters(conv_page):
     assert params(at) == {k: v for k, v in request.items() if k != "messages"}
     assert "sample" not in at.query_params
     assert any("Loaded: Pasted conversation (request)" in s.value for s in at.success)
-    assert at.selectbox(key=state.SAMPLE_KEY).value == state.YOURS
+    assert at.selectbox(key=state.SAMPLE_KEY).value == state.YOURS  # the loaded one
 
 
-def test_pasting_a_bare_message_array_loads_it_and_reports_the_chosen_budget(conv_page):
+def test_pasting_a_bare_message_array_keeps_your_parameters_and_says_so(conv_page):
     messages = rich_request()["messages"]
-    at = paste(conv_page, json.dumps(messages))
+    at = set_param(conv_page, "keep_last_n", 7)
+    before = params(at)
+    at = paste(at, json.dumps(messages))
     assert_clean(at)
     assert list(conversation(at).messages) == messages
+    assert params(at) == before  # the file has no parameters: the tuned ones stay
+    assert any("your current parameters are kept" in c.value for c in at.caption)
+    assert not at.dataframe or "budget-chosen" not in set(table(at, "what changed")["kind"])
+
+
+def test_a_file_with_some_parameters_brings_those_and_keeps_the_others(conv_page):
+    at = set_param(conv_page, "max_message_chars", 999)
+    request = {"messages": rich_request()["messages"], "budget_chars": 700, "keep_last_n": 1}
+    at = paste(at, json.dumps(request))
+    assert_clean(at)
+    got = params(at)
+    assert (got["budget_chars"], got["keep_last_n"], got["max_message_chars"]) == (700, 1, 999)
+    said = [c.value for c in at.caption if "file's own" in c.value]
+    assert said == [
+        "The file's own budget_chars, keep_last_n are used; your keep_roles, "
+        "duplicate_threshold, max_message_chars are kept."
+    ]
+
+
+def test_a_refused_paste_shows_only_its_own_outcome(conv_page):
+    at = paste(conv_page, json.dumps(rich_request()))
+    assert any("Loaded:" in s.value for s in at.success)
+    loaded = conversation(at)
+    at = paste(at, '{"messages": [')
+    assert_clean(at)
+    assert not at.success  # the earlier "Loaded" banner is gone
+    assert any("not valid JSON" in e.value for e in at.error)
+    assert conversation(at) is loaded  # and the conversation is still the one loaded
+
+
+def upload(at, name, data):
+    at = mode(at, "Upload")
+    at.file_uploader(key=importing.UPLOAD_KEY).set_value((name, data, "application/json"))
+    return at.run()
+
+
+def test_a_file_of_many_conversations_offers_a_record_picker(conv_page):
+    at = upload(conv_page, "tau airline.json", TAU.read_bytes())
+    assert_clean(at)
+    assert conversation(at).sample == DEFAULT_SAMPLE  # nothing is loaded until a record is
+    assert any("holds many conversations" in i.value for i in at.info)
+    picker = at.selectbox(key=importing.RECORD_KEY.format("uploaded"))
+    assert picker.options == ["record 0 · id 41", "record 1 · id 45", "record 2 · id 12"]
+    picker.set_value(1).run()
+    at.button(key="load_record_uploaded").click().run()
+    assert_clean(at)
+    conv = conversation(at)
+    expected = convert_text(TAU.read_bytes(), record=1)
+    assert list(conv.messages) == expected.request["messages"]
+    assert (conv.record, conv.file_name) == (1, "tau airline.json")
+    assert conv.removed_results == expected.removed_results  # the think call's empty result
+    assert any("Loaded: Uploaded file tau airline.json, record 1" in s.value for s in at.success)
+    assert any("its empty result was removed" in c.value for c in at.caption)
+    # the changes name messages #N, with where they were in the file beside them
     changes = table(at, "what changed")
-    assert "budget-chosen" in set(changes["kind"])
+    lossy = changes[changes["kind"] == "empty-result-removed"]
+    assert list(lossy["where"]) == ["[1].traj[13]"] and bool(lossy["lossy"].iloc[0])
+
+
+def query_of(at):
+    return {k: v[-1] if isinstance(v, list) else v for k, v in at.query_params.items()}
+
+
+def test_a_link_reopens_a_loaded_conversation_with_its_view(conv_page):
+    at = paste(conv_page, json.dumps(OPENAI))
+    conv = conversation(at)
+    query = query_of(at)
+    assert query["c"] == conv.key and "sample" not in query
+    view = {"phrases": "Porto\n18 °C", "message": "3", "step": "2", "b_budget_chars": "150"}
+    again = start({**query, **view})
+    assert_clean(again)
+    assert conversation(again).key == conv.key
+    assert list(conversation(again).messages) == list(conv.messages)
+    assert conversation(again).tool_links == conv.tool_links
+    assert params(again) == params(at)
+    session = again.session_state
+    assert session[state.PHRASES_KEY] == "Porto\n18 °C"
+    assert (session[state.PICKER_KEY], session[state.STEP_KEY]) == (3, 2)
+    assert session[state.B_KEYS["budget_chars"]] == 150
+    assert session[state.B_KEYS["keep_last_n"]] == params(at)["keep_last_n"]
+    # and the URL keeps carrying the view
+    assert {k: query_of(again)[k] for k in view} == view
+
+
+def test_a_link_to_a_conversation_this_server_does_not_have_says_so():
+    at = start({"c": "f" * 24, "budget_chars": "500"})
+    assert_clean(at)
+    assert conversation(at).sample == DEFAULT_SAMPLE
+    warnings = [w.value for w in at.warning]
+    assert any("f" * 24 in w and "does not have" in w for w in warnings)
 
 
 def test_broken_json_shows_line_and_column_and_keeps_the_text_and_the_conversation(conv_page):
@@ -180,7 +274,7 @@ def test_edits_in_the_table_are_compacted_with_the_current_parameters(conv_page)
         {
             "edited_rows": {
                 1: {"content": "Where is DE-4471 now?", "pin": True},
-                2: {"position": 0.5},
+                2: {"position": -0.5},  # positions are the #N numbers: before #0
             },
             "added_rows": [{"role": "user", "content": "One more thing.", "id": "new-1"}],
             "deleted_rows": [4],

@@ -34,14 +34,23 @@ def test_downloads_and_snippets_send_the_current_request():
     request["messages"] = request["messages"] * 3  # over the inline limit
     at = on_page(PAGE, request)
     labels = [b.label for b in at.download_button]
-    assert labels == ["Download request", "Download response", "Download compacted messages"]
+    assert labels == [
+        "Download request",
+        "Download response",
+        "Download compacted messages",
+        *snippets.PROVIDERS.values(),
+    ]
     curl, python = (c.value for c in at.code)
-    assert curl.endswith("--data-binary @request.json")
+    # a conversation that is neither a file nor a sample: its downloads start "conversation"
+    assert curl.endswith("--data-binary @conversation.request.json")
     assert "http://127.0.0.1:8080/v1/memory-compact" in shlex.split(curl.replace("\\\n", ""))
-    assert 'Path("request.json")' in python
-    assert any("read it from request.json" in c.value for c in at.caption)
+    assert 'Path("conversation.request.json")' in python
+    assert any("read it from conversation.request.json" in c.value for c in at.caption)
     url = "http://127.0.0.1:8080/v1/memory-compact"
-    assert python == snippets.python_snippet(url, request_of(at)).rstrip("\n")
+    expected = snippets.python_snippet(
+        url, request_of(at), request_file="conversation.request.json"
+    )
+    assert python == expected.rstrip("\n")
 
 
 def test_a_small_request_is_inlined_and_the_base_url_is_configurable():

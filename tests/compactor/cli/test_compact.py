@@ -56,9 +56,11 @@ def test_an_invalid_request_prints_every_problem_and_nothing_else():
         ),
         (b"", "line 1, column 1: the input is empty; expected a JSON document"),
         (
-            b"\x00\xff binary",
-            "line 1, column 2: not UTF-8 text (byte 0xff); save the file as UTF-8",
+            b"\x00\xff binary",  # read as every importable file is, which names a binary file
+            "line 1, column 1: this is a binary file (it contains NUL bytes), not JSON text; a "
+            "UTF-16 file looks like this too: save it as UTF-8",
         ),
+        (b"\xff binary", "line 1, column 1: not UTF-8 text (byte 0xff); save the file as UTF-8"),
     ],
 )
 def test_unreadable_input_says_where(stdin, line):

@@ -137,7 +137,7 @@ def test_chosen_fixes_are_applied_and_reported(oversized):
     lines = done.stderr.decode().splitlines()
     assert lines == report_lines(fixed, "messages (detected)")
     assert lines[-2].startswith("lossy kept-last: kept the last 200 of 230 messages")
-    assert lines[-1].startswith("lossy cut-content: message 195 (assistant) cut from 10,000 to")
+    assert lines[-1].startswith("lossy cut-content: #195 (assistant) cut from 10,000 to")
 
 
 def test_help_explains_formats_fixes_and_exit_codes():

@@ -5,6 +5,7 @@ import json
 import pytest
 
 from compactor import validate
+from compactor.contract import PARAMETERS
 from compactor.errors import FormatError, Problem, UnreadableJSON
 from compactor.formats import FORMATS, Change, Conversion, convert, convert_text, detect_format
 from tests.paths import ROOT
@@ -30,6 +31,8 @@ def test_formats_are_named_in_picker_order():
         "vercel",
         "sharegpt",
         "jsonl",
+        "claude-code",
+        "codex",
     ]
     assert all(text and "\n" not in text for text in FORMATS.values())
 
@@ -80,7 +83,14 @@ def test_a_request_keeps_its_parameters_pins_and_ids():
     original = json.loads(fixture("request.json"))
     expected = {**original, "messages": [dict(m) for m in original["messages"]]}
     del expected["messages"][3]["pin"]  # pin false is the default
-    assert conversion == Conversion("request", expected, (), ())
+    assert conversion == Conversion(
+        "request",
+        expected,
+        (),
+        (),
+        sources=tuple(f"messages[{i}]" for i in range(len(expected["messages"]))),
+        params_given=tuple(name for name in PARAMETERS if name in original),
+    )
 
 
 def test_a_bare_message_list_gets_a_budget_of_half_its_characters():

@@ -35,10 +35,13 @@ def test_a_recorded_conversation_imports_with_an_accurate_report_and_compacts(pa
 
     # every recorded message with text arrives, in order; the empty ones are reported
     empty = [i for i, m in enumerate(source) if not m.get("content") and not m.get("tool_calls")]
-    assert kinds.count("empty-removed") == len(empty)
-    assert [c.source for c in conversion.changes if c.kind == "empty-removed"] == [
-        f"messages[{i}]" for i in empty
-    ]
+    removed = [c for c in conversion.changes if c.kind in ("empty-removed", "empty-result-removed")]
+    assert [c.source for c in removed] == [f"messages[{i}]" for i in empty]
+    # an empty tool result is a lost result: lossy, and its call is named as unanswered
+    for change in removed:
+        assert change.lossy == (change.kind == "empty-result-removed")
+    empty_results = [source[i]["tool_call_id"] for i in empty if source[i]["role"] == "tool"]
+    assert [call for _, call in conversion.removed_results] == empty_results
     kept = [m for i, m in enumerate(source) if i not in empty]
     assert typed.roles == tuple(m["role"] for m in kept)
     for message, original in zip(typed.messages, kept, strict=True):

@@ -86,7 +86,7 @@ def test_the_editor_shows_the_messages_in_order_and_gives_them_back():
     request = rich_request()
     frame = imports.editor_frame(request["messages"])
     assert list(frame.columns) == list(imports.EDITOR_COLUMNS)
-    assert list(frame["position"]) == [float(i) for i in range(1, 13)]
+    assert list(frame["position"]) == [float(i) for i in range(12)]  # #0 first
     assert imports.rows_to_messages(frame) == request["messages"]
 
 

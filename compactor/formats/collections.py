@@ -1,0 +1,154 @@
+"""Files that hold many conversations: a JSON list of records, or JSONL with one a line.
+
+A record is a ShareGPT record (``conversations``), an evaluation record holding a conversation
+under ``messages``, ``conversations`` or ``traj`` (tau-bench's recorded trajectories: ``traj``
+is a list of OpenAI Chat Completions messages), or, in JSONL, any one conversation a line.
+Records are numbered from 0 in file order (``../shared/SPEC.md`` part C).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import Any
+
+from compactor.errors import FormatError, Problem
+from compactor.formats.builder import at
+from compactor.formats.registry import convert
+from compactor.formats.types import Change, Conversion
+from compactor.wording import plural
+
+#: Where a record keeps its conversation, in the order they are looked for.
+HOLDERS = ("conversations", "messages", "traj")
+#: A record's identifier, the first of these it has (a string or a whole number).
+ID_FIELDS = ("id", "conversation_id", "session_id", "task_id", "sample_id")
+#: Fields that make an object a message, not a record holding a conversation.
+MESSAGE_SIGNS = ("role", "from", "payload", "message")
+
+
+@dataclass(frozen=True)
+class Record:
+    source: str  # where it is: "[3]" in a JSON list, "line 4" in JSONL
+    value: dict[str, Any]
+
+    @property
+    def id(self) -> str | int | None:
+        for name in ID_FIELDS:
+            value = self.value.get(name)
+            if isinstance(value, str) or (isinstance(value, int) and not isinstance(value, bool)):
+                return value
+        return None
+
+    @property
+    def holder(self) -> str:
+        return next(name for name in HOLDERS if isinstance(self.value.get(name), list))
+
+
+@dataclass(frozen=True)
+class Collection:
+    """The records of a file that holds many conversations."""
+
+    records: tuple[Record, ...]
+
+    def __len__(self) -> int:
+        return len(self.records)
+
+    @property
+    def description(self) -> str:
+        holders = sorted({r.holder for r in self.records})
+        return (
+            f"{plural(len(self), 'conversation')} (records 0 to {len(self) - 1}, each holding "
+            f"{' or '.join(holders)})"
+        )
+
+    def convert(self, index: int, format: str | None = None) -> Conversion:
+        """Record ``index`` (0-based) as a request; problems name the record's place."""
+        if not 0 <= index < len(self):
+            raise FormatError(
+                [Problem(f"there is no record {index}: the file holds {self.description}")]
+            )
+        record = self.records[index]
+        holder = record.holder
+        conversation = record.value[holder] if holder == "traj" else record.value
+        base = at(record.source, "traj") if holder == "traj" else record.source
+        try:
+            conversion = convert(conversation, format)
+        except FormatError as error:
+            raise FormatError([_under(base, p) for p in error.problems]) from None
+        changes = tuple(_placed(base, c) for c in conversion.changes)
+        sources = tuple(_join(base, source) for source in conversion.sources)
+        if holder == "traj":
+            others = [name for name in record.value if name != "traj"]
+            if others:
+                names = ", ".join(others)
+                changes += (
+                    Change(
+                        "field-ignored",
+                        f"{record.source}: the record's other fields ({names}) have no place "
+                        "in a request and were left out",
+                        None,
+                        record.source,
+                    ),
+                )
+        return replace(conversion, changes=changes, sources=sources)
+
+
+def is_record(value: Any) -> bool:
+    """An object that holds a conversation rather than being a message."""
+    return (
+        isinstance(value, dict)
+        and any(isinstance(value.get(name), list) for name in HOLDERS)
+        and not any(name in value for name in MESSAGE_SIGNS)
+    )
+
+
+def collection_of(data: Any, lines: list[tuple[str, Any]] | None = None) -> Collection | None:
+    """The records of a JSON list or of JSONL lines, when that is what they are; else None.
+
+    A JSON list is a collection when every item is a record; a request or a ShareGPT record on
+    its own is one conversation. JSONL is a collection when every line is a record.
+    """
+    if lines is not None:
+        items = [(source, value) for source, value in lines]
+    elif isinstance(data, list) and data:
+        items = [(f"[{i}]", value) for i, value in enumerate(data)]
+    else:
+        return None
+    if not all(is_record(value) for _, value in items):
+        return None
+    return Collection(tuple(Record(source, value) for source, value in items))
+
+
+def _join(base: str, source: str) -> str:
+    """A place inside a record, placed in the file: ``[3]`` + ``messages[4]``."""
+    if source in ("", "$"):
+        return base
+    if base.startswith("line "):
+        return at(base, source) if not source.startswith("[") else f"{base}, {source}"
+    return base + source if source.startswith("[") else f"{base}.{source}"
+
+
+def _placed(base: str, change: Change) -> Change:
+    if change.source is None:
+        return change
+    source = _join(base, change.source)
+    message = change.message
+    if message.startswith(change.source + ":"):
+        message = source + message[len(change.source) :]
+    return replace(change, source=source, message=message)
+
+
+def _under(base: str, problem: Problem) -> Problem:
+    """A record's problem, placed in the file: ``[3].traj[5].role``, or its JSONL line."""
+    if base.startswith("line "):
+        number = int(base.split()[1].rstrip(","))
+        where = problem.path if problem.path not in (None, "$") else ""
+        tail = base.partition(", ")[2]  # "traj" of "line 3, traj"
+        where = (tail + (where if where.startswith("[") else f".{where}" if where else "")) or where
+        message = f"{where}: {problem.message}" if where else problem.message
+        return Problem(message, line=number, column=1)
+    if problem.line is not None:
+        return problem
+    path = problem.path
+    if path in (None, "$", ""):
+        return Problem(problem.message, path=base)
+    return Problem(problem.message, path=base + path if path.startswith("[") else f"{base}.{path}")

@@ -1,0 +1,76 @@
+"""The values a link carries, read and written: whole numbers, the threshold, roles; and how a
+notice may show a value it could not use (never unsafe text)."""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Sequence
+
+from compactor.contract import RANGES, ROLES
+
+INTEGER = re.compile(r"[0-9]{1,9}")
+_DECIMAL = re.compile(r"[0-9]{0,3}(?:\.[0-9]{1,12})?")
+# Shown back in a notice only when it cannot carry Markdown, HTML or a link.
+_SHOWABLE = re.compile(r"[A-Za-z0-9.,+-]{1,24}")
+
+
+def shown(raw: str) -> str:
+    """A link value as a notice may show it: itself when harmless, else a neutral description."""
+    return f"'{raw}'" if _SHOWABLE.fullmatch(raw) else "a value that cannot be shown"
+
+
+def last_value(value: str | Sequence[str]) -> str:
+    """A repeated query key counts with its last value, as ``st.query_params`` reads it."""
+    if isinstance(value, str):
+        return value
+    return value[-1] if value else ""
+
+
+def parse_integer(name: str, raw: str) -> int | None:
+    """An integer parameter from a link, or None when it is not a whole number in range."""
+    low, high = RANGES[name]
+    if not INTEGER.fullmatch(raw):
+        return None
+    value = int(raw)
+    return value if low <= value <= high else None
+
+
+def parse_threshold(raw: str) -> float | None:
+    """``duplicate_threshold`` from a link, or None when it is not a number in range."""
+    low, high = RANGES["duplicate_threshold"]
+    if not raw or raw == "." or not _DECIMAL.fullmatch(raw):
+        return None
+    value = float(raw)
+    return value if math.isfinite(value) and low <= value <= high else None
+
+
+def parse_roles(raw: str) -> list[str] | None:
+    """``keep_roles`` from a link (comma-separated, empty for none); None for an unknown role."""
+    if raw.strip() == "":
+        return []
+    roles = [part.strip() for part in raw.split(",")]
+    if any(role not in ROLES for role in roles):
+        return None
+    return list(dict.fromkeys(roles))
+
+
+def expected(name: str) -> str:
+    """What a link's value for ``name`` must be, in words."""
+    if name == "keep_roles":
+        return "a comma-separated list of " + ", ".join(ROLES)
+    low, high = RANGES[name]
+    if name == "duplicate_threshold":
+        return f"a number from {low} to {high}"
+    return f"a whole number from {low:,} to {high:,}"
+
+
+def format_threshold(value: float) -> str:
+    """The shortest text that reads back as the same number (``0.9``, ``1``, ``0.875``)."""
+    text = repr(float(value))
+    return text[:-2] if text.endswith(".0") else text
+
+
+def clean_float(value: float) -> float:
+    """A slider's float without binary noise (``0.8700000000000001`` is ``0.87``)."""
+    return float(f"{float(value):.12g}")

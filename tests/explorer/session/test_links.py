@@ -1,0 +1,98 @@
+"""Links carry the conversation (sample or workspace key) and the view, and read back exactly."""
+
+import ast
+
+from explorer.session import state
+from explorer.session.conversation import message_name, safe_name, source_position
+from explorer.widgets import tuning
+from tests.paths import ROOT
+
+PARAMS = {
+    "budget_chars": 400,
+    "keep_last_n": 2,
+    "keep_roles": ["system"],
+    "duplicate_threshold": 0.9,
+    "max_message_chars": 120,
+}
+KEY = "0123456789abcdef01234567"
+
+
+def test_the_view_keys_are_the_widgets_own():
+    assert state.PHRASES_KEY == tuning.PHRASES_KEY
+    assert dict(state.B_KEYS) == dict(tuning.B_KEYS)
+    assert state.B_FOR_KEY == tuning.B_FOR_KEY
+    assert state.STEP_KEY == tuning.STEP_KEY
+    assert state.STEPS == tuning.STEPS
+    tree = ast.parse((ROOT / "pages" / "timeline.py").read_text("utf-8"))
+    assigned = {
+        node.targets[0].id: node.value.value
+        for node in tree.body
+        if isinstance(node, ast.Assign) and isinstance(node.value, ast.Constant)
+    }
+    assert assigned["PICKER_KEY"] == state.PICKER_KEY
+
+
+def test_a_link_to_a_workspace_conversation_with_its_view_reads_back():
+    view = state.View(
+        phrases="DE-4471\nThursday 14:00",
+        b_params={**PARAMS, "budget_chars": 900, "keep_roles": []},
+        message=3,
+        step=4,
+    )
+    query = state.link_query(None, PARAMS, KEY, view)
+    assert query["c"] == KEY and "sample" not in query
+    assert query["b_keep_roles"] == "" and query["message"] == "3" and query["step"] == "4"
+    link = state.parse_link(query, ["dispatcher"])
+    assert (link.conversation, link.sample, link.params, link.view) == (
+        None or KEY,
+        None,
+        PARAMS,
+        view,
+    )
+    assert link.notices == ()
+
+
+def test_a_sample_link_carries_no_key_and_an_empty_view_adds_nothing():
+    query = state.link_query("dispatcher", PARAMS, KEY, state.View())
+    assert set(query) == {"sample", *PARAMS}
+
+
+def test_bad_view_values_fall_back_with_notices_that_repeat_nothing_unsafe():
+    query = {
+        "c": "<script>",
+        "message": "two",
+        "step": "9",
+        "b_budget_chars": "50",
+        "phrases": "x" * 6_000,
+    }
+    link = state.parse_link(query, ["dispatcher"])
+    assert link.conversation is None and link.view.message is None and link.view.step is None
+    assert link.view.b_params == {} and len(link.view.phrases) == state.PHRASES_MAX_CHARS
+    text = " ".join(link.notices)
+    assert "<script>" not in text and "a value that cannot be shown" in text
+    assert "b_budget_chars is '50'" in text
+    assert len(link.notices) == 5
+
+
+def test_a_missing_conversation_is_said_never_replaced_silently():
+    notice = state.missing_conversation_notice(KEY)
+    assert KEY in notice and "does not have" in notice and "default sample" in notice
+
+
+def test_one_numbering_with_the_source_beside_it_where_they_differ():
+    assert message_name(3, "messages[3]") == "#3"
+    assert message_name(3, "messages[4]") == "#3 (source messages[4])"
+    assert message_name(0, "line 1") == "#0"
+    assert message_name(31, "[0].traj[32]") == "#31 (source [0].traj[32])"
+    assert source_position("line 7") == 6 and source_position("system") is None
+
+
+def test_file_names_are_made_safe_to_show_anywhere():
+    assert safe_name("C:\\\\logs\\\\run 1.jsonl") == "run 1.jsonl"
+    assert (
+        safe_name("**bold**<img src=x onerror=alert(1)>.json")
+        == "bold---img src-x onerror-alert(1)-.json"
+    )
+    assert safe_name("../../etc/passwd") == "passwd"
+    assert safe_name("tau_airline_3.json") == "tau_airline_3.json"
+    assert safe_name("") is None and safe_name("***") is None
