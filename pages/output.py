@@ -119,7 +119,8 @@ def draw(outcome: Outcome) -> None:
             st.code(python, language="python", height=snippets.snippet_height(python))
 
     st.subheader("Full response")
-    st.json(response, expanded=1)
+    # as text that wraps at spaces (the JSON viewer wrapped the limits text inside words)
+    st.code(snippets.request_json(response), language="json", wrap_lines=True, height=640)
 
 
 page.run("Output", draw)

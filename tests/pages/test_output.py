@@ -12,10 +12,18 @@ from tests.pages.apptest import MOVES, assert_clean, follows_the_engine, on_page
 PAGE = "pages/output.py"
 
 
+def response_code(at) -> str:
+    """The Full response block: JSON text that wraps at spaces, never inside a word."""
+    blocks = [c for c in at.main.code if c.language == "json" and '"limits"' in c.value]
+    assert len(blocks) == 1
+    assert blocks[0].proto.wrap_lines
+    return blocks[0].value
+
+
 def reported(at):
     frame = table(at, "content")
     rows = list(zip(frame["index"], frame["kept"], frame["chars"], frame["content"], strict=True))
-    return {"rows": rows, "response": json.loads(at.main.json[0].value)}
+    return {"rows": rows, "response": json.loads(response_code(at))}
 
 
 def expected(result):
