@@ -103,6 +103,7 @@ def word_runs(texts: Sequence[str]) -> WordRuns:
             # Only the non-word code points need more than a byte (typographic quotes in
             # Latin text): as spaces, every code point fits one byte, eight to a read.
             unit, points = 1, np.where(is_word, points, 32).astype(np.uint8)
+            points[-PADDING:] = 0
     edges = np.flatnonzero(np.diff(is_word, prepend=False, append=False))
     starts, ends = edges[0::2], edges[1::2]
     ends_of = np.cumsum(np.array(lengths, dtype=np.int64) + 1) - 1
