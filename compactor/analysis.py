@@ -106,6 +106,11 @@ class IncrementalAnalysis:
         self._lengths = np.zeros(64, dtype=np.int64)
         self._prefixes = np.zeros((64, _PREFIX), dtype=np.uint32)  # first code points, 0-padded
         self._pairs = np.full((16, 16), np.nan)  # similarity of two contents once computed
+        self._sizes = np.zeros(16, dtype=np.int64)  # per content: its distinct words
+        self._bits = np.zeros((16, 1), dtype=np.uint64)  # per content: its words as bits
+        #: the last history analysed (content numbers, with multiplicity) and its word counts
+        self._history: Counter[int] = Counter()
+        self._totals = np.zeros(64, dtype=np.int64)
 
     def register(self, contents: Sequence[str]) -> None:
         """Count the words of many contents at once (a replay's recorded messages)."""
@@ -143,23 +148,45 @@ class IncrementalAnalysis:
         n = len(contents)
         sources = sources or [None] * n
         numbers = np.fromiter(map(self._number, contents, sources), np.int64, n)
-        sizes = np.fromiter((len(self._ids[c]) for c in numbers), np.int64, n)
-        rows = np.repeat(np.arange(n), sizes)
-        ids = np.concatenate([self._ids[c] for c in numbers]) if n else np.zeros(0, np.int64)
-        counts = np.concatenate([self._counts[c] for c in numbers]) if n else ids
+        totals = self._count_words(numbers)
         v = len(self._words)
-        totals = np.bincount(ids, weights=counts, minlength=v).astype(np.int64)
         vocabulary = Vocabulary(self._words, self._lengths[:v], self._code_points)
-        topic_terms, topic_overlap = topics(vocabulary, totals, rows, ids, sizes)
+        topic_ids = topic_term_ids(vocabulary, totals)
+        topic_terms = tuple((self._words[w], int(totals[w])) for w in topic_ids)
+        bits = self._bits[numbers]
+        sizes = self._sizes[numbers]
+        # each content's bit for each topic term: how many of them it has
+        terms = np.array(topic_ids, dtype=np.int64)
+        shifts = (terms & 63).astype(np.uint64)
+        hits = ((bits[:, terms >> 6] >> shifts) & np.uint64(1)).sum(axis=1, dtype=np.int64)
+        overlap = np.divide(hits, sizes, out=np.zeros(n), where=sizes > 0)
+        topic_overlap = tuple(overlap.tolist())
 
-        self._meet(numbers, rows, ids, sizes)
-        similarity = self._pairs[np.ix_(numbers, numbers)]
+        similarity = self._pairs.take(numbers, axis=0).take(numbers, axis=1)
+        if np.isnan(similarity).any():  # some contents meet for the first time
+            self._meet(numbers, bits, sizes)
+            similarity = self._pairs.take(numbers, axis=0).take(numbers, axis=1)
         code = {role: k for k, role in enumerate(dict.fromkeys(roles))}
         codes = np.fromiter(map(code.__getitem__, roles), np.int64, n)
         similarity[codes[:, None] != codes[None, :]] = np.nan
         similarity[_upper_triangle(n)] = np.nan  # only earlier messages: j < i
         similarity.flags.writeable = False
         return TextAnalysis(WordCounts(contents), topic_terms, topic_overlap, similarity)
+
+    def _count_words(self, numbers: np.ndarray) -> np.ndarray:
+        """Every word's occurrences in the history ``numbers``: the last history's counts, plus
+        the contents that came in, minus those that went (each content's counts added once)."""
+        now = Counter(numbers.tolist())
+        if len(self._totals) < len(self._words):
+            grown = np.zeros(2 * len(self._words), dtype=np.int64)
+            grown[: len(self._totals)] = self._totals
+            self._totals = grown
+        for number, times in (now - self._history).items():
+            self._totals[self._ids[number]] += times * self._counts[number]
+        for number, times in (self._history - now).items():
+            self._totals[self._ids[number]] -= times * self._counts[number]
+        self._history = now
+        return self._totals[: len(self._words)]
 
     def _number(self, content: str, source: str | None = None) -> int:
         """The content's number, counting its words the first time it is seen."""
@@ -193,13 +220,28 @@ class IncrementalAnalysis:
         self._runs[number] = (starts, ends, ids)
         return number
 
-    def _add_content(self, content: str, ids: np.ndarray, counts: np.ndarray | None = None) -> int:
+    def _add_content(
+        self, content: str, ids: np.ndarray, counts: np.ndarray | None = None
+    ) -> int:
         """Number a new content with its words' ids (all its words, or distinct with counts)."""
         if counts is None:
             ids, counts = np.unique(ids, return_counts=True)
+        number = self._content[content] = len(self._ids)
         self._ids.append(ids)
         self._counts.append(counts)
-        number = self._content[content] = len(self._ids) - 1
+        width = (len(self._words) + 63) // 64
+        rows, columns = self._bits.shape
+        if number >= rows or width > columns:
+            grown = np.zeros((max(rows, 2 * number), max(columns, 2 * width)), dtype=np.uint64)
+            grown[:rows, :columns] = self._bits
+            self._bits = grown
+            self._sizes = np.resize(self._sizes, len(grown))
+        if number >= len(self._pairs):
+            pairs = np.full((2 * number, 2 * number), np.nan)
+            pairs[: len(self._pairs), : len(self._pairs)] = self._pairs
+            self._pairs = pairs
+        self._bits[number] = _bitset(ids, self._bits.shape[1])
+        self._sizes[number] = len(ids)
         return number
 
     def _add_words(self, new: list[str]) -> None:
@@ -226,29 +268,19 @@ class IncrementalAnalysis:
         chosen = map(self._words.__getitem__, ids)
         return np.array([ord(w[depth]) if len(w) > depth else 0 for w in chosen], dtype=np.int64)
 
-    def _meet(self, numbers: np.ndarray, rows: np.ndarray, ids: np.ndarray, sizes: np.ndarray):
+    def _meet(self, numbers: np.ndarray, bits: np.ndarray, sizes: np.ndarray) -> None:
         """Compute the similarity of every pair of the history's contents not yet computed.
 
-        ``rows``, ``ids`` and ``sizes`` are the history's distinct (message, word) pairs.
+        ``bits`` and ``sizes`` are those contents' word bitsets and distinct word counts.
         """
-        size = len(self._pairs)
-        if len(numbers) and numbers.max() >= size:
-            grown = max(2 * size, int(numbers.max()) + 1)
-            pairs = np.full((grown, grown), np.nan)
-            pairs[:size, :size] = self._pairs
-            self._pairs = pairs
         missing = np.isnan(self._pairs[np.ix_(numbers, numbers)])
-        if not missing.any():
-            return
-        mark = np.zeros(len(self._words), dtype=bool)
+        unknown = missing.sum(axis=1)
         # the contents new to most of the others first: their rows fill the others' gaps
-        for k in np.argsort(-missing.sum(axis=1), kind="stable"):
+        for k in np.argsort(-unknown, kind="stable")[: np.count_nonzero(unknown)]:
             if not missing[k].any():
                 continue
             a = numbers[k]
-            mark[self._ids[a]] = True
-            both = np.bincount(rows, weights=mark[ids], minlength=len(numbers))
-            mark[self._ids[a]] = False
+            both = np.bitwise_count(bits & bits[k]).sum(axis=1)
             union = sizes[k] + sizes - both
             # two contents without words: the same content, or nothing in common
             same = numbers == a
@@ -263,6 +295,13 @@ class IncrementalAnalysis:
 def _upper_triangle(n: int) -> tuple[np.ndarray, np.ndarray]:
     """The indices ``(i, j)`` with ``j >= i`` of an n x n matrix."""
     return np.triu_indices(n)
+
+
+def _bitset(ids: np.ndarray, width: int) -> np.ndarray:
+    """The words ``ids`` as ``width`` 64-bit words of bits (bit ``w % 64`` of word ``w // 64``)."""
+    bits = np.zeros(width * 64, dtype=bool)
+    bits[ids] = True
+    return np.packbits(bits, bitorder="little").view(np.uint64)
 
 
 def _lowers_in_place(content: str) -> bool:
@@ -314,7 +353,9 @@ def topic_term_ids(vocabulary: Vocabulary, totals: np.ndarray) -> list[int]:
         tied = chosen[counts == cutoff]
         tied = _alphabetically_first(vocabulary, tied, k - len(above))
         chosen = np.concatenate((above, tied))
-    ranked = sorted((-int(totals[w]), vocabulary.words[w], int(w)) for w in chosen)
+    chosen = chosen.tolist()
+    words = [vocabulary.words[w] for w in chosen]
+    ranked = sorted(zip((-totals[chosen]).tolist(), words, chosen, strict=True))
     return [w for _, _, w in ranked[:k]]
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
+from itertools import compress
 
 import numpy as np
 
@@ -38,7 +39,7 @@ class State:
     @property
     def total(self) -> int:
         """Characters of the messages still present."""
-        return sum(c for c, here in zip(self.chars, self.present, strict=True) if here)
+        return sum(compress(self.chars, self.present))
 
 
 def pin(messages: Sequence[Message], params: Params) -> Protection:
@@ -76,7 +77,8 @@ def dedupe(
     # Each row's best candidate, kept current as messages go: -inf marks "not a candidate"
     # (another role, not earlier, or gone), and argmax takes the earliest of equal maxima.
     scores = np.where(np.isnan(similarity), -np.inf, similarity)
-    scores[:, ~present] = -np.inf
+    if not present.all():
+        scores[:, ~present] = -np.inf
     best = np.argmax(scores, axis=1) if n else np.zeros(0, dtype=np.int64)
     nearest: list[Similar | None] = []
     removed: list[Removal] = []

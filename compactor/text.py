@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+import math
 import re
 from collections.abc import Collection, Iterator, Sequence
 from dataclasses import dataclass
@@ -103,6 +104,7 @@ def word_runs(texts: Sequence[str]) -> WordRuns:
             # Only the non-word code points need more than a byte (typographic quotes in
             # Latin text): as spaces, every code point fits one byte, eight to a read.
             unit, points = 1, np.where(is_word, points, 32).astype(np.uint8)
+            points[-PADDING:] = 0
     edges = np.flatnonzero(np.diff(is_word, prepend=False, append=False))
     starts, ends = edges[0::2], edges[1::2]
     ends_of = np.cumsum(np.array(lengths, dtype=np.int64) + 1) - 1
@@ -200,22 +202,23 @@ def jaccard(a: Collection[str], b: Collection[str], a_text: str, b_text: str) ->
     return shared / (len(a) + len(b) - shared)
 
 
-def last_sentence_end(text: str, limit: int) -> int | None:
+def last_sentence_end(text: str, limit: int, lowest: int = 0) -> int | None:
     """The largest sentence boundary ``p <= limit`` in ``text``, or None if there is none.
 
     ``p`` is a boundary when the character before it is one of ``. ! ? …`` or ``。 ！ ？`` and
     ``p`` is the end of the text, or the character at ``p`` is whitespace, or the character
-    before ``p`` is full-width.
+    before ``p`` is full-width. Boundaries below ``lowest`` are not looked for (None).
     """
-    if limit <= 0:
+    if limit <= 0 or limit < lowest:
         return None
     if len(text) <= limit and text[-1:] in SENTENCE_ENDS:
-        return len(text)
+        return len(text) if len(text) >= lowest else None
     # Searching backwards from ``limit + 1`` lets the lookahead see the character at ``limit``;
     # a full-width end found at index ``limit`` itself would give ``p = limit + 1``.
-    match = _SENTENCE_END.search(text, 0, limit + 1)
+    start = max(0, lowest - 1)  # a terminator at start gives p = start + 1 >= lowest
+    match = _SENTENCE_END.search(text, start, limit + 1)
     if match is not None and match.end() > limit:
-        match = _SENTENCE_END.search(text, 0, limit)
+        match = _SENTENCE_END.search(text, start, limit)
     return None if match is None else match.end()
 
 
@@ -260,7 +263,9 @@ def cut(text: str, limit: int) -> tuple[int, str]:
     >>> cut("One two three. Four five six seven.", 20)
     (14, 'sentence')
     """
-    boundary = last_sentence_end(text, limit)
+    # only a boundary in the last 60 percent counts: the search need not look further back
+    lowest = math.ceil(SENTENCE_CUT_MIN_SHARE * limit)
+    boundary = last_sentence_end(text, limit, lowest)
     if boundary is not None and boundary >= SENTENCE_CUT_MIN_SHARE * limit:
         return boundary, "sentence"
     return grapheme_floor(text, limit), "hard"

@@ -174,7 +174,7 @@ def replay(
     turns = []
     for t in range(1, len(recorded)):
         sent = (*history, recorded[t])
-        chars_in = sum(len(m.content) for m in sent)
+        chars_in = _chars(sent)
         compacted = policy == ALWAYS or chars_in > budget_chars  # type: ignore[operator]
         if compacted:
             shrunk = strategy(sent)
@@ -190,16 +190,20 @@ def replay(
                 messages_in=len(sent),
                 chars_in=chars_in,
                 messages_out=len(new),
-                chars_out=sum(len(m.content) for m in new),
+                chars_out=_chars(new),
                 compacted=compacted,
                 stable_prefix_messages=stable,
-                stable_prefix_chars=sum(len(m.content) for m in new[:stable]),
+                stable_prefix_chars=_chars(new[:stable]),
                 lost=drift.lost(t, new),
             )
         )
         history = new
         histories.append(history)
     return Replay(getattr(strategy, "name", "custom"), policy, tuple(turns), tuple(histories))
+
+
+def _chars(messages: Sequence[Carried]) -> int:
+    return sum(len(m.content) for m in messages)
 
 
 def _common_prefix(before: Sequence[Carried], after: Sequence[Carried]) -> int:
@@ -272,6 +276,9 @@ class MemoryCompact:
         self.params = params
         self._analysis = IncrementalAnalysis()
         self._recorded: list[str] = []
+        # (position, id(carried)) -> (carried, its Message): a message mostly keeps its place
+        # from one turn to the next, so most are built once (holding carried keeps id unique)
+        self._messages: dict[tuple[int, int], tuple[Carried, Message]] = {}
 
     def prepare(self, recorded: Sequence[Carried]) -> None:
         """Count the words of every recorded message at once; trimmed ones reuse them."""
@@ -279,10 +286,7 @@ class MemoryCompact:
         self._analysis.register(self._recorded)
 
     def __call__(self, history: Sequence[Carried]) -> list[Carried]:
-        request = Request(
-            tuple(Message(i, m.role, m.content, m.id, m.pin) for i, m in enumerate(history)),
-            self.params,
-        )
+        request = Request(tuple(map(self._message, range(len(history)), history)), self.params)
         sources = [self._source(m.origin) for m in history]
         analysis = self._analysis.analyse(request.contents, request.roles, sources)
         kept = outputs(request, analysis)
@@ -291,6 +295,16 @@ class MemoryCompact:
             for m, out in zip(history, kept, strict=True)
             if out is not None
         ]
+
+    def _message(self, position: int, carried: Carried) -> Message:
+        known = self._messages.get((position, id(carried)))
+        if known is None:
+            m = carried
+            known = self._messages[position, id(m)] = (
+                m,
+                Message(position, m.role, m.content, m.id, m.pin),
+            )
+        return known[1]
 
     def _source(self, origin: int | None) -> str | None:
         return (

@@ -181,6 +181,14 @@ def test_sentence_end_matches_the_definition(text, limit):
     assert last_sentence_end(text, limit) == reference_sentence_end(text, limit)
 
 
+@settings(max_examples=500)
+@given(SENTENCE_TEXT, st.integers(min_value=0, max_value=70), st.integers(0, 80))
+def test_sentence_end_above_a_lowest_position(text, limit, lowest):
+    best = reference_sentence_end(text, limit)
+    expected = best if best is not None and best >= lowest else None
+    assert last_sentence_end(text, limit, lowest) == expected
+
+
 @pytest.mark.parametrize(
     ("text", "limit", "expected"),
     [
