@@ -5,7 +5,8 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from compactor.analyses.replay import POLICIES, STRATEGIES, facts_from_phrases, replay_request
+from compactor.analyses.replay import POLICIES, facts_from_phrases
+from compactor.analyses.replay_strategies import STRATEGIES, replay_request
 from compactor.cli.io import (
     add_indent_argument,
     add_input_argument,

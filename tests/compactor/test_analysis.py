@@ -8,7 +8,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from compactor import wordids
-from compactor.analysis import IncrementalAnalysis, analyse
+from compactor.analysis import analyse
+from compactor.incremental import IncrementalAnalysis
 from compactor.text import jaccard, words
 from tests.compactor.test_text import texts as any_texts
 from tests.generate import conversations

@@ -9,14 +9,16 @@ from compactor.analyses.replay import (
     ALWAYS,
     OVER_BUDGET,
     Carried,
-    ContextTrim,
     Fact,
-    KeepLast,
-    MemoryCompact,
-    SeedLoop,
     Shrunk,
     facts_from_phrases,
     replay,
+)
+from compactor.analyses.replay_strategies import (
+    ContextTrim,
+    KeepLast,
+    MemoryCompact,
+    SeedLoop,
     replay_request,
 )
 from compactor.formats import apply_fixes, convert_text

@@ -7,7 +7,8 @@ import sys
 import pytest
 
 from compactor import validate
-from compactor.analyses.replay import facts_from_phrases, replay_request
+from compactor.analyses.replay import facts_from_phrases
+from compactor.analyses.replay_strategies import replay_request
 from compactor.samples import load_sample
 from tests.paths import ROOT
 

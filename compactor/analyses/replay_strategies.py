@@ -1,0 +1,171 @@
+"""The strategies a replay runs on every turn (memory-compact, keep-last-N, the seeds/003 trim,
+the seeds/003 loop) and :func:`replay_request`, which builds one by name and replays."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import replace
+from typing import Any
+
+from compactor.analyses.replay import ALWAYS, Carried, Fact, Replay, Shrunk, Strategy, replay
+from compactor.incremental import IncrementalAnalysis
+from compactor.model import Message, Params, Request
+from compactor.pipeline import outputs
+from compactor.strategies.context_trim import estimate_tokens, trim_context
+from compactor.strategies.keep_last import keep_last
+
+
+class MemoryCompact:
+    """The memory-compact engine with fixed parameters; the text analysis of every content and
+    pair is computed once over the whole replay (:class:`IncrementalAnalysis`)."""
+
+    name = "memory-compact"
+
+    def __init__(self, params: Params) -> None:
+        self.params = params
+        self._analysis = IncrementalAnalysis()
+        self._recorded: list[str] = []
+        # (position, id(carried)) -> (carried, its Message): a message mostly keeps its place
+        # from one turn to the next, so most are built once (holding carried keeps id unique)
+        self._messages: dict[tuple[int, int], tuple[Carried, Message]] = {}
+
+    def prepare(self, recorded: Sequence[Carried]) -> None:
+        """Count the words of every recorded message at once; trimmed ones reuse them."""
+        self._recorded = [m.content for m in recorded]
+        self._analysis.register(self._recorded)
+
+    def __call__(self, history: Sequence[Carried]) -> list[Carried]:
+        request = Request(tuple(map(self._message, range(len(history)), history)), self.params)
+        sources = [self._source(m.origin) for m in history]
+        analysis = self._analysis.analyse(request.contents, request.roles, sources)
+        kept = outputs(request, analysis)
+        return [
+            m if out == m.content else replace(m, content=out)
+            for m, out in zip(history, kept, strict=True)
+            if out is not None
+        ]
+
+    def _message(self, position: int, carried: Carried) -> Message:
+        known = self._messages.get((position, id(carried)))
+        if known is None:
+            m = carried
+            known = self._messages[position, id(m)] = (
+                m,
+                Message(position, m.role, m.content, m.id, m.pin),
+            )
+        return known[1]
+
+    def _source(self, origin: int | None) -> str | None:
+        return (
+            self._recorded[origin] if origin is not None and origin < len(self._recorded) else None
+        )
+
+
+class KeepLast:
+    """Keep the largest number of last messages that fits ``budget_chars``, whole."""
+
+    name = "keep-last"
+
+    def __init__(self, budget_chars: int) -> None:
+        self.budget_chars = budget_chars
+
+    def __call__(self, history: Sequence[Carried]) -> list[Carried]:
+        kept = keep_last([m.content for m in history], self.budget_chars)
+        return [history[i] for i in kept]
+
+
+class ContextTrim:
+    """The seeds/003 trim with its own parameters (``keepLastMessages``, ``dropToolParts``,
+    ``maxTokensEstimate``); messages are kept or removed whole."""
+
+    name = "trim"
+
+    def __init__(
+        self,
+        keep_last_messages: int | None = None,
+        drop_tool_parts: bool = False,
+        max_tokens_estimate: int | None = None,
+    ) -> None:
+        self.options: dict[str, Any] = {"dropToolParts": drop_tool_parts}
+        if keep_last_messages is not None:
+            self.options["keepLastMessages"] = keep_last_messages
+        if max_tokens_estimate is not None:
+            self.options["maxTokensEstimate"] = max_tokens_estimate
+
+    def __call__(self, history: Sequence[Carried]) -> list[Carried]:
+        sent = [m.to_dict() for m in history]
+        # trim returns the very message objects it keeps, so each maps back to its own
+        position = {id(d): k for k, d in enumerate(sent)}
+        kept = trim_context({"messages": sent, **self.options})["messages"]
+        return [history[position[id(d)]] for d in kept]
+
+
+class SeedLoop:
+    """The loop of seeds/003: while the history's token estimate (``ceil(chars / 4)`` per
+    message, as the trim counts) is at most ``token_limit``, send it unchanged; else compact it
+    with ``compact``; and if that fails, send the last ``fallback_messages``.
+
+    ``compact`` is any :class:`Strategy`: an LLM compact once a provider is configured.
+    """
+
+    def __init__(
+        self, compact: Strategy, token_limit: int = 20_000, fallback_messages: int = 10
+    ) -> None:
+        self.compact = compact
+        self.token_limit = token_limit
+        self.fallback_messages = fallback_messages
+        self.name = f"seed-loop({getattr(compact, 'name', 'compact')})"
+
+    def __call__(self, history: Sequence[Carried]) -> Shrunk:
+        tokens = sum(estimate_tokens(m.to_dict()) for m in history)
+        if tokens <= self.token_limit:
+            return Shrunk(tuple(history), compacted=False)
+        try:
+            shrunk = self.compact(history)
+        except Exception:  # the seed's loop falls back on any failure of the beta endpoint
+            return Shrunk(tuple(history[-self.fallback_messages :]))
+        return shrunk if isinstance(shrunk, Shrunk) else Shrunk(tuple(shrunk))
+
+
+#: The strategies the command line offers, by name (the seed loop needs a compact strategy).
+STRATEGIES = ("memory-compact", "keep-last", "trim")
+
+
+def build_strategy(
+    name: str,
+    params: Params,
+    *,
+    keep_last_messages: int | None = None,
+    drop_tool_parts: bool = False,
+    max_tokens_estimate: int | None = None,
+) -> Strategy:
+    """One of :data:`STRATEGIES`: memory-compact with ``params``, keep-last within
+    ``params.budget_chars``, or the trim with its own options."""
+    if name == "memory-compact":
+        return MemoryCompact(params)
+    if name == "keep-last":
+        return KeepLast(params.budget_chars)
+    if name == "trim":
+        return ContextTrim(keep_last_messages, drop_tool_parts, max_tokens_estimate)
+    raise ValueError(f"strategy must be one of {', '.join(STRATEGIES)}, not {name!r}")
+
+
+def replay_request(
+    request: Request,
+    strategy: str | Strategy = "memory-compact",
+    *,
+    policy: str = ALWAYS,
+    facts: Iterable[Fact | tuple[str, Iterable[tuple[int, int, int]]]] = (),
+    **options: Any,
+) -> Replay:
+    """:func:`replay` of a request's messages, ``budget_chars`` from its parameters; a
+    strategy named in :data:`STRATEGIES` is built with them (``options`` go to the trim)."""
+    if isinstance(strategy, str):
+        strategy = build_strategy(strategy, request.params, **options)
+    return replay(
+        request.messages,
+        strategy,
+        policy=policy,
+        budget_chars=request.params.budget_chars,
+        facts=facts,
+    )
