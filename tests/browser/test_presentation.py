@@ -96,10 +96,11 @@ def test_the_events_data_frame_grows_to_its_content_on_the_page(demo):
     frame = demo.main.get_by_test_id("stDataFrame").first
     events = dedupe_events()
     assert len(events) > 6
+    for event in events:  # waits until the frame is drawn with every row
+        expect(demo.cell(frame, f"#{event.index}")).to_have_count(1)
+    demo.settle()
     box = frame.bounding_box()
     assert box is not None and box["height"] >= 66 * len(events)
-    for event in events:
-        expect(demo.cell(frame, f"#{event.index}")).to_have_count(1)
 
 
 def test_the_dedupe_step_shows_each_pair_side_by_side_with_shared_words(demo):
