@@ -8,13 +8,14 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from compactor.analysis import (
+from compactor.analysis import (  # noqa: F401 - analyse is for the doctest
     _PREFIX,
     TextAnalysis,
     WordCounts,
     _bitset,
     _lowers_in_place,
     _upper_triangle,
+    analyse,
     topic_term_ids,
 )
 from compactor.text import word_runs, words
