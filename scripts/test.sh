@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # Set up .venv with the test extra, make sure Chromium is there for the browser tests, and run
-# the whole test suite; extra arguments go to pytest.
+# the whole test suite; extra arguments go to pytest. The suite runs on one pytest-xdist worker
+# per core (TEST_WORKERS=N to choose; 0 runs it in this process); the browser tests stay together
+# on one worker (their xdist_group), on one server.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh test
 bash scripts/ensure-chromium.sh
-exec .venv/bin/python -m pytest "$@"
+exec .venv/bin/python -m pytest -n "${TEST_WORKERS:-$(nproc)}" --dist loadgroup "$@"
