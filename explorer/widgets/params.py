@@ -49,6 +49,11 @@ def draw(
     one page only).
     """
     slot = list(slots) if slots is not None else [st.container() for _ in range(5)]
+
+    def common(name: str) -> dict[str, Any]:
+        # the B form's controls (prefixed) leave the help to the A form beside them
+        return {"key": keys[name], "persist_state": persist, "help": None if prefix else HELP[name]}
+
     with slot[0]:
         if before_budget is not None:
             before_budget()
@@ -58,9 +63,7 @@ def draw(
             min_value=low,
             max_value=high,
             step=10,
-            key=keys["budget_chars"],
-            persist_state=persist,
-            help=None if prefix else HELP["budget_chars"],
+            **common("budget_chars"),
         )
     low, high = (int(v) for v in RANGES["keep_last_n"])
     slot[1].slider(
@@ -68,17 +71,13 @@ def draw(
         low,
         high,
         step=1,
-        key=keys["keep_last_n"],
-        persist_state=persist,
-        help=None if prefix else HELP["keep_last_n"],
+        **common("keep_last_n"),
     )
     slot[2].multiselect(
         f"{prefix}keep_roles",
         list(ROLES),
-        key=keys["keep_roles"],
         max_selections=LIMITS["max_keep_roles"],
-        persist_state=persist,
-        help=None if prefix else HELP["keep_roles"],
+        **common("keep_roles"),
     )
     t_low, t_high = (float(v) for v in RANGES["duplicate_threshold"])
     slot[3].slider(
@@ -87,9 +86,7 @@ def draw(
         t_high,
         step=0.01,
         format=threshold_format(st.session_state[keys["duplicate_threshold"]]),
-        key=keys["duplicate_threshold"],
-        persist_state=persist,
-        help=None if prefix else HELP["duplicate_threshold"],
+        **common("duplicate_threshold"),
     )
     m_low, m_high = (int(v) for v in RANGES["max_message_chars"])
     slot[4].slider(
@@ -98,7 +95,5 @@ def draw(
         m_high,
         step=1,
         format=THOUSANDS,
-        key=keys["max_message_chars"],
-        persist_state=persist,
-        help=None if prefix else HELP["max_message_chars"],
+        **common("max_message_chars"),
     )
