@@ -10,8 +10,11 @@ emails and paths, and the watched phrases.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+import gc
+from collections.abc import Iterable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
+from typing import NamedTuple
 
 import numpy as np
 
@@ -32,8 +35,10 @@ __all__ = [
     "SEPARATOR",
     "WATCHED",
     "Anchor",
+    "collector_paused",
     "Occurrence",
-    "find_anchor_arrays",
+    "AnchorTable",
+    "find_anchor_table",
     "find_anchors",
     "find_match_arrays",
     "find_matches",
@@ -113,7 +118,9 @@ def find_anchors(contents: Sequence[str], watched: Iterable[str] = ()) -> tuple[
     >>> anchors[0].occurrences
     ((0, 6, 13), (1, 43, 50))
     """
-    found = find_anchor_arrays(contents)[0]
+    table = find_anchor_table(contents)
+    with collector_paused():
+        found = list(map(_anchor, table.texts, table.kinds, table.occurrences))
     phrases = [p.strip() for p in watched if p.strip()]
     if phrases:
         by_text = {a.text: a for a in found}
@@ -125,15 +132,39 @@ def find_anchors(contents: Sequence[str], watched: Iterable[str] = ()) -> tuple[
     return tuple(found)
 
 
-def find_anchor_arrays(
-    contents: Sequence[str],
-) -> tuple[list[Anchor], np.ndarray, np.ndarray, np.ndarray]:
-    """The anchors found, and their occurrences as arrays, in the same order: how many each
-    anchor has, then the message index and end of each (what :func:`anchor_report` reads)."""
+@contextmanager
+def collector_paused() -> Iterator[None]:
+    """Pause the cycle collector while thousands of acyclic objects (rows, tuples, anchors) are
+    built: every collection of the oldest generation walks all objects of the process, tens of
+    milliseconds each, and building them triggers some."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
+
+
+class AnchorTable(NamedTuple):
+    """The anchors found, by columns, in the order of their first occurrences: what
+    :func:`anchor_report` reads without building :class:`Anchor` rows."""
+
+    texts: list[str]
+    kinds: list[str]
+    occurrences: list[tuple[Occurrence, ...]]
+    counts: np.ndarray  # occurrences per anchor
+    message: np.ndarray  # the message index of each occurrence, anchor after anchor
+    end: np.ndarray  # and its end
+
+
+@collector_paused()
+def find_anchor_table(contents: Sequence[str]) -> AnchorTable:
+    """The anchors in ``contents`` (no watched phrases), as columns."""
     text, starts = joined(contents)
     span_start, span_end, group = find_match_arrays(text)
     if len(span_start) == 0:
-        return [], _NO_INTS, _NO_INTS, _NO_INTS
+        return AnchorTable([], [], [], _NO_INTS, _NO_INTS, _NO_INTS)
     texts = [text[a:b] for a, b in zip(span_start.tolist(), span_end.tolist(), strict=True)]
     ids = {t: i for i, t in enumerate(dict.fromkeys(texts))}  # in order of first match
     anchor_of = np.fromiter(map(ids.__getitem__, texts), np.int64, len(texts))
@@ -164,19 +195,24 @@ def find_anchor_arrays(
     anchor_of, message = anchor_of[order], message[order]
     local_start, local_end = local_start[order], local_end[order]
     heads = np.flatnonzero(np.concatenate(([True], anchor_of[1:] != anchor_of[:-1])))
-    rows = list(zip(message.tolist(), local_start.tolist(), local_end.tolist(), strict=True))
-    bounds = [*heads.tolist(), len(rows)]
-    names = list(ids)
-    which = anchor_of[heads].tolist()
     # In the order of their first occurrences.
     ranked = np.lexsort((local_end[heads], local_start[heads], message[heads]))
-    anchors = [
-        _anchor(names[which[r]], kinds[which[r]], tuple(rows[bounds[r] : bounds[r + 1]]))
-        for r in ranked.tolist()
-    ]
-    counts = np.diff(np.array(bounds))[ranked]
-    moved = np.repeat(heads[ranked] - (np.cumsum(counts) - counts), counts) + np.arange(len(rows))
-    return anchors, counts, message[moved], local_end[moved]
+    counts = np.diff(np.append(heads, len(anchor_of)))[ranked]
+    ends = np.cumsum(counts)
+    moved = np.repeat(heads[ranked] - (ends - counts), counts) + np.arange(len(anchor_of))
+    message, local_start, local_end = message[moved], local_start[moved], local_end[moved]
+    rows = list(zip(message.tolist(), local_start.tolist(), local_end.tolist(), strict=True))
+    occurrences = [rows[a:b] for a, b in zip((ends - counts).tolist(), ends.tolist(), strict=True)]
+    which = anchor_of[heads[ranked]].tolist()
+    names = list(ids)
+    return AnchorTable(
+        list(map(names.__getitem__, which)),
+        list(map(kinds.__getitem__, which)),
+        list(map(tuple, occurrences)),
+        counts,
+        message,
+        local_end,
+    )
 
 
 def _watched(contents: Sequence[str], phrases: Sequence[str]) -> list[tuple[Occurrence, ...]]:

@@ -34,7 +34,8 @@ from compactor.analyses.anchor_finder import (
     WATCHED,
     Anchor,
     Occurrence,
-    find_anchor_arrays,
+    collector_paused,
+    find_anchor_table,
     find_anchors,
 )
 from compactor.analyses.sweeps import BUDGET_RANGE, BudgetSweep, budget_sweep
@@ -194,16 +195,16 @@ def anchor_report(
     when omitted; ``sweep`` is :func:`budget_sweep` of ``result``, computed when omitted.
     """
     phrases = [p for p in watched if p.strip()]
-    if anchors is None and not phrases:
-        anchors, counts, index, end = find_anchor_arrays(result.request.contents)
+    if anchors is None and not phrases:  # the finder's columns, no Anchor rows
+        texts, kinds, occurrences, counts, index, end = find_anchor_table(result.request.contents)
     else:
         if anchors is None:
             anchors = find_anchors(result.request.contents, phrases)
-        counts = np.fromiter(map(len, (a.occurrences for a in anchors)), np.int64, len(anchors))
+        texts, kinds = [a.text for a in anchors], [a.kind for a in anchors]
+        occurrences = [a.occurrences for a in anchors]
+        counts = np.fromiter(map(len, occurrences), np.int64, len(occurrences))
         flat = np.fromiter(
-            chain.from_iterable(chain.from_iterable(a.occurrences for a in anchors)),
-            np.int64,
-            3 * int(counts.sum()),
+            chain.from_iterable(chain.from_iterable(occurrences)), np.int64, 3 * int(counts.sum())
         ).reshape(-1, 3)
         index, end = flat[:, 0], flat[:, 2]
     sweep = sweep or budget_sweep(result)
@@ -221,28 +222,31 @@ def anchor_report(
     fits = end <= returned[index]
     lost = np.where(duplicate[index], 1, np.where(~fits, 2, np.where(~survived[index], 3, 0)))
     from_budget = np.where(fits & ~duplicate[index], message_from[index], _NEVER)
-    anchor_of = np.repeat(np.arange(len(anchors)), counts)
+    anchor_of = np.repeat(np.arange(len(texts)), counts)
 
     fates = []
-    if len(anchors):
+    if texts:
         heads = np.concatenate(([0], np.cumsum(counts)[:-1]))
         kept = np.minimum.reduceat(lost, heads) == 0
         worst = np.maximum.reduceat(lost, heads)
         first = np.minimum.reduceat(from_budget, heads)
         stage = np.where(kept, 0, worst).tolist()  # 0 kept, else 1 + the STAGES index
         budgets = [None if f == _NEVER else f for f in first.tolist()]
-        fates = list(
-            map(
-                _fate,
-                anchors,
-                kept.tolist(),
-                budgets,
-                map(_LOST_AT.__getitem__, stage),
-                map(_STATUS.__getitem__, stage),
+        with collector_paused():
+            fates = list(
+                map(
+                    _fate,
+                    texts,
+                    kinds,
+                    occurrences,
+                    kept.tolist(),
+                    budgets,
+                    map(_LOST_AT.__getitem__, stage),
+                    map(_STATUS.__getitem__, stage),
+                )
             )
-        )
-    texts = {a.text for a in anchors}
-    not_found = tuple(p.strip() for p in phrases if p.strip() not in texts)
+    found = set(texts)
+    not_found = tuple(p.strip() for p in phrases if p.strip() not in found)
     return AnchorReport(
         result.request.params.budget_chars,
         tuple(fates),
@@ -262,19 +266,25 @@ _STATUS = (KEPT, *(CUT_AWAY if stage == "trim" else REMOVED for stage in STAGES)
 
 
 def _fate(
-    a: Anchor, kept: bool, budget: int | None, lost_at: str | None, status: str
+    text: str,
+    kind: str,
+    occurrences: tuple[Occurrence, ...],
+    kept: bool,
+    budget: int | None,
+    lost_at: str | None,
+    status: str,
 ) -> AnchorFate:
-    """``AnchorFate(a.text, a.kind, a.occurrences, kept, budget, lost_at, status)``, built by
-    filling its ``__dict__`` at once instead of one frozen ``__setattr__`` per field (the same
-    object, twice as fast: a report builds thousands)."""
+    """``AnchorFate(...)`` of these fields, built by filling its ``__dict__`` at once instead of
+    one frozen ``__setattr__`` per field (the same object, twice as fast: a report builds
+    thousands)."""
     fate = _new(AnchorFate)
     _set(
         fate,
         "__dict__",
         {
-            "text": a.text,
-            "kind": a.kind,
-            "occurrences": a.occurrences,
+            "text": text,
+            "kind": kind,
+            "occurrences": occurrences,
             "kept": kept,
             "survives_from_budget": budget,
             "lost_at": lost_at,
