@@ -124,7 +124,6 @@ class Segments:
     codes: np.ndarray  # code points of the text and 16 spaces after it
     classes: np.ndarray  # their CLASSES bits
     seps: np.ndarray  # where the separators are
-    segment_of: np.ndarray  # per character: how many separators come before it
     candidate: np.ndarray  # per separator: whether the segment before it holds a trigger
     whole: np.ndarray  # per separator: the segment before it is in a chunk not cut at HARD
     camel: np.ndarray  # capitals after a lower-case letter
@@ -153,8 +152,10 @@ class Segments:
         return np.bitwise_or.reduceat(self.classes, bounds)[0::2]
 
     def count(self, positions: np.ndarray, which: np.ndarray) -> np.ndarray:
-        """How many of ``positions`` (inside segments) each segment in ``which`` holds."""
-        return np.bincount(self.segment_of[positions], minlength=len(self.seps))[which]
+        """How many of ``positions`` each segment in ``which`` holds."""
+        return np.searchsorted(positions, self.end(which)) - np.searchsorted(
+            positions, self.start(which)
+        )
 
     def followed_by_space(self, which: np.ndarray) -> np.ndarray:
         """Whether one space, then the next segment, follows each segment in ``which``."""
@@ -223,7 +224,6 @@ def segments(text: str) -> Segments:
     for a, b in whole_spans:
         sep[a:b] = (cls[a:b] & SPACE) != 0
     seps = np.flatnonzero(sep)
-    segment_of = np.cumsum(sep, dtype=np.int32)  # the segment of a character inside one
     whole = np.zeros(len(seps), dtype=bool)
     for a, b in whole_spans:
         whole[np.searchsorted(seps, a) : np.searchsorted(seps, b) + 1] = True
@@ -250,12 +250,11 @@ def segments(text: str) -> Segments:
     triggers = (digits, spots[under], marks, camel, dotted, named, url_marks)
     candidate = np.zeros(len(seps), dtype=bool)
     for found in triggers:
-        candidate[segment_of[found]] = True
+        candidate[np.searchsorted(seps, found)] = True
     return Segments(
         codes,
         cls,
         seps,
-        segment_of,
         candidate,
         whole,
         camel,
