@@ -3,9 +3,12 @@
 What the explorer pays for the anchors table, retention curve and stage losses once it has the
 result: find every anchor (parameter-free: once per conversation) and read its fate and its
 survival budget from the result and the budget sweep (no run per budget). Target: find +
-survival at most 0.5 times one `compact`. Also printed: survival alone, given the anchors found
-(what a parameter change costs), and the finder's plain scan that the tests check it against.
-Medians over interleaved rounds, so machine noise hits every measurement alike.
+survival at most 0.5 times one `compact`. Printed: the time of each part (find alone, survival
+given the anchors found, which is what a parameter change costs, and both together as
+`anchor_report` does them), of `compact`, the ratio against the target, and the finder's plain
+scan that the tests check it against. Medians over interleaved rounds, so machine noise hits
+every measurement alike. Like bench/engine.py it reports and exits 0 either way: a verdict on a
+shared, busy machine is for a person to read, not for CI to fail on.
 """
 
 from __future__ import annotations
@@ -51,8 +54,9 @@ def main() -> None:
         {
             "compact": lambda: compact(request),
             "anchors + survival": lambda: anchor_report(result, sweep=sweep),
+            "find (find_anchors)": lambda: find_anchors(result.request.contents),
             "survival, anchors given": lambda: anchor_report(result, anchors=anchors, sweep=sweep),
-            "finder alone": lambda: find_anchors(result.request.contents),
+            "finder's matches": lambda: anchor_finder.find_matches(text),
             "finder's plain scan": lambda: anchor_finder.find_matches_plainly(text),
         }
     )
@@ -64,10 +68,11 @@ def main() -> None:
     base = t["compact"]
     ratio = t["anchors + survival"] / base
     verdict = "meets" if ratio <= TARGET else "misses"
-    print(f"  anchors + survival / compact:   {ratio:6.2f}  (target <= {TARGET}: {verdict})")
+    print(f"  anchors + survival / compact:      {ratio:6.2f}  (target <= {TARGET}: {verdict})")
+    print(f"  find / compact:                    {t['find (find_anchors)'] / base:6.2f}")
     print(f"  survival, anchors given / compact: {t['survival, anchors given'] / base:6.2f}")
-    plain = t["finder's plain scan"] / t["finder alone"]
-    print(f"  plain scan / fast finder:       {plain:6.2f}")
+    plain = t["finder's plain scan"] / t["finder's matches"]
+    print(f"  plain scan / finder's matches:     {plain:6.2f}")
 
 
 if __name__ == "__main__":
