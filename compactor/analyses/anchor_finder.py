@@ -6,6 +6,12 @@ first kind that matches at each boundary taking its text. :func:`find_matches` g
 matches quickly (:mod:`compactor.analyses.anchor_scan`); the tests check it against the plain
 scan. :func:`find_anchors` keys the matches by their text, with the occurrences nested in urls,
 emails and paths, and the watched phrases.
+
+The finder takes no parameter, so :func:`find_anchors` and :func:`find_anchor_table` remember
+what they found in the last few conversations, keyed by the contents themselves
+(:mod:`compactor.analyses.anchor_memo`): a report under another request over the same
+conversation reads them instead of scanning again. What they return is immutable (tuples,
+read-only arrays), so a remembered value cannot be changed by a caller.
 """
 
 from __future__ import annotations
@@ -14,10 +20,12 @@ import gc
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
+from itertools import chain
 from typing import NamedTuple
 
 import numpy as np
 
+from compactor.analyses.anchor_memo import ContentsMemo
 from compactor.analyses.anchor_patterns import (
     ANCHOR_PATTERN,
     CONTAINERS,
@@ -38,7 +46,11 @@ __all__ = [
     "collector_paused",
     "Occurrence",
     "AnchorTable",
+    "FoundAnchors",
+    "columns_of",
+    "find_anchor_columns",
     "find_anchor_table",
+    "forget_found_anchors",
     "find_anchors",
     "find_match_arrays",
     "find_matches",
@@ -52,7 +64,10 @@ WATCHED = "watched"
 #: ``(index, start, end)``: message index and code point offsets, ``content[start:end]``.
 Occurrence = tuple[int, int, int]
 _NO_INTS = np.zeros(0, dtype=np.int64)
+_NO_INTS.setflags(write=False)
 _CONTAINER_GROUPS = [KINDS.index(k) + 1 for k in sorted(CONTAINERS)]
+#: How many conversations the finder remembers (the explorer keeps as many found).
+MEMO_SIZE = 8
 
 
 def joined(contents: Sequence[str]) -> tuple[str, np.ndarray]:
@@ -107,7 +122,7 @@ def _anchor(text: str, kind: str, occurrences: tuple[Occurrence, ...]) -> Anchor
 
 def find_anchors(contents: Sequence[str], watched: Iterable[str] = ()) -> tuple[Anchor, ...]:
     """Every anchor in ``contents`` (plus the ``watched`` phrases found there), in the order of
-    their first occurrence.
+    their first occurrence (remembered for the last few conversations: see the module).
 
     >>> anchors = find_anchors(["Order DE-4471 ships Thursday 14:00.",
     ...                         "Refund of $1,250.00 to ana@example.com for DE-4471"])
@@ -118,18 +133,69 @@ def find_anchors(contents: Sequence[str], watched: Iterable[str] = ()) -> tuple[
     >>> anchors[0].occurrences
     ((0, 6, 13), (1, 43, 50))
     """
+    return find_anchor_columns(contents, watched).anchors
+
+
+class FoundAnchors(NamedTuple):
+    """Anchors with their occurrences as columns: ``counts`` per anchor, then the ``message``
+    and ``end`` of every occurrence, anchor after anchor (what :func:`anchor_report` reads)."""
+
+    anchors: tuple[Anchor, ...]
+    counts: np.ndarray
+    message: np.ndarray
+    end: np.ndarray
+
+
+def find_anchor_columns(contents: Sequence[str], watched: Iterable[str] = ()) -> FoundAnchors:
+    """:func:`find_anchors` with its occurrences as columns, remembered by contents and
+    phrases."""
+    phrases = tuple(p.strip() for p in watched if p.strip())
+    key = (tuple(contents), phrases)
+    return _FOUND.get(key, lambda: _found_anchors(key[0], phrases))
+
+
+def columns_of(anchors: Sequence[Anchor]) -> FoundAnchors:
+    """``anchors`` with their occurrences as columns: those :func:`find_anchors` remembers when
+    it returned this very tuple, else read from the occurrences."""
+    for found in _FOUND.values():
+        if found.anchors is anchors:
+            return found
+    return _columns(tuple(anchors))
+
+
+def forget_found_anchors() -> None:
+    """Forget every conversation the finder remembers (a benchmark times a first call so)."""
+    _FOUND.clear()
+    _TABLES.clear()
+
+
+def _found_anchors(contents: Sequence[str], phrases: Sequence[str]) -> FoundAnchors:
     table = find_anchor_table(contents)
     with collector_paused():
         found = list(map(_anchor, table.texts, table.kinds, table.occurrences))
-    phrases = [p.strip() for p in watched if p.strip()]
-    if phrases:
-        by_text = {a.text: a for a in found}
-        for phrase, occurrences in zip(phrases, _watched(contents, phrases), strict=True):
-            by_text.pop(phrase, None)
-            if occurrences:
-                by_text[phrase] = Anchor(phrase, WATCHED, occurrences)
-        found = sorted(by_text.values(), key=lambda a: a.occurrences[0])
-    return tuple(found)
+    if not phrases:
+        return FoundAnchors(tuple(found), table.counts, table.message, table.end)
+    by_text = {a.text: a for a in found}
+    for phrase, occurrences in zip(phrases, _watched(contents, phrases), strict=True):
+        by_text.pop(phrase, None)
+        if occurrences:
+            by_text[phrase] = Anchor(phrase, WATCHED, occurrences)
+    return _columns(tuple(sorted(by_text.values(), key=lambda a: a.occurrences[0])))
+
+
+def _columns(anchors: tuple[Anchor, ...]) -> FoundAnchors:
+    occurrences = [a.occurrences for a in anchors]
+    counts = np.fromiter(map(len, occurrences), np.int64, len(occurrences))
+    flat = np.fromiter(
+        chain.from_iterable(chain.from_iterable(occurrences)), np.int64, 3 * int(counts.sum())
+    ).reshape(-1, 3)
+    return FoundAnchors(anchors, *_read_only(counts, flat[:, 0].copy(), flat[:, 2].copy()))
+
+
+def _read_only(*arrays: np.ndarray) -> tuple[np.ndarray, ...]:
+    for array in arrays:
+        array.setflags(write=False)
+    return arrays
 
 
 @contextmanager
@@ -150,21 +216,26 @@ class AnchorTable(NamedTuple):
     """The anchors found, by columns, in the order of their first occurrences: what
     :func:`anchor_report` reads without building :class:`Anchor` rows."""
 
-    texts: list[str]
-    kinds: list[str]
-    occurrences: list[tuple[Occurrence, ...]]
+    texts: tuple[str, ...]
+    kinds: tuple[str, ...]
+    occurrences: tuple[tuple[Occurrence, ...], ...]
     counts: np.ndarray  # occurrences per anchor
     message: np.ndarray  # the message index of each occurrence, anchor after anchor
     end: np.ndarray  # and its end
 
 
-@collector_paused()
 def find_anchor_table(contents: Sequence[str]) -> AnchorTable:
-    """The anchors in ``contents`` (no watched phrases), as columns."""
+    """The anchors in ``contents`` (no watched phrases), as columns; remembered by contents."""
+    key = tuple(contents)
+    return _TABLES.get(key, lambda: _find_anchor_table(key))
+
+
+@collector_paused()
+def _find_anchor_table(contents: Sequence[str]) -> AnchorTable:
     text, starts = joined(contents)
     span_start, span_end, group = find_match_arrays(text)
     if len(span_start) == 0:
-        return AnchorTable([], [], [], _NO_INTS, _NO_INTS, _NO_INTS)
+        return AnchorTable((), (), (), _NO_INTS, _NO_INTS, _NO_INTS)
     texts = [text[a:b] for a, b in zip(span_start.tolist(), span_end.tolist(), strict=True)]
     ids = {t: i for i, t in enumerate(dict.fromkeys(texts))}  # in order of first match
     anchor_of = np.fromiter(map(ids.__getitem__, texts), np.int64, len(texts))
@@ -206,13 +277,15 @@ def find_anchor_table(contents: Sequence[str]) -> AnchorTable:
     which = anchor_of[heads[ranked]].tolist()
     names = list(ids)
     return AnchorTable(
-        list(map(names.__getitem__, which)),
-        list(map(kinds.__getitem__, which)),
-        list(map(tuple, occurrences)),
-        counts,
-        message,
-        local_end,
+        tuple(map(names.__getitem__, which)),
+        tuple(map(kinds.__getitem__, which)),
+        tuple(map(tuple, occurrences)),
+        *_read_only(counts, message, local_end),
     )
+
+
+_TABLES: ContentsMemo[AnchorTable] = ContentsMemo(MEMO_SIZE)
+_FOUND: ContentsMemo[FoundAnchors] = ContentsMemo(MEMO_SIZE)
 
 
 def _watched(contents: Sequence[str], phrases: Sequence[str]) -> list[tuple[Occurrence, ...]]:

@@ -25,7 +25,6 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from itertools import chain
 from typing import Any
 
 import numpy as np
@@ -35,6 +34,8 @@ from compactor.analyses.anchor_finder import (
     Anchor,
     Occurrence,
     collector_paused,
+    columns_of,
+    find_anchor_columns,
     find_anchor_table,
     find_anchors,
 )
@@ -192,21 +193,22 @@ def anchor_report(
     """The anchors of ``result``'s conversation and their fate under its request.
 
     ``anchors`` is :func:`find_anchors` of the same contents (with the same ``watched``), found
-    when omitted; ``sweep`` is :func:`budget_sweep` of ``result``, computed when omitted.
+    when omitted (the finder remembers the last few conversations, so a report under another
+    request over the same contents does not scan again); ``sweep`` is :func:`budget_sweep` of
+    ``result``, computed when omitted.
     """
     phrases = [p for p in watched if p.strip()]
     if anchors is None and not phrases:  # the finder's columns, no Anchor rows
         texts, kinds, occurrences, counts, index, end = find_anchor_table(result.request.contents)
     else:
-        if anchors is None:
-            anchors = find_anchors(result.request.contents, phrases)
-        texts, kinds = [a.text for a in anchors], [a.kind for a in anchors]
-        occurrences = [a.occurrences for a in anchors]
-        counts = np.fromiter(map(len, occurrences), np.int64, len(occurrences))
-        flat = np.fromiter(
-            chain.from_iterable(chain.from_iterable(occurrences)), np.int64, 3 * int(counts.sum())
-        ).reshape(-1, 3)
-        index, end = flat[:, 0], flat[:, 2]
+        found = (
+            find_anchor_columns(result.request.contents, phrases)
+            if anchors is None
+            else columns_of(anchors)
+        )
+        texts, kinds = [a.text for a in found.anchors], [a.kind for a in found.anchors]
+        occurrences = [a.occurrences for a in found.anchors]
+        counts, index, end = found.counts, found.message, found.end
     sweep = sweep or budget_sweep(result)
     traces = result.messages
     duplicate = np.array([t.fate is Fate.DUPLICATE for t in traces], dtype=bool)
