@@ -2,7 +2,7 @@
 
 SPEC part C. :func:`find_anchors` finds them in the contents (patterns per kind in
 :mod:`compactor.analyses.anchor_patterns`, the finder in :mod:`compactor.analyses.anchor_finder`;
-parameter-free, so compute it once per conversation);
+parameter-free, so it remembers the last few conversations by their contents);
 :func:`anchor_report` reads one :class:`CompactionResult`: which occurrences are kept, which
 stage lost the others, and from which ``budget_chars`` each anchor is kept. An occurrence is kept
 when its message is returned and it ends within the returned prefix; an anchor is kept when one
