@@ -1,227 +1,73 @@
-"""The anchor finder: exact strings a later turn may need verbatim, found by documented patterns.
+"""The anchor finder: every anchor of a conversation (SPEC part C), by the patterns of
+:mod:`compactor.analyses.anchor_patterns`.
 
-An anchor (SPEC part C) is one of these kinds; each is a regular expression below, tried in
-this order at every position where an anchor may start (``ANCHOR_PATTERN``):
+:func:`find_matches_plainly` is the definition: one scan of the whole text, left to right, the
+first kind that matches at each boundary taking its text. :func:`find_matches` gives the same
+matches quickly (:mod:`compactor.analyses.anchor_scan`); the tests check it against the plain
+scan. :func:`find_anchors` keys the matches by their text, with the occurrences nested in urls,
+emails and paths, and the watched phrases.
 
-- ``url``: ``http(s)://``, ``ftp://``, ``sftp://``, ``ws(s)://``, ``file://``, ``s3://``,
-  ``git://``, ``ssh://`` or ``www.`` and what follows up to whitespace, quotes or ``<>{}[]|\\^``;
-  balanced parentheses are kept (``wiki/Foo_(bar)``), a trailing ``.,;:!?*`` is not.
-- ``email``: ``local@domain.tld`` (ASCII letters, digits and ``._%+-``).
-- ``date``: ISO dates with an optional time (``2024-05-17``, ``2024-05-01T08:38:39Z``),
-  ``2024/05/17``, ``17/05/2024``, ``17.05.2024``; a month name or abbreviation with a day or a
-  year (``May 17``, ``17 May 2024``, ``Sept. 3rd, 2024``, ``November 2023``); a full month name
-  alone except ``May`` (a verb too); a weekday (``Monday`` .. ``Sunday``). Names are English and
-  capitalised.
-- ``time``: ``14:00``, ``03:10:59``, ``9:30 pm``, ``10am``, ``5 p.m.`` (hours 0-23 with minutes).
-- ``path``: Windows (``C:\\data\\x.csv``, ``\\\\server\\share``), absolute (``/usr/lib/x.so``,
-  needs a letter), home or relative to here (``~/x``, ``./x``, ``../x``), and relative paths of
-  three or more segments or whose last segment has an extension (``src/app/main.py``); not
-  ``and/or`` or ``km/h``.
-- ``quantity``: a number (``1,250.00``, ``1.250,00``, ``3.5``, sign allowed) with a currency
-  before it (``$``, ``€``, ``£``, ``¥``, ``₹``, ``₩``, ``₽``, ``US$``, ``USD`` ...) or a unit after
-  it (currency codes and names, data sizes and rates, durations, lengths, weights, volumes,
-  ``%``, ``°C``; single-letter units only attached: ``5s``, ``10m``, not ``1990s``),
-  optionally scaled (``5k``, ``2 million``).
-- ``identifier``: a token of ASCII letters and digits joined by ``-``, ``_`` or ``.`` that holds
-  at least one letter and one digit (``DE-4471``, ``call_9f2a``, ``4OG6T3``, ``v1.2.3``);
-  ordinals and decades (``21st``, ``1990s``) are not identifiers.
-- ``code``: a token without digits that is ``snake_case`` (an underscore next to a letter,
-  ``__init__``), ``camelCase``/``PascalCase`` (a lower-case letter followed by a capital) or a
-  ``dotted.name`` (not single letters: ``e.g`` and ``U.S.A`` are not code).
-
-Boundaries: an anchor starts after whitespace, the start of a message, or one of
-``( [ { < > " ' ` , ; : = * | ! ? # / \\ + &``, Unicode punctuation, or a CJK character (CJK text
-puts no space around ``DE-4471``); it ends before anything but a letter, digit or underscore of a
-script other than CJK. Digits are ASCII digits. Scanning runs left to right: at each start the
-first kind in the order above that matches takes its text, and the scan goes on after it.
-Anchors are keyed by their exact text; the kind is that of the text's first match.
-
-An occurrence is every match of the anchor's text, and also every place the text is found, with
-the same boundaries, inside a url, email or path anchor (``cminh730`` inside
-``cminh730@email.com``, ``main.py`` inside ``src/app/main.py``), where a reader still sees it.
-
-Speed: the patterns are tried only near the characters an anchor must contain (a digit, ``_``,
-``@``, ``/``, ``\\``, a currency sign, a lower-case letter before a capital, a dot before a letter,
-a capitalised month or weekday name), found with numpy; :func:`find_matches_plainly` is the same
-scan over all of the text, which the tests check it against.
+The finder takes no parameter, so :func:`find_anchors` and :func:`find_anchor_table` remember
+what they found in the last few conversations, keyed by the contents themselves
+(:mod:`compactor.analyses.anchor_memo`): a report under another request over the same
+conversation reads them instead of scanning again. What they return is immutable (tuples,
+read-only arrays), so a remembered value cannot be changed by a caller.
 """
 
 from __future__ import annotations
 
-import re
-from collections.abc import Sequence
+import gc
+from collections.abc import Iterable, Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
+from itertools import chain
+from typing import NamedTuple
 
 import numpy as np
 
-from compactor.analyses.anchor_words import CURRENCY_CODES, UNIT_WORDS
+from compactor.analyses.anchor_memo import ContentsMemo
+from compactor.analyses.anchor_patterns import (
+    ANCHOR_PATTERN,
+    CONTAINERS,
+    INNER_PATTERN,
+    KINDS,
+)
+from compactor.analyses.anchor_scan import PLAIN_BELOW, find_match_arrays, plain_matches
+from compactor.analyses.facts import find_phrase
 
-URL, EMAIL, DATE, TIME, PATH, QUANTITY, IDENTIFIER, CODE = (
-    "url",
-    "email",
-    "date",
-    "time",
-    "path",
-    "quantity",
-    "identifier",
-    "code",
-)
-#: The kinds, in the order they are tried at one position (the group order of ANCHOR_PATTERN).
-KINDS: tuple[str, ...] = (URL, EMAIL, DATE, TIME, PATH, QUANTITY, IDENTIFIER, CODE)
-#: Kinds whose text may hold other anchors (nested occurrences are looked for inside them).
-CONTAINERS = frozenset({URL, EMAIL, PATH})
+__all__ = [
+    "ANCHOR_PATTERN",
+    "CONTAINERS",
+    "KINDS",
+    "PLAIN_BELOW",
+    "SEPARATOR",
+    "WATCHED",
+    "Anchor",
+    "collector_paused",
+    "Occurrence",
+    "AnchorTable",
+    "FoundAnchors",
+    "columns_of",
+    "find_anchor_columns",
+    "find_anchor_table",
+    "forget_found_anchors",
+    "find_anchors",
+    "find_match_arrays",
+    "find_matches",
+    "find_matches_plainly",
+    "inner_matches",
+    "joined",
+]
 
-_CJK = r"\u2e80-\u9fff\u3040-\u30ff\uac00-\ud7af\uf900-\ufaff\uff00-\uffef"
-#: A character an anchor cannot touch: a letter, digit or underscore, except CJK ones.
-_W = rf"[^\W{_CJK}]"
-#: The character before an anchor (consumed, so the scan can skip everything else quickly).
-_BEFORE = rf"[\s(\[{{<>\"'`,;:=*|!?#/\\+&\u00a1\u00ab\u00bb\u00bf\u2000-\u206f\u3000-\u303f{_CJK}]"
-_MONTH_ABBR = r"(?:Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sept?|Oct|Nov|Dec)\.?"
-_MONTH_FULL = (
-    r"(?:January|February|March|April|June|July|August|September|October|November|December)"
-)
-_MONTH = rf"(?:{_MONTH_FULL}|May|{_MONTH_ABBR})"
-_WEEKDAY = r"(?:Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday)"
-_DAY = r"(?:0?[1-9]|[12][0-9]|3[01])"
-_ORDINAL = r"(?:st|nd|rd|th)?"
-_HOUR24 = r"(?:[01]?[0-9]|2[0-3])"
-_CLOCK = rf"{_HOUR24}:[0-5][0-9](?::[0-5][0-9](?:\.[0-9]+)?)?"
-_ISO = (
-    r"[0-9]{4}-(?:0[1-9]|1[0-2])-(?:0[1-9]|[12][0-9]|3[01])"
-    r"(?:T(?:[01][0-9]|2[0-3]):[0-5][0-9](?::[0-5][0-9](?:\.[0-9]+)?)?"
-    r"(?:Z|[+-](?:[01][0-9]|2[0-3]):?[0-5][0-9])?)?"
-)
-_NUMBER = (  # atomic, and never stopping before a digit: no retrying shorter numbers
-    r"(?>[-+\u2212\u00b1]?(?:[0-9]{1,3}(?:,[0-9]{3})+(?:\.[0-9]+)?(?![0-9])"
-    r"|[0-9]{1,3}(?:\.[0-9]{3})+,[0-9]+(?![0-9])|[0-9]+(?:[.,][0-9]+)?(?![0-9])))"
-)
-_SCALE = r"(?:(?:k|K|M|bn|mn)(?![\w])|\ (?:thousand|million|billion|trillion))?"
-
-
-def _trie(words: Sequence[str]) -> str:
-    """One alternation for ``words``, factored by common prefixes (re tries no tries itself)."""
-    heads: dict[str, list[str]] = {}
-    for word in words:
-        heads.setdefault(word[:1], []).append(word[1:])
-    parts = []
-    for head, tails in sorted(heads.items()):
-        if head == "":
-            continue
-        rest = [t for t in tails if t]
-        inner = _trie(rest) if rest else ""
-        if not rest:
-            parts.append(re.escape(head))
-        elif "" in tails:
-            parts.append(f"{re.escape(head)}(?:{inner})?")
-        else:
-            parts.append(
-                f"{re.escape(head)}{inner}" if len(rest) == 1 else f"{re.escape(head)}(?:{inner})"
-            )
-    return parts[0] if len(parts) == 1 else "(?:" + "|".join(parts) + ")"
-
-
-_CURRENCY_CODES = _trie(CURRENCY_CODES)
-_CURRENCY_SIGN = r"(?:US|A|C|NZ|HK|S|R)?[$€£¥₹₩₽]"
-_WORD_UNITS = rf"(?i:{_trie(UNIT_WORDS)}|per\ cent)"
-# Only right after the number: 5s, 10m, 3x; a year's decade (1990s) is not seconds.
-_ATTACHED_UNITS = r"(?:(?<![12][0-9]{2}0)s|h|m|g|l|L|B|W|V|x)"
-_SIGN_UNITS = r"(?:%|‰|°[CF]?)"
-_QUANTITY = (
-    rf"(?:{_CURRENCY_SIGN}\ ?[0-9][0-9.,]*[0-9]{_SCALE}|{_CURRENCY_SIGN}\ ?[0-9]{_SCALE}"
-    rf"|(?:{_CURRENCY_CODES})\ ?{_NUMBER}{_SCALE}"
-    rf"|{_NUMBER}{_SCALE}(?:\ ?(?:{_CURRENCY_CODES}|{_WORD_UNITS})(?:/[a-z]{{1,5}})?"
-    rf"|{_ATTACHED_UNITS}(?:/[a-z]{{1,5}})?|\ ?{_SIGN_UNITS}))(?!{_W})"
-)
-_URL = (
-    r"(?:(?:https?|s?ftp|wss?|file|s3|git|ssh)://|www\.)"
-    r"(?:[^\s()<>\"'`{}|\\^\[\]]|\([^\s()<>\"'`]*\))+(?<![.,;:!?*])"
-)
-_EMAIL = (
-    r"(?=[A-Za-z0-9._%+-]*+@)[A-Za-z0-9](?:[A-Za-z0-9._%+-]*[A-Za-z0-9_%+-])?"
-    r"@[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?)+"
-    rf"(?!{_W})"
-)
-_DATE = (
-    rf"(?:{_ISO}|[0-9]{{4}}/(?:0[1-9]|1[0-2])/(?:0[1-9]|[12][0-9]|3[01])"
-    rf"|{_DAY}/{_DAY}/[0-9]{{4}}|{_DAY}\.{_DAY}\.[0-9]{{4}}"
-    rf"|{_MONTH}\ {_DAY}{_ORDINAL}(?:,?\ [0-9]{{4}})?|{_DAY}{_ORDINAL}\ {_MONTH}(?:\ [0-9]{{4}})?"
-    rf"|{_MONTH}\ [0-9]{{4}}|{_MONTH_FULL}|{_WEEKDAY})(?!{_W})"
-)
-_TIME = (
-    rf"(?:{_CLOCK}(?:\ ?(?:[AaPp]\.[Mm]\.|[AaPp][Mm](?![\w])))?"
-    r"|(?:1[0-2]|0?[1-9])\ ?(?:[AaPp]\.[Mm]\.|[AaPp][Mm](?![\w])))(?![\w:])"
-)
-_SEGMENT = r"\.?[\w+-]+(?:\.[\w+-]+)*"
-_FILE_NAME = r"\.?[\w+-]+(?:\.[\w+-]+)*\.[A-Za-z0-9]+"
-_PATH = (
-    r"(?:[A-Za-z]:\\(?:[^\\\s<>:\"|?*]+\\)*[^\\\s<>:\"|?*]*(?<![.,;:!?)])"
-    r"|\\\\[\w.-]+\\[^\s<>:\"|?*]+(?<![.,;:!?)])"
-    rf"|(?:~|\.\.?)/{_SEGMENT}(?:/{_SEGMENT})*/?"
-    rf"|(?=/[\w.+-]*[^\W\d_])(?:/{_SEGMENT})+/?"
-    rf"|(?=[\w.+-]*+/)(?=[\w./+-]*[^\W\d_])(?:{_SEGMENT}(?:/{_SEGMENT}){{2,}}/?|{_SEGMENT}(?:/{_SEGMENT})*/{_FILE_NAME}))"
-    r"(?![\w/])"
-)
-_TOKEN_CHAR = r"[A-Za-z0-9_.-]"
-_TOKEN = rf"_*+[A-Za-z0-9]++(?:(?:_++|[-.])[A-Za-z0-9]++)*+_*+(?!{_W})"
-_IDENTIFIER = (
-    r"(?=[A-Za-z_.-]*+[0-9])(?=[0-9_.-]*+[A-Za-z])"
-    rf"(?![0-9]++(?:st|nd|rd|th|s)(?![\w.-]))(?:{_TOKEN})"
-)
-_CODE = (
-    rf"(?={_TOKEN_CHAR}*?(?:[A-Za-z0-9]_|_[A-Za-z0-9]|[a-z][A-Z]|[A-Za-z0-9_]\.[A-Za-z_]))"
-    rf"(?!(?:[A-Za-z]\.)+[A-Za-z](?![\w-]|\.[A-Za-z0-9]))(?:{_TOKEN})"
-)
-_KIND_PATTERNS = {
-    URL: _URL,
-    EMAIL: _EMAIL,
-    DATE: _DATE,
-    TIME: _TIME,
-    PATH: _PATH,
-    QUANTITY: _QUANTITY,
-    IDENTIFIER: _IDENTIFIER,
-    CODE: _CODE,
-}
-
-
-def _compile(kinds: Sequence[str]) -> re.Pattern[str]:
-    groups = "|".join(f"({_KIND_PATTERNS[kind]})" for kind in kinds)
-    return re.compile(f"{_BEFORE}(?:{groups})")
-
-
-#: One group per kind, in KINDS order; a match's ``lastindex`` names its kind.
-ANCHOR_PATTERN = _compile(KINDS)
-#: The kinds looked for inside a container (a url, email or path).
-_INNER_KINDS = tuple(k for k in KINDS if k not in CONTAINERS)
-_INNER_PATTERN = _compile(_INNER_KINDS)
-
-# --- where anchors may be: the triggers the fast path looks for -------------------------------
-
-# Character classes as bits of one lookup table over the code points up to U+3000 (every
-# whitespace character is among them); anything above counts as "other" (the last entry).
-_SPACE, _TRIGGER, _LOWER, _UPPER, _WORD, _DOT = 1, 2, 4, 8, 16, 32
-_TOP = 0x3001
-_CLASSES = np.zeros(_TOP + 1, dtype=np.uint8)
-for _c in range(_TOP):
-    _ch = chr(_c)
-    _CLASSES[_c] = (
-        _SPACE * _ch.isspace()
-        | _TRIGGER * (_ch in "0123456789_@/\\$€£¥₹₩₽")
-        | _LOWER * ("a" <= _ch <= "z")
-        | _UPPER * ("A" <= _ch <= "Z")
-        | _WORD * (_ch.isascii() and (_ch.isalnum() or _ch == "_"))
-        | _DOT * (_ch == ".")
-    )
-#: Words that start an anchor without a trigger character: month and weekday names, and the
-#: currency codes written before a number (``USD 139``); known by their first three letters.
-_NAMED = (
-    "January February March April May June July August September October November December "
-    "Monday Tuesday Wednesday Thursday Friday Saturday Sunday " + " ".join(CURRENCY_CODES)
-).split()
-_NAME_KEYS = np.array(
-    sorted({(ord(n[0]) << 16) | (ord(n[1]) << 8) | ord(n[2]) for n in _NAMED}), dtype=np.uint32
-)
-#: How many chunks past its own an anchor can reach (``5 thousand euros``, ``10 per cent``).
-_REACH = 2
 SEPARATOR = "\n"
+WATCHED = "watched"
+#: ``(index, start, end)``: message index and code point offsets, ``content[start:end]``.
+Occurrence = tuple[int, int, int]
+_NO_INTS = np.zeros(0, dtype=np.int64)
+_NO_INTS.setflags(write=False)
+_CONTAINER_GROUPS = [KINDS.index(k) + 1 for k in sorted(CONTAINERS)]
+#: How many conversations the finder remembers (the explorer keeps as many found).
+MEMO_SIZE = 8
 
 
 def joined(contents: Sequence[str]) -> tuple[str, np.ndarray]:
@@ -231,72 +77,223 @@ def joined(contents: Sequence[str]) -> tuple[str, np.ndarray]:
     return SEPARATOR + SEPARATOR.join(contents), starts
 
 
-def candidate_ranges(text: str) -> list[tuple[int, int, int]]:
-    """``(start, end, reach)``: runs of chunks outside which no anchor starts (``text`` starts
-    with a space). A chunk is a run of non-space characters; it is a candidate when it holds a
-    trigger; ``start`` is the space before a run of consecutive candidates, ``end`` its end, and
-    ``reach`` the end of the chunk ``_REACH`` chunks after it, where an anchor starting in the
-    run can end at the latest."""
-    codes = np.frombuffer(text.encode("utf-32-le"), dtype=np.uint32)
-    classes = _CLASSES[np.minimum(codes, _TOP)]
-    space = (classes & _SPACE).astype(bool)
-    trigger = (classes & _TRIGGER).astype(bool)
-    lower = (classes & _LOWER).astype(bool)
-    upper = (classes & _UPPER).astype(bool)
-    letter = lower | upper
-    word_char = (classes & _WORD).astype(bool)
-    trigger[1:] |= lower[:-1] & upper[1:]  # camelCase
-    # A dot between a letter, digit or underscore and a letter or underscore: dotted.name
-    trigger[1:-1] |= (
-        (classes[1:-1] & _DOT).astype(bool) & word_char[:-2] & (letter[2:] | (codes[2:] == 95))
-    )
-    word_start = np.flatnonzero(upper[1:-2] & ~letter[:-3]) + 1
-    keys = (codes[word_start] << 16) | (codes[word_start + 1] << 8) | codes[word_start + 2]
-    trigger[word_start[np.isin(keys, _NAME_KEYS)]] = True
-
-    starts = np.flatnonzero(~space[1:] & space[:-1]) + 1
-    ends = np.flatnonzero(space[1:] & ~space[:-1]) + 1
-    if not space[-1]:
-        ends = np.append(ends, len(codes))
-    first_of = np.zeros(len(codes), dtype=np.int64)
-    first_of[starts] = 1
-    chunk_of = np.cumsum(first_of) - 1  # the chunk a non-space character is in
-    hits = np.unique(chunk_of[np.flatnonzero(trigger & ~space)])
-    if len(hits) == 0:
-        return []
-    heads = np.flatnonzero(np.concatenate(([True], hits[1:] > hits[:-1] + 1)))
-    tails = np.concatenate((heads[1:] - 1, [len(hits) - 1]))
-    last = hits[tails]
-    reach = ends[np.minimum(last + _REACH, len(ends) - 1)]
-    return list(
-        zip((starts[hits[heads]] - 1).tolist(), ends[last].tolist(), reach.tolist(), strict=True)
-    )
-
-
-def find_matches(text: str) -> list[tuple[int, int, int]]:
-    """``(start, end, group)`` of every match of ANCHOR_PATTERN in ``text`` (the fast path).
-
-    Each run of candidate chunks is scanned from the space before it; a match may reach past
-    the run (``139 USD``), and the next run's scan starts after it, as one scan of the whole
-    text would.
-    """
-    found: list[tuple[int, int, int]] = []
-    finditer = ANCHOR_PATTERN.finditer
-    done = 0  # where the last match ended
-    for start, end, reach in candidate_ranges(text):
-        for m in finditer(text, max(start, done), reach):
-            if m.start() >= end:
-                break
-            found.append((m.start() + 1, m.end(), m.lastindex))
-            done = m.end()
-    return found
-
-
 def find_matches_plainly(text: str) -> list[tuple[int, int, int]]:
-    """The same as :func:`find_matches`, by scanning all of ``text``: the reference."""
-    return [(m.start() + 1, m.end(), m.lastindex) for m in ANCHOR_PATTERN.finditer(text)]
+    """``(start, end, group)`` of every match of ANCHOR_PATTERN in ``text``, by scanning all of
+    it: the reference :func:`find_matches` is checked against."""
+    return plain_matches(text)
+
+
+def find_matches(text: str, plain_below: int = PLAIN_BELOW) -> list[tuple[int, int, int]]:
+    """The same as :func:`find_matches_plainly`, quickly; a text shorter than ``plain_below``
+    characters is scanned plainly (faster for it)."""
+    starts, ends, groups = find_match_arrays(text, plain_below)
+    return list(zip(starts.tolist(), ends.tolist(), groups.tolist(), strict=True))
 
 
 def inner_matches(text: str) -> list[tuple[int, int]]:
     """Spans of the non-container kinds inside a container's ``text``."""
-    return [(m.start(), m.end() - 1) for m in _INNER_PATTERN.finditer(" " + text)]
+    return [(m.start(), m.end() - 1) for m in INNER_PATTERN.finditer(" " + text)]
+
+
+@dataclass(frozen=True, slots=True)
+class Anchor:
+    """An exact string of the conversation and every place it occurs, in message order."""
+
+    text: str
+    kind: str
+    occurrences: tuple[Occurrence, ...]
+
+
+_new, _set = object.__new__, object.__setattr__
+_SET_TEXT, _SET_KIND, _SET_OCCURRENCES = (
+    Anchor.__dict__[name].__set__ for name in ("text", "kind", "occurrences")
+)
+
+
+def _anchor(text: str, kind: str, occurrences: tuple[Occurrence, ...]) -> Anchor:
+    """``Anchor(text, kind, occurrences)`` by its slots, without the frozen dataclass's
+    ``__init__`` (the same object, built faster: a conversation has thousands)."""
+    anchor = _new(Anchor)
+    _SET_TEXT(anchor, text)
+    _SET_KIND(anchor, kind)
+    _SET_OCCURRENCES(anchor, occurrences)
+    return anchor
+
+
+def find_anchors(contents: Sequence[str], watched: Iterable[str] = ()) -> tuple[Anchor, ...]:
+    """Every anchor in ``contents`` (plus the ``watched`` phrases found there), in the order of
+    their first occurrence (remembered for the last few conversations: see the module).
+
+    >>> anchors = find_anchors(["Order DE-4471 ships Thursday 14:00.",
+    ...                         "Refund of $1,250.00 to ana@example.com for DE-4471"])
+    >>> [(a.text, a.kind) for a in anchors][:3]
+    [('DE-4471', 'identifier'), ('Thursday', 'date'), ('14:00', 'time')]
+    >>> [(a.text, a.kind) for a in anchors][3:]
+    [('$1,250.00', 'quantity'), ('ana@example.com', 'email')]
+    >>> anchors[0].occurrences
+    ((0, 6, 13), (1, 43, 50))
+    """
+    return find_anchor_columns(contents, watched).anchors
+
+
+class FoundAnchors(NamedTuple):
+    """Anchors with their occurrences as columns: ``counts`` per anchor, then the ``message``
+    and ``end`` of every occurrence, anchor after anchor (what :func:`anchor_report` reads)."""
+
+    anchors: tuple[Anchor, ...]
+    counts: np.ndarray
+    message: np.ndarray
+    end: np.ndarray
+
+
+def find_anchor_columns(contents: Sequence[str], watched: Iterable[str] = ()) -> FoundAnchors:
+    """:func:`find_anchors` with its occurrences as columns, remembered by contents and
+    phrases."""
+    phrases = tuple(p.strip() for p in watched if p.strip())
+    key = (tuple(contents), phrases)
+    return _FOUND.get(key, lambda: _found_anchors(key[0], phrases))
+
+
+def columns_of(anchors: Sequence[Anchor]) -> FoundAnchors:
+    """``anchors`` with their occurrences as columns: those :func:`find_anchors` remembers when
+    it returned this very tuple, else read from the occurrences."""
+    for found in _FOUND.values():
+        if found.anchors is anchors:
+            return found
+    return _columns(tuple(anchors))
+
+
+def forget_found_anchors() -> None:
+    """Forget every conversation the finder remembers (a benchmark times a first call so)."""
+    _FOUND.clear()
+    _TABLES.clear()
+
+
+def _found_anchors(contents: Sequence[str], phrases: Sequence[str]) -> FoundAnchors:
+    table = find_anchor_table(contents)
+    with collector_paused():
+        found = list(map(_anchor, table.texts, table.kinds, table.occurrences))
+    if not phrases:
+        return FoundAnchors(tuple(found), table.counts, table.message, table.end)
+    by_text = {a.text: a for a in found}
+    for phrase, occurrences in zip(phrases, _watched(contents, phrases), strict=True):
+        by_text.pop(phrase, None)
+        if occurrences:
+            by_text[phrase] = Anchor(phrase, WATCHED, occurrences)
+    return _columns(tuple(sorted(by_text.values(), key=lambda a: a.occurrences[0])))
+
+
+def _columns(anchors: tuple[Anchor, ...]) -> FoundAnchors:
+    occurrences = [a.occurrences for a in anchors]
+    counts = np.fromiter(map(len, occurrences), np.int64, len(occurrences))
+    flat = np.fromiter(
+        chain.from_iterable(chain.from_iterable(occurrences)), np.int64, 3 * int(counts.sum())
+    ).reshape(-1, 3)
+    return FoundAnchors(anchors, *_read_only(counts, flat[:, 0].copy(), flat[:, 2].copy()))
+
+
+def _read_only(*arrays: np.ndarray) -> tuple[np.ndarray, ...]:
+    for array in arrays:
+        array.setflags(write=False)
+    return arrays
+
+
+@contextmanager
+def collector_paused() -> Iterator[None]:
+    """Pause the cycle collector while thousands of acyclic objects (rows, tuples, anchors) are
+    built: every collection of the oldest generation walks all objects of the process, tens of
+    milliseconds each, and building them triggers some."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
+
+
+class AnchorTable(NamedTuple):
+    """The anchors found, by columns, in the order of their first occurrences: what
+    :func:`anchor_report` reads without building :class:`Anchor` rows."""
+
+    texts: tuple[str, ...]
+    kinds: tuple[str, ...]
+    occurrences: tuple[tuple[Occurrence, ...], ...]
+    counts: np.ndarray  # occurrences per anchor
+    message: np.ndarray  # the message index of each occurrence, anchor after anchor
+    end: np.ndarray  # and its end
+
+
+def find_anchor_table(contents: Sequence[str]) -> AnchorTable:
+    """The anchors in ``contents`` (no watched phrases), as columns; remembered by contents."""
+    key = tuple(contents)
+    return _TABLES.get(key, lambda: _find_anchor_table(key))
+
+
+@collector_paused()
+def _find_anchor_table(contents: Sequence[str]) -> AnchorTable:
+    text, starts = joined(contents)
+    span_start, span_end, group = find_match_arrays(text)
+    if len(span_start) == 0:
+        return AnchorTable((), (), (), _NO_INTS, _NO_INTS, _NO_INTS)
+    texts = [text[a:b] for a, b in zip(span_start.tolist(), span_end.tolist(), strict=True)]
+    ids = {t: i for i, t in enumerate(dict.fromkeys(texts))}  # in order of first match
+    anchor_of = np.fromiter(map(ids.__getitem__, texts), np.int64, len(texts))
+    # An anchor's kind is that of its text's first match.
+    firsts = group[np.unique(anchor_of, return_index=True)[1]].tolist()
+    kinds = [KINDS[g - 1] for g in firsts]
+    inside = np.flatnonzero(np.isin(group, _CONTAINER_GROUPS))
+    if len(inside):  # the anchors' other occurrences, inside urls, emails and paths
+        nested = [
+            (anchor_id, at + a, at + b)
+            for k, at in zip(inside.tolist(), span_start[inside].tolist(), strict=True)
+            for a, b in inner_matches(texts[k])
+            if (anchor_id := ids.get(texts[k][a:b])) is not None
+        ]
+        if nested:
+            more = np.array(nested, dtype=np.int64)
+            anchor_of = np.concatenate((anchor_of, more[:, 0]))
+            span_start = np.concatenate((span_start, more[:, 1]))
+            span_end = np.concatenate((span_end, more[:, 2]))
+    message = np.searchsorted(starts, span_start, side="right") - 1
+    local_start, local_end = span_start - starts[message], span_end - starts[message]
+    # By anchor, then position (the matches are in text order; nested ones come after).
+    order = (
+        np.lexsort((local_start, message, anchor_of))
+        if len(anchor_of) > len(group)
+        else np.argsort(anchor_of, kind="stable")
+    )
+    anchor_of, message = anchor_of[order], message[order]
+    local_start, local_end = local_start[order], local_end[order]
+    heads = np.flatnonzero(np.concatenate(([True], anchor_of[1:] != anchor_of[:-1])))
+    # In the order of their first occurrences.
+    ranked = np.lexsort((local_end[heads], local_start[heads], message[heads]))
+    counts = np.diff(np.append(heads, len(anchor_of)))[ranked]
+    ends = np.cumsum(counts)
+    moved = np.repeat(heads[ranked] - (ends - counts), counts) + np.arange(len(anchor_of))
+    message, local_start, local_end = message[moved], local_start[moved], local_end[moved]
+    rows = list(zip(message.tolist(), local_start.tolist(), local_end.tolist(), strict=True))
+    occurrences = [rows[a:b] for a, b in zip((ends - counts).tolist(), ends.tolist(), strict=True)]
+    which = anchor_of[heads[ranked]].tolist()
+    names = list(ids)
+    return AnchorTable(
+        tuple(map(names.__getitem__, which)),
+        tuple(map(kinds.__getitem__, which)),
+        tuple(map(tuple, occurrences)),
+        *_read_only(counts, message, local_end),
+    )
+
+
+_TABLES: ContentsMemo[AnchorTable] = ContentsMemo(MEMO_SIZE)
+_FOUND: ContentsMemo[FoundAnchors] = ContentsMemo(MEMO_SIZE)
+
+
+def _watched(contents: Sequence[str], phrases: Sequence[str]) -> list[tuple[Occurrence, ...]]:
+    return [
+        tuple(
+            (i, start, end)
+            for i, content in enumerate(contents)
+            for start, end in find_phrase(phrase, content)
+        )
+        for phrase in phrases
+    ]

@@ -1,8 +1,26 @@
-"""The word lists the anchor finder reads: currency codes and unit words that make a number with
-its unit or currency an anchor (``139 USD``, ``3.5 GB``)."""
+"""The word lists the anchor patterns and the segment scan read, kept in one place: month and
+weekday names (dates), and the currency codes and unit words that make a number with its unit or
+currency an anchor (``139 USD``, ``3.5 GB``)."""
 
 from __future__ import annotations
 
+#: Month names, in calendar order; English, capitalised.
+MONTHS = [
+    "January",
+    "February",
+    "March",
+    "April",
+    "May",
+    "June",
+    "July",
+    "August",
+    "September",
+    "October",
+    "November",
+    "December",
+]
+WEEKDAYS = ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"]
+#: Currency codes, written before or after a number (``USD 40``, ``139 USD``).
 CURRENCY_CODES = [
     "USD",
     "EUR",

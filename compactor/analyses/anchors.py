@@ -1,7 +1,8 @@
 """Anchors: the exact strings a user cannot afford to lose, and what a compaction does to them.
 
 SPEC part C. :func:`find_anchors` finds them in the contents (patterns per kind in
-:mod:`compactor.analyses.anchor_finder`; parameter-free, so compute it once per conversation);
+:mod:`compactor.analyses.anchor_patterns`, the finder in :mod:`compactor.analyses.anchor_finder`;
+parameter-free, so it remembers the last few conversations by their contents);
 :func:`anchor_report` reads one :class:`CompactionResult`: which occurrences are kept, which
 stage lost the others, and from which ``budget_chars`` each anchor is kept. An occurrence is kept
 when its message is returned and it ends within the returned prefix; an anchor is kept when one
@@ -28,12 +29,40 @@ from typing import Any
 
 import numpy as np
 
-from compactor.analyses import anchor_finder
-from compactor.analyses.facts import find_phrase
+from compactor.analyses.anchor_finder import (
+    WATCHED,
+    Anchor,
+    Occurrence,
+    collector_paused,
+    columns_of,
+    find_anchor_columns,
+    find_anchor_table,
+    find_anchors,
+)
 from compactor.analyses.sweeps import BUDGET_RANGE, BudgetSweep, budget_sweep
 from compactor.result import CompactionResult, Fate
 
-WATCHED = "watched"
+__all__ = [  # Anchor, find_anchors and WATCHED live in the finder; still importable from here
+    "CUT_AWAY",
+    "KEPT",
+    "REMOVED",
+    "STAGES",
+    "STAGE_VERBS",
+    "WATCHED",
+    "Anchor",
+    "AnchorFate",
+    "AnchorReport",
+    "MessageAnchor",
+    "Occurrence",
+    "RetentionStep",
+    "StageLoss",
+    "anchor_report",
+    "find_anchors",
+    "message_anchors",
+    "retention_curve",
+    "stage_losses",
+]
+
 #: The stages that can lose an occurrence, in pipeline order (pin loses nothing).
 STAGES = ("dedupe", "trim", "drop")
 #: How each stage loses an anchor, for sentences: "trim cut away 14 anchors".
@@ -41,92 +70,7 @@ STAGE_VERBS = {"dedupe": "removed", "trim": "cut away", "drop": "removed"}
 # An anchor's status under the current request.
 KEPT, CUT_AWAY, REMOVED = "kept", "cut away", "removed"
 
-#: ``(index, start, end)``: message index and code point offsets, ``content[start:end]``.
-Occurrence = tuple[int, int, int]
 _NEVER = np.iinfo(np.int64).max
-
-
-@dataclass(frozen=True, slots=True)
-class Anchor:
-    """An exact string of the conversation and every place it occurs, in message order."""
-
-    text: str
-    kind: str
-    occurrences: tuple[Occurrence, ...]
-
-
-def find_anchors(contents: Sequence[str], watched: Iterable[str] = ()) -> tuple[Anchor, ...]:
-    """Every anchor in ``contents`` (plus the ``watched`` phrases found there), in the order of
-    their first occurrence.
-
-    >>> anchors = find_anchors(["Order DE-4471 ships Thursday 14:00.",
-    ...                         "Refund of $1,250.00 to ana@example.com for DE-4471"])
-    >>> [(a.text, a.kind) for a in anchors][:3]
-    [('DE-4471', 'identifier'), ('Thursday', 'date'), ('14:00', 'time')]
-    >>> [(a.text, a.kind) for a in anchors][3:]
-    [('$1,250.00', 'quantity'), ('ana@example.com', 'email')]
-    >>> anchors[0].occurrences
-    ((0, 6, 13), (1, 43, 50))
-    """
-    found = _found(contents)
-    phrases = [p.strip() for p in watched if p.strip()]
-    if phrases:
-        by_text = {a.text: a for a in found}
-        for phrase, occurrences in zip(phrases, _watched(contents, phrases), strict=True):
-            by_text.pop(phrase, None)
-            if occurrences:
-                by_text[phrase] = Anchor(phrase, WATCHED, occurrences)
-        found = sorted(by_text.values(), key=lambda a: a.occurrences[0])
-    return tuple(found)
-
-
-def _found(contents: Sequence[str]) -> list[Anchor]:
-    text, starts = anchor_finder.joined(contents)
-    matches = anchor_finder.find_matches(text)
-    ids: dict[str, int] = {}
-    texts = [text[s:e] for s, e, _ in matches]
-    occurrence_ids = [ids.setdefault(t, len(ids)) for t in texts]
-    kinds = [""] * len(ids)
-    for anchor_id, (_, _, group) in zip(occurrence_ids, matches, strict=True):
-        if not kinds[anchor_id]:
-            kinds[anchor_id] = anchor_finder.KINDS[group - 1]
-    spans = [(s, e) for s, e, _ in matches]
-    for (s, _, group), inside in zip(matches, texts, strict=True):
-        if anchor_finder.KINDS[group - 1] in anchor_finder.CONTAINERS:
-            for a, b in anchor_finder.inner_matches(inside):
-                anchor_id = ids.get(inside[a:b])
-                if anchor_id is not None:
-                    occurrence_ids.append(anchor_id)
-                    spans.append((s + a, s + b))
-    if not spans:
-        return []
-    anchor_of = np.array(occurrence_ids, dtype=np.int64)
-    span = np.array(spans, dtype=np.int64).reshape(-1, 2)
-    message = np.searchsorted(starts, span[:, 0], side="right") - 1
-    local = span - starts[message][:, None]
-    order = np.lexsort((local[:, 0], message, anchor_of))
-    anchor_of, message, local = anchor_of[order], message[order], local[order]
-    heads = np.flatnonzero(np.concatenate(([True], anchor_of[1:] != anchor_of[:-1])))
-    rows = list(zip(message.tolist(), local[:, 0].tolist(), local[:, 1].tolist(), strict=True))
-    bounds = [*heads.tolist(), len(rows)]
-    names = list(ids)
-    anchors = [
-        Anchor(names[anchor_of[h]], kinds[anchor_of[h]], tuple(rows[h:t]))
-        for h, t in zip(bounds, bounds[1:], strict=False)
-    ]
-    anchors.sort(key=lambda a: a.occurrences[0])
-    return anchors
-
-
-def _watched(contents: Sequence[str], phrases: Sequence[str]) -> list[tuple[Occurrence, ...]]:
-    return [
-        tuple(
-            (i, start, end)
-            for i, content in enumerate(contents)
-            for start, end in find_phrase(phrase, content)
-        )
-        for phrase in phrases
-    ]
 
 
 # --- under one request ------------------------------------------------------------------------
@@ -249,11 +193,22 @@ def anchor_report(
     """The anchors of ``result``'s conversation and their fate under its request.
 
     ``anchors`` is :func:`find_anchors` of the same contents (with the same ``watched``), found
-    when omitted; ``sweep`` is :func:`budget_sweep` of ``result``, computed when omitted.
+    when omitted (the finder remembers the last few conversations, so a report under another
+    request over the same contents does not scan again); ``sweep`` is :func:`budget_sweep` of
+    ``result``, computed when omitted.
     """
     phrases = [p for p in watched if p.strip()]
-    if anchors is None:
-        anchors = find_anchors(result.request.contents, phrases)
+    if anchors is None and not phrases:  # the finder's columns, no Anchor rows
+        texts, kinds, occurrences, counts, index, end = find_anchor_table(result.request.contents)
+    else:
+        found = (
+            find_anchor_columns(result.request.contents, phrases)
+            if anchors is None
+            else columns_of(anchors)
+        )
+        texts, kinds = [a.text for a in found.anchors], [a.kind for a in found.anchors]
+        occurrences = [a.occurrences for a in found.anchors]
+        counts, index, end = found.counts, found.message, found.end
     sweep = sweep or budget_sweep(result)
     traces = result.messages
     duplicate = np.array([t.fate is Fate.DUPLICATE for t in traces], dtype=bool)
@@ -266,30 +221,34 @@ def anchor_report(
         ],
         dtype=np.int64,
     )
-    counts = np.fromiter((len(a.occurrences) for a in anchors), np.int64, len(anchors))
-    flat = np.array([o for a in anchors for o in a.occurrences], dtype=np.int64).reshape(-1, 3)
-    index, end = flat[:, 0], flat[:, 2]
     fits = end <= returned[index]
     lost = np.where(duplicate[index], 1, np.where(~fits, 2, np.where(~survived[index], 3, 0)))
     from_budget = np.where(fits & ~duplicate[index], message_from[index], _NEVER)
-    anchor_of = np.repeat(np.arange(len(anchors)), counts)
+    anchor_of = np.repeat(np.arange(len(texts)), counts)
 
     fates = []
-    if len(anchors):
+    if texts:
         heads = np.concatenate(([0], np.cumsum(counts)[:-1]))
         kept = np.minimum.reduceat(lost, heads) == 0
         worst = np.maximum.reduceat(lost, heads)
         first = np.minimum.reduceat(from_budget, heads)
-        for a, k, w, f in zip(anchors, kept.tolist(), worst.tolist(), first.tolist(), strict=True):
-            lost_at = None if k else STAGES[w - 1]
-            status = KEPT if k else CUT_AWAY if lost_at == "trim" else REMOVED
-            fates.append(
-                AnchorFate(
-                    a.text, a.kind, a.occurrences, k, None if f == _NEVER else f, lost_at, status
+        stage = np.where(kept, 0, worst).tolist()  # 0 kept, else 1 + the STAGES index
+        budgets = [None if f == _NEVER else f for f in first.tolist()]
+        with collector_paused():
+            fates = list(
+                map(
+                    _fate,
+                    texts,
+                    kinds,
+                    occurrences,
+                    kept.tolist(),
+                    budgets,
+                    map(_LOST_AT.__getitem__, stage),
+                    map(_STATUS.__getitem__, stage),
                 )
             )
-    texts = {a.text for a in anchors}
-    not_found = tuple(p.strip() for p in phrases if p.strip() not in texts)
+    found = set(texts)
+    not_found = tuple(p.strip() for p in phrases if p.strip() not in found)
     return AnchorReport(
         result.request.params.budget_chars,
         tuple(fates),
@@ -300,6 +259,41 @@ def anchor_report(
         lost,
         from_budget,
     )
+
+
+_new, _set = object.__new__, object.__setattr__
+#: By stage code (0 kept, else 1 + the STAGES index): where an anchor was lost, its status.
+_LOST_AT = (None, *STAGES)
+_STATUS = (KEPT, *(CUT_AWAY if stage == "trim" else REMOVED for stage in STAGES))
+
+
+def _fate(
+    text: str,
+    kind: str,
+    occurrences: tuple[Occurrence, ...],
+    kept: bool,
+    budget: int | None,
+    lost_at: str | None,
+    status: str,
+) -> AnchorFate:
+    """``AnchorFate(...)`` of these fields, built by filling its ``__dict__`` at once instead of
+    one frozen ``__setattr__`` per field (the same object, twice as fast: a report builds
+    thousands)."""
+    fate = _new(AnchorFate)
+    _set(
+        fate,
+        "__dict__",
+        {
+            "text": text,
+            "kind": kind,
+            "occurrences": occurrences,
+            "kept": kept,
+            "survives_from_budget": budget,
+            "lost_at": lost_at,
+            "status": status,
+        },
+    )
+    return fate
 
 
 def retention_curve(report: AnchorReport) -> tuple[RetentionStep, ...]:
