@@ -8,7 +8,6 @@ read input tokens) and ``usage.output_tokens``.
 
 from __future__ import annotations
 
-from types import ModuleType
 from typing import Any
 
 from compactor.providers.base import Completion, Provider
@@ -17,15 +16,8 @@ from compactor.providers.base import reported_count as _count
 
 class AnthropicProvider(Provider):
     library = "anthropic"
+    client_class = "Anthropic"
     label = "an Anthropic Messages"
-
-    def _new_client(self, sdk: ModuleType, key: str) -> Any:
-        return sdk.Anthropic(
-            api_key=key,
-            base_url=self.config.base_url,
-            timeout=self.config.timeout_seconds,
-            max_retries=self.config.max_retries,
-        )
 
     def _call(
         self, client: Any, *, model: str, system: str, user: str, max_tokens: int

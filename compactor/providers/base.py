@@ -76,8 +76,10 @@ class ContextWindowExceeded(ProviderError):
 class Provider(ABC):
     """A configured provider; :meth:`complete` makes one call. Safe to share between threads."""
 
-    #: The official client library this kind of provider uses, and its display name.
+    #: The official client library this kind of provider uses, its client class, and its
+    #: display name.
     library: str
+    client_class: str
     label: str
 
     def __init__(self, config: ProviderConfig):
@@ -110,8 +112,16 @@ class Provider(ABC):
             failure = self.error(f"gave an answer that is not {self.label} response")
         raise failure from None
 
-    @abstractmethod
-    def _new_client(self, sdk: ModuleType, key: str) -> Any: ...
+    def _new_client(self, sdk: ModuleType, key: str) -> Any:
+        # base_url and api_key are always explicit: the libraries would otherwise read
+        # OPENAI_BASE_URL / ANTHROPIC_BASE_URL and their keys from the environment behind the
+        # configuration.
+        return getattr(sdk, self.client_class)(
+            api_key=key,
+            base_url=self.config.base_url,
+            timeout=self.config.timeout_seconds,
+            max_retries=self.config.max_retries,
+        )
 
     @abstractmethod
     def _call(

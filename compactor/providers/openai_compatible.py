@@ -7,7 +7,6 @@ response's ``usage.prompt_tokens`` and ``usage.completion_tokens`` when the serv
 
 from __future__ import annotations
 
-from types import ModuleType
 from typing import Any
 
 from compactor.providers.base import Completion, Provider
@@ -16,17 +15,8 @@ from compactor.providers.base import reported_count as _count
 
 class OpenAICompatibleProvider(Provider):
     library = "openai"
+    client_class = "OpenAI"
     label = "a Chat Completions"
-
-    def _new_client(self, sdk: ModuleType, key: str) -> Any:
-        # base_url and api_key are always explicit: the library would otherwise read
-        # OPENAI_BASE_URL and OPENAI_API_KEY from the environment behind the configuration.
-        return sdk.OpenAI(
-            api_key=key,
-            base_url=self.config.base_url,
-            timeout=self.config.timeout_seconds,
-            max_retries=self.config.max_retries,
-        )
 
     def _call(
         self, client: Any, *, model: str, system: str, user: str, max_tokens: int
