@@ -7,8 +7,6 @@ conversation the importer reads, and the parameters may be overridden as for ``c
 from __future__ import annotations
 
 import argparse
-import functools
-from collections.abc import Callable
 
 from compactor.analyses.anchors import anchor_report
 from compactor.cli.import_ import needed_fixes
@@ -16,43 +14,22 @@ from compactor.cli.io import (
     add_indent_argument,
     add_input_argument,
     emit,
-    fail,
     indent_of,
     read_bytes,
+    reports_bad_input,
 )
+from compactor.cli.params import add_parameter_arguments, overrides
 from compactor.errors import ProblemError
 from compactor.formats import convert_text
 from compactor.model import Request
 from compactor.pipeline import run as run_pipeline
 from compactor.validation import validate
 
-#: Parameter flags: (flag, request field, type, help).
-PARAMETERS = (
-    ("--budget-chars", "budget_chars", int, "the character budget (100 to 400,000)"),
-    ("--keep-last-n", "keep_last_n", int, "protect the last N messages (0 to 50)"),
-    ("--keep-roles", "keep_roles", str, "protect these roles, comma-separated ('' for none)"),
-    (
-        "--duplicate-threshold",
-        "duplicate_threshold",
-        float,
-        "word overlap of a duplicate (0.5 to 1)",
-    ),
-    ("--max-message-chars", "max_message_chars", int, "trim longer messages (80 to 4,000)"),
-)
 FILE_HELP = (
     "FILE is a memory-compact request, or a conversation in any format `import` reads (OpenAI, "
     "Anthropic, Vercel, ShareGPT, JSONL, a message list), or '-' for standard input; without "
     "budget_chars it is half the conversation's characters. Flags override the parameters."
 )
-
-
-class MissingExtra(Exception):
-    """An optional dependency is missing; the message is the one line saying how to install it."""
-
-
-def add_parameter_arguments(parser: argparse.ArgumentParser) -> None:
-    for flag, _, kind, text in PARAMETERS:
-        parser.add_argument(flag, type=kind, default=None, metavar="X", help=text)
 
 
 def read_request(args: argparse.Namespace) -> Request:
@@ -66,32 +43,7 @@ def read_request(args: argparse.Namespace) -> Request:
             needed_fixes(conversion)
             + [f"fix it with: python -m compactor import {args.file} --keep-last --cut-long"]
         )
-    request = dict(conversion.request)
-    for _, name, _, _ in PARAMETERS:
-        value = getattr(args, name, None)
-        if value is None:
-            continue
-        if name == "keep_roles":
-            value = [role.strip() for role in value.split(",") if role.strip()]
-        request[name] = value
-    return validate(request)
-
-
-def reports_problems(
-    command: Callable[[argparse.Namespace], int],
-) -> Callable[[argparse.Namespace], int]:
-    """Exit 2 with one line per problem, or one line saying which extra to install."""
-
-    @functools.wraps(command)
-    def wrapper(args: argparse.Namespace) -> int:
-        try:
-            return command(args)
-        except ProblemError as error:
-            return fail(error.problems)
-        except MissingExtra as missing:
-            return fail([str(missing)])
-
-    return wrapper
+    return validate({**conversion.request, **overrides(args)})
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -121,7 +73,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     parser.set_defaults(run=run)
 
 
-@reports_problems
+@reports_bad_input
 def run(args: argparse.Namespace) -> int:
     report = anchor_report(run_pipeline(read_request(args)), args.watch)
     return emit([a.to_dict() for a in report.anchors], indent_of(args))

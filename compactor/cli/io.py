@@ -8,7 +8,7 @@ import sys
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from compactor.errors import InvalidRequest, Problem, UnreadableJSON
+from compactor.errors import Problem, ProblemError, UnreadableJSON
 from compactor.jsonio import dumps, parse_json
 
 
@@ -25,19 +25,25 @@ def read_bytes(path: str) -> bytes:
         ) from None
 
 
+class MissingExtra(Exception):
+    """An optional dependency is missing; the message is the one line saying how to install it."""
+
+
 def reports_bad_input(
     command: Callable[[argparse.Namespace], int],
 ) -> Callable[[argparse.Namespace], int]:
-    """Wrap a command so that unreadable JSON and invalid requests exit 2 with one line each."""
+    """Wrap a command so that bad input (unreadable JSON, not a conversation, an invalid request:
+    any :class:`ProblemError`) exits 2 with one line per problem, and a missing extra with the
+    one line saying how to install it."""
 
     @functools.wraps(command)
     def wrapper(args: argparse.Namespace) -> int:
         try:
             return command(args)
-        except UnreadableJSON as error:
+        except ProblemError as error:
             return fail(error.problems)
-        except InvalidRequest as error:
-            return fail(error.problems)
+        except MissingExtra as missing:
+            return fail([str(missing)])
 
     return wrapper
 

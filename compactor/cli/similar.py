@@ -5,14 +5,16 @@ from __future__ import annotations
 import argparse
 
 from compactor.analyses import semantic
-from compactor.cli.anchors import (
-    FILE_HELP,
+from compactor.cli.anchors import FILE_HELP, read_request
+from compactor.cli.io import (
     MissingExtra,
-    add_parameter_arguments,
-    read_request,
-    reports_problems,
+    add_indent_argument,
+    add_input_argument,
+    emit,
+    indent_of,
+    reports_bad_input,
 )
-from compactor.cli.io import add_indent_argument, add_input_argument, emit, indent_of
+from compactor.cli.params import add_parameter_arguments
 from compactor.pipeline import run as run_pipeline
 
 
@@ -52,7 +54,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     parser.set_defaults(run=run)
 
 
-@reports_problems
+@reports_bad_input
 def run(args: argparse.Namespace) -> int:
     if not semantic.semantic_available():
         raise MissingExtra(semantic.INSTALL_HINT)

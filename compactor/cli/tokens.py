@@ -5,8 +5,15 @@ from __future__ import annotations
 import argparse
 
 from compactor.analyses import tokens
-from compactor.cli.anchors import FILE_HELP, MissingExtra, read_request, reports_problems
-from compactor.cli.io import add_indent_argument, add_input_argument, emit, indent_of
+from compactor.cli.anchors import FILE_HELP, read_request
+from compactor.cli.io import (
+    MissingExtra,
+    add_indent_argument,
+    add_input_argument,
+    emit,
+    indent_of,
+    reports_bad_input,
+)
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -33,7 +40,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     parser.set_defaults(run=run)
 
 
-@reports_problems
+@reports_bad_input
 def run(args: argparse.Namespace) -> int:
     if not tokens.tokens_available():
         raise MissingExtra(tokens.INSTALL_HINT)
