@@ -44,6 +44,9 @@ def draw(outcome: Outcome) -> None:
             "Tool messages without a call before them in the input (not a breakage of "
             f"compaction): {name_list(uncalled, limit=len(uncalled))}."
         )
+    removed = checks.removed_by_import_note(report)
+    if removed:
+        st.caption(removed)
     if report.pairs:
         st.subheader("Every pair")
         common.table(

@@ -102,3 +102,18 @@ def pairing_summary(report: PairingReport) -> str:
         f"{'is' if broken == 1 else 'are'} kept without {'its' if broken == 1 else 'their'} "
         "partner. Chat APIs reject a tool result without its call and a call without its result."
     )
+
+
+def removed_by_import_note(report: PairingReport) -> str | None:
+    """The calls whose (empty) results the import removed, which no pair can show; or None."""
+    calls = report.removed_by_import
+    if not calls:
+        return None
+    one = len(calls) == 1
+    listed = name_list([f"#{i}" for i in calls], limit=len(calls))
+    return (
+        f"The import removed the empty result{'' if one else 's'} of the tool call"
+        f"{'' if one else 's'} in assistant message{'' if one else 's'} {listed}, so "
+        f"{'it has' if one else 'they have'} no pair here. The Output page's provider exports "
+        "give such a call an empty result again, so that the API accepts it."
+    )

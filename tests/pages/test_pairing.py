@@ -7,11 +7,12 @@ import pytest
 
 from compactor.analyses.pairing import check_pairing
 from compactor.samples import load_samples
-from explorer.frames.checks import pairing_summary
+from explorer.frames.checks import pairing_summary, removed_by_import_note
 from explorer.session import state
 from explorer.session.conversation import Conversation, params_from
 from explorer.widgets import importing
 from tests.pages.apptest import assert_clean, engine, goto, metrics, set_param, start, table
+from tests.paths import CORPUS
 
 PAGE = "pages/pairing.py"
 #: Two calls, then their two results: by position both results would pair with the second call.
@@ -134,3 +135,18 @@ def test_every_sample_lists_its_pairs_as_the_engine_pairs_them(sample):
     ]
     overview = goto(at, "app.py")
     assert warnings(overview) == ([] if report.ok else [pairing_summary(report)])
+
+
+def test_the_calls_whose_empty_results_the_import_removed_are_named_on_the_page():
+    text = (CORPUS / "tau_airline_tool_heavy.json").read_text(encoding="utf-8")
+    at = goto(start(), "pages/conversation.py")
+    at.segmented_control(key="input_mode").set_value("Paste").run()
+    at.text_area(key=importing.PASTE_KEY).set_value(text)
+    at.button[[b.label for b in at.button].index("Load pasted conversation")].click().run()
+    at = goto(at, PAGE)
+    assert_clean(at)
+    conversation = at.session_state[state.CONVERSATION_KEY]
+    report = check_pairing(engine(at), conversation.tool_links, conversation.removed_results)
+    note = [c.value for c in at.caption if c.value.startswith("The import removed")]
+    assert note == [removed_by_import_note(report)]
+    assert "#10 and #23" in note[0]

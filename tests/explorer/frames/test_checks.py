@@ -12,9 +12,11 @@ from compactor import run, validate
 from compactor.analyses.facts import WatchedFact, find_phrase, watch
 from compactor.analyses.pairing import check_pairing
 from compactor.analyses.sweeps import BUDGET_RANGE
+from compactor.formats import convert_text
 from explorer.frames import checks
 from tests.explorer.requests import rich_request
 from tests.generate import VOCABULARY, requests
+from tests.paths import CORPUS
 
 EXAMPLES = settings(max_examples=40, deadline=None)
 
@@ -129,3 +131,18 @@ def test_pairs_frame_and_summary_name_the_split_pair():
     )
     linked = checks.pairs_frame(check_pairing(result, [(2, 3)]), result)
     assert list(linked["paired_by"]) == ["tool-call id"]
+
+
+def test_the_calls_whose_empty_results_the_import_removed_are_named():
+    conversion = convert_text((CORPUS / "tau_airline_tool_heavy.json").read_bytes())
+    result = run(validate(conversion.request))
+    assert checks.removed_by_import_note(check_pairing(result)) is None
+    report = check_pairing(result, conversion.tool_links, conversion.removed_results)
+    calls = sorted({index for index, _ in conversion.removed_results})
+    assert len(calls) == 2
+    note = checks.removed_by_import_note(report)
+    assert note.startswith(
+        f"The import removed the empty results of the tool calls in assistant messages "
+        f"#{calls[0]} and #{calls[1]}, so they have no pair here."
+    )
+    assert all(pair.call not in calls for pair in report.pairs)
