@@ -20,6 +20,7 @@ from compactor.evaluation import (
     load_corpus,
     parse_grid_option,
     row_key,
+    rows_in_force,
     settings_grid,
     summarise,
 )
@@ -134,7 +135,13 @@ def _run(args: argparse.Namespace) -> int:
     items = load_corpus(args.corpus, args.format, keep_last=args.keep_last, cut_long=args.cut_long)
     earlier = read_rows(args.out) if args.resume else []
     wanted = {setting_key(s) for s in settings}
-    kept = [r for r in earlier if setting_key(r) in wanted]
+    sweep = budgets is None and "budget_chars" not in grid
+    # The summary's rows: at listed budgets all of them; of sweep rows, those in force at the
+    # summary's budgets, kept conversation by conversation so memory does not grow with rows.
+    keep = (lambda found: rows_in_force(found, SUMMARY_BUDGETS)) if sweep else list
+    kept = keep(r for r in earlier if setting_key(r) in wanted)
+    skip = {row_key(r) for r in earlier}
+    del earlier
     bar = ProgressBar(sys.stderr)
     rows = evaluate(
         items,
@@ -145,24 +152,27 @@ def _run(args: argparse.Namespace) -> int:
         address=args.address,
         encoding=args.encoding,
         progress=bar.update,
-        skip={row_key(r) for r in earlier},
+        skip=skip,
     )
     writer = RowWriter(args.out) if args.out else None
-    new = []
+    conversation: list[dict[str, Any]] = []
     try:
         for row in rows:
             if writer:
                 writer.write(row)
-            new.append(row)
+            if conversation and conversation[-1]["conversation"] != row["conversation"]:
+                kept += keep(conversation)
+                conversation = []
+            conversation.append(row)
             bar.rows += 1
     finally:
         if writer:
             writer.close()
+    kept += keep(conversation)
     bar.close()
     if writer:
         writer.finish()
-    sweep = budgets is None and "budget_chars" not in grid
-    summary = summarise(kept + new, SUMMARY_BUDGETS if sweep else None)
+    summary = summarise(kept, SUMMARY_BUDGETS if sweep else None)
     sys.stdout.write(summary_text(summary, len(items), sweep))
     sys.stdout.flush()
     return 0

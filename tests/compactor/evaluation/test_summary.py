@@ -9,6 +9,7 @@ from compactor.evaluation import (
     CorpusItem,
     evaluate,
     load_corpus,
+    rows_in_force,
     settings_grid,
     summarise,
 )
@@ -93,3 +94,11 @@ def test_sweep_rows_read_at_budgets_equal_listed_rows_on_random_conversations(re
     swept = list(evaluate(items, chosen, workers=1))
     listed = list(evaluate(items, chosen, budgets, workers=1))
     assert summarise(swept, budgets) == summarise(listed)
+
+
+def test_the_rows_in_force_give_the_same_summary():
+    items = load_corpus(CORPUS)
+    swept = list(evaluate(items, settings_grid({}, {"keep_last_n": [1, 4]}), workers=1))
+    few = rows_in_force(swept, SUMMARY_BUDGETS)
+    assert len(few) < len(swept) / 2
+    assert summarise(few, SUMMARY_BUDGETS) == summarise(swept, SUMMARY_BUDGETS)
