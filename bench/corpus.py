@@ -100,7 +100,17 @@ def main() -> None:
         f"  rows: {count:,} ({count / len(items) / len(chosen):.1f} per conversation and setting)"
     )
     size = sum(len(dumps(r, None)) + 1 for r in rows)
-    print(f"  JSONL output: {size:,} bytes, {size / count:.0f} bytes per row")
+    print(f"  JSONL output: {size:,} bytes, {size / count:.0f} bytes per row", end="")
+    try:
+        import pyarrow as pa
+        import pyarrow.parquet as pq
+
+        sink = pa.BufferOutputStream()
+        pq.write_table(pa.Table.from_pylist(rows), sink)
+        packed = sink.getvalue().size
+        print(f"; Parquet {packed:,} bytes, {packed / count:.1f} bytes per row")
+    except ImportError:
+        print()
     rate1 = count / one
     print(
         f"  1 worker (this process): {rate1:9,.0f} rows/s, {one / len(items) * 1000:.2f} ms "
