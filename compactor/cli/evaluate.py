@@ -226,7 +226,7 @@ class ProgressBar:
             left = f", took {_duration(elapsed)}"
         self._line = (
             f"[{'#' * filled}{'.' * (width - filled)}] {done:,}/{total:,} conversations, "
-            f"{self.rows:,} rows, {rate:,.0f} rows/s{left}"
+            f"{self.rows:,} rows, {rate:,.{0 if rate >= 10 else 1}f} rows/s{left}"
         )
         self.stream.write(("\r" + self._line + "\x1b[K") if self._tty else self._line + "\n")
         self.stream.flush()

@@ -174,3 +174,18 @@ def test_an_interrupted_run_resumed_loses_and_repeats_nothing(tmp_path):
     assert sorted(map(key, rows)) == sorted(map(key, expected))  # nothing lost
     total = len(summarise(expected, SUMMARY_BUDGETS))
     assert f"of {total} settings" in done.stdout.decode()
+
+
+def test_a_finished_parquet_run_resumed_with_more_settings_holds_both(tmp_path):
+    pq = pytest.importorskip("pyarrow.parquet")
+    path = REAL / "tau_airline_3_records.json"
+    out = tmp_path / "rows.parquet"
+    assert cli(path, "--budgets", "700", "--out", out).returncode == 0
+    done = cli(path, "--budgets", "700", "--grid", "keep_last_n=5,8", "--out", out, "--resume")
+    assert done.returncode == 0, done.stderr
+    rows = pq.read_table(out).to_pylist()
+    chosen = settings_grid({}, {"keep_last_n": [5, 8]})
+    fresh = list(evaluate(load_corpus(path), chosen, [700], workers=1))
+    first = [r for r in fresh if r["keep_last_n"] == 5]  # the default: the first run's rows
+    assert rows == first + [r for r in fresh if r["keep_last_n"] == 8]
+    assert "3 conversations, 2 settings" in done.stdout.decode()
