@@ -137,7 +137,13 @@ def main() -> None:
         print('  ray: not installed (pip install -e ".[ray]")')
         return
     start = time.perf_counter()
-    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False, logging_level="ERROR")
+    ray.init(
+        address="local",
+        num_cpus=2,
+        include_dashboard=False,
+        log_to_driver=False,
+        logging_level="ERROR",
+    )
     started = time.perf_counter() - start
     try:
         three, _, ray_rows = timed(items, chosen, backend="ray")

@@ -61,6 +61,7 @@ def ray_outcomes(
         os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")
         if address is None:
             ray.init(
+                address="local",  # a new instance, even where `ray start` left one running
                 num_cpus=workers,
                 include_dashboard=False,
                 log_to_driver=False,

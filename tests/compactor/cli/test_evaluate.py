@@ -189,3 +189,13 @@ def test_a_finished_parquet_run_resumed_with_more_settings_holds_both(tmp_path):
     first = [r for r in fresh if r["keep_last_n"] == 5]  # the default: the first run's rows
     assert rows == first + [r for r in fresh if r["keep_last_n"] == 8]
     assert "3 conversations, 2 settings" in done.stdout.decode()
+
+
+def test_the_command_is_listed_and_explains_resume():
+    listed = subprocess.run(
+        [sys.executable, "-m", "compactor", "--help"], capture_output=True, cwd=ROOT, timeout=60
+    )
+    assert b"evaluate" in listed.stdout
+    text = " ".join(cli("--help").stdout.decode().split())
+    for phrase in ("--resume", "--backend", "PATH#i", "every budget point", "Exit codes"):
+        assert phrase in text

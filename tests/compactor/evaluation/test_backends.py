@@ -39,7 +39,13 @@ def test_the_process_pool_gives_the_same_rows_in_the_same_order(items, plain):
 def ray_instance():
     import ray
 
-    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False, logging_level="ERROR")
+    ray.init(
+        address="local",
+        num_cpus=2,
+        include_dashboard=False,
+        log_to_driver=False,
+        logging_level="ERROR",
+    )
     yield ray
     ray.shutdown()
 
