@@ -1,0 +1,41 @@
+"""Corpus evaluation (``../shared/SPEC.md`` part C): a grid of settings over many conversations,
+one row per (conversation, setting, budget), each equal to compacting that one request, with
+the budgets from the exact sweep; per-setting summaries and the frontier.
+
+>>> items = [CorpusItem(0, {"messages": [
+...     {"role": "user", "content": "Order DE-4471 left Lyon on 2024-05-17."},
+...     {"role": "assistant", "content": "Noted: DE-4471."}], "budget_chars": 100})]
+>>> rows = list(evaluate(items, settings_grid({"keep_last_n": 0}), budgets=[100]))
+>>> {k: rows[0][k] for k in ("output_chars", "budget_met", "anchors", "anchors_kept")}
+{'output_chars': 53, 'budget_met': True, 'anchors': 2, 'anchors_kept': 2}
+"""
+
+from compactor.evaluation.corpus import CorpusItem, load_corpus, load_corpus_text
+from compactor.evaluation.grid import SETTING_PARAMETERS, parse_grid_option, settings_grid
+from compactor.evaluation.ray_backend import INSTALL_HINT as RAY_INSTALL_HINT
+from compactor.evaluation.ray_backend import BackendUnavailable, ray_available
+from compactor.evaluation.rows import ROW_KEYS, TOKEN_KEYS, conversation_rows, row_key
+from compactor.evaluation.run import BACKENDS, default_workers, evaluate
+from compactor.evaluation.summary import SUMMARY_BUDGETS, rows_in_force, summarise
+
+__all__ = [
+    "BACKENDS",
+    "RAY_INSTALL_HINT",
+    "ROW_KEYS",
+    "SETTING_PARAMETERS",
+    "SUMMARY_BUDGETS",
+    "TOKEN_KEYS",
+    "BackendUnavailable",
+    "CorpusItem",
+    "conversation_rows",
+    "default_workers",
+    "evaluate",
+    "load_corpus",
+    "load_corpus_text",
+    "parse_grid_option",
+    "ray_available",
+    "row_key",
+    "rows_in_force",
+    "settings_grid",
+    "summarise",
+]

@@ -1,0 +1,232 @@
+"""A corpus: many conversations read with the collection import (``../shared/SPEC.md`` part C).
+
+A corpus is a file holding many records (a JSON list of ShareGPT or evaluation records, JSONL of
+requests or conversations, one a line), a file of one conversation, or a folder of such files
+(every ``.json`` and ``.jsonl`` file in it, searched recursively, in path order). Each
+conversation is named as ``import --all`` names it: its record number ``i`` in a file, or
+``"PATH"`` / ``"PATH#i"`` in a folder (PATH relative to the folder, ``/``-separated). The lines
+``import --all`` prints (``{"record", "id", "request"}``) are a corpus too, named by their
+``record``.
+
+>>> items = load_corpus_text('{"messages": [{"role": "user", "content": "Hi"},'
+...     ' {"role": "assistant", "content": "Hello"}], "budget_chars": 100}', "one.json")
+>>> [(item.conversation, len(item.request["messages"])) for item in items]
+[(0, 2)]
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from compactor.contract import LIMITS
+from compactor.errors import FormatError, Problem, UnreadableJSON
+from compactor.formats import Conversion, apply_fixes, convert_document, read_document
+from compactor.formats.reading import Document
+from compactor.formats.types import PENDING
+from compactor.validation import errors_of
+
+#: The files of a folder that make a corpus.
+SUFFIXES = (".json", ".jsonl")
+#: ``record`` and ``request``: the lines ``import --all`` prints.
+IMPORTED_KEYS = frozenset({"record", "id", "request"})
+
+#: A conversation's name in a corpus: its record number, ``"PATH"`` or ``"PATH#i"``.
+ConversationName = int | str
+
+
+@dataclass(frozen=True)
+class CorpusItem:
+    """One conversation of a corpus: its name (``record``) and its request.
+
+    ``tool_links`` are the (call, result) message index pairs the import linked by tool-call id
+    (:attr:`compactor.formats.Conversion.tool_links`); tool pairs not linked are paired by
+    position, as :func:`compactor.analyses.pairing.tool_pairs` does.
+    """
+
+    conversation: ConversationName
+    request: dict[str, Any]
+    tool_links: tuple[tuple[int, int], ...] = field(default=(), compare=True)
+
+
+def load_corpus(
+    path: str | Path,
+    format: str | None = None,
+    *,
+    keep_last: bool = False,
+    cut_long: bool = False,
+) -> list[CorpusItem]:
+    """Every conversation of the file or folder ``path``, in order.
+
+    ``format`` names the import format (detected when None). A conversation beyond the
+    contract's limits (more than 200 messages, a content over 8,000 characters) is an error
+    unless ``keep_last`` / ``cut_long`` choose the fix, as ``import`` does. Raises
+    :class:`~compactor.errors.UnreadableJSON` or :class:`~compactor.errors.FormatError` listing
+    every problem of every file and record, each naming where (the JSON path, or the line and
+    column) and which file or record.
+    """
+    root = Path(path)
+    if root.is_dir():
+        files = sorted(p for p in root.rglob("*") if p.is_file() and p.suffix in SUFFIXES)
+        if not files:
+            raise FormatError([Problem(f"{root}: the folder holds no .json or .jsonl file")])
+        named = [(p.relative_to(root).as_posix(), p) for p in files]
+    else:
+        named = [(None, root)]
+    items: list[CorpusItem] = []
+    problems: list[Problem] = []
+    unreadable = False
+    for name, file in named:
+        try:
+            data = file.read_bytes()
+        except OSError as error:
+            unreadable = True
+            problems.append(Problem(f"{file}: cannot read the file ({error.strerror})"))
+            continue
+        try:
+            items += _items(data, name, format, keep_last, cut_long)
+        except ProblemsIn as error:
+            unreadable |= error.unreadable
+            problems += error.problems
+    if problems:
+        raise _error(problems, unreadable)
+    return items
+
+
+def load_corpus_text(
+    text: str | bytes,
+    name: str | None = None,
+    format: str | None = None,
+    *,
+    keep_last: bool = False,
+    cut_long: bool = False,
+) -> list[CorpusItem]:
+    """The conversations of one uploaded file's text (``name`` is only for the messages).
+
+    They are numbered as the records of a file are (0, 1, ...), as :func:`load_corpus` does
+    for a file; raises as it does.
+    """
+    try:
+        return _items(text, None, format, keep_last, cut_long, shown=name)
+    except ProblemsIn as error:
+        raise _error(error.problems, error.unreadable) from None
+
+
+class ProblemsIn(Exception):
+    """The problems of one file, gathered before the corpus reports them all."""
+
+    def __init__(self, problems: list[Problem], unreadable: bool):
+        self.problems = problems
+        self.unreadable = unreadable
+
+
+def _error(problems: list[Problem], unreadable: bool) -> FormatError | UnreadableJSON:
+    return (UnreadableJSON if unreadable else FormatError)(problems)
+
+
+def _items(
+    source: str | bytes,
+    name: str | None,
+    format: str | None,
+    keep_last: bool,
+    cut_long: bool,
+    shown: str | None = None,
+) -> list[CorpusItem]:
+    """The conversations of one file; raises :class:`ProblemsIn` with all of its problems."""
+    label = name if name is not None else shown
+    try:
+        document = read_document(source, format)
+    except UnreadableJSON as error:
+        raise ProblemsIn([_in(p, label) for p in error.problems], True) from None
+    imported = _imported_lines(document)
+    if imported is not None:
+        return imported
+    items, problems = [], []
+    for record, number in _records(name, document):
+        try:
+            conversion = convert_document(document, format, number)
+        except FormatError as error:
+            problems += [_in(p, _record_label(record, shown)) for p in error.problems]
+            continue
+        if keep_last or cut_long:
+            conversion = apply_fixes(conversion, keep_last=keep_last, cut_long=cut_long)
+        pending = _pending(conversion)
+        if pending:
+            problems.append(Problem(f"{pending} ({_record_label(record, shown)})"))
+            continue
+        invalid = errors_of(conversion.request)
+        if invalid:
+            problems += [_in(p, _record_label(record, shown)) for p in invalid]
+            continue
+        items.append(CorpusItem(record, conversion.request, conversion.tool_links))
+    if problems:
+        raise ProblemsIn(problems, False)
+    return items
+
+
+def _records(name: str | None, document: Document) -> Iterator[tuple[ConversationName, int | None]]:
+    """``(name in the corpus, record number to convert)`` for each conversation of a file."""
+    collection = document.collection
+    if collection is None:
+        yield (name if name is not None else 0), None
+        return
+    for i in range(len(collection)):
+        yield (f"{name}#{i}" if name is not None else i), i
+
+
+def _imported_lines(document: Document) -> list[CorpusItem] | None:
+    """The conversations of ``import --all`` output lines (or a JSON list of them); else None."""
+    if document.lines is not None:
+        values = [value for _, value in document.lines]
+    elif isinstance(document.data, list) and document.data:
+        values = document.data
+    else:
+        return None
+    if not all(
+        isinstance(v, dict) and set(v) <= IMPORTED_KEYS and isinstance(v.get("request"), dict)
+        for v in values
+    ):
+        return None
+    items, problems = [], []
+    for i, value in enumerate(values):
+        record = value.get("record", i)
+        invalid = errors_of(value["request"])
+        problems += [_in(p, f"record {record}") for p in invalid]
+        items.append(CorpusItem(record, value["request"]))
+    if problems:
+        raise ProblemsIn(problems, False)
+    return items
+
+
+def _pending(conversion: Conversion) -> str:
+    """What still makes the conversation invalid, and the option that fixes it; empty if none."""
+    kinds = [c.kind for c in conversion.changes if c.kind in PENDING]
+    needs = []
+    if "too-many-messages" in kinds:
+        count = len(conversion.request["messages"])
+        needs.append(
+            f"{count:,} messages are more than {LIMITS['max_messages']} (keep_last, --keep-last, "
+            "keeps the last)"
+        )
+    long = kinds.count("content-too-long")
+    if long:
+        needs.append(
+            f"{long:,} content{'s' * (long != 1)} over {LIMITS['max_content_chars']:,} characters "
+            "(cut_long, --cut-long, cuts them)"
+        )
+    return "not usable as a request: " + "; ".join(needs) if needs else ""
+
+
+def _record_label(record: ConversationName, shown: str | None) -> str:
+    if isinstance(record, int) and shown:
+        return f"{shown}, record {record}"
+    return f"record {record}"
+
+
+def _in(problem: Problem, where: str | None) -> Problem:
+    """The problem with its file or record named after the message (its location kept)."""
+    if where is None:
+        return problem
+    return Problem(f"{problem.message} ({where})", problem.path, problem.line, problem.column)

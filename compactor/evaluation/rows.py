@@ -1,0 +1,173 @@
+"""The rows of one conversation: every setting at every budget, from one run per setting.
+
+The text analysis (words, topic terms, similarities), the anchors and the tool pairs depend on
+the contents alone: they are found once per conversation and reused for every setting. Each
+setting is run once; the budget sweep then gives the output at every budget, the anchors'
+``survives_from_budget`` the anchors kept, and the messages' survival budgets the tool pairs
+broken: no run per budget (``../shared/SPEC.md`` part C, "Corpus evaluation").
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import numpy as np
+
+from compactor.analyses.anchors import anchor_report, find_anchors
+from compactor.analyses.pairing import tool_pairs
+from compactor.analyses.sweeps import BUDGET_RANGE, budget_sweep
+from compactor.analyses.tokens import count_tokens
+from compactor.analysis import analyse
+from compactor.errors import InvalidRequest, Problem
+from compactor.evaluation.corpus import CorpusItem
+from compactor.evaluation.grid import BUDGET, SETTING_PARAMETERS, setting_key
+from compactor.model import Params, Request
+from compactor.pipeline import run
+from compactor.validation import validate
+
+#: The keys of every row, in order (``output_tokens`` follows when an encoding is chosen).
+ROW_KEYS: tuple[str, ...] = (
+    "conversation",
+    BUDGET,
+    *SETTING_PARAMETERS,
+    "output_chars",
+    "output_messages",
+    "budget_met",
+    "anchors",
+    "anchors_kept",
+    "tool_pairs_broken",
+)
+TOKEN_KEYS: tuple[str, ...] = ("output_tokens",)
+_NEVER = np.iinfo(np.int64).max
+
+#: One conversation's outcome from a worker: its rows, or the problems of its request.
+Outcome = tuple[list[dict[str, Any]], tuple[Problem, ...]]
+#: A row's identity: ``(conversation, budget_chars, keep_last_n, keep_roles as a tuple,
+#: duplicate_threshold, max_message_chars)``.
+RowKey = tuple[Any, ...]
+
+
+def row_key(row: Mapping[str, Any]) -> RowKey:
+    """The row's identity (:data:`RowKey`): its conversation, budget and setting."""
+    return (row["conversation"], row[BUDGET], *setting_key(row))
+
+
+def budgets_of(setting: Mapping[str, Any], budgets: Sequence[int] | None) -> list[int] | None:
+    """The budgets a setting is evaluated at: its own ``budget_chars``, else ``budgets``; None
+    means every budget point of the sweep."""
+    if BUDGET in setting:
+        return [setting[BUDGET]]
+    return None if budgets is None else list(budgets)
+
+
+def outcome(
+    item: CorpusItem,
+    settings: Sequence[Mapping[str, Any]],
+    budgets: Sequence[int] | None,
+    encoding: str | None,
+) -> Outcome:
+    """The rows of one conversation, or the problems of its request (each naming it): errors
+    travel back from a worker as values, since a pickled ProblemError loses its problems."""
+    try:
+        return conversation_rows(item, settings, budgets, encoding), ()
+    except InvalidRequest as error:
+        named = f"(conversation {item.conversation!r})"
+        return [], tuple(
+            Problem(f"{p.message} {named}", p.path, p.line, p.column) for p in error.problems
+        )
+
+
+def conversation_rows(
+    item: CorpusItem,
+    settings: Sequence[Mapping[str, Any]],
+    budgets: Sequence[int] | None = None,
+    encoding: str | None = None,
+) -> list[dict[str, Any]]:
+    """The rows of one conversation, setting by setting, budgets ascending.
+
+    Each row equals what ``compact`` gives for the conversation's messages with that setting
+    and budget: ``output_chars``, ``output_messages`` and ``budget_met`` of the response,
+    ``anchors`` found in the contents and ``anchors_kept`` of them, and ``tool_pairs_broken``
+    (kept tool results without their call, and kept calls without their result). With an
+    ``encoding``, ``output_tokens`` counts the returned contents' tokens. Raises
+    :class:`~compactor.errors.InvalidRequest` for an invalid request.
+    """
+    base = validate(item.request)
+    analysis = analyse(base.contents, base.roles)
+    anchors = find_anchors(base.contents)
+    pairs, _ = tool_pairs(base.roles, item.tool_links)
+    calls = np.array([p[0] for p in pairs], dtype=np.int64)
+    answers = np.array([p[1] for p in pairs], dtype=np.int64)
+    counted: dict[tuple[int, int], int] = {}  # (message, returned chars) -> its tokens
+    rows = []
+    for setting in settings:
+        points = budgets_of(setting, budgets)
+        params = Params(
+            budget_chars=BUDGET_RANGE[1] if not points else points[0],
+            keep_last_n=setting["keep_last_n"],
+            keep_roles=tuple(setting["keep_roles"]),
+            duplicate_threshold=setting["duplicate_threshold"],
+            max_message_chars=setting["max_message_chars"],
+        )
+        result = run(Request(base.messages, params), analysis)
+        sweep = budget_sweep(result)
+        report = anchor_report(result, anchors=anchors, sweep=sweep)
+        anchor_from = np.sort(
+            np.array(
+                [
+                    a.survives_from_budget
+                    for a in report.anchors
+                    if a.survives_from_budget is not None
+                ],
+                dtype=np.int64,
+            )
+        )
+        message_from = np.array(
+            [
+                _NEVER if s.survives_from_budget is None else s.survives_from_budget
+                for s in sweep.survival
+            ],
+            dtype=np.int64,
+        )
+        returned = [s.chars for s in sweep.survival]
+        if points is None:
+            points = [step.from_budget for step in sweep.steps]
+        fixed = {name: setting[name] for name in SETTING_PARAMETERS}
+        fixed["keep_roles"] = list(fixed["keep_roles"])
+        for budget in sorted(points):
+            step = sweep.at(budget)
+            alive = message_from <= budget
+            row = {
+                "conversation": item.conversation,
+                BUDGET: budget,
+                **fixed,
+                "output_chars": step.output_chars,
+                "output_messages": step.output_messages,
+                "budget_met": step.budget_met,
+                "anchors": len(anchors),
+                "anchors_kept": int(np.searchsorted(anchor_from, budget, side="right")),
+                "tool_pairs_broken": int(np.count_nonzero(alive[calls] != alive[answers])),
+            }
+            if encoding is not None:
+                row["output_tokens"] = _output_tokens(
+                    base.contents, returned, np.flatnonzero(alive), encoding, counted
+                )
+            rows.append(row)
+    return rows
+
+
+def _output_tokens(
+    contents: Sequence[str],
+    returned: Sequence[int],
+    alive: np.ndarray,
+    encoding: str,
+    counted: dict[tuple[int, int], int],
+) -> int:
+    total = 0
+    for i in alive.tolist():
+        key = (i, returned[i])
+        if key not in counted:
+            counted[key] = count_tokens(contents[i][: returned[i]], encoding)
+        total += counted[key]
+    return total

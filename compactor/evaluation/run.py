@@ -1,0 +1,225 @@
+"""Evaluate a grid of settings over a corpus: rows as they finish, on a process pool or Ray.
+
+Work is cut per conversation (a chunk is every setting of one conversation), so each
+conversation's text analysis is computed once, in the worker that runs it, and reused for every
+setting. Rows come back in corpus order whatever the backend, so two runs give the same rows in
+the same order.
+"""
+
+from __future__ import annotations
+
+import functools
+import multiprocessing
+import os
+import threading
+from collections import deque
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from concurrent.futures import Future, ProcessPoolExecutor
+from typing import Any
+
+from compactor.analyses.sweeps import BUDGET_RANGE
+from compactor.analyses.tokens import tokenizer
+from compactor.errors import InvalidRequest, Problem, ProblemError
+from compactor.evaluation.corpus import CorpusItem
+from compactor.evaluation.grid import SETTING_PARAMETERS, settings_grid
+from compactor.evaluation.rows import Outcome, RowKey, budgets_of, outcome, row_key
+
+BACKENDS = ("local", "ray")
+#: Chunks in flight per worker: enough to keep every worker busy, few enough to bound memory.
+IN_FLIGHT_PER_WORKER = 4
+
+Progress = Callable[[int, int], None]
+
+
+def evaluate(
+    items: Iterable[CorpusItem],
+    settings: Sequence[Mapping[str, Any]],
+    budgets: Sequence[int] | None = None,
+    *,
+    workers: int | None = None,
+    backend: str = "local",
+    address: str | None = None,
+    encoding: str | None = None,
+    progress: Progress | None = None,
+    skip: Iterable[RowKey] = frozenset(),
+) -> Iterator[dict[str, Any]]:
+    """One row per (conversation, setting, budget), conversation by conversation in corpus order.
+
+    ``settings`` come from :func:`~compactor.evaluation.settings_grid`. ``budgets`` lists the
+    budgets every setting without its own ``budget_chars`` is evaluated at; None evaluates it at
+    every budget point of the exact sweep of each conversation (the smallest budget of each step
+    of the output; the row holds up to the next point). ``workers`` processes (default: one per
+    core; 1 runs in this process) on the ``local`` backend, or tasks on ``ray`` at ``address``
+    (a new local Ray instance when None and none is running). ``encoding`` adds
+    ``output_tokens``. ``progress(done, total)`` is called with conversations done.
+    ``skip`` holds row keys (:func:`~compactor.evaluation.row_key`) already done: they are not
+    yielded, and a conversation whose rows are all known to be done is not run.
+
+    Raises :class:`~compactor.errors.ProblemError` for bad budgets, settings or backend, and
+    :class:`~compactor.errors.InvalidRequest` (naming the conversation) for an invalid request.
+    """
+    items = list(items)
+    settings = [dict(s) for s in settings]
+    budgets = _checked_budgets(budgets)
+    _check_settings(settings)
+    if backend not in BACKENDS:
+        raise ProblemError(
+            [Problem(f"unknown backend {backend!r}; choose one of {', '.join(BACKENDS)}")]
+        )
+    if workers is not None and workers < 1:
+        raise ProblemError([Problem(f"workers must be 1 or more, not {workers}")])
+    if encoding is not None:
+        tokenizer(encoding)  # an unknown encoding or a missing extra fails before any work
+    skip = frozenset(skip)
+    todo = [item for item in items if not _all_done(item, settings, budgets, skip)]
+    # Checked above, at the call; the rows are computed as they are read.
+    return _rows(
+        items, todo, settings, budgets, workers, backend, address, encoding, progress, skip
+    )
+
+
+def _rows(
+    items: list[CorpusItem],
+    todo: list[CorpusItem],
+    settings: list[dict[str, Any]],
+    budgets: list[int] | None,
+    workers: int | None,
+    backend: str,
+    address: str | None,
+    encoding: str | None,
+    progress: Progress | None,
+    skip: frozenset[RowKey],
+) -> Iterator[dict[str, Any]]:
+    done, total = len(items) - len(todo), len(items)
+    if progress:
+        progress(done, total)
+    if not todo:
+        return
+    task = functools.partial(outcome, settings=settings, budgets=budgets, encoding=encoding)
+    if backend == "ray":
+        from compactor.evaluation.ray_backend import ray_outcomes
+
+        outcomes = ray_outcomes(todo, settings, budgets, encoding, workers, address)
+    else:
+        outcomes = local_outcomes(todo, task, workers)
+    for rows, problems in outcomes:
+        if problems:
+            raise InvalidRequest(problems)
+        for row in rows:
+            if not skip or row_key(row) not in skip:
+                yield row
+        done += 1
+        if progress:
+            progress(done, total)
+
+
+def default_workers() -> int:
+    """One worker per core this process may run on."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not on Linux
+        return os.cpu_count() or 1
+
+
+def local_outcomes(
+    items: Sequence[CorpusItem], task: Callable[[CorpusItem], Outcome], workers: int | None
+) -> Iterator[Outcome]:
+    """``task`` of every item, in order: in this process for one worker, else on a process pool
+    with a bounded window of chunks in flight."""
+    workers = workers or default_workers()
+    if workers == 1 or len(items) == 1:
+        yield from map(task, items)
+        return
+    context = multiprocessing.get_context(_start_method())
+    if context.get_start_method() == "forkserver":
+        context.set_forkserver_preload(["compactor.evaluation.rows"])
+    with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
+        pending: deque[Future[Outcome]] = deque()
+        queue = iter(items)
+        try:
+            for item in queue:
+                pending.append(pool.submit(task, item))
+                if len(pending) >= workers * IN_FLIGHT_PER_WORKER:
+                    yield pending.popleft().result()
+            while pending:
+                yield pending.popleft().result()
+        finally:
+            for future in pending:  # stopped early (an error, or the reader closed us)
+                future.cancel()
+
+
+def _start_method() -> str:
+    """``fork`` (no start cost, no re-import of the main script) in a process without other
+    threads; else ``forkserver`` (a thread holding a lock when forking could deadlock the
+    child), which like ``spawn`` imports the main script: guard it with ``__main__``."""
+    methods = multiprocessing.get_all_start_methods()
+    if "fork" in methods and threading.active_count() == 1:
+        return "fork"
+    return "forkserver" if "forkserver" in methods else "spawn"
+
+
+def _checked_budgets(budgets: Sequence[int] | None) -> list[int] | None:
+    if budgets is None:
+        return None
+    low, high = BUDGET_RANGE
+    problems = [
+        Problem(f"must be a whole number from {low:,} to {high:,}", path=f"budgets[{k}]")
+        for k, b in enumerate(budgets)
+        if isinstance(b, bool) or not isinstance(b, int) or not low <= b <= high
+    ]
+    if not budgets:
+        problems.append(Problem("must list at least one budget (or be None: every sweep point)"))
+    if len(set(budgets)) != len(budgets):
+        problems.append(Problem("lists a budget twice", path="budgets"))
+    if problems:
+        raise ProblemError(problems)
+    return sorted(budgets)
+
+
+def _check_settings(settings: Sequence[dict[str, Any]]) -> None:
+    """Each setting must be a grid's setting; checked the way :func:`settings_grid` checks."""
+    if not settings:
+        raise ProblemError([Problem("there is no setting to evaluate", path="settings")])
+    for k, setting in enumerate(settings):
+        missing = [name for name in SETTING_PARAMETERS if name not in setting]
+        if missing:
+            raise ProblemError(
+                [
+                    Problem(
+                        f"lacks {', '.join(missing)}; make settings with settings_grid",
+                        path=f"settings[{k}]",
+                    )
+                ]
+            )
+        try:
+            settings_grid(setting)
+        except ProblemError as error:
+            raise ProblemError(
+                [
+                    Problem(p.message, path=f"settings[{k}]" + (p.path or "").removeprefix("base"))
+                    for p in error.problems
+                ]
+            ) from None
+
+
+def _all_done(
+    item: CorpusItem,
+    settings: Sequence[Mapping[str, Any]],
+    budgets: list[int] | None,
+    skip: frozenset[RowKey],
+) -> bool:
+    """Whether every row of the conversation is in ``skip``; False when its budgets follow from
+    its sweep (they are known only once it is run)."""
+    if not skip:
+        return False
+    for setting in settings:
+        points = budgets_of(setting, budgets)
+        if points is None:
+            return False
+        for budget in points:
+            if (
+                row_key({**setting, "conversation": item.conversation, "budget_chars": budget})
+                not in skip
+            ):
+                return False
+    return True
