@@ -1,0 +1,390 @@
+"""The Corpus page's panels: load a corpus, pick the grid, run it with a progress bar, and the
+results: every setting against the frontier, one setting's distribution and worst conversations,
+each of which opens in the single-conversation views with that setting.
+
+Loading and running happen in the page body (inside the page's guard), so a failure is a message,
+never a traceback; a failed load changes nothing: the corpus, its results, the uploaded file and
+the typed path all stay.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import streamlit as st
+
+from compactor.errors import Problem, ProblemError
+from compactor.evaluation import (
+    SUMMARY_BUDGETS,
+    evaluate,
+    load_corpus,
+    load_corpus_text,
+    parse_grid_option,
+    settings_grid,
+    summarise,
+)
+from explorer import navigation
+from explorer.charts import corpus as charts
+from explorer.frames import corpus as frames
+from explorer.frames.imports import FORMAT_CHOICES
+from explorer.session import corpus_store, state
+from explorer.session.conversation import safe_name
+from explorer.widgets import common
+
+CORPUS_KEY = "corpus_loaded"  # the corpus_store.Corpus on the page
+RUN_KEY = "corpus_run"  # the corpus_store.Run shown (of the loaded corpus)
+PROBLEMS_KEY = "corpus_problems"  # (title, problems) of the last failed load or run
+UPLOAD_KEY = "corpus_upload"
+UPLOADED_KEY = "corpus_uploaded"  # the file_id of the upload last read
+PATH_KEY = "corpus_path"
+FORMAT_KEY = "corpus_format"
+STORED_KEY = "corpus_stored"
+GRID_KEYS: Mapping[str, str] = {
+    name: f"corpus_grid_{name}"
+    for name in ("keep_last_n", "keep_roles", "duplicate_threshold", "max_message_chars")
+}
+BUDGET_MODE_KEY = "corpus_budget_mode"
+BUDGETS_KEY = "corpus_budgets"
+SETTING_KEY = "corpus_setting"
+WORST_KEY = "corpus_worst"
+VIEW_KEY = "corpus_view"
+
+AUTO = "detect"
+SWEEP = "Every budget of each conversation's sweep"
+LISTED = "These budgets"
+#: The single-conversation views a worst conversation opens in.
+VIEWS = ("app.py", "pages/anchors.py", "pages/pairing.py", "pages/timeline.py", "pages/output.py")
+
+TITLES = {
+    "load": "This could not be read as a corpus; nothing was loaded.",
+    "empty": "This holds no conversation; nothing was loaded.",
+    "grid": "The grid has values the request schema does not allow; nothing was run.",
+    "run": "A conversation of the corpus could not be evaluated; nothing was kept.",
+}
+
+
+def _format() -> str | None:
+    value = st.session_state.get(FORMAT_KEY, AUTO)
+    return None if value == AUTO else value
+
+
+def _failed(kind: str, problems: Sequence[Problem]) -> None:
+    st.session_state[PROBLEMS_KEY] = (TITLES[kind], tuple(problems))
+
+
+def _use(corpus: corpus_store.Corpus) -> None:
+    """Show ``corpus`` with its newest kept run (none: nothing to show until a run)."""
+    st.session_state.pop(PROBLEMS_KEY, None)
+    st.session_state[CORPUS_KEY] = corpus
+    kept = corpus_store.runs(corpus.key)
+    if kept:
+        st.session_state[RUN_KEY] = kept[0]
+    else:
+        st.session_state.pop(RUN_KEY, None)
+    st.session_state.pop(SETTING_KEY, None)
+
+
+def _loaded(name: str, items: Sequence[Any]) -> None:
+    if not items:
+        _failed("empty", [Problem(f"{name}: no conversation found")])
+        return
+    _use(corpus_store.save_corpus(name, _format(), items))
+
+
+def _read_upload(file: Any) -> None:
+    name = safe_name(file.name) or "uploaded file"
+    try:
+        items = load_corpus_text(file.getvalue(), name, _format())
+    except ProblemError as error:
+        _failed("load", error.problems)
+        return
+    _loaded(name, items)
+
+
+def _read_path(path: str) -> None:
+    if not path:
+        _failed("load", [Problem("write the path of a file or folder on this server first")])
+        return
+    try:
+        items = load_corpus(path, _format())
+    except ProblemError as error:
+        _failed("load", error.problems)
+        return
+    _loaded(safe_name(path) or "corpus", items)
+
+
+def loader() -> None:
+    """Upload a file, name a file or folder on the server, or reopen a kept corpus."""
+    st.selectbox(
+        "Format",
+        [AUTO, *FORMAT_CHOICES],
+        key=FORMAT_KEY,
+        format_func=lambda f: "Detect automatically" if f == AUTO else f"{f}: {FORMAT_CHOICES[f]}",
+        help="Detected from each file's content; choose one when the detection guesses wrong.",
+    )
+    upload, path, stored = st.tabs(["Upload a file", "A path on this server", "Kept corpora"])
+    with upload:
+        file = st.file_uploader(
+            "A .json or .jsonl file of many conversations (records, JSON Lines, or the lines "
+            "`import --all` prints)",
+            type=["json", "jsonl"],
+            key=UPLOAD_KEY,
+        )
+        if file is not None and st.session_state.get(UPLOADED_KEY) != file.file_id:
+            st.session_state[UPLOADED_KEY] = file.file_id
+            _read_upload(file)
+    with path:
+        st.text_input("File or folder", key=PATH_KEY, placeholder="/data/traffic/sessions.jsonl")
+        if st.button("Load from this path", icon=":material/folder_open:"):
+            _read_path((st.session_state.get(PATH_KEY) or "").strip())
+    with stored:
+        entries = corpus_store.corpora()
+        if not entries:
+            st.caption("No corpus is kept in this server's workspace yet.")
+        else:
+            labels = {
+                e.key: f"{e.name} ({e.conversations:,} conversations, {e.runs:,} runs kept)"
+                for e in entries
+            }
+            st.selectbox("Corpus", list(labels), key=STORED_KEY, format_func=labels.get)
+            if st.button("Open this corpus", icon=":material/history:"):
+                corpus = corpus_store.get_corpus(st.session_state[STORED_KEY])
+                if corpus is not None:
+                    _use(corpus)
+    found = st.session_state.get(PROBLEMS_KEY)
+    if found:
+        common.show_problems(*found)
+
+
+def current() -> corpus_store.Corpus | None:
+    return st.session_state.get(CORPUS_KEY)
+
+
+# --- the grid and the run ------------------------------------------------------------------
+
+
+def _default_text(name: str, value: Any) -> str:
+    if name == "keep_roles":
+        return frames.roles_label(value)
+    if name == "duplicate_threshold":
+        return frames.format_threshold(value)
+    return str(int(value))
+
+
+def grid_form() -> tuple[list[dict[str, Any]], tuple[int, ...] | None] | None:
+    """The grid the user asks for, once they press Run: (settings, budgets), budgets None for
+    every budget of the sweep; None until then, or when a value is not allowed (said)."""
+    params = state.params()
+    for name, key in GRID_KEYS.items():
+        st.session_state.setdefault(key, _default_text(name, params[name]))
+    st.session_state.setdefault(BUDGETS_KEY, str(int(params["budget_chars"])))
+    with st.form("corpus_grid"):
+        st.caption(
+            "Values separated by commas; every combination is a setting. keep_roles: roles "
+            "joined by +, none for no role (system, system+tool, none)."
+        )
+        cols = st.columns(4)
+        for col, (name, key) in zip(cols, GRID_KEYS.items(), strict=True):
+            col.text_input(name, key=key)
+        st.radio("Budgets", [SWEEP, LISTED], key=BUDGET_MODE_KEY, horizontal=True)
+        st.text_input("budget_chars (when listed)", key=BUDGETS_KEY)
+        pressed = st.form_submit_button("Run", type="primary", icon=":material/play_arrow:")
+    if not pressed:
+        return None
+    grid: dict[str, list[Any]] = {}
+    problems: list[Problem] = []
+    wanted = {name: st.session_state[key] for name, key in GRID_KEYS.items()}
+    listed = st.session_state.get(BUDGET_MODE_KEY) == LISTED
+    if listed:
+        wanted["budget_chars"] = st.session_state[BUDGETS_KEY]
+    for name, text in wanted.items():
+        try:
+            grid[name] = parse_grid_option(f"{name}={text}")[1]
+        except ProblemError as error:
+            problems += error.problems
+    if not problems:
+        try:
+            settings = settings_grid({}, grid)
+        except ProblemError as error:
+            problems += error.problems
+    if problems:
+        common.show_problems(TITLES["grid"], problems)
+        return None
+    if listed:
+        budgets = tuple(sorted({s.pop("budget_chars") for s in settings}))
+        unique = {corpus_store.grid_key([s], None): s for s in settings}
+        return list(unique.values()), budgets
+    return settings, None
+
+
+def run(
+    corpus: corpus_store.Corpus, settings: list[dict[str, Any]], budgets: tuple[int, ...] | None
+) -> None:
+    """Evaluate the grid over the corpus with a progress bar; keep the rows and show them."""
+    total = len(corpus.items)
+    bar = st.progress(0.0, text=f"Evaluating 0 of {total:,} conversations")
+    start = time.monotonic()
+
+    def advance(done: int, total: int) -> None:
+        bar.progress(done / max(total, 1), text=f"Evaluating {done:,} of {total:,} conversations")
+
+    try:
+        rows = list(
+            evaluate(
+                corpus.items,
+                settings,
+                None if budgets is None else list(budgets),
+                workers=1,
+                progress=advance,
+            )
+        )
+    except ProblemError as error:
+        bar.empty()
+        common.show_problems(TITLES["run"], error.problems)
+        return
+    bar.progress(1.0, text=f"{total:,} conversations in {time.monotonic() - start:.1f} s")
+    result = corpus_store.Run(tuple(settings), budgets, tuple(rows), time.time())
+    if not corpus_store.save_run(corpus, result):
+        st.caption("The workspace could not be written: these results last for this session.")
+    st.session_state[RUN_KEY] = result
+    st.session_state.pop(SETTING_KEY, None)
+
+
+# --- the results ---------------------------------------------------------------------------
+
+
+def shown_run(corpus: corpus_store.Corpus) -> corpus_store.Run | None:
+    """The run the page shows for ``corpus``: the last one run or reopened, else none."""
+    if st.session_state.get(CORPUS_KEY) is not corpus:
+        return None
+    return st.session_state.get(RUN_KEY)
+
+
+def summaries(corpus: corpus_store.Corpus, run: corpus_store.Run) -> list[dict[str, Any]]:
+    """The engine's summaries of the run: at its listed budgets, or, for a sweep run, at the
+    summary budgets up to the corpus's largest conversation."""
+    if run.budgets is not None or all("budget_chars" in s for s in run.settings):
+        return summarise(run.rows)
+    largest = max(sum(len(m["content"]) for m in i.request["messages"]) for i in corpus.items)
+    return summarise(run.rows, frames.summary_budgets(SUMMARY_BUDGETS, largest))
+
+
+def _open(corpus: corpus_store.Corpus, label: str, setting: dict[str, Any]) -> None:
+    """Load one conversation of the corpus with ``setting`` (a callback: before the sidebar)."""
+    items = {frames.conversation_label(i.conversation): i for i in corpus.items}
+    item = items.get(label)
+    if item is not None:
+        state.load(corpus_store.conversation_of(corpus, item, state.params()), setting)
+
+
+def _view_titles() -> dict[str, str]:
+    titles = {spec.path: spec.title for spec in navigation.PAGES}
+    return {path: titles[path] for path in VIEWS}
+
+
+def _summary_table(summary) -> None:
+    percent = st.column_config.NumberColumn(format="percent")
+    chars = st.column_config.NumberColumn(format="localized")
+    common.table(
+        summary.drop(columns=["chars_per_conversation"]),
+        column_config={
+            "setting": st.column_config.TextColumn("setting", width="medium"),
+            "budget_met_rate": st.column_config.NumberColumn("budget met", format="percent"),
+            "retention": st.column_config.NumberColumn("anchors kept", format="percent"),
+            **{f"anchor_retention_{p}": percent for p in ("median", "p10", "p90")},
+            **{f"output_chars_{p}": chars for p in ("median", "p10", "p90")},
+            "output_chars": st.column_config.NumberColumn("output_chars (all)", format="localized"),
+        },
+    )
+
+
+def results(corpus: corpus_store.Corpus, run: corpus_store.Run) -> None:
+    """Every setting against the frontier, then the chosen setting over the conversations."""
+    raw = summaries(corpus, run)
+    summary = frames.summary_frame(raw)
+    if summary.empty:
+        st.info("The run has no rows to summarise.", icon=":material/info:")
+        return
+    labels = list(summary["setting"])
+    if st.session_state.get(SETTING_KEY) not in labels:
+        st.session_state[SETTING_KEY] = labels[int(summary["frontier"].to_numpy().argmax())]
+    chosen = st.session_state[SETTING_KEY]
+    cols = st.columns(4)
+    cols[0].metric("Conversations", f"{len(corpus.items):,}")
+    cols[1].metric("Settings", f"{len(summary):,}")
+    cols[2].metric("Rows", f"{len(run.rows):,}")
+    cols[3].metric("On the frontier", f"{int(summary['frontier'].sum()):,}")
+    st.subheader("Anchor retention against characters out")
+    st.altair_chart(charts.frontier(summary, chosen), width="stretch")
+    st.subheader("Budget met, per setting")
+    st.altair_chart(charts.budget_met(summary), width="stretch")
+    with st.expander(f"Every setting's summary ({len(summary):,})"):
+        _summary_table(summary)
+
+    st.subheader("One setting over the conversations")
+    st.selectbox("Setting", labels, key=SETTING_KEY)
+    at = labels.index(chosen)
+    one, setting = summary.iloc[at], frames.setting_of(raw[at])
+    rows = frames.rows_frame(frames.setting_rows(run.rows, setting))
+    cols = st.columns(3)
+    cols[0].metric("Budget met", f"{one['budget_met_rate']:.0%}")
+    kept = one["retention"]
+    cols[1].metric("Anchors kept", "—" if kept != kept else f"{kept:.1%}")
+    cols[2].metric("Tool pairs broken", f"{int(one['tool_pairs_broken']):,}")
+    left, right = st.columns(2)
+    with left:
+        st.altair_chart(charts.retention_histogram(rows), width="stretch")
+    with right:
+        st.altair_chart(charts.output_histogram(rows), width="stretch")
+    worst(corpus, rows, setting)
+
+
+def worst(corpus: corpus_store.Corpus, rows, setting: dict[str, Any]) -> None:
+    """The conversations the setting treats worst, and a button that opens one in a view."""
+    st.subheader("Its worst conversations")
+    bad = frames.worst_frame(rows)
+    if bad.empty:
+        st.success(
+            "Under this setting no conversation loses an anchor, misses its budget or has a "
+            "tool pair broken.",
+            icon=":material/check_circle:",
+        )
+        return
+    st.caption(
+        "Most anchors lost first, then a missed budget (the largest shortfall first), then the "
+        f"most tool pairs broken; {len(bad):,} conversations with a problem"
+        + (f" (the first {frames.WORST_LIMIT})." if len(bad) >= frames.WORST_LIMIT else ".")
+    )
+    common.table(
+        bad,
+        column_config={
+            "conversation": st.column_config.TextColumn("conversation", width="small"),
+            "problems": st.column_config.TextColumn("problems", width="large"),
+        },
+    )
+    titles = _view_titles()
+    left, middle, right = st.columns([2, 1, 1], vertical_alignment="bottom")
+    labels = list(bad["conversation"])
+    if st.session_state.get(WORST_KEY) not in labels:
+        st.session_state[WORST_KEY] = labels[0]
+    left.selectbox(
+        "Conversation",
+        labels,
+        key=WORST_KEY,
+        format_func=lambda c: f"{c}: {bad.loc[labels.index(c), 'problems']}",
+    )
+    middle.selectbox("View", list(titles), key=VIEW_KEY, format_func=titles.get)
+    view = st.session_state.get(VIEW_KEY) or VIEWS[0]
+    opened = right.button(
+        "Open with this setting",
+        key="corpus_open",
+        type="primary",
+        icon=":material/open_in_new:",
+        on_click=_open,
+        args=(corpus, st.session_state[WORST_KEY], setting),
+        width="stretch",
+    )
+    if opened:
+        st.switch_page(view)
