@@ -20,8 +20,10 @@ MISSED = "budget missed"
 
 _SETTING_TOOLTIP = [
     alt.Tooltip("setting:N", title="Setting"),
-    alt.Tooltip("output_chars:Q", title="Characters out (median)", format=","),
-    alt.Tooltip("retention:Q", title="Anchor retention (median)", format=".1%"),
+    alt.Tooltip("chars_per_conversation:Q", title="Characters out per conversation", format=",.0f"),
+    alt.Tooltip("output_chars_median:Q", title="Characters out, median", format=",.0f"),
+    alt.Tooltip("retention:Q", title="Anchors kept, of all", format=".1%"),
+    alt.Tooltip("anchor_retention_median:Q", title="Anchor retention, median", format=".1%"),
     alt.Tooltip("budget_met_rate:Q", title="Budget met", format=".0%"),
     alt.Tooltip("place:N", title="Frontier"),
 ]
@@ -37,20 +39,22 @@ def _frontier_colour(colour: str) -> alt.Color:
 
 
 def frontier(summary: pd.DataFrame, chosen: str | None = None, height: int = 320) -> alt.LayerChart:
-    """Anchor retention against characters out, one point per setting; the frontier's points
-    joined by a line, the chosen setting ringed."""
+    """Anchor retention against characters out, one point per setting: the two measures the
+    frontier is decided on (characters out per conversation, and anchors kept of all anchors,
+    which is anchors kept per conversation over a fixed total). The frontier's points are
+    joined in order of characters, the chosen setting ringed."""
     frame = summary.assign(place=summary["frontier"].map({True: FRONTIER, False: INSIDE}))
     colour = ink(frame)
-    x = alt.X("output_chars:Q", title="Characters out (median over conversations)")
+    x = alt.X("chars_per_conversation:Q", title="Characters out per conversation (mean)")
     x = x.axis(format=",d")
     y = alt.Y(
         "retention:Q",
-        title="Anchor retention (median)",
+        title="Anchors kept (of all anchors)",
         scale=alt.Scale(domain=[0, 1]),
         axis=alt.Axis(format="%"),
     )
     line = (
-        alt.Chart(frame[frame["frontier"]].sort_values("output_chars"))
+        alt.Chart(frame[frame["frontier"]].sort_values("chars_per_conversation"))
         .mark_line(color=colour, strokeWidth=1.5, interpolate="step-after")
         .encode(x=x, y=y)
     )
