@@ -3,7 +3,7 @@ anchors for their characters, and open the conversations a setting treats worst.
 
 import streamlit as st
 
-from explorer.widgets import corpus, page
+from explorer.widgets import corpus, corpus_results, page
 
 RULE = (
     "Every setting of the grid compacts every conversation of the corpus, at each budget: one "
@@ -28,11 +28,12 @@ def draw() -> None:
     grid = corpus.grid_form()
     if grid is not None:
         corpus.run(loaded, *grid)
-    shown = corpus.shown_run(loaded)
+    corpus_results.pick_run(loaded)
+    shown = corpus_results.shown_run(loaded)
     if shown is None:
         st.info("Run the grid to see how each setting does.", icon=":material/info:")
         return
-    corpus.results(loaded, shown)
+    corpus_results.results(loaded, shown)
 
 
 page.run_input("Corpus", draw)

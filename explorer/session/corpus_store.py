@@ -43,6 +43,7 @@ _SCHEMA = (
         corpus text not null references corpora(key) on delete cascade,
         grid text not null,
         rows text not null,
+        row_count integer not null,
         created real not null,
         primary key (corpus, grid)
     )
@@ -216,18 +217,32 @@ def corpora(limit: int = 20) -> list[CorpusEntry]:
     return [CorpusEntry(*row) for row in rows]
 
 
+@dataclass(frozen=True)
+class RunEntry:
+    """A kept run, as the page's list of runs shows it (its rows are read only when opened)."""
+
+    grid: str
+    settings: int
+    budgets: tuple[int, ...] | None
+    rows: int
+    created: float
+
+
 def save_run(corpus: Corpus, run: Run) -> bool:
     """Keep a run's rows with its corpus (the same grid again replaces them); True when kept."""
-    body = json.dumps(
-        {"settings": list(run.settings), "budgets": run.budgets, "rows": list(run.rows)},
-        ensure_ascii=False,
-    )
     try:
         with _connection() as db:
             db.execute(
-                "insert into corpus_runs values (?, ?, ?, ?) on conflict(corpus, grid) "
-                "do update set rows = excluded.rows, created = excluded.created",
-                (corpus.key, run.grid, body, run.created or time.time()),
+                "insert into corpus_runs values (?, ?, ?, ?, ?) on conflict(corpus, grid) "
+                "do update set rows = excluded.rows, row_count = excluded.row_count, "
+                "created = excluded.created",
+                (
+                    corpus.key,
+                    run.grid,
+                    json.dumps(list(run.rows), ensure_ascii=False),
+                    len(run.rows),
+                    run.created or time.time(),
+                ),
             )
     except (sqlite3.Error, OSError):
         log.exception("the workspace could not be written")
@@ -235,27 +250,42 @@ def save_run(corpus: Corpus, run: Run) -> bool:
     return True
 
 
-def runs(key: str) -> list[Run]:
+def _budgets(grid: dict[str, Any]) -> tuple[int, ...] | None:
+    return None if grid["budgets"] is None else tuple(grid["budgets"])
+
+
+def run_entries(key: str) -> list[RunEntry]:
     """The runs kept for the corpus with this key, newest first."""
     try:
         with _connection() as db:
             found = db.execute(
-                "select rows, created from corpus_runs where corpus = ? order by created desc",
+                "select grid, row_count, created from corpus_runs where corpus = ? "
+                "order by created desc",
                 (key,),
             ).fetchall()
     except (sqlite3.Error, OSError):
         log.exception("the workspace could not be read")
         return []
     out = []
-    for body, created in found:
-        data = json.loads(body)
-        budgets = data["budgets"]
-        out.append(
-            Run(
-                settings=tuple(data["settings"]),
-                budgets=None if budgets is None else tuple(budgets),
-                rows=tuple(data["rows"]),
-                created=created,
-            )
-        )
+    for grid, count, created in found:
+        data = json.loads(grid)
+        out.append(RunEntry(grid, len(data["settings"]), _budgets(data), count, created))
     return out
+
+
+def get_run(key: str, grid: str) -> Run | None:
+    """The kept run of the corpus with this key and this grid (:attr:`Run.grid`), or None."""
+    try:
+        with _connection() as db:
+            found = db.execute(
+                "select rows, created from corpus_runs where corpus = ? and grid = ?",
+                (key, grid),
+            ).fetchone()
+    except (sqlite3.Error, OSError):
+        log.exception("the workspace could not be read")
+        return None
+    if found is None:
+        return None
+    rows, created = found
+    data = json.loads(grid)
+    return Run(tuple(data["settings"]), _budgets(data), tuple(json.loads(rows)), created)

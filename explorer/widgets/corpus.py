@@ -16,12 +16,14 @@ import streamlit as st
 
 from compactor.errors import Problem, ProblemError
 from compactor.evaluation import (
+    default_workers,
     evaluate,
     load_corpus,
     load_corpus_text,
     parse_grid_option,
     settings_grid,
 )
+from compactor.wording import plural
 from explorer.frames import corpus as frames
 from explorer.frames.imports import FORMAT_CHOICES
 from explorer.session import corpus_store, state
@@ -36,12 +38,16 @@ UPLOADED_KEY = "corpus_uploaded"  # the file_id of the upload last read
 PATH_KEY = "corpus_path"
 FORMAT_KEY = "corpus_format"
 STORED_KEY = "corpus_stored"
+LOAD_PATH_KEY = "corpus_load_path"
+OPEN_STORED_KEY = "corpus_open_stored"
+RUN_BUTTON = "Run"
 GRID_KEYS: Mapping[str, str] = {
     name: f"corpus_grid_{name}"
     for name in ("keep_last_n", "keep_roles", "duplicate_threshold", "max_message_chars")
 }
 BUDGET_MODE_KEY = "corpus_budget_mode"
 BUDGETS_KEY = "corpus_budgets"
+WORKERS_KEY = "corpus_workers"
 SETTING_KEY = "corpus_setting"
 
 AUTO = "detect"
@@ -69,9 +75,10 @@ def _use(corpus: corpus_store.Corpus) -> None:
     """Show ``corpus`` with its newest kept run (none: nothing to show until a run)."""
     st.session_state.pop(PROBLEMS_KEY, None)
     st.session_state[CORPUS_KEY] = corpus
-    kept = corpus_store.runs(corpus.key)
-    if kept:
-        st.session_state[RUN_KEY] = kept[0]
+    kept = corpus_store.run_entries(corpus.key)
+    newest = corpus_store.get_run(corpus.key, kept[0].grid) if kept else None
+    if newest is not None:
+        st.session_state[RUN_KEY] = newest
     else:
         st.session_state.pop(RUN_KEY, None)
     st.session_state.pop(SETTING_KEY, None)
@@ -134,7 +141,7 @@ def loader() -> None:
             persist_state="session",
             placeholder="/data/traffic/sessions.jsonl",
         )
-        if st.button("Load from this path", icon=":material/folder_open:"):
+        if st.button("Load from this path", key=LOAD_PATH_KEY, icon=":material/folder_open:"):
             _read_path((st.session_state.get(PATH_KEY) or "").strip())
     with stored:
         entries = corpus_store.corpora()
@@ -142,11 +149,12 @@ def loader() -> None:
             st.caption("No corpus is kept in this server's workspace yet.")
         else:
             labels = {
-                e.key: f"{e.name} ({e.conversations:,} conversations, {e.runs:,} runs kept)"
+                e.key: f"{e.name} ({plural(e.conversations, 'conversation')}, "
+                f"{plural(e.runs, 'run')} kept)"
                 for e in entries
             }
             st.selectbox("Corpus", list(labels), key=STORED_KEY, format_func=labels.get)
-            if st.button("Open this corpus", icon=":material/history:"):
+            if st.button("Open this corpus", key=OPEN_STORED_KEY, icon=":material/history:"):
                 corpus = corpus_store.get_corpus(st.session_state[STORED_KEY])
                 if corpus is not None:
                     _use(corpus)
@@ -192,21 +200,35 @@ def grid_form() -> tuple[list[dict[str, Any]], tuple[int, ...] | None] | None:
             horizontal=True,
             persist_state="session",
         )
-        st.text_input("budget_chars (when listed)", key=BUDGETS_KEY, persist_state="session")
-        pressed = st.form_submit_button("Run", type="primary", icon=":material/play_arrow:")
+        left, right = st.columns([3, 1])
+        left.text_input("budget_chars (when listed)", key=BUDGETS_KEY, persist_state="session")
+        right.number_input(
+            "Workers",
+            1,
+            default_workers(),
+            key=WORKERS_KEY,
+            persist_state="session",
+            help="Processes that evaluate conversations side by side; 1 runs in the app itself.",
+        )
+        pressed = st.form_submit_button(RUN_BUTTON, type="primary", icon=":material/play_arrow:")
     if not pressed:
         return None
     grid: dict[str, list[Any]] = {}
     problems: list[Problem] = []
-    wanted = {name: st.session_state[key] for name, key in GRID_KEYS.items()}
-    listed = st.session_state.get(BUDGET_MODE_KEY) == LISTED
-    if listed:
-        wanted["budget_chars"] = st.session_state[BUDGETS_KEY]
-    for name, text in wanted.items():
+    for name, key in GRID_KEYS.items():
         try:
-            grid[name] = parse_grid_option(f"{name}={text}")[1]
+            grid[name] = parse_grid_option(f"{name}={st.session_state[key]}")[1]
         except ProblemError as error:
             problems += error.problems
+    budgets: tuple[int, ...] | None = None
+    if st.session_state.get(BUDGET_MODE_KEY) == LISTED:
+        try:
+            listed = parse_grid_option(f"budget_chars={st.session_state[BUDGETS_KEY]}")[1]
+            settings_grid({}, {"budget_chars": listed})  # each budget checked by the schema
+            budgets = tuple(sorted(listed))
+        except ProblemError as error:
+            problems += error.problems
+    settings: list[dict[str, Any]] = []
     if not problems:
         try:
             settings = settings_grid({}, grid)
@@ -215,11 +237,7 @@ def grid_form() -> tuple[list[dict[str, Any]], tuple[int, ...] | None] | None:
     if problems:
         common.show_problems(TITLES["grid"], problems)
         return None
-    if listed:
-        budgets = tuple(sorted({s.pop("budget_chars") for s in settings}))
-        unique = {corpus_store.grid_key([s], None): s for s in settings}
-        return list(unique.values()), budgets
-    return settings, None
+    return settings, budgets
 
 
 def run(
@@ -239,7 +257,7 @@ def run(
                 corpus.items,
                 settings,
                 None if budgets is None else list(budgets),
-                workers=1,
+                workers=int(st.session_state.get(WORKERS_KEY) or 1),
                 progress=advance,
             )
         )

@@ -4,12 +4,14 @@ single-conversation views with that setting."""
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 import pandas as pd
 import streamlit as st
 
 from compactor.evaluation import SUMMARY_BUDGETS, summarise
+from compactor.wording import plural
 from explorer import navigation
 from explorer.charts import corpus as charts
 from explorer.frames import corpus as frames
@@ -20,6 +22,7 @@ from explorer.widgets.corpus import CORPUS_KEY, RUN_KEY, SETTING_KEY
 WORST_KEY = "corpus_worst"
 VIEW_KEY = "corpus_view"
 OPEN_KEY = "corpus_open"
+RUN_PICK_KEY = "corpus_run_pick"
 #: The single-conversation views a worst conversation opens in.
 VIEWS = ("app.py", "pages/anchors.py", "pages/pairing.py", "pages/timeline.py", "pages/output.py")
 
@@ -29,6 +32,41 @@ def shown_run(corpus: corpus_store.Corpus) -> corpus_store.Run | None:
     if st.session_state.get(CORPUS_KEY) is not corpus:
         return None
     return st.session_state.get(RUN_KEY)
+
+
+def _describe(entry: corpus_store.RunEntry) -> str:
+    if entry.budgets is None:
+        budgets = "every budget of the sweep"
+    else:
+        budgets = "budgets " + ", ".join(f"{b:,}" for b in entry.budgets)
+    when = time.strftime("%Y-%m-%d %H:%M", time.localtime(entry.created))
+    return f"{when}: {plural(entry.settings, 'setting')} at {budgets}, {plural(entry.rows, 'row')}"
+
+
+def _pick(corpus: corpus_store.Corpus) -> None:
+    found = corpus_store.get_run(corpus.key, st.session_state[RUN_PICK_KEY])
+    if found is not None:
+        st.session_state[RUN_KEY] = found
+        st.session_state.pop(SETTING_KEY, None)
+
+
+def pick_run(corpus: corpus_store.Corpus) -> None:
+    """The runs kept for the corpus, to show another one (only when there are several)."""
+    shown = shown_run(corpus)
+    entries = corpus_store.run_entries(corpus.key)
+    grids = {entry.grid: entry for entry in entries}
+    if shown is None or len(entries) < 2 or shown.grid not in grids:
+        return
+    st.session_state[RUN_PICK_KEY] = shown.grid
+    st.selectbox(
+        "Results",
+        list(grids),
+        key=RUN_PICK_KEY,
+        format_func=lambda grid: _describe(grids[grid]),
+        on_change=_pick,
+        args=(corpus,),
+        help="Every run of this corpus is kept in the workspace; pick one to see it again.",
+    )
 
 
 def summaries(corpus: corpus_store.Corpus, run: corpus_store.Run) -> list[dict[str, Any]]:

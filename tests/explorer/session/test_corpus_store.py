@@ -31,6 +31,11 @@ def rows_of(items, grid, budgets):
     return tuple(evaluate(items, settings_grid({}, grid), budgets=budgets, workers=1))
 
 
+def runs(key):
+    """Every run kept for the corpus, newest first, read back whole."""
+    return [corpus_store.get_run(key, entry.grid) for entry in corpus_store.run_entries(key)]
+
+
 def test_a_corpus_and_its_run_come_back_whole_from_the_file(folder, items):
     assert any(i.tool_links for i in items)
     corpus = corpus_store.save_corpus("tau_airline_3_records.json", "openai", items)
@@ -43,8 +48,10 @@ def test_a_corpus_and_its_run_come_back_whole_from_the_file(folder, items):
 
     again = corpus_store.get_corpus(corpus.key)
     assert again == corpus  # items with their requests and tool links
-    kept = corpus_store.runs(corpus.key)
+    kept = runs(corpus.key)
     assert len(kept) == 1
+    entry = corpus_store.run_entries(corpus.key)[0]
+    assert (entry.settings, entry.budgets, entry.rows) == (2, (500, 2000), len(run.rows))
     assert (kept[0].settings, kept[0].budgets, kept[0].rows) == (
         run.settings,
         run.budgets,
@@ -63,8 +70,8 @@ def test_a_sweep_run_keeps_no_budgets(folder, items):
     corpus = corpus_store.save_corpus("c", None, items[:1])
     run = corpus_store.Run(tuple(settings_grid({}, {})), None, rows_of(items[:1], {}, None))
     assert corpus_store.save_run(corpus, run)
-    assert corpus_store.runs(corpus.key)[0].budgets is None
-    assert corpus_store.runs(corpus.key)[0].rows == run.rows
+    assert runs(corpus.key)[0].budgets is None
+    assert runs(corpus.key)[0].rows == run.rows
 
 
 def test_one_entry_per_content_and_the_same_grid_replaces_its_rows(folder, items):
@@ -79,9 +86,9 @@ def test_one_entry_per_content_and_the_same_grid_replaces_its_rows(folder, items
     wider = corpus_store.Run(settings, (500, 900), rows_of(items, {}, [500, 900]), created=3.0)
     for run in (old, new, wider):
         corpus_store.save_run(first, run)
-    kept = corpus_store.runs(first.key)
+    kept = runs(first.key)
     assert [r.rows for r in kept] == [wider.rows, new.rows]  # newest first, the stale one gone
-    assert corpus_store.runs(other.key) == []
+    assert runs(other.key) == []
     entries = {e.key: e for e in corpus_store.corpora()}
     assert (entries[first.key].name, entries[first.key].runs) == ("b.json", 2)
     assert entries[other.key].conversations == 2
@@ -90,7 +97,7 @@ def test_one_entry_per_content_and_the_same_grid_replaces_its_rows(folder, items
 def test_keys_that_are_unknown_or_not_keys_find_nothing(folder):
     assert corpus_store.get_corpus("0" * 24) is None
     assert corpus_store.get_corpus("'; drop table corpora; --") is None
-    assert corpus_store.runs("0" * 24) == []
+    assert runs("0" * 24) == []
     assert corpus_store.corpora() == []
 
 
@@ -119,7 +126,7 @@ def test_a_database_that_is_not_one_never_stops_the_page(folder, items):
     assert corpus.items == tuple(items)
     assert not corpus_store.save_run(corpus, corpus_store.Run((), None, ()))
     assert corpus_store.get_corpus(corpus.key) is None
-    assert corpus_store.runs(corpus.key) == []
+    assert runs(corpus.key) == []
 
 
 def test_a_conversation_opens_with_its_messages_links_and_a_safe_label(items):
