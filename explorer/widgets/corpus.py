@@ -29,6 +29,7 @@ from explorer.frames.imports import FORMAT_CHOICES
 from explorer.session import corpus_store, state
 from explorer.session.conversation import safe_name
 from explorer.widgets import common
+from explorer.widgets.importing import FIX_LABELS
 
 CORPUS_KEY = "corpus_loaded"  # the corpus_store.Corpus on the page
 RUN_KEY = "corpus_run"  # the corpus_store.Run shown (of the loaded corpus)
@@ -49,6 +50,8 @@ BUDGET_MODE_KEY = "corpus_budget_mode"
 BUDGETS_KEY = "corpus_budgets"
 WORKERS_KEY = "corpus_workers"
 SETTING_KEY = "corpus_setting"
+#: The fixes a conversation over the request's limits needs (as the Conversation page's).
+FIX_KEYS: Mapping[str, str] = {"keep_last": "corpus_keep_last", "cut_long": "corpus_cut_long"}
 
 AUTO = "detect"
 SWEEP = "Every budget of each conversation's sweep"
@@ -91,10 +94,14 @@ def _loaded(name: str, items: Sequence[Any]) -> None:
     _use(corpus_store.save_corpus(name, _format(), items))
 
 
+def _fixes() -> dict[str, bool]:
+    return {name: bool(st.session_state.get(key)) for name, key in FIX_KEYS.items()}
+
+
 def _read_upload(file: Any) -> None:
     name = safe_name(file.name) or "uploaded file"
     try:
-        items = load_corpus_text(file.getvalue(), name, _format())
+        items = load_corpus_text(file.getvalue(), name, _format(), **_fixes())
     except ProblemError as error:
         _failed("load", error.problems)
         return
@@ -106,7 +113,7 @@ def _read_path(path: str) -> None:
         _failed("load", [Problem("write the path of a file or folder on this server first")])
         return
     try:
-        items = load_corpus(path, _format())
+        items = load_corpus(path, _format(), **_fixes())
     except ProblemError as error:
         _failed("load", error.problems)
         return
@@ -123,6 +130,14 @@ def loader() -> None:
         format_func=lambda f: "Detect automatically" if f == AUTO else f"{f}: {FORMAT_CHOICES[f]}",
         help="Detected from each file's content; choose one when the detection guesses wrong.",
     )
+    for name, key in FIX_KEYS.items():
+        st.checkbox(
+            FIX_LABELS[name],
+            key=key,
+            persist_state="session",
+            help="For conversations over the request's limits (they are refused otherwise); "
+            "each fix loses content. Applies to the next load.",
+        )
     upload, path, stored = st.tabs(["Upload a file", "A path on this server", "Kept corpora"])
     with upload:
         file = st.file_uploader(

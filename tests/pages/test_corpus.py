@@ -322,3 +322,34 @@ def test_content_and_file_names_are_never_markdown(tmp_path):
     assert_clean(at)
     label = at.session_state[state.CONVERSATION_KEY].label
     assert not set(label) & set("*<>[]`")
+
+
+def test_the_corpus_its_results_and_the_grid_stay_when_coming_back_from_another_page():
+    at = run_grid(
+        load_path(on_corpus_page(), TAU), grid={**GRID, "keep_last_n": "3"}, budgets="900"
+    )
+    shown = metrics(at)
+    at = goto(goto(at, "app.py"), PAGE)
+    assert_clean(at)
+    assert metrics(at) == shown
+    assert at.text_input(key=widgets.GRID_KEYS["keep_last_n"]).value == "3"
+    assert at.text_input(key=widgets.BUDGETS_KEY).value == "900"
+    assert at.radio(key=widgets.BUDGET_MODE_KEY).value == widgets.LISTED
+
+
+def test_a_conversation_over_the_limits_is_refused_until_a_fix_is_chosen(tmp_path):
+    long = [{"role": "user", "content": f"question {k} about DE-{k}"} for k in range(250)]
+    short = [{"role": "user", "content": "hi"}, {"role": "assistant", "content": "hello"}]
+    path = tmp_path / "many.jsonl"
+    path.write_text("\n".join(json.dumps({"messages": m}) for m in (short, long)) + "\n")
+    at = load_path(on_corpus_page(), path)
+    assert_clean(at)
+    assert widgets.TITLES["load"] in [e.value for e in at.error]
+    assert any("record 1" in p and "250 messages" in p for _, p in problems_shown(at))
+    assert widgets.CORPUS_KEY not in at.session_state
+    at.checkbox(key=widgets.FIX_KEYS["keep_last"]).check()
+    at = at.button(key=widgets.LOAD_PATH_KEY).click().run()
+    assert_clean(at)
+    corpus = at.session_state[widgets.CORPUS_KEY]
+    assert [len(i.request["messages"]) for i in corpus.items] == [2, 200]
+    assert corpus.items[1].request["messages"] == long[-200:]
