@@ -8,6 +8,7 @@ from collections.abc import Sequence
 from compactor.cli import (
     anchors,
     compact,
+    evaluate,
     import_,
     replay,
     serve,
@@ -18,7 +19,7 @@ from compactor.cli import (
 )
 
 #: Every subcommand, in the order ``--help`` lists them; each module has ``register(sub)``.
-COMMANDS = (compact, import_, sweep, replay, anchors, tokens, similar, summarize, serve)
+COMMANDS = (compact, import_, sweep, replay, anchors, tokens, similar, summarize, evaluate, serve)
 
 DESCRIPTION = """\
 memory-compact from the command line: the same engine as the explorer and the HTTP service.

@@ -16,7 +16,7 @@ from compactor.evaluation.ray_backend import INSTALL_HINT as RAY_INSTALL_HINT
 from compactor.evaluation.ray_backend import BackendUnavailable, ray_available
 from compactor.evaluation.rows import ROW_KEYS, TOKEN_KEYS, conversation_rows, row_key
 from compactor.evaluation.run import BACKENDS, default_workers, evaluate
-from compactor.evaluation.summary import SUMMARY_BUDGETS, summarise
+from compactor.evaluation.summary import SUMMARY_BUDGETS, rows_in_force, summarise
 
 __all__ = [
     "BACKENDS",
@@ -35,6 +35,7 @@ __all__ = [
     "parse_grid_option",
     "ray_available",
     "row_key",
+    "rows_in_force",
     "settings_grid",
     "summarise",
 ]

@@ -11,6 +11,7 @@ from __future__ import annotations
 import functools
 import multiprocessing
 import os
+import threading
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
@@ -124,13 +125,14 @@ def local_outcomes(
     items: Sequence[CorpusItem], task: Callable[[CorpusItem], Outcome], workers: int | None
 ) -> Iterator[Outcome]:
     """``task`` of every item, in order: in this process for one worker, else on a process pool
-    (forkserver: safe under a threaded host such as a web app) with a bounded window."""
+    with a bounded window of chunks in flight."""
     workers = workers or default_workers()
     if workers == 1 or len(items) == 1:
         yield from map(task, items)
         return
-    context = multiprocessing.get_context("forkserver")
-    context.set_forkserver_preload(["compactor.evaluation.rows"])
+    context = multiprocessing.get_context(_start_method())
+    if context.get_start_method() == "forkserver":
+        context.set_forkserver_preload(["compactor.evaluation.rows"])
     with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
         pending: deque[Future[Outcome]] = deque()
         queue = iter(items)
@@ -144,6 +146,16 @@ def local_outcomes(
         finally:
             for future in pending:  # stopped early (an error, or the reader closed us)
                 future.cancel()
+
+
+def _start_method() -> str:
+    """``fork`` (no start cost, no re-import of the main script) in a process without other
+    threads; else ``forkserver`` (a thread holding a lock when forking could deadlock the
+    child), which like ``spawn`` imports the main script: guard it with ``__main__``."""
+    methods = multiprocessing.get_all_start_methods()
+    if "fork" in methods and threading.active_count() == 1:
+        return "fork"
+    return "forkserver" if "forkserver" in methods else "spawn"
 
 
 def _checked_budgets(budgets: Sequence[int] | None) -> list[int] | None:

@@ -60,6 +60,25 @@ def summarise(
     return summaries
 
 
+def rows_in_force(
+    rows: Iterable[Mapping[str, Any]], budgets: Sequence[int]
+) -> list[Mapping[str, Any]]:
+    """Of sweep rows, only those :func:`summarise` reads at ``budgets`` (each once, in order):
+    ``summarise(rows_in_force(rows, b), b) == summarise(rows, b)``, so a long run keeps these
+    alone for its summary."""
+    groups: dict[tuple[Any, ...], list[Mapping[str, Any]]] = defaultdict(list)
+    for row in rows:
+        groups[(row["conversation"], *setting_key(row))].append(row)
+    chosen: set[int] = set()
+    ordered = sorted(budgets)
+    for found in groups.values():
+        found.sort(key=lambda r: r[BUDGET])
+        starts = np.array([r[BUDGET] for r in found], dtype=np.int64)
+        for k in set((np.searchsorted(starts, ordered, side="right") - 1).tolist()) - {-1}:
+            chosen.add(id(found[k]))
+    return [row for group in groups.values() for row in group if id(row) in chosen]
+
+
 def _read_at(
     rows: Iterable[Mapping[str, Any]], budgets: list[int]
 ) -> dict[tuple[Any, ...], list[Mapping[str, Any]]]:

@@ -1,0 +1,274 @@
+"""``python -m compactor evaluate CORPUS``: a grid of settings over a whole corpus."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from collections.abc import Sequence
+from typing import Any
+
+from compactor.analyses.sweeps import BUDGET_RANGE
+from compactor.analyses.tokens import ENCODINGS, TokenizerUnavailable
+from compactor.cli.io import fail
+from compactor.errors import Problem, ProblemError
+from compactor.evaluation import (
+    BACKENDS,
+    SUMMARY_BUDGETS,
+    BackendUnavailable,
+    evaluate,
+    load_corpus,
+    parse_grid_option,
+    row_key,
+    rows_in_force,
+    settings_grid,
+    summarise,
+)
+from compactor.evaluation.grid import setting_key
+from compactor.evaluation.output import RowWriter, check_out, read_rows
+from compactor.formats import FORMATS
+
+DESCRIPTION = f"""\
+Evaluate settings over a corpus: one row per (conversation, setting, budget), each equal to what
+compacting that one request gives, then a summary per setting and the frontier.
+
+CORPUS is a file holding many conversations (a JSON list of ShareGPT or evaluation records with
+messages, conversations or traj, as tau-bench's trajectories; JSONL of requests or conversations,
+one a line; the lines 'import --all' prints), a file of one conversation, or a folder of .json
+and .jsonl files (conversations named "PATH" or "PATH#i", PATH relative to the folder). The
+requests' own parameters are not used: the grid's values (else the defaults) are.
+
+--grid NAME=V1,V2,... gives a parameter's values (repeat it for more parameters; every
+combination is run): keep_last_n, duplicate_threshold, max_message_chars, budget_chars, and
+keep_roles with roles joined by '+' ('none' for no role), e.g. --grid keep_roles=system,system+user.
+--budgets B1,B2,... evaluates every setting at those budget_chars; without it, at every budget
+point of each conversation's exact sweep (a row holds from its budget to the next row's), and
+the summary then reads every conversation at the budgets
+{", ".join(f"{b:,}" for b in SUMMARY_BUDGETS)}.
+
+Rows: conversation, budget_chars, keep_last_n, keep_roles, duplicate_threshold,
+max_message_chars, output_chars, output_messages, budget_met, anchors, anchors_kept,
+tool_pairs_broken (and output_tokens with --encoding). --out FILE.jsonl appends them as they
+finish, flushed row by row; --out FILE.parquet writes Parquet at the end (rows go to
+FILE.parquet.rows.jsonl meanwhile). An interrupted run keeps what it wrote: run it again with
+--resume to go on, skipping every row already there. Progress goes to standard error; the summary
+to standard output. Exit codes: 0 done; 2 for an unreadable corpus, a bad grid or budget, or a
+file that exists without --resume, each problem with where it is."""
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    parser = sub.add_parser(
+        "evaluate",
+        help="evaluate a grid of settings over a corpus of conversations (rows and a summary)",
+        description=DESCRIPTION,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("corpus", metavar="CORPUS", help="a file or folder of conversations")
+    parser.add_argument(
+        "--format", choices=list(FORMATS), metavar="NAME", help="read every file as this format"
+    )
+    parser.add_argument(
+        "--grid",
+        action="append",
+        default=[],
+        metavar="NAME=V1,V2,...",
+        help="a parameter's values (repeatable)",
+    )
+    parser.add_argument(
+        "--budgets",
+        metavar="B1,B2,...",
+        help="budget_chars to evaluate at (default: every point of the exact sweep)",
+    )
+    parser.add_argument(
+        "--workers", type=int, metavar="N", help="processes (or Ray CPUs); default one per core"
+    )
+    parser.add_argument("--backend", choices=BACKENDS, default="local", help="default: local")
+    parser.add_argument(
+        "--address",
+        metavar="A",
+        help="the Ray cluster: 'auto' or ray://HOST:PORT (default: a new local instance)",
+    )
+    parser.add_argument(
+        "--encoding",
+        choices=ENCODINGS,
+        metavar="E",
+        help=f"add output_tokens in this encoding ({', '.join(ENCODINGS)}; the tokens extra)",
+    )
+    parser.add_argument("--out", metavar="FILE", help="write the rows to FILE.jsonl or .parquet")
+    parser.add_argument(
+        "--resume", action="store_true", help="continue the run whose rows are in --out"
+    )
+    parser.add_argument(
+        "--keep-last",
+        action="store_true",
+        help="keep the last 200 messages of a longer conversation (else it is an error)",
+    )
+    parser.add_argument(
+        "--cut-long",
+        action="store_true",
+        help="cut contents over 8,000 characters (else they are an error)",
+    )
+    parser.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    try:
+        return _run(args)
+    except (ProblemError, TokenizerUnavailable, BackendUnavailable) as error:
+        problems = getattr(error, "problems", None) or [str(error)]
+        return fail(problems)
+    except KeyboardInterrupt:
+        written = f": the rows so far are in {args.out}; add --resume to go on" if args.out else ""
+        return fail([f"interrupted{written}"])
+
+
+def _run(args: argparse.Namespace) -> int:
+    grid = dict(parse_grid_option(option) for option in args.grid)
+    settings = settings_grid({}, grid)
+    budgets = _budgets(args.budgets)
+    if budgets is not None and "budget_chars" in grid:
+        raise ProblemError([Problem("give budget_chars once: in --grid or in --budgets")])
+    if args.resume and not args.out:
+        raise ProblemError([Problem("--resume continues the rows of --out: give --out FILE")])
+    if args.out:
+        check_out(args.out, args.resume)
+    items = load_corpus(args.corpus, args.format, keep_last=args.keep_last, cut_long=args.cut_long)
+    earlier = read_rows(args.out) if args.resume else []
+    wanted = {setting_key(s) for s in settings}
+    sweep = budgets is None and "budget_chars" not in grid
+    # The summary's rows: at listed budgets all of them; of sweep rows, those in force at the
+    # summary's budgets, kept conversation by conversation so memory does not grow with rows.
+    keep = (lambda found: rows_in_force(found, SUMMARY_BUDGETS)) if sweep else list
+    kept = keep(r for r in earlier if setting_key(r) in wanted)
+    skip = {row_key(r) for r in earlier}
+    del earlier
+    bar = ProgressBar(sys.stderr)
+    rows = evaluate(
+        items,
+        settings,
+        budgets,
+        workers=args.workers,
+        backend=args.backend,
+        address=args.address,
+        encoding=args.encoding,
+        progress=bar.update,
+        skip=skip,
+    )
+    writer = RowWriter(args.out) if args.out else None
+    conversation: list[dict[str, Any]] = []
+    try:
+        for row in rows:
+            if writer:
+                writer.write(row)
+            if conversation and conversation[-1]["conversation"] != row["conversation"]:
+                kept += keep(conversation)
+                conversation = []
+            conversation.append(row)
+            bar.rows += 1
+    finally:
+        if writer:
+            writer.close()
+    kept += keep(conversation)
+    bar.close()
+    if writer:
+        writer.finish()
+    summary = summarise(kept, SUMMARY_BUDGETS if sweep else None)
+    sys.stdout.write(summary_text(summary, len(items), sweep))
+    sys.stdout.flush()
+    return 0
+
+
+def _budgets(text: str | None) -> list[int] | None:
+    if text is None:
+        return None
+    low, high = BUDGET_RANGE
+    values = []
+    for k, part in enumerate(text.split(",")):
+        try:
+            values.append(int(part.strip().replace("_", "")))
+        except ValueError:
+            raise ProblemError(
+                [
+                    Problem(
+                        f"{part.strip()!r} is not a whole number ({low:,} to {high:,})",
+                        path=f"--budgets[{k}]",
+                    )
+                ]
+            ) from None
+    return values
+
+
+class ProgressBar:
+    """Conversations done, rows, rows per second and time left, on one line of ``stream``
+    (redrawn at most five times a second; on a stream that is not a terminal, a line every
+    five seconds)."""
+
+    def __init__(self, stream: Any):
+        self.stream = stream
+        self.rows = 0
+        self._start = time.monotonic()
+        self._shown = 0.0
+        self._tty = hasattr(stream, "isatty") and stream.isatty()
+        self._line = ""
+
+    def update(self, done: int, total: int) -> None:
+        now = time.monotonic()
+        if done < total and now - self._shown < (0.2 if self._tty else 5.0):
+            return
+        self._shown = now
+        elapsed = max(now - self._start, 1e-9)
+        share = done / total if total else 1.0
+        width = 24
+        filled = int(share * width)
+        rate = self.rows / elapsed
+        left = "" if done in (0, total) else f", {_duration(elapsed * (total - done) / done)} left"
+        if done == total:
+            left = f", took {_duration(elapsed)}"
+        self._line = (
+            f"[{'#' * filled}{'.' * (width - filled)}] {done:,}/{total:,} conversations, "
+            f"{self.rows:,} rows, {rate:,.0f} rows/s{left}"
+        )
+        self.stream.write(("\r" + self._line + "\x1b[K") if self._tty else self._line + "\n")
+        self.stream.flush()
+
+    def close(self) -> None:
+        if self._tty and self._line:
+            self.stream.write("\n")
+            self.stream.flush()
+
+
+def _duration(seconds: float) -> str:
+    seconds = int(round(seconds))
+    if seconds < 60:
+        return f"{seconds}s"
+    minutes, seconds = divmod(seconds, 60)
+    if minutes < 60:
+        return f"{minutes}m{seconds:02d}s"
+    hours, minutes = divmod(minutes, 60)
+    return f"{hours}h{minutes:02d}m"
+
+
+def summary_text(summary: Sequence[dict[str, Any]], conversations: int, sweep: bool) -> str:
+    """The summary as a table, the frontier marked with ``*``."""
+    how = "each conversation read at these budgets from its sweep" if sweep else "listed budgets"
+    lines = [
+        f"{conversations:,} conversations, {len(summary):,} settings ({how}); * = on the "
+        "frontier (no other setting keeps more anchors with fewer output characters)",
+        f"{'':1} {'budget':>7} {'last_n':>6} {'keep_roles':<22} {'dup':>5} {'max':>5} "
+        f"{'met':>5} {'chars p10/median/p90':>26} {'anchors p10/median/p90':>24} {'broken':>6}",
+    ]
+    for s in summary:
+        roles = "+".join(s["keep_roles"]) or "none"
+        chars = "/".join(f"{s[f'output_chars_{p}']:,.0f}" for p in ("p10", "median", "p90"))
+        kept = "/".join(
+            "-" if s[f"anchor_retention_{p}"] is None else f"{s[f'anchor_retention_{p}']:.2f}"
+            for p in ("p10", "median", "p90")
+        )
+        lines.append(
+            f"{'*' if s['frontier'] else ' '} {s['budget_chars']:>7,} {s['keep_last_n']:>6} "
+            f"{roles:<22} {s['duplicate_threshold']:>5.3g} {s['max_message_chars']:>5} "
+            f"{s['budget_met_rate']:>5.0%} {chars:>26} {kept:>24} {s['tool_pairs_broken']:>6,}"
+        )
+    frontier = sum(s["frontier"] for s in summary)
+    lines.append(f"frontier: {frontier:,} of {len(summary):,} settings")
+    return "\n".join(lines) + "\n"

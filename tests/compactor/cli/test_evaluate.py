@@ -1,0 +1,176 @@
+"""`python -m compactor evaluate`: real processes on real corpora, interrupted and resumed."""
+
+import json
+import os
+import random
+import signal
+import subprocess
+import sys
+import time
+
+import pytest
+
+from compactor.evaluation import SUMMARY_BUDGETS, evaluate, load_corpus, settings_grid, summarise
+from tests.generate import VOCABULARY
+from tests.paths import CORPUS, ROOT
+
+REAL = ROOT / "tests" / "fixtures" / "real"
+
+
+def cli(*args, cwd=ROOT):
+    return subprocess.run(
+        [sys.executable, "-m", "compactor", "evaluate", *map(str, args)],
+        capture_output=True,
+        cwd=cwd,
+        timeout=300,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+    )
+
+
+def lines(path):
+    return [json.loads(line) for line in path.read_text("utf-8").splitlines()]
+
+
+def frontier_lines(stdout):
+    return [line for line in stdout.decode().splitlines() if line.startswith("* ")]
+
+
+def test_a_multi_record_file_at_listed_budgets(tmp_path):
+    path = REAL / "tau_airline_3_records.json"
+    out = tmp_path / "rows.jsonl"
+    done = cli(path, "--grid", "keep_last_n=2,5", "--budgets", "800,4000", "--out", out)
+    assert done.returncode == 0, done.stderr
+    chosen = settings_grid({}, {"keep_last_n": [2, 5]})
+    expected = list(evaluate(load_corpus(path), chosen, [800, 4000], workers=1))
+    assert lines(out) == expected
+    summary = summarise(expected)
+    assert len(frontier_lines(done.stdout)) == sum(s["frontier"] for s in summary)
+    assert f"frontier: {sum(s['frontier'] for s in summary)} of 4 settings" in done.stdout.decode()
+    assert "3/3 conversations" in done.stderr.decode() and "rows/s" in done.stderr.decode()
+
+
+def test_a_folder_at_every_sweep_point_with_two_workers(tmp_path):
+    out = tmp_path / "rows.jsonl"
+    done = cli(CORPUS, "--grid", "max_message_chars=200,600", "--workers", "2", "--out", out)
+    assert done.returncode == 0, done.stderr
+    chosen = settings_grid({}, {"max_message_chars": [200, 600]})
+    expected = list(evaluate(load_corpus(CORPUS), chosen, workers=1))
+    assert lines(out) == expected
+    assert {r["conversation"] for r in expected} == {p.name for p in CORPUS.glob("*.json")}
+    shown = len(summarise(expected, SUMMARY_BUDGETS))
+    assert f"of {shown} settings" in done.stdout.decode()
+
+
+def test_parquet_holds_the_same_rows(tmp_path):
+    pq = pytest.importorskip("pyarrow.parquet")  # the parquet extra, in the test extra
+    done = cli(
+        REAL / "tau_airline_3_records.json", "--budgets", "1000", "--out", tmp_path / "rows.parquet"
+    )
+    assert done.returncode == 0, done.stderr
+    table = pq.read_table(tmp_path / "rows.parquet").to_pylist()
+    items = load_corpus(REAL / "tau_airline_3_records.json")
+    assert table == list(evaluate(items, settings_grid(), [1000], workers=1))
+    assert not (tmp_path / "rows.parquet.rows.jsonl").exists()
+
+
+@pytest.mark.parametrize(
+    "args, says",
+    [
+        (["missing-folder"], "cannot read the file"),
+        ([CORPUS, "--grid", "keep_last_n=1,99"], "grid.keep_last_n[1]"),
+        ([CORPUS, "--grid", "keep_lost=1"], "is not a parameter"),
+        ([CORPUS, "--budgets", "50"], "budgets[0]"),
+        ([CORPUS, "--budgets", "ten"], "--budgets[0]"),
+        ([CORPUS, "--budgets", "500", "--grid", "budget_chars=600"], "give budget_chars once"),
+        ([CORPUS, "--resume"], "give --out FILE"),
+        ([CORPUS, "--out", "rows.csv"], "must end in .jsonl or .parquet"),
+    ],
+)
+def test_bad_input_exits_2_saying_where_without_a_traceback(args, says, tmp_path):
+    done = cli(*args, cwd=tmp_path)
+    assert done.returncode == 2
+    assert says in done.stderr.decode() and "Traceback" not in done.stderr.decode()
+
+
+def test_a_broken_corpus_file_names_its_line(tmp_path):
+    (tmp_path / "bad.jsonl").write_text('{"role": "user", "content": "a"}\n{"role":\n')
+    done = cli(tmp_path)
+    assert done.returncode == 2
+    assert done.stderr.decode().startswith("line 2, column")
+    assert "bad.jsonl" in done.stderr.decode() and "Traceback" not in done.stderr.decode()
+
+
+def test_an_existing_rows_file_is_never_overwritten(tmp_path):
+    out = tmp_path / "rows.jsonl"
+    out.write_text("keep me\n")
+    done = cli(CORPUS, "--out", out)
+    assert done.returncode == 2 and "add --resume" in done.stderr.decode()
+    assert out.read_text() == "keep me\n"
+
+
+def generated_corpus(path, count, seed=15):
+    rnd = random.Random(seed)
+    roles = ["user", "assistant", "tool", "user", "assistant"]
+    with path.open("w") as handle:
+        for _ in range(count):
+            messages = [
+                {"role": "system", "content": "You are a support agent for order DE-4471."}
+            ] + [
+                {
+                    "role": roles[k % len(roles)],
+                    "content": " ".join(rnd.choices(VOCABULARY, k=rnd.randint(3, 120))) + ".",
+                }
+                for k in range(rnd.randint(3, 40))
+            ]
+            handle.write(json.dumps({"messages": messages, "budget_chars": 1000}) + "\n")
+
+
+def test_an_interrupted_run_resumed_loses_and_repeats_nothing(tmp_path):
+    corpus = tmp_path / "corpus.jsonl"
+    generated_corpus(corpus, 300)
+    out = tmp_path / "rows.jsonl"
+    grid = ["--grid", "keep_last_n=1,4", "--grid", "max_message_chars=100,300"]
+    args = [
+        sys.executable,
+        "-m",
+        "compactor",
+        "evaluate",
+        corpus,
+        *grid,
+        "--workers",
+        "1",
+        "--out",
+        out,
+    ]
+    process = subprocess.Popen(
+        list(map(str, args)),
+        cwd=ROOT,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    deadline = time.monotonic() + 120
+    while (not out.exists() or out.stat().st_size < 50_000) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    process.send_signal(signal.SIGKILL)
+    process.wait(timeout=30)
+    before = out.read_bytes()
+    assert before  # it wrote rows before it was stopped
+
+    chosen = settings_grid({}, {"keep_last_n": [1, 4], "max_message_chars": [100, 300]})
+    expected = list(evaluate(load_corpus(corpus), chosen, workers=1))
+    assert before.count(b"\n") < len(expected)  # stopped part way
+    with out.open("ab") as handle:  # as if stopped in the middle of writing a row
+        handle.write(b'{"conversation": 299, "budget_ch')
+
+    done = cli(corpus, *grid, "--workers", "2", "--out", out, "--resume")
+    assert done.returncode == 0, done.stderr
+    after = out.read_bytes()
+    kept = before[: before.rfind(b"\n") + 1]
+    assert after.startswith(kept)  # what was written stays as it was
+    rows = lines(out)
+    key = lambda r: json.dumps(r, sort_keys=True)  # noqa: E731
+    assert len({key(r) for r in rows}) == len(rows)  # nothing twice
+    assert sorted(map(key, rows)) == sorted(map(key, expected))  # nothing lost
+    total = len(summarise(expected, SUMMARY_BUDGETS))
+    assert f"of {total} settings" in done.stdout.decode()
