@@ -1,0 +1,159 @@
+"""Charts of the Corpus page: a data frame in, an ``alt.Chart`` out.
+
+Settings on the frontier and conversations whose budget was missed are in ink (the page's text
+colour); the others a mid grey. No fate colour is used: these charts show settings and
+conversations, not the fates of messages.
+"""
+
+from __future__ import annotations
+
+import altair as alt
+import pandas as pd
+
+from explorer.charts.layout import ink, sized
+from explorer.theme import TOTAL_COLOUR
+
+FRONTIER = "on the frontier"
+INSIDE = "inside the frontier"
+MET = "budget met"
+MISSED = "budget missed"
+
+_SETTING_TOOLTIP = [
+    alt.Tooltip("setting:N", title="Setting"),
+    alt.Tooltip("chars_per_conversation:Q", title="Characters out per conversation", format=",.0f"),
+    alt.Tooltip("output_chars_median:Q", title="Characters out, median", format=",.0f"),
+    alt.Tooltip("retention:Q", title="Anchors kept, of all", format=".1%"),
+    alt.Tooltip("anchor_retention_median:Q", title="Anchor retention, median", format=".1%"),
+    alt.Tooltip("budget_met_rate:Q", title="Budget met", format=".0%"),
+    alt.Tooltip("place:N", title="Frontier"),
+]
+
+
+def _frontier_colour(colour: str) -> alt.Color:
+    return alt.Color(
+        "place:N",
+        title=None,
+        scale=alt.Scale(domain=[FRONTIER, INSIDE], range=[colour, TOTAL_COLOUR]),
+        legend=alt.Legend(orient="top"),
+    )
+
+
+def frontier(summary: pd.DataFrame, chosen: str | None = None, height: int = 320) -> alt.LayerChart:
+    """Anchor retention against characters out, one point per setting: the two measures the
+    frontier is decided on (characters out per conversation, and anchors kept of all anchors,
+    which is anchors kept per conversation over a fixed total). The frontier's points are
+    joined in order of characters, the chosen setting ringed."""
+    frame = summary.assign(place=summary["frontier"].map({True: FRONTIER, False: INSIDE}))
+    colour = ink(frame)
+    x = alt.X("chars_per_conversation:Q", title="Characters out per conversation (mean)")
+    x = x.axis(format=",d")
+    y = alt.Y(
+        "retention:Q",
+        title="Anchors kept (of all anchors)",
+        scale=alt.Scale(domain=[0, 1]),
+        axis=alt.Axis(format="%"),
+    )
+    line = (
+        alt.Chart(frame[frame["frontier"]].sort_values("chars_per_conversation"))
+        .mark_line(color=colour, strokeWidth=1.5, interpolate="step-after")
+        .encode(x=x, y=y)
+    )
+    points = (
+        alt.Chart(frame)
+        .mark_point(filled=True, size=80, opacity=0.9)
+        .encode(x=x, y=y, color=_frontier_colour(colour), tooltip=_SETTING_TOOLTIP)
+    )
+    layers = [line, points]
+    if chosen is not None and (frame["setting"] == chosen).any():
+        ring = (
+            alt.Chart(frame[frame["setting"] == chosen])
+            .mark_point(size=320, strokeWidth=2, color=colour, filled=False)
+            .encode(x=x, y=y, tooltip=_SETTING_TOOLTIP)
+        )
+        layers.append(ring)
+    return sized(alt.layer(*layers), height)
+
+
+def budget_met(summary: pd.DataFrame) -> alt.Chart:
+    """The share of conversations whose budget was met, one bar per setting (in the summary's
+    order), the frontier's in ink."""
+    frame = summary.assign(place=summary["frontier"].map({True: FRONTIER, False: INSIDE}))
+    chart = (
+        alt.Chart(frame)
+        .mark_bar()
+        .encode(
+            x=alt.X(
+                "budget_met_rate:Q",
+                title="Conversations whose budget was met",
+                scale=alt.Scale(domain=[0, 1]),
+                axis=alt.Axis(format="%"),
+            ),
+            y=alt.Y("setting:N", title=None, sort=None, axis=alt.Axis(labelLimit=420)),
+            color=_frontier_colour(ink(frame)),
+            tooltip=_SETTING_TOOLTIP,
+        )
+    )
+    return sized(chart, alt.Step(20))
+
+
+def _met_colour(colour: str) -> alt.Color:
+    return alt.Color(
+        "met:N",
+        title=None,
+        scale=alt.Scale(domain=[MISSED, MET], range=[colour, TOTAL_COLOUR]),
+        legend=alt.Legend(orient="top"),
+    )
+
+
+def _with_met(rows: pd.DataFrame) -> pd.DataFrame:
+    return rows.assign(met=rows["budget_met"].map({True: MET, False: MISSED}))
+
+
+def retention_histogram(rows: pd.DataFrame, height: int = 220) -> alt.Chart:
+    """How many conversations keep what share of their anchors under one setting (tenths),
+    stacked by whether the budget was met; conversations without anchors are left out."""
+    frame = _with_met(rows[rows["retention"].notna()])
+    chart = (
+        alt.Chart(frame)
+        .mark_bar()
+        .encode(
+            x=alt.X(
+                "retention:Q",
+                title="Anchor retention of a conversation",
+                bin=alt.Bin(extent=[0, 1], step=0.1),
+                axis=alt.Axis(format="%"),
+            ),
+            y=alt.Y("count():Q", title="Conversations", axis=alt.Axis(tickMinStep=1)),
+            color=_met_colour(ink(frame)),
+            tooltip=[
+                alt.Tooltip("count():Q", title="Conversations"),
+                alt.Tooltip("met:N", title="Budget"),
+            ],
+        )
+    )
+    return sized(chart, height)
+
+
+def output_histogram(rows: pd.DataFrame, height: int = 220) -> alt.Chart:
+    """How many conversations return how many characters under one setting, stacked by whether
+    the budget was met."""
+    frame = _with_met(rows)
+    chart = (
+        alt.Chart(frame)
+        .mark_bar()
+        .encode(
+            x=alt.X(
+                "output_chars:Q",
+                title="Characters out of a conversation",
+                bin=alt.Bin(maxbins=20),
+                axis=alt.Axis(format=",d"),
+            ),
+            y=alt.Y("count():Q", title="Conversations", axis=alt.Axis(tickMinStep=1)),
+            color=_met_colour(ink(frame)),
+            tooltip=[
+                alt.Tooltip("count():Q", title="Conversations"),
+                alt.Tooltip("met:N", title="Budget"),
+            ],
+        )
+    )
+    return sized(chart, height)

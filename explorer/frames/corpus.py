@@ -1,0 +1,168 @@
+"""Frames of the Corpus page: the evaluation's rows (one per conversation, setting and budget),
+its summary per setting, and a setting's distribution and worst conversations."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
+
+import pandas as pd
+
+from compactor.contract import PARAMETERS
+from explorer.session.linkvalues import format_threshold
+
+#: The columns of a row the engine reports, after the conversation and the five parameters.
+COUNTS = (
+    "output_chars",
+    "output_messages",
+    "budget_met",
+    "anchors",
+    "anchors_kept",
+    "tool_pairs_broken",
+)
+#: How many conversations the worst list shows at most.
+WORST_LIMIT = 50
+
+
+def setting_of(row: Mapping[str, Any]) -> dict[str, Any]:
+    """The five parameters of a row (or of a summary), as a request takes them."""
+    out = {name: row[name] for name in PARAMETERS}
+    out["keep_roles"] = list(out["keep_roles"])
+    return out
+
+
+def roles_label(roles: Iterable[str]) -> str:
+    roles = list(roles)
+    return "+".join(roles) if roles else "none"
+
+
+def setting_label(setting: Mapping[str, Any]) -> str:
+    """A setting in a few words, the same on every chart, table and picker of the page."""
+    return (
+        f"budget {int(setting['budget_chars']):,} · last {int(setting['keep_last_n'])} · "
+        f"roles {roles_label(setting['keep_roles'])} · "
+        f"threshold {format_threshold(setting['duplicate_threshold'])} · "
+        f"trim {int(setting['max_message_chars']):,}"
+    )
+
+
+def setting_key(setting: Mapping[str, Any]) -> tuple:
+    """A setting as a value that can be compared and hashed (keep_roles as a tuple)."""
+    return tuple(tuple(setting[n]) if n == "keep_roles" else setting[n] for n in PARAMETERS)
+
+
+def conversation_label(conversation: Any) -> str:
+    """A conversation's ``record`` as the page shows it: ``record 3`` or its path in a folder."""
+    return f"record {conversation}" if isinstance(conversation, int) else str(conversation)
+
+
+def rows_frame(rows: Sequence[Mapping[str, Any]]) -> pd.DataFrame:
+    """One row per (conversation, setting, budget), with the setting's label, the anchors lost,
+    the characters over the budget and the anchor retention (empty where a conversation has no
+    anchor: nothing to retain)."""
+    columns = ["conversation", "setting", *PARAMETERS, *COUNTS]
+    records = []
+    for row in rows:
+        record = {name: row[name] for name in ("conversation", *PARAMETERS, *COUNTS)}
+        record["conversation"] = conversation_label(row["conversation"])
+        record["keep_roles"] = roles_label(row["keep_roles"])
+        record["setting"] = setting_label(row)
+        records.append(record)
+    frame = pd.DataFrame(records, columns=columns)
+    frame["anchors_lost"] = frame["anchors"] - frame["anchors_kept"]
+    kept = frame["anchors_kept"].astype(float)
+    anchors = frame["anchors"].astype(float)
+    frame["retention"] = (kept / anchors).where(anchors > 0)
+    frame["shortfall_chars"] = (frame["output_chars"] - frame["budget_chars"]).clip(lower=0)
+    return frame.astype({"budget_met": bool})
+
+
+def setting_rows(
+    rows: Iterable[Mapping[str, Any]], setting: Mapping[str, Any]
+) -> list[dict[str, Any]]:
+    """Each conversation's row under one summary's setting (five parameters), in corpus order.
+
+    A row holds from its budget up to the next row's of the same conversation and grid setting
+    (rows at listed budgets, or at every point of the sweep), so the row in force at the
+    setting's budget is the one with the largest budget not above it; it is given with the
+    setting's budget, as the summary reads it.
+    """
+    wanted = setting_key({**setting, "budget_chars": 0})
+    budget = setting["budget_chars"]
+    found: dict[Any, Mapping[str, Any]] = {}
+    for row in rows:
+        if row["budget_chars"] > budget or setting_key({**row, "budget_chars": 0}) != wanted:
+            continue
+        held = found.get(row["conversation"])
+        if held is None or row["budget_chars"] > held["budget_chars"]:
+            found[row["conversation"]] = row
+    return [{**row, "budget_chars": budget} for row in found.values()]
+
+
+def summary_frame(summaries: Sequence[Mapping[str, Any]]) -> pd.DataFrame:
+    """The engine's summaries, one row per setting, with its label and the two axes of the
+    frontier: characters out per conversation, and the share of all anchors kept."""
+    records = []
+    for summary in summaries:
+        record = dict(summary)
+        record["setting"] = setting_label(summary)
+        record["keep_roles"] = roles_label(summary["keep_roles"])
+        record["chars_per_conversation"] = summary["output_chars"] / summary["conversations"]
+        anchors = summary["anchors"]
+        record["retention"] = summary["anchors_kept"] / anchors if anchors else None
+        records.append(record)
+    frame = pd.DataFrame(records)
+    if frame.empty:
+        return frame
+    first = ["setting", *PARAMETERS, "conversations", "budget_met_rate", "frontier"]
+    frame = frame[first + [c for c in frame.columns if c not in first]]
+    return frame.astype({"frontier": bool, "retention": float})
+
+
+def problems_of(row: Mapping[str, Any]) -> str:
+    """What went wrong for one conversation under a setting, in words (empty when nothing)."""
+    said = []
+    if row["anchors_lost"]:
+        said.append(f"{int(row['anchors_lost']):,} of {int(row['anchors']):,} anchors lost")
+    if not row["budget_met"]:
+        said.append(f"budget missed by {int(row['shortfall_chars']):,} characters")
+    if row["tool_pairs_broken"]:
+        broken = int(row["tool_pairs_broken"])
+        said.append(f"{broken:,} tool pair{'s' if broken != 1 else ''} broken")
+    return "; ".join(said)
+
+
+def worst_frame(frame: pd.DataFrame, limit: int = WORST_LIMIT) -> pd.DataFrame:
+    """The conversations a setting treats worst (``frame``: its :func:`rows_frame`): most
+    anchors lost first, then a missed budget (the largest shortfall first), then the most tool
+    pairs broken; only those with a problem, in that order."""
+    bad = frame[
+        (frame["anchors_lost"] > 0) | ~frame["budget_met"] | (frame["tool_pairs_broken"] > 0)
+    ]
+    ordered = bad.sort_values(
+        ["anchors_lost", "budget_met", "shortfall_chars", "tool_pairs_broken"],
+        ascending=[False, True, False, False],
+        kind="stable",
+    ).head(limit)
+    out = ordered[
+        [
+            "conversation",
+            "anchors",
+            "anchors_kept",
+            "anchors_lost",
+            "budget_met",
+            "output_chars",
+            "shortfall_chars",
+            "tool_pairs_broken",
+        ]
+    ].reset_index(drop=True)
+    out.insert(1, "problems", [problems_of(r) for r in out.to_dict("records")])
+    return out
+
+
+def summary_budgets(budgets: Sequence[int], largest_input: int) -> list[int]:
+    """The budgets a sweep run is summarised at: those below the corpus's largest conversation
+    and the first at or above it (where every output fits whole, so larger ones add nothing)."""
+    below = [b for b in budgets if b < largest_input]
+    above = [b for b in budgets if b >= largest_input]
+    return below + above[:1]

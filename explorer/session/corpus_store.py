@@ -1,0 +1,291 @@
+"""Corpora loaded on the Corpus page and the results of evaluating them, kept in the workspace's
+SQLite database (:mod:`explorer.session.workspace`), so reopening a corpus shows its results
+without a re-run.
+
+A corpus is keyed by the hash of its conversations (loading the same file twice keeps one
+entry); a run by the corpus and its grid (the settings and the budgets), so running the same
+grid again replaces its rows. As with the workspace, a database that cannot be written never
+stops the page: saving reports None or False and the results are used as they are.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+import sqlite3
+import time
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import closing, contextmanager
+from dataclasses import dataclass
+from typing import Any
+
+from compactor.evaluation import CorpusItem
+from explorer.session import workspace
+from explorer.session.conversation import Conversation, params_from
+
+log = logging.getLogger("explorer")
+
+_SCHEMA = (
+    """
+    create table if not exists corpora (
+        key text primary key,
+        name text not null,
+        format text,
+        items text not null,
+        conversations integer not null,
+        created real not null,
+        used real not null
+    )
+    """,
+    """
+    create table if not exists corpus_runs (
+        corpus text not null references corpora(key) on delete cascade,
+        grid text not null,
+        rows text not null,
+        row_count integer not null,
+        created real not null,
+        primary key (corpus, grid)
+    )
+    """,
+)
+
+
+@contextmanager
+def _connection() -> Iterator[sqlite3.Connection]:
+    folder = workspace.data_folder()
+    folder.mkdir(parents=True, exist_ok=True)
+    with closing(sqlite3.connect(folder / workspace.DATABASE, timeout=5)) as db:
+        for statement in _SCHEMA:
+            db.execute(statement)
+        with db:  # one transaction, committed on success
+            yield db
+
+
+@dataclass(frozen=True)
+class Corpus:
+    """A corpus as the page holds it: a label (the explorer's own words), the conversations."""
+
+    key: str
+    name: str
+    format: str | None
+    items: tuple[CorpusItem, ...]
+
+
+@dataclass(frozen=True)
+class CorpusEntry:
+    """A stored corpus, as the page's list of corpora shows it."""
+
+    key: str
+    name: str
+    conversations: int
+    runs: int
+
+
+@dataclass(frozen=True)
+class Run:
+    """An evaluation of a corpus: the settings, the budgets (None: every budget of the sweep),
+    and the engine's rows."""
+
+    settings: tuple[dict[str, Any], ...]
+    budgets: tuple[int, ...] | None
+    rows: tuple[dict[str, Any], ...]
+    created: float = 0.0
+
+    @property
+    def grid(self) -> str:
+        return grid_key(self.settings, self.budgets)
+
+
+def safe_record(conversation: Any, limit: int = 80) -> str:
+    """A conversation's name in its corpus as the explorer may show it anywhere (labels,
+    Markdown): ``record 3``, or a folder's ``PATH#i`` with letters, digits and ``. - _ ( ) # /``
+    kept and anything else as ``-``."""
+    if isinstance(conversation, int) and not isinstance(conversation, bool):
+        return f"record {conversation}"
+    text = str(conversation)
+    kept = "".join(c if c.isalnum() or c in "._-()#/ " else "-" for c in text).strip()
+    return kept[:limit] or "a conversation"
+
+
+def conversation_of(corpus: Corpus, item: CorpusItem, fallback: Mapping[str, Any]) -> Conversation:
+    """One conversation of ``corpus`` as the single-conversation views load it: its messages,
+    the parameters its request states (the others from ``fallback``), its tool links."""
+    record = item.conversation
+    return Conversation(
+        messages=tuple(dict(m) for m in item.request["messages"]),
+        params=params_from(item.request, fallback),
+        label=f"Corpus {corpus.name}, {safe_record(record)}",
+        source="loaded",
+        format=corpus.format,
+        tool_links=tuple(item.tool_links),
+        file_name=corpus.name,
+        record=record if isinstance(record, int) and not isinstance(record, bool) else None,
+    )
+
+
+def grid_key(settings: Sequence[Mapping[str, Any]], budgets: Sequence[int] | None) -> str:
+    """A grid as canonical JSON: the key of its run."""
+    return json.dumps(
+        {
+            "settings": [dict(s) for s in settings],
+            "budgets": None if budgets is None else list(budgets),
+        },
+        sort_keys=True,
+        ensure_ascii=False,
+    )
+
+
+def _items_json(items: Sequence[CorpusItem]) -> str:
+    return json.dumps(
+        [
+            {
+                "conversation": i.conversation,
+                "request": i.request,
+                "tool_links": [list(link) for link in i.tool_links],
+            }
+            for i in items
+        ],
+        ensure_ascii=False,
+        sort_keys=True,
+    )
+
+
+def corpus_key(items: Sequence[CorpusItem]) -> str:
+    """The fingerprint of a corpus: its conversations and their requests, in order."""
+    text = _items_json(items)
+    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()[:24]
+
+
+def save_corpus(name: str, format: str | None, items: Sequence[CorpusItem]) -> Corpus:
+    """Keep a corpus (one entry per content) and give it back with its key.
+
+    ``name`` must be the explorer's own words (a file name made safe); a corpus that cannot be
+    kept is still returned, to be used for this session.
+    """
+    corpus = Corpus(corpus_key(items), name, format, tuple(items))
+    now = time.time()
+    try:
+        with _connection() as db:
+            db.execute(
+                "insert into corpora values (?, ?, ?, ?, ?, ?, ?) on conflict(key) "
+                "do update set used = excluded.used, name = excluded.name",
+                (corpus.key, name, format, _items_json(items), len(items), now, now),
+            )
+    except (sqlite3.Error, OSError):
+        log.exception("the workspace could not be written")
+    return corpus
+
+
+def get_corpus(key: str) -> Corpus | None:
+    """The stored corpus with this key, or None (unknown here, or not a key at all)."""
+    if not workspace.KEY.fullmatch(key):
+        return None
+    try:
+        with _connection() as db:
+            row = db.execute(
+                "select name, format, items from corpora where key = ?", (key,)
+            ).fetchone()
+            if row is not None:
+                db.execute("update corpora set used = ? where key = ?", (time.time(), key))
+    except (sqlite3.Error, OSError):
+        log.exception("the workspace could not be read")
+        return None
+    if row is None:
+        return None
+    name, format, items = row
+    loaded = tuple(
+        CorpusItem(i["conversation"], i["request"], tuple(tuple(t) for t in i["tool_links"]))
+        for i in json.loads(items)
+    )
+    return Corpus(key, name, format, loaded)
+
+
+def corpora(limit: int = 20) -> list[CorpusEntry]:
+    """The stored corpora, used most recently first, with how many runs each has."""
+    try:
+        with _connection() as db:
+            rows = db.execute(
+                "select c.key, c.name, c.conversations, count(r.grid) from corpora c "
+                "left join corpus_runs r on r.corpus = c.key group by c.key "
+                "order by c.used desc limit ?",
+                (limit,),
+            ).fetchall()
+    except (sqlite3.Error, OSError):
+        log.exception("the workspace could not be read")
+        return []
+    return [CorpusEntry(*row) for row in rows]
+
+
+@dataclass(frozen=True)
+class RunEntry:
+    """A kept run, as the page's list of runs shows it (its rows are read only when opened)."""
+
+    grid: str
+    settings: int
+    budgets: tuple[int, ...] | None
+    rows: int
+    created: float
+
+
+def save_run(corpus: Corpus, run: Run) -> bool:
+    """Keep a run's rows with its corpus (the same grid again replaces them); True when kept."""
+    try:
+        with _connection() as db:
+            db.execute(
+                "insert into corpus_runs values (?, ?, ?, ?, ?) on conflict(corpus, grid) "
+                "do update set rows = excluded.rows, row_count = excluded.row_count, "
+                "created = excluded.created",
+                (
+                    corpus.key,
+                    run.grid,
+                    json.dumps(list(run.rows), ensure_ascii=False),
+                    len(run.rows),
+                    run.created or time.time(),
+                ),
+            )
+    except (sqlite3.Error, OSError):
+        log.exception("the workspace could not be written")
+        return False
+    return True
+
+
+def _budgets(grid: dict[str, Any]) -> tuple[int, ...] | None:
+    return None if grid["budgets"] is None else tuple(grid["budgets"])
+
+
+def run_entries(key: str) -> list[RunEntry]:
+    """The runs kept for the corpus with this key, newest first."""
+    try:
+        with _connection() as db:
+            found = db.execute(
+                "select grid, row_count, created from corpus_runs where corpus = ? "
+                "order by created desc",
+                (key,),
+            ).fetchall()
+    except (sqlite3.Error, OSError):
+        log.exception("the workspace could not be read")
+        return []
+    out = []
+    for grid, count, created in found:
+        data = json.loads(grid)
+        out.append(RunEntry(grid, len(data["settings"]), _budgets(data), count, created))
+    return out
+
+
+def get_run(key: str, grid: str) -> Run | None:
+    """The kept run of the corpus with this key and this grid (:attr:`Run.grid`), or None."""
+    try:
+        with _connection() as db:
+            found = db.execute(
+                "select rows, created from corpus_runs where corpus = ? and grid = ?",
+                (key, grid),
+            ).fetchone()
+    except (sqlite3.Error, OSError):
+        log.exception("the workspace could not be read")
+        return None
+    if found is None:
+        return None
+    rows, created = found
+    data = json.loads(grid)
+    return Run(tuple(data["settings"]), _budgets(data), tuple(json.loads(rows)), created)

@@ -1,0 +1,199 @@
+"""The Corpus page's results: every setting against the frontier, one setting's distribution
+over the conversations and its worst conversations, each of which opens in the
+single-conversation views with that setting."""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+import pandas as pd
+import streamlit as st
+
+from compactor.evaluation import SUMMARY_BUDGETS, summarise
+from compactor.wording import plural
+from explorer import navigation
+from explorer.charts import corpus as charts
+from explorer.frames import corpus as frames
+from explorer.session import corpus_store, state
+from explorer.widgets import common
+from explorer.widgets.corpus import CORPUS_KEY, RUN_KEY, SETTING_KEY
+
+WORST_KEY = "corpus_worst"
+VIEW_KEY = "corpus_view"
+OPEN_KEY = "corpus_open"
+RUN_PICK_KEY = "corpus_run_pick"
+#: The single-conversation views a worst conversation opens in.
+VIEWS = ("app.py", "pages/anchors.py", "pages/pairing.py", "pages/timeline.py", "pages/output.py")
+
+
+def shown_run(corpus: corpus_store.Corpus) -> corpus_store.Run | None:
+    """The run the page shows for ``corpus``: the last one run or reopened, else none."""
+    if st.session_state.get(CORPUS_KEY) is not corpus:
+        return None
+    return st.session_state.get(RUN_KEY)
+
+
+def _describe(entry: corpus_store.RunEntry) -> str:
+    if entry.budgets is None:
+        budgets = "every budget of the sweep"
+    else:
+        budgets = "budgets " + ", ".join(f"{b:,}" for b in entry.budgets)
+    when = time.strftime("%Y-%m-%d %H:%M", time.localtime(entry.created))
+    return f"{when}: {plural(entry.settings, 'setting')} at {budgets}, {plural(entry.rows, 'row')}"
+
+
+def _pick(corpus: corpus_store.Corpus) -> None:
+    found = corpus_store.get_run(corpus.key, st.session_state[RUN_PICK_KEY])
+    if found is not None:
+        st.session_state[RUN_KEY] = found
+        st.session_state.pop(SETTING_KEY, None)
+
+
+def pick_run(corpus: corpus_store.Corpus) -> None:
+    """The runs kept for the corpus, to show another one (only when there are several)."""
+    shown = shown_run(corpus)
+    entries = corpus_store.run_entries(corpus.key)
+    grids = {entry.grid: entry for entry in entries}
+    if shown is None or len(entries) < 2 or shown.grid not in grids:
+        return
+    st.session_state[RUN_PICK_KEY] = shown.grid
+    st.selectbox(
+        "Results",
+        list(grids),
+        key=RUN_PICK_KEY,
+        format_func=lambda grid: _describe(grids[grid]),
+        on_change=_pick,
+        args=(corpus,),
+        help="Every run of this corpus is kept in the workspace; pick one to see it again.",
+    )
+
+
+def summaries(corpus: corpus_store.Corpus, run: corpus_store.Run) -> list[dict[str, Any]]:
+    """The engine's summaries of the run: at its listed budgets, or, for a sweep run, at the
+    summary budgets up to the corpus's largest conversation."""
+    if run.budgets is not None or all("budget_chars" in s for s in run.settings):
+        return summarise(run.rows)
+    largest = max(sum(len(m["content"]) for m in i.request["messages"]) for i in corpus.items)
+    return summarise(run.rows, frames.summary_budgets(SUMMARY_BUDGETS, largest))
+
+
+def _open(corpus: corpus_store.Corpus, label: str, setting: dict[str, Any]) -> None:
+    """Load one conversation of the corpus with ``setting`` (a callback: before the sidebar)."""
+    items = {frames.conversation_label(i.conversation): i for i in corpus.items}
+    item = items.get(label)
+    if item is not None:
+        state.load(corpus_store.conversation_of(corpus, item, state.params()), setting)
+
+
+def _view_titles() -> dict[str, str]:
+    titles = {spec.path: spec.title for spec in navigation.PAGES}
+    return {path: titles[path] for path in VIEWS}
+
+
+def _summary_table(summary: pd.DataFrame) -> None:
+    percent = st.column_config.NumberColumn(format="percent")
+    chars = st.column_config.NumberColumn(format="localized")
+    common.table(
+        summary.drop(columns=["chars_per_conversation"]),
+        column_config={
+            "setting": st.column_config.TextColumn("setting", width="medium"),
+            "budget_met_rate": st.column_config.NumberColumn("budget met", format="percent"),
+            "retention": st.column_config.NumberColumn("anchors kept", format="percent"),
+            **{f"anchor_retention_{p}": percent for p in ("median", "p10", "p90")},
+            **{f"output_chars_{p}": chars for p in ("median", "p10", "p90")},
+            "output_chars": st.column_config.NumberColumn("output_chars (all)", format="localized"),
+        },
+    )
+
+
+def results(corpus: corpus_store.Corpus, run: corpus_store.Run) -> None:
+    """Every setting against the frontier, then the chosen setting over the conversations."""
+    raw = summaries(corpus, run)
+    summary = frames.summary_frame(raw)
+    if summary.empty:
+        st.info("The run has no rows to summarise.", icon=":material/info:")
+        return
+    labels = list(summary["setting"])
+    if st.session_state.get(SETTING_KEY) not in labels:
+        st.session_state[SETTING_KEY] = labels[int(summary["frontier"].to_numpy().argmax())]
+    chosen = st.session_state[SETTING_KEY]
+    cols = st.columns(4)
+    cols[0].metric("Conversations", f"{len(corpus.items):,}")
+    cols[1].metric("Settings", f"{len(summary):,}")
+    cols[2].metric("Rows", f"{len(run.rows):,}")
+    cols[3].metric("On the frontier", f"{int(summary['frontier'].sum()):,}")
+    st.subheader("Anchor retention against characters out")
+    st.altair_chart(charts.frontier(summary, chosen), width="stretch")
+    st.subheader("Budget met, per setting")
+    st.altair_chart(charts.budget_met(summary), width="stretch")
+    with st.expander(f"Every setting's summary ({len(summary):,})"):
+        _summary_table(summary)
+
+    st.subheader("One setting over the conversations")
+    st.selectbox("Setting", labels, key=SETTING_KEY, persist_state="session")
+    at = labels.index(chosen)
+    one, setting = summary.iloc[at], frames.setting_of(raw[at])
+    rows = frames.rows_frame(frames.setting_rows(run.rows, setting))
+    cols = st.columns(3)
+    cols[0].metric("Budget met", f"{one['budget_met_rate']:.0%}")
+    kept = one["retention"]
+    cols[1].metric("Anchors kept", "—" if kept != kept else f"{kept:.1%}")
+    cols[2].metric("Tool pairs broken", f"{int(one['tool_pairs_broken']):,}")
+    left, right = st.columns(2)
+    with left:
+        st.altair_chart(charts.retention_histogram(rows), width="stretch")
+    with right:
+        st.altair_chart(charts.output_histogram(rows), width="stretch")
+    worst(corpus, rows, setting)
+
+
+def worst(corpus: corpus_store.Corpus, rows: pd.DataFrame, setting: dict[str, Any]) -> None:
+    """The conversations the setting treats worst, and a button that opens one in a view."""
+    st.subheader("Its worst conversations")
+    bad = frames.worst_frame(rows)
+    if bad.empty:
+        st.success(
+            "Under this setting no conversation loses an anchor, misses its budget or has a "
+            "tool pair broken.",
+            icon=":material/check_circle:",
+        )
+        return
+    st.caption(
+        "Most anchors lost first, then a missed budget (the largest shortfall first), then the "
+        f"most tool pairs broken; {len(bad):,} conversations with a problem"
+        + (f" (the first {frames.WORST_LIMIT})." if len(bad) >= frames.WORST_LIMIT else ".")
+    )
+    common.table(
+        bad,
+        column_config={
+            "conversation": st.column_config.TextColumn("conversation", width="small"),
+            "problems": st.column_config.TextColumn("problems", width="large"),
+        },
+    )
+    titles = _view_titles()
+    left, middle, right = st.columns([2, 1, 1], vertical_alignment="bottom")
+    labels = list(bad["conversation"])
+    if st.session_state.get(WORST_KEY) not in labels:
+        st.session_state[WORST_KEY] = labels[0]
+    left.selectbox(
+        "Conversation",
+        labels,
+        key=WORST_KEY,
+        format_func=lambda c: f"{c}: {bad.loc[labels.index(c), 'problems']}",
+    )
+    middle.selectbox(
+        "View", list(titles), key=VIEW_KEY, format_func=titles.get, persist_state="session"
+    )
+    view = st.session_state.get(VIEW_KEY) or VIEWS[0]
+    opened = right.button(
+        "Open with this setting",
+        key=OPEN_KEY,
+        type="primary",
+        icon=":material/open_in_new:",
+        on_click=_open,
+        args=(corpus, st.session_state[WORST_KEY], setting),
+        width="stretch",
+    )
+    if opened:
+        st.switch_page(view)

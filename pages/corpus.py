@@ -1,0 +1,39 @@
+"""Corpus: evaluate a grid of settings over many conversations, see which settings keep the most
+anchors for their characters, and open the conversations a setting treats worst."""
+
+import streamlit as st
+
+from explorer.widgets import corpus, corpus_results, page
+
+RULE = (
+    "Every setting of the grid compacts every conversation of the corpus, at each budget: one "
+    "row per conversation, setting and budget, equal to what compacting that one request gives. "
+    "A setting is on the frontier when no other setting keeps more anchors with fewer output "
+    "characters."
+)
+
+
+def draw() -> None:
+    st.caption(RULE)
+    corpus.loader()
+    loaded = corpus.current()
+    if loaded is None:
+        st.info(
+            "Load a corpus to evaluate: a file of many conversations, or a folder of them.",
+            icon=":material/info:",
+        )
+        return
+    st.subheader("Grid")
+    st.text(f"Corpus: {loaded.name}, {len(loaded.items):,} conversations.")
+    grid = corpus.grid_form()
+    if grid is not None:
+        corpus.run(loaded, *grid)
+    corpus_results.pick_run(loaded)
+    shown = corpus_results.shown_run(loaded)
+    if shown is None:
+        st.info("Run the grid to see how each setting does.", icon=":material/info:")
+        return
+    corpus_results.results(loaded, shown)
+
+
+page.run_input("Corpus", draw)

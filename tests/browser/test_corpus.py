@@ -1,0 +1,78 @@
+"""The Corpus page in the real explorer: a small corpus uploaded from a file, a grid run with its
+progress bar, the frontier chart drawing every setting of the engine's summary, and a worst
+conversation opening in the Overview with that setting."""
+
+import re
+from urllib.parse import parse_qs, urlsplit
+
+from playwright.sync_api import expect
+
+from compactor.evaluation import evaluate, load_corpus, settings_grid, summarise
+from explorer.frames import corpus as frames
+from explorer.navigation import PAGES
+from explorer.widgets import corpus as widgets
+from tests.paths import ROOT
+
+CORPUS = next(spec for spec in PAGES if spec.path == "pages/corpus.py")
+SHAREGPT = ROOT / "tests" / "fixtures" / "real" / "sharegpt_glaive_toolcall_4_records.json"
+
+
+def fill(visit, label, text):
+    box = visit.main.get_by_test_id("stTextInput").filter(
+        has=visit.page.get_by_text(label, exact=True)
+    )
+    box.locator("input").fill(text)
+
+
+def test_a_corpus_file_runs_and_a_worst_conversation_opens_in_a_view(visit):
+    items = load_corpus(SHAREGPT)
+    settings = settings_grid({}, {"keep_last_n": [1, 4], "max_message_chars": [400]})
+    rows = list(evaluate(items, settings, budgets=[300, 1500], workers=1))
+    summaries = summarise(rows)
+
+    visit.open()
+    visit.go(CORPUS.title)
+    visit.main.get_by_test_id("stFileUploaderDropzoneInput").set_input_files(
+        files=[
+            {"name": SHAREGPT.name, "mimeType": "application/json", "buffer": SHAREGPT.read_bytes()}
+        ]
+    )
+    expect(visit.main.get_by_text(f"Corpus: {SHAREGPT.name}, 4 conversations.")).to_be_visible()
+    visit.settle()
+    fill(visit, "keep_last_n", "1,4")
+    fill(visit, "keep_roles", "system")
+    fill(visit, "duplicate_threshold", "0.9")
+    fill(visit, "max_message_chars", "400")
+    visit.main.get_by_test_id("stRadio").get_by_text(widgets.LISTED).click()
+    fill(visit, "budget_chars (when listed)", "300,1500")
+    visit.main.get_by_role("button", name=widgets.RUN_BUTTON).click()
+    expect(visit.main.get_by_test_id("stProgress")).to_contain_text("4 conversations in")
+    visit.settle()
+    assert not visit.exceptions()
+
+    drawn = visit.rows_with("chars_per_conversation")
+    assert {r["setting"] for r in drawn} == {frames.setting_label(s) for s in summaries}
+    for s in summaries:
+        point = next(r for r in drawn if r["setting"] == frames.setting_label(s))
+        assert point["retention"] == s["anchors_kept"] / s["anchors"]
+        assert point["place"] == ("on the frontier" if s["frontier"] else "inside the frontier")
+
+    visit.screenshot("corpus_page_results")
+    # the setting shown first is the first on the frontier; its worst conversation opens
+    chosen = next(s for s in summaries if s["frontier"])
+    worst = frames.worst_frame(frames.rows_frame(frames.setting_rows(rows, chosen)))
+    first = worst["conversation"][0]
+    item = next(i for i in items if frames.conversation_label(i.conversation) == first)
+    visit.main.get_by_role("button", name="Open with this setting").click()
+    expect(visit.heading()).to_have_text("Overview")
+    visit.settle()
+    messages = item.request["messages"]
+    chars = sum(len(m["content"]) for m in messages)
+    expect(visit.sidebar).to_contain_text(f"{len(messages):,} messages, {chars:,} characters")
+    expect(visit.page).to_have_url(re.compile(r"[?&]c=[0-9a-f]{24}(&|$)"))
+    query = {k: v[-1] for k, v in parse_qs(urlsplit(visit.page.url).query).items()}
+    assert int(query["budget_chars"]) == chosen["budget_chars"]
+    assert int(query["keep_last_n"]) == chosen["keep_last_n"]
+    assert int(query["max_message_chars"]) == chosen["max_message_chars"]
+    expect(visit.metric("Characters out")).to_contain_text(f"{worst['output_chars'][0]:,}")
+    assert not visit.exceptions() and not visit.errors

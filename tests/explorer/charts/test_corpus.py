@@ -1,0 +1,107 @@
+"""The Corpus page's charts over the engine's summaries and rows: every setting a point, the
+frontier's points joined in order of characters, the chosen one ringed, one bar per setting,
+and the histograms counting every conversation of the setting."""
+
+import pytest
+
+from compactor.evaluation import evaluate, load_corpus, settings_grid, summarise
+from explorer.charts import corpus as charts
+from explorer.frames import corpus as frames
+from explorer.theme import FATE_COLOURS, INK, TOTAL_COLOUR
+from tests.paths import ROOT
+
+SHAREGPT = ROOT / "tests" / "fixtures" / "real" / "sharegpt_glaive_toolcall_4_records.json"
+
+
+@pytest.fixture(scope="module")
+def rows():
+    grid = {"keep_last_n": [1, 4], "max_message_chars": [120, 400]}
+    settings = settings_grid({}, grid)
+    return list(evaluate(load_corpus(SHAREGPT), settings, budgets=[300, 1500], workers=1))
+
+
+@pytest.fixture(scope="module")
+def summary(rows):
+    return frames.summary_frame(summarise(rows))
+
+
+def units(spec):
+    if "layer" in spec:
+        for layer in spec["layer"]:
+            yield from units(layer)
+    else:
+        yield spec
+
+
+def data_of(spec, unit):
+    return spec["datasets"][unit["data"]["name"]]
+
+
+def test_every_setting_is_a_point_and_the_frontier_a_line_in_order(summary):
+    chosen = summary["setting"][3]
+    spec = charts.frontier(summary, chosen).to_dict()
+    layers = list(units(spec))
+    line = next(u for u in layers if u["mark"]["type"] == "line")
+    points, ring = [u for u in layers if u["mark"]["type"] == "point"]
+    assert {r["setting"] for r in data_of(spec, points)} == set(summary["setting"])
+    drawn = [(r["chars_per_conversation"], r["retention"]) for r in data_of(spec, line)]
+    frontier = summary[summary["frontier"]].sort_values("chars_per_conversation")
+    assert drawn == list(
+        zip(frontier["chars_per_conversation"], frontier["retention"], strict=True)
+    )
+    assert [r["setting"] for r in data_of(spec, ring)] == [chosen]
+    assert points["encoding"]["x"]["field"] == "chars_per_conversation"
+    assert points["encoding"]["y"]["field"] == "retention"
+    colour = points["encoding"]["color"]
+    assert colour["scale"] == {
+        "domain": [charts.FRONTIER, charts.INSIDE],
+        "range": [INK, TOTAL_COLOUR],
+    }
+    places = {r["setting"]: r["place"] for r in data_of(spec, points)}
+    for setting, on in zip(summary["setting"], summary["frontier"], strict=True):
+        assert places[setting] == (charts.FRONTIER if on else charts.INSIDE)
+
+
+def test_no_ring_when_no_setting_is_chosen(summary):
+    spec = charts.frontier(summary).to_dict()
+    assert sum(u["mark"]["type"] == "point" for u in units(spec)) == 1
+
+
+def test_one_bar_per_setting_at_its_budget_met_rate(summary):
+    spec = charts.budget_met(summary).to_dict()
+    bars = data_of(spec, spec)
+    assert [(b["setting"], b["budget_met_rate"]) for b in bars] == list(
+        zip(summary["setting"], summary["budget_met_rate"], strict=True)
+    )
+    assert spec["encoding"]["x"]["scale"]["domain"] == [0, 1]
+    assert spec["encoding"]["y"]["sort"] is None  # the summaries' order
+
+
+@pytest.mark.parametrize("at", [0, 5])
+def test_the_histograms_count_the_settings_conversations(rows, summary, at):
+    setting = frames.setting_of(summarise(rows)[at])
+    frame = frames.rows_frame(frames.setting_rows(rows, setting))
+    retention = charts.retention_histogram(frame).to_dict()
+    counted = data_of(retention, retention)
+    assert len(counted) == int(frame["retention"].notna().sum())  # no anchors: left out
+    assert retention["encoding"]["x"]["bin"] == {"extent": [0, 1], "step": 0.1}
+    out = charts.output_histogram(frame).to_dict()
+    assert sorted(r["output_chars"] for r in data_of(out, out)) == sorted(frame["output_chars"])
+    for spec in (retention, out):
+        met = {r["met"] for r in data_of(spec, spec)}
+        assert met <= {charts.MET, charts.MISSED}
+        assert spec["encoding"]["color"]["scale"]["domain"] == [charts.MISSED, charts.MET]
+
+
+def test_no_chart_uses_a_fate_colour(summary, rows):
+    frame = frames.rows_frame(rows)
+    specs = [
+        charts.frontier(summary, summary["setting"][0]),
+        charts.budget_met(summary),
+        charts.retention_histogram(frame),
+        charts.output_histogram(frame),
+    ]
+    fates = set(FATE_COLOURS.values())
+    for chart in specs:
+        text = str(chart.to_dict())
+        assert not any(colour in text for colour in fates)

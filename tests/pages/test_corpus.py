@@ -1,0 +1,355 @@
+"""Corpus: what the page shows is the engine's evaluation of the corpus (its summaries, the
+frontier, a setting's rows and worst conversations); a worst conversation opens in the single
+views with that setting; a run is kept with its corpus in the workspace's SQLite file, so another
+session reopens it without a run; bad input is said (what and where) and loses nothing."""
+
+import json
+import sqlite3
+
+import pytest
+
+from compactor.errors import ProblemError
+from compactor.evaluation import (
+    SUMMARY_BUDGETS,
+    evaluate,
+    load_corpus,
+    load_corpus_text,
+    settings_grid,
+    summarise,
+)
+from explorer.frames import corpus as frames
+from explorer.frames.imports import problem_rows
+from explorer.session import corpus_store, state, workspace
+from explorer.widgets import corpus as widgets
+from explorer.widgets import corpus_results as results
+from tests.pages.apptest import assert_clean, charts, goto, metrics, start, table
+from tests.paths import ROOT
+
+PAGE = "pages/corpus.py"
+SHAREGPT = ROOT / "tests" / "fixtures" / "real" / "sharegpt_glaive_toolcall_4_records.json"
+TAU = ROOT / "tests" / "fixtures" / "real" / "tau_airline_3_records.json"
+GRID = {"keep_last_n": "1,4", "keep_roles": "system", "duplicate_threshold": "0.9"}
+GRID |= {"max_message_chars": "120,400"}
+SETTINGS = settings_grid({}, {"keep_last_n": [1, 4], "max_message_chars": [120, 400]})
+
+
+def on_corpus_page():
+    return goto(start(), PAGE)
+
+
+def load_path(at, path):
+    at.text_input(key=widgets.PATH_KEY).set_value(str(path))
+    return at.button(key=widgets.LOAD_PATH_KEY).click().run()
+
+
+def run_grid(at, grid=GRID, budgets=None):
+    for name, text in grid.items():
+        at.text_input(key=widgets.GRID_KEYS[name]).set_value(text)
+    if budgets is not None:
+        at.radio(key=widgets.BUDGET_MODE_KEY).set_value(widgets.LISTED)
+        at.text_input(key=widgets.BUDGETS_KEY).set_value(budgets)
+    else:
+        at.radio(key=widgets.BUDGET_MODE_KEY).set_value(widgets.SWEEP)
+    button = next(b for b in at.button if b.label == widgets.RUN_BUTTON)
+    return button.click().run()
+
+
+@pytest.fixture(scope="module")
+def engine_rows():
+    return list(evaluate(load_corpus(SHAREGPT), SETTINGS, budgets=[300, 1500], workers=1))
+
+
+@pytest.fixture(scope="module")
+def listed():
+    at = run_grid(load_path(on_corpus_page(), SHAREGPT), budgets="1500,300")
+    assert_clean(at)
+    return at
+
+
+def largest_data(at, column):
+    """The largest data set with ``column`` among the page's charts."""
+    found = [f for _, data in charts(at) for f in data.values() if column in f.columns]
+    return max(found, key=len)
+
+
+def summary_shown(at):
+    return table(at, "budget_met_rate")
+
+
+def test_the_summary_and_the_charts_are_the_engines(listed, engine_rows):
+    at = listed
+    summaries = summarise(engine_rows)
+    assert metrics(at)["Rows"] == f"{len(engine_rows):,}"
+    assert metrics(at)["Settings"] == f"{len(summaries):,}"
+    assert metrics(at)["On the frontier"] == str(sum(s["frontier"] for s in summaries))
+    shown = summary_shown(at)
+    assert list(shown["setting"]) == [frames.setting_label(s) for s in summaries]
+    for column in ("budget_met_rate", "frontier", "conversations", "anchors_kept"):
+        assert list(shown[column]) == [s[column] for s in summaries], column
+    for column in ("output_chars_median", "output_chars_p10", "anchor_retention_p90"):
+        assert list(shown[column]) == [s[column] for s in summaries], column
+    points = largest_data(at, "chars_per_conversation")  # the points (not the frontier's line)
+    drawn = dict(zip(points["setting"], points["retention"], strict=True))
+    for s in summaries:
+        assert drawn[frames.setting_label(s)] == pytest.approx(s["anchors_kept"] / s["anchors"])
+    bars = next(
+        frame
+        for spec, data in charts(at)
+        if spec.get("mark", {}).get("type") == "bar"
+        for frame in data.values()
+        if "budget_met_rate" in frame.columns
+    )
+    rates = dict(zip(bars["setting"], bars["budget_met_rate"], strict=True))
+    assert rates == {frames.setting_label(s): s["budget_met_rate"] for s in summaries}
+
+
+@pytest.mark.parametrize("at_setting", [0, 3, 6])
+def test_a_chosen_setting_shows_its_conversations_worst_first(listed, engine_rows, at_setting):
+    summary = summarise(engine_rows)[at_setting]
+    label = frames.setting_label(summary)
+    at = listed.selectbox(key=widgets.SETTING_KEY).set_value(label).run()
+    assert_clean(at)
+    assert metrics(at)["Budget met"] == f"{summary['budget_met_rate']:.0%}"
+    # the engine, asked for this one setting at this one budget
+    setting = {k: summary[k] for k in ("keep_last_n", "keep_roles", "duplicate_threshold")}
+    setting["max_message_chars"] = summary["max_message_chars"]
+    rows = list(evaluate(load_corpus(SHAREGPT), [setting], [summary["budget_chars"]], workers=1))
+    bad = [
+        r
+        for r in rows
+        if r["anchors_kept"] < r["anchors"] or not r["budget_met"] or r["tool_pairs_broken"]
+    ]
+    bad.sort(
+        key=lambda r: (
+            r["anchors_kept"] - r["anchors"],
+            r["budget_met"],
+            r["budget_chars"] - r["output_chars"],
+            -r["tool_pairs_broken"],
+        )
+    )
+    if not bad:
+        assert any("no conversation loses an anchor" in s.value for s in at.success)
+        return
+    worst = table(at, "problems")
+    assert list(worst["conversation"]) == [f"record {r['conversation']}" for r in bad]
+    assert list(worst["anchors_kept"]) == [r["anchors_kept"] for r in bad]
+    assert list(worst["output_chars"]) == [r["output_chars"] for r in bad]
+    assert list(worst["tool_pairs_broken"]) == [r["tool_pairs_broken"] for r in bad]
+    histogram = largest_data(at, "met")  # characters out: every conversation
+    assert sorted(histogram["output_chars"].dropna()) == sorted(r["output_chars"] for r in rows)
+
+
+def test_a_worst_conversation_opens_in_a_view_with_that_setting(engine_rows):
+    at = run_grid(load_path(on_corpus_page(), TAU), budgets="2000")
+    assert_clean(at)
+    label = at.selectbox(key=widgets.SETTING_KEY).value
+    summary = next(s for s in summarise_page(at) if frames.setting_label(s) == label)
+    first = at.selectbox(key=results.WORST_KEY).value
+    at.selectbox(key=results.VIEW_KEY).set_value("pages/anchors.py")
+    at = at.button(key=results.OPEN_KEY).click().run()
+    assert_clean(at)
+    assert at.title[0].value == "Anchors"
+    item = next(i for i in load_corpus(TAU) if frames.conversation_label(i.conversation) == first)
+    conv = at.session_state[state.CONVERSATION_KEY]
+    assert list(conv.messages) == item.request["messages"]
+    assert conv.tool_links == item.tool_links
+    params = {name: at.session_state[key] for name, key in state.PARAM_KEYS.items()}
+    assert params == frames.setting_of(summary)
+    # the view shows what the corpus row says of that conversation under that setting
+    row = next(iter(evaluate([item], [params], workers=1)))
+    shown = table(at, "anchor")
+    assert ((shown["status"] == "kept").sum(), len(shown)) == (row["anchors_kept"], row["anchors"])
+    assert at.query_params["c"] == conv.key
+    assert workspace.get(conv.key) is not None  # the link reopens it on this server
+
+
+def summarise_page(at):
+    return summarise(at.session_state[widgets.RUN_KEY].rows)
+
+
+def test_a_sweep_run_is_summarised_at_common_budgets_as_the_engine_reads_it():
+    at = run_grid(load_path(on_corpus_page(), SHAREGPT), grid={**GRID, "max_message_chars": "400"})
+    assert_clean(at)
+    items = load_corpus(SHAREGPT)
+    settings = settings_grid({}, {"keep_last_n": [1, 4], "max_message_chars": [400]})
+    rows = list(evaluate(items, settings, workers=1))
+    assert list(at.session_state[widgets.RUN_KEY].rows) == rows
+    largest = max(sum(len(m["content"]) for m in i.request["messages"]) for i in items)
+    budgets = frames.summary_budgets(SUMMARY_BUDGETS, largest)
+    summaries = summarise(rows, budgets)
+    shown = summary_shown(at)
+    assert list(shown["setting"]) == [frames.setting_label(s) for s in summaries]
+    assert list(shown["budget_met_rate"]) == [s["budget_met_rate"] for s in summaries]
+    # a setting's conversations are the engine's rows at that budget
+    summary = summaries[3]
+    at = at.selectbox(key=widgets.SETTING_KEY).set_value(frames.setting_label(summary)).run()
+    setting = frames.setting_of(summary)
+    engine = list(evaluate(items, [setting], workers=1))
+    histogram = largest_data(at, "met")  # characters out: every conversation
+    assert sorted(histogram["output_chars"].dropna()) == sorted(r["output_chars"] for r in engine)
+
+
+def test_another_session_reopens_the_corpus_with_its_results_without_a_run(listed, engine_rows):
+    # a second run of the corpus in another session: the newest, so the one reopened
+    sweep = run_grid(load_path(on_corpus_page(), SHAREGPT), grid={**GRID, "keep_last_n": "2"})
+    assert_clean(sweep)
+    folder = workspace.data_folder()
+    with sqlite3.connect(folder / workspace.DATABASE) as db:
+        kept = [json.loads(body) for (body,) in db.execute("select rows from corpus_runs")]
+    assert engine_rows in kept  # the rows, in the file
+    at = on_corpus_page()
+    assert not metrics(at)  # nothing shown before the corpus is opened
+    at = reopen(at, "sharegpt_glaive_toolcall_4_records.json")
+    assert_clean(at)
+    assert not at.get("progress")  # shown from the workspace: nothing was evaluated
+    newest = sweep.session_state[widgets.RUN_KEY]
+    assert metrics(at)["Rows"] == f"{len(newest.rows):,}"
+    # the listed run of the fixture is kept too, and shown when picked
+    grid = corpus_store.grid_key(SETTINGS, (300, 1500))
+    at = at.selectbox(key=results.RUN_PICK_KEY).set_value(grid).run()
+    assert_clean(at)
+    assert not at.get("progress")
+    assert metrics(at)["Rows"] == f"{len(engine_rows):,}"
+    assert list(summary_shown(at)["budget_met_rate"]) == [
+        s["budget_met_rate"] for s in summarise(engine_rows)
+    ]
+
+
+def reopen(at, name):
+    """Open the kept corpus called ``name`` from the list of kept corpora."""
+    key = next(e.key for e in corpus_store.corpora() if e.name == name)
+    at.selectbox(key=widgets.STORED_KEY).set_value(key)
+    return at.button(key=widgets.OPEN_STORED_KEY).click().run()
+
+
+BROKEN = b'{"messages": [\n  {"role": "user", "content": "hi"},\n  oops\n]}'
+
+
+def upload(at, name, data):
+    at.file_uploader(key=widgets.UPLOAD_KEY).set_value((name, data, "application/json"))
+    return at.run()
+
+
+def problems_shown(at):
+    frame = table(at, "where")
+    return list(zip(frame["where"], frame["problem"], strict=True))
+
+
+def expected_problems(data, name):
+    with pytest.raises(ProblemError) as caught:
+        load_corpus_text(data, name)
+    rows = problem_rows(caught.value.problems)
+    return list(zip(rows["where"], rows["problem"], strict=True))
+
+
+def test_an_uploaded_corpus_is_loaded_and_run():
+    at = upload(on_corpus_page(), "glaive calls.json", SHAREGPT.read_bytes())
+    assert_clean(at)
+    corpus = at.session_state[widgets.CORPUS_KEY]
+    assert corpus.name == "glaive calls.json"
+    assert list(corpus.items) == load_corpus(SHAREGPT)
+    at = run_grid(at, budgets="300,1500")
+    assert_clean(at)
+    assert list(at.session_state[widgets.RUN_KEY].rows) == list(
+        evaluate(load_corpus(SHAREGPT), SETTINGS, budgets=[300, 1500], workers=1)
+    )
+
+
+def test_a_bad_upload_says_what_and_where_and_loses_nothing():
+    at = run_grid(load_path(on_corpus_page(), TAU), budgets="2000")
+    loaded, shown = at.session_state[widgets.CORPUS_KEY], metrics(at)["Rows"]
+    at = upload(at, "broken.jsonl", BROKEN)
+    assert_clean(at)
+    assert widgets.TITLES["load"] in [e.value for e in at.error]
+    assert problems_shown(at) == expected_problems(BROKEN, "broken.jsonl")
+    assert any(where.startswith("line 3, column") for where, _ in problems_shown(at))
+    # the corpus, its results, the typed path and the uploaded file are all still there
+    assert at.session_state[widgets.CORPUS_KEY] is loaded
+    assert metrics(at)["Rows"] == shown
+    assert at.text_input(key=widgets.PATH_KEY).value == str(TAU)
+    assert at.file_uploader(key=widgets.UPLOAD_KEY).value.name == "broken.jsonl"
+    assert not any("Traceback" in m.value for m in at.markdown)
+
+
+def test_a_path_that_is_not_a_corpus_is_named_in_the_problem(tmp_path):
+    at = load_path(on_corpus_page(), tmp_path / "missing.jsonl")
+    assert_clean(at)
+    assert widgets.TITLES["load"] in [e.value for e in at.error]
+    assert any(str(tmp_path / "missing.jsonl") in p for _, p in problems_shown(at))
+    assert widgets.CORPUS_KEY not in at.session_state
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    at = load_path(at, empty)
+    assert any("holds no .json or .jsonl file" in p for _, p in problems_shown(at))
+
+
+def test_grid_values_the_schema_refuses_are_named_and_nothing_runs():
+    at = run_grid(load_path(on_corpus_page(), TAU), budgets="2000")
+    before = at.session_state[widgets.RUN_KEY]
+    at = run_grid(at, grid={**GRID, "keep_last_n": "1,99", "keep_roles": "system+robot"})
+    assert_clean(at)
+    assert widgets.TITLES["grid"] in [e.value for e in at.error]
+    wheres = [where for where, _ in problems_shown(at)]
+    assert "grid.keep_last_n[1]" in wheres
+    assert any(w.startswith("grid.keep_roles[0]") for w in wheres)
+    assert at.session_state[widgets.RUN_KEY] is before
+    at = run_grid(at, budgets="2000,abc")
+    assert any("is not a number" in p for _, p in problems_shown(at))
+
+
+def test_content_and_file_names_are_never_markdown(tmp_path):
+    hostile = "**bold** <b>tag</b> [link](http://x.test) `code` <script>alert(1)</script>"
+    request = {
+        "messages": [
+            {"role": "user", "content": f"Order DE-4471 {hostile}"},
+            {"role": "assistant", "content": f"{hostile} noted DE-4471 " * 20},
+        ],
+        "budget_chars": 100,
+    }
+    folder = tmp_path / "corpus"
+    (folder / "**x**").mkdir(parents=True)
+    (folder / "**x**" / "<img src=x>y.json").write_text(json.dumps(request))
+    (folder / "plain.json").write_text(json.dumps(request | {"budget_chars": 150}))
+    at = run_grid(load_path(on_corpus_page(), folder), budgets="100")
+    assert_clean(at)
+    texts = [m.value for m in (*at.markdown, *at.caption, *at.info, *at.success, *at.warning)]
+    for text in texts:
+        assert "<b>" not in text and "**bold**" not in text and "<script>" not in text
+    worst = table(at, "problems")
+    assert "**x**/<img src=x>y.json" in list(worst["conversation"])  # as data, never rendered
+    at.selectbox(key=results.WORST_KEY).set_value("**x**/<img src=x>y.json")
+    at = at.button(key=results.OPEN_KEY).click().run()
+    assert_clean(at)
+    label = at.session_state[state.CONVERSATION_KEY].label
+    assert not set(label) & set("*<>[]`")
+
+
+def test_the_corpus_its_results_and_the_grid_stay_when_coming_back_from_another_page():
+    at = run_grid(
+        load_path(on_corpus_page(), TAU), grid={**GRID, "keep_last_n": "3"}, budgets="900"
+    )
+    shown = metrics(at)
+    at = goto(goto(at, "app.py"), PAGE)
+    assert_clean(at)
+    assert metrics(at) == shown
+    assert at.text_input(key=widgets.GRID_KEYS["keep_last_n"]).value == "3"
+    assert at.text_input(key=widgets.BUDGETS_KEY).value == "900"
+    assert at.radio(key=widgets.BUDGET_MODE_KEY).value == widgets.LISTED
+
+
+def test_a_conversation_over_the_limits_is_refused_until_a_fix_is_chosen(tmp_path):
+    long = [{"role": "user", "content": f"question {k} about DE-{k}"} for k in range(250)]
+    short = [{"role": "user", "content": "hi"}, {"role": "assistant", "content": "hello"}]
+    path = tmp_path / "many.jsonl"
+    path.write_text("\n".join(json.dumps({"messages": m}) for m in (short, long)) + "\n")
+    at = load_path(on_corpus_page(), path)
+    assert_clean(at)
+    assert widgets.TITLES["load"] in [e.value for e in at.error]
+    assert any("record 1" in p and "250 messages" in p for _, p in problems_shown(at))
+    assert widgets.CORPUS_KEY not in at.session_state
+    at.checkbox(key=widgets.FIX_KEYS["keep_last"]).check()
+    at = at.button(key=widgets.LOAD_PATH_KEY).click().run()
+    assert_clean(at)
+    corpus = at.session_state[widgets.CORPUS_KEY]
+    assert [len(i.request["messages"]) for i in corpus.items] == [2, 200]
+    assert corpus.items[1].request["messages"] == long[-200:]
