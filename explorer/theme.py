@@ -62,6 +62,9 @@ COMPONENT_COLOURS: Mapping[str, str] = MappingProxyType(
 SHARED_WORD_BACKGROUND = "rgba(204, 121, 167, 0.3)"
 #: Background of the text a trim cut off: a translucent tint of the trimmed colour.
 CUT_TEXT_BACKGROUND = "rgba(230, 159, 0, 0.22)"
+#: Background of a row where A and B differ: a translucent yellow (no fate's colour), so the
+#: row's text keeps the theme's colour on light and dark alike.
+DIFF_ROW_BACKGROUND = "rgba(240, 228, 66, 0.3)"
 
 
 def fate_color(

@@ -5,10 +5,11 @@ import streamlit as st
 from explorer.charts import compare as compare_charts
 from explorer.frames import compare as compare_frames
 from explorer.session import cache, state
+from explorer.theme import DIFF_ROW_BACKGROUND
 from explorer.widgets import common, page
 from explorer.widgets import tuning as tuning_widgets
 
-DIFF_BACKGROUND = "background-color: #FFF3C4"
+DIFF_BACKGROUND = f"background-color: {DIFF_ROW_BACKGROUND}"
 
 
 def draw() -> None:
