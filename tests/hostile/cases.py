@@ -118,6 +118,13 @@ CASES: tuple[Case, ...] = (
         "keep_roles",
     ),
     Case(
+        "amplification-pasteable",
+        "valid messages and 20,000 integers as keep_roles: 40,001 problems in 40 KB, to paste",
+        lambda: _json(_request(keep_roles=[1] * 20_000)),
+        422,
+        "keep_roles",
+    ),
+    Case(
         "long-unknown-key",
         "a 10,000-character unknown key, echoed whole by the CLI before",
         lambda: _json(_request(**{"k" * 10_000: 1})),
