@@ -280,6 +280,14 @@ CASES: tuple[Case, ...] = (
         422,
         '["\\u001b[31mred\\u202e"]',
     ),
+    Case(
+        "codex-log-without-messages",
+        "a Codex CLI log (JSON Lines) with no response_item line: the explorer and the CLI import "
+        "it and refuse it at $; the service takes JSON only",
+        lambda: b'{"type":"session_meta","payload":{}}\n{"type":"event_msg","payload":{}}\n',
+        400,
+        "line 2, column 1",
+    ),
     Case("no-messages", "an empty object", lambda: b"{}", 422, "budget_chars"),
     Case("a-number", "a number", lambda: b"42", 422, "$"),
     Case("a-string", "a string", lambda: b'"compact me"', 422, "$"),

@@ -21,7 +21,15 @@ from explorer.widgets import importing
 from tests.hostile.cases import CASES, Case
 
 #: Bodies that are one wrong shape as a whole: their one problem is at ``$``.
-WHOLE_INPUT = ("no-messages", "a-number", "a-string", "null", "true", "an-empty-array")
+WHOLE_INPUT = (
+    "no-messages",
+    "a-number",
+    "a-string",
+    "null",
+    "true",
+    "an-empty-array",
+    "codex-log-without-messages",
+)
 #: What a textarea fill can take quickly; larger bodies are uploaded (tests/hostile/
 #: test_explorer_upload.py) rather than pasted (tests/browser/test_hostile_paste.py).
 PASTE_CHARS = 100_000
