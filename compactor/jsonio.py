@@ -141,10 +141,7 @@ def _not_json(value: Any, report: Report, known: int | None) -> None:
         return
     stack: list[tuple[Any, tuple]] = [(value, ())]
     seen = 0
-    while stack:
-        if known is not None and (seen >= known or report.full):
-            report.more += known - seen
-            return
+    while stack and not (known is not None and (seen >= known or report.full)):
         item, path = stack.pop()
         if type(item) is _Duplicated:
             for key, times in item.given.items():
@@ -168,6 +165,8 @@ def _not_json(value: Any, report: Report, known: int | None) -> None:
             if strings and type(key) is str and not is_text(key):
                 _add(report, path, lambda key=key: key_surrogate_message(key))
         stack.extend(reversed(children))
+    if known is not None:  # those the walk stopped before reaching, once the report was full
+        report.more += known - seen
 
 
 def _look(value: Any, limit: int) -> tuple[bool, bool]:

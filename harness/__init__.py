@@ -1,2 +1,2 @@
 """Test and benchmark harness shared by tests/ and bench/: the real explorer server in headless
-Chromium (browser.py). Not shipped in the wheel."""
+Chromium (browser.py), the HTTP service on loopback (service.py). Not shipped in the wheel."""

@@ -55,7 +55,7 @@ def _convert(items: list[tuple[str, Any]]) -> Conversion:
     records = [(s, r) for s, r in items if isinstance(r, dict)]
     messages = [r for _, r in records if _is_message(r)]
     if not messages:
-        raise FormatError([Problem("the transcript has no user or assistant records")])
+        raise FormatError([Problem("the transcript has no user or assistant records", path="$")])
     subagent_only = all(r.get("isSidechain") is True for r in messages)
     turn: Turn | None = None
     turn_id: Any = None

@@ -73,7 +73,7 @@ def convert_lines(items: list[tuple[str, Any]]) -> Conversion:
         else:
             reader.skips.add(_kind_of(line), source)
     if not any(d.role != "system" for d in b.drafts) and not b.problems:
-        raise FormatError([Problem("the log has no messages (no response_item lines)")])
+        raise FormatError([Problem("the log has no messages (no response_item lines)", path="$")])
     reader.skips.report(b)
     return b.finish()
 

@@ -184,13 +184,13 @@ def create_app(
         else:  # the routes raise no other HTTP error; keep the shape if the framework does
             message = str(error.detail)
             status = status if status in TITLES else 500 if status >= 500 else 400
-        return error_response(ServiceError(status, [Problem(message)], headers))
+        return error_response(ServiceError(status, [Problem(message, path="$")], headers))
 
     @app.exception_handler(Exception)
     async def internal_error(request: Request, error: Exception) -> Response:
         # Starlette re-raises after this handler, so the traceback reaches the server log;
         # the client only learns that something failed.
-        return json_response(error_body(500, [Problem(INTERNAL_ERROR)]), 500)
+        return json_response(error_body(500, [Problem(INTERNAL_ERROR, path="$")]), 500)
 
     app.openapi = lambda: openapi.document(app)  # type: ignore[method-assign]
     return app

@@ -5,8 +5,9 @@ Every error has one shape::
     {"error": {"status": 422, "title": "The request breaks the input schema",
                "problems": [{"path": "budget_chars", "message": "is required but missing"}]}}
 
-Each problem has a ``message`` and, where it applies, a ``path`` (a JSON path into the request,
-``$`` for the request itself) or a ``line`` and ``column`` (1-based, into the body).
+Each problem has a ``message`` and says where it is: a ``path`` (a JSON path into the request,
+``$`` for the request as a whole: a wrong path, method or content type, a body too large) or a
+``line`` and ``column`` (1-based, into the body).
 """
 
 from __future__ import annotations
@@ -57,6 +58,7 @@ ERROR_SCHEMA: dict[str, Any] = {
                     "items": {
                         "type": "object",
                         "required": ["message"],
+                        "anyOf": [{"required": ["path"]}, {"required": ["line", "column"]}],
                         "additionalProperties": False,
                         "properties": {
                             "path": {
@@ -118,17 +120,17 @@ def check_content_type(request: Request) -> None:
     header = request.headers.get("content-type")
     if header is None:
         raise ServiceError(
-            415, [Problem("no Content-Type header; send the body with application/json")]
+            415, [Problem("no Content-Type header; send the body with application/json", path="$")]
         )
     media, *params = (part.strip() for part in header.split(";"))
     if media.lower() != "application/json":
-        raise ServiceError(415, [Problem(not_json(media))])
+        raise ServiceError(415, [Problem(not_json(media), path="$")])
     for param in params:
         name, _, value = param.partition("=")
         charset = value.strip().strip('"').lower()
         if name.strip().lower() == "charset" and charset not in ("utf-8", "utf8"):
             raise ServiceError(
-                415, [Problem(f"charset is {charset!r}; JSON must be sent as UTF-8")]
+                415, [Problem(f"charset is {charset!r}; JSON must be sent as UTF-8", path="$")]
             )
 
 

@@ -7,7 +7,7 @@ and stay free for other requests; either way the answer is the same bytes.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from compactor.errors import InvalidRequest, Problem, UnreadableJSON
@@ -24,10 +24,19 @@ TITLES = {
 }
 
 
-def error_body(status: int, problems: Sequence[Problem]) -> dict[str, Any]:
-    """The JSON value of an error response."""
-    listed = [p.to_dict() for p in problems]
-    return {"error": {"status": status, "title": TITLES[status], "problems": listed}}
+def error_body(
+    status: int, problems: Sequence[Problem], titles: Mapping[int, str] = TITLES
+) -> dict[str, Any]:
+    """The JSON value of an error response; every problem says where (``$`` if nothing else)."""
+    listed = [located(p).to_dict() for p in problems]
+    return {"error": {"status": status, "title": titles[status], "problems": listed}}
+
+
+def located(problem: Problem) -> Problem:
+    """``problem``, at ``$`` (the request as a whole) when it names no path, line or column."""
+    if problem.line is not None or problem.path:
+        return problem
+    return Problem(problem.message, path="$")
 
 
 def encode(value: Any) -> bytes:

@@ -34,9 +34,11 @@ from compactor.providers import (
     ProviderTimeout,
 )
 from compactor.service import openapi
+from compactor.service.errors import TITLES as SERVICE_TITLES
 from compactor.service.errors import (
     ServiceError,
     check_content_type,
+    error_body,
     json_response,
     parse_request,
     read_body,
@@ -191,10 +193,4 @@ def _responses(max_body_bytes: int) -> dict[int | str, dict[str, Any]]:
 
 
 def _body(status: int, problems: Sequence[Problem]) -> dict[str, Any]:
-    return {
-        "error": {
-            "status": status,
-            "title": TITLES[status],
-            "problems": [p.to_dict() for p in problems],
-        }
-    }
+    return error_body(status, problems, {**SERVICE_TITLES, **TITLES})

@@ -75,9 +75,9 @@ def responses(
     examples = {
         400: _problems_of(lambda: parse_request(b'{"messages": [\n  {"role":}]}')),
         413: too_large(limit + 1, limit).problems,
-        415: [Problem(not_json("text/plain"))],
+        415: [Problem(not_json("text/plain"), path="$")],
         422: _problems_of(lambda: engine(copy.deepcopy(invalid))),
-        500: [Problem(INTERNAL_ERROR)],
+        500: [Problem(INTERNAL_ERROR, path="$")],
     }
     out: dict[int | str, dict[str, Any]] = {
         200: {

@@ -180,7 +180,7 @@ def problem_rows(problems: Iterable[Problem]) -> pd.DataFrame:
     """Problems as a table: where (line and column, or JSON path) and what is wrong."""
     rows = []
     for p in problems:
-        where = f"line {p.line}, column {p.column}" if p.line is not None else p.path or ""
+        where = f"line {p.line}, column {p.column}" if p.line is not None else p.path or "$"
         rows.append({"where": where, "problem": p.message})
     return pd.DataFrame(rows, columns=["where", "problem"])
 

@@ -118,6 +118,13 @@ CASES: tuple[Case, ...] = (
         "keep_roles",
     ),
     Case(
+        "amplification-pasteable",
+        "valid messages and 20,000 integers as keep_roles: 40,001 problems in 40 KB, to paste",
+        lambda: _json(_request(keep_roles=[1] * 20_000)),
+        422,
+        "keep_roles",
+    ),
+    Case(
         "long-unknown-key",
         "a 10,000-character unknown key, echoed whole by the CLI before",
         lambda: _json(_request(**{"k" * 10_000: 1})),
@@ -272,6 +279,14 @@ CASES: tuple[Case, ...] = (
         lambda: _json(_request(**{"\x1b[31mred\u202e": 1})),
         422,
         '["\\u001b[31mred\\u202e"]',
+    ),
+    Case(
+        "codex-log-without-messages",
+        "a Codex CLI log (JSON Lines) with no response_item line: the explorer and the CLI import "
+        "it and refuse it at $; the service takes JSON only",
+        lambda: b'{"type":"session_meta","payload":{}}\n{"type":"event_msg","payload":{}}\n',
+        400,
+        "line 2, column 1",
     ),
     Case("no-messages", "an empty object", lambda: b"{}", 422, "budget_chars"),
     Case("a-number", "a number", lambda: b"42", 422, "$"),

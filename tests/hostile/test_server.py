@@ -1,16 +1,16 @@
 """The hostile corpus and the HTTP edges of issue 11 against the real server on loopback.
 
 `python -m compactor serve --workers 2` on a free port, as an operator starts it (each worker
-with its compute processes), driven by httpx and curl.
+with its compute processes; harness/service.py), driven by httpx and curl. The tests assert
+what is bounded (sizes, counts, that /healthz answers under attack); how long things take is
+measured by bench/hostile.py, not asserted on a shared machine.
 """
 
 import concurrent.futures
 import json
 import re
 import shutil
-import signal
 import subprocess
-import sys
 import threading
 import time
 
@@ -20,41 +20,24 @@ from jsonschema import Draft202012Validator
 
 from compactor import service
 from compactor.errors import MAX_PROBLEMS
+from compactor.pipeline import compact
 from compactor.service.docs import ASSETS
-from tests.compactor.service.test_serve import free_port
+from compactor.service.handling import handle
+from harness.service import serving
 from tests.hostile.cases import BY_NAME, CASES, COMPACT, LIMIT, MAX_ERROR_BYTES
-from tests.paths import GOLDEN, ROOT
+from tests.paths import GOLDEN
 
 JSON = {"Content-Type": "application/json"}
 ERROR = Draft202012Validator(service.ERROR_SCHEMA)
 
 
 @pytest.fixture(scope="module")
-def base():
-    port = free_port()
-    process = subprocess.Popen(
-        [sys.executable, "-m", "compactor", "serve", "--port", str(port), "--workers", "2"]
-        + ["--no-access-log"],
-        cwd=ROOT,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-    )
-    url = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 60
-    while True:
-        assert process.poll() is None, process.stdout.read().decode()
-        try:
-            if httpx.get(f"{url}/healthz", timeout=1).status_code == 200:
-                break
-        except httpx.TransportError:
-            pass
-        assert time.monotonic() < deadline, "the server did not answer /healthz within 60 s"
-        time.sleep(0.2)
-    yield url
-    process.send_signal(signal.SIGINT)
-    assert process.wait(timeout=60) == 0
-    log = process.stdout.read().decode()
-    assert "Traceback" not in log, log[-5000:]
+def base(tmp_path_factory):
+    log = tmp_path_factory.mktemp("hostile-serve") / "server.log"
+    with serving("--workers", "2", "--no-access-log", log=log) as server:
+        yield server.url
+    assert server.process.returncode == 0
+    assert "Traceback" not in server.log_text(), server.log_text()[-5000:]
 
 
 @pytest.fixture(scope="module")
@@ -99,8 +82,9 @@ def test_a_trailing_slash_is_a_404_not_a_redirect(client, method, path):
     response = client.request(method, path, content=b"{}", headers={**JSON, "Host": "evil.example"})
     assert response.status_code == 404
     assert "location" not in response.headers
+    assert list(ERROR.iter_errors(response.json())) == []
     assert response.json()["error"]["problems"] == [
-        {"message": f"there is no endpoint at {path}; see /docs for the endpoints"}
+        {"path": "$", "message": f"there is no endpoint at {path}; see /docs for the endpoints"}
     ]
 
 
@@ -176,40 +160,60 @@ def test_the_docs_page_loads_nothing_from_another_origin(client):
     assert client.get("/docs/assets/index.html").status_code == 404  # only the files listed
 
 
-def test_the_amplification_body_is_answered_in_under_a_second(client):
-    body = BY_NAME["amplification"].body()
-    client.post(COMPACT, content=body, headers=JSON)  # the compute processes are warm
-    times = []
-    for _ in range(3):
-        start = time.perf_counter()
-        response = client.post(COMPACT, content=body, headers=JSON)
-        times.append(time.perf_counter() - start)
-        assert response.status_code == 422 and len(response.content) < MAX_ERROR_BYTES
-    # The best of three, so that other work on a shared machine does not count (issue 11: 64 s).
-    assert min(times) < 1.0, times
+@pytest.mark.parametrize(
+    ("method", "path", "headers", "status"),
+    [
+        ("GET", "/nothing", JSON, 404),
+        ("POST", "/healthz", JSON, 405),
+        ("GET", COMPACT, JSON, 405),
+        ("POST", COMPACT, {}, 415),
+        ("POST", COMPACT, {"Content-Type": "text/plain"}, 415),
+        ("POST", COMPACT, {"Content-Type": "application/json; charset=latin-1"}, 415),
+    ],
+)
+def test_a_wrong_path_method_or_content_type_says_where_it_is_wrong(
+    client, method, path, headers, status
+):
+    response = client.request(method, path, content=b"{}", headers=headers)
+    assert response.status_code == status
+    body = response.json()
+    assert list(ERROR.iter_errors(body)) == []  # the schema asks every problem for a where
+    [problem] = body["error"]["problems"]
+    assert problem["path"] == "$"  # the request as a whole
 
 
-def test_healthz_stays_fast_while_four_amplification_bodies_run(base):
+def test_the_amplification_body_gets_the_engines_capped_422(client):
     body = BY_NAME["amplification"].body()
-    answers: list[tuple[float, int, int]] = []
-    latencies: list[float] = []
+    response = client.post(COMPACT, content=body, headers=JSON)
+    assert response.status_code == 422 and len(response.content) < MAX_ERROR_BYTES
+    assert response.content == handle(compact, body)[1]  # issue 11: 282 MB
+    problems = response.json()["error"]["problems"]
+    assert len(problems) == MAX_PROBLEMS + 1
+    assert problems[-1]["message"].startswith("and 3,119,902 more problems not listed")
+
+
+def test_healthz_answers_while_four_amplification_bodies_run(base):
+    body = BY_NAME["amplification"].body()
+    answers: list[tuple[int, int]] = []
+    attacking: list[tuple[float, float]] = []  # (start, end) of each attack
+    probes: list[float] = []  # when each /healthz answer arrived
     done = threading.Event()
 
     def attack() -> None:
-        with httpx.Client(timeout=60) as attacker:
-            start = time.perf_counter()
+        with httpx.Client(timeout=120) as attacker:
+            start = time.monotonic()
             response = attacker.post(f"{base}{COMPACT}", content=body, headers=JSON)
-            answers.append(
-                (time.perf_counter() - start, response.status_code, len(response.content))
-            )
+            attacking.append((start, time.monotonic()))
+            answers.append((response.status_code, len(response.content)))
 
     def probe() -> None:
+        # Generous: under attack the answer must come, not within a figure (bench/hostile.py
+        # measures the latency; issue 11's four made /healthz time out for 13 s).
         with httpx.Client(timeout=10) as prober:
             prober.get(f"{base}/healthz")  # open the connection before the attack starts
             while not done.is_set():
-                start = time.perf_counter()
                 assert prober.get(f"{base}/healthz").status_code == 200
-                latencies.append(time.perf_counter() - start)
+                probes.append(time.monotonic())
                 time.sleep(0.01)
 
     prober = threading.Thread(target=probe)
@@ -220,12 +224,7 @@ def test_healthz_stays_fast_while_four_amplification_bodies_run(base):
             future.result()
     done.set()
     prober.join()
-    assert [status for _, status, _ in answers] == [422] * 4
-    assert all(size < MAX_ERROR_BYTES for _, _, size in answers)
-    # Four at once share two cores with the prober (and whatever else the machine runs): each
-    # must still be bounded by its body (issue 11: 64 s each), not take a second per core.
-    assert all(seconds < 5.0 for seconds, _, _ in answers), answers
-    latencies.sort()
-    assert len(latencies) >= 10
-    # Issue 11: under 50 ms while they run (it was a 13 s timeout).
-    assert latencies[len(latencies) * 9 // 10] < 0.050, latencies
+    assert answers == [(422, answers[0][1])] * 4 and answers[0][1] < MAX_ERROR_BYTES
+    # /healthz answered while each of the four was being handled, not only before or after.
+    for start, end in attacking:
+        assert any(start < t < end for t in probes), (start, end, probes[:3], probes[-3:])

@@ -311,7 +311,7 @@ def test_a_wrong_method_gets_405(client, method, path, allowed):
     response = client.request(method, path, content=b"{}", headers=JSON)
     [problem] = problems(response, 405)
     assert response.headers["allow"] == allowed
-    assert problem == {"message": f"{method} is not allowed on {path}; use {allowed}"}
+    assert problem == {"path": "$", "message": f"{method} is not allowed on {path}; use {allowed}"}
 
 
 @pytest.mark.parametrize(
@@ -335,12 +335,12 @@ def test_a_wrong_method_gets_405(client, method, path, allowed):
 @pytest.mark.parametrize("path", [COMPACT, TRIM])
 def test_a_body_that_is_not_declared_json_gets_415(client, path, headers, message):
     response = client.post(path, content=json.dumps(REQUEST_EXAMPLE).encode(), headers=headers)
-    assert problems(response, 415) == [{"message": message}]
+    assert problems(response, 415) == [{"path": "$", "message": message}]
 
 
 def test_an_unknown_path_gets_404_in_the_same_shape(client):
     assert problems(client.get("/v1/nothing"), 404) == [
-        {"message": "there is no endpoint at /v1/nothing; see /docs for the endpoints"}
+        {"path": "$", "message": "there is no endpoint at /v1/nothing; see /docs for the endpoints"}
     ]
 
 

@@ -3,15 +3,14 @@
 import json
 import os
 import signal
-import socket
 import subprocess
 import sys
-import time
 
 import httpx
 import pytest
 
 from compactor import compact
+from harness.service import free_port, serving
 from tests.paths import GOLDEN, ROOT
 
 LIMIT = 4096
@@ -22,12 +21,6 @@ WITHOUT_SERVICE_EXTRA = (
 )
 
 
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
-
-
 def cli(*args, code=None, env=None):
     command = ["-c", code, *args] if code else ["-m", "compactor", *args]
     return subprocess.run(
@@ -36,35 +29,15 @@ def cli(*args, code=None, env=None):
 
 
 @pytest.fixture(scope="module")
-def server():
+def server(tmp_path_factory):
     """The service as `python -m compactor serve` starts it; stopped with Ctrl-C (SIGINT)."""
-    port = free_port()
-    process = subprocess.Popen(
-        [sys.executable, "-m", "compactor", "serve", "--port", str(port)]
-        + ["--max-body-bytes", str(LIMIT)],
-        cwd=ROOT,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-    )
-    base = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 30
-    while True:
-        assert process.poll() is None, process.stdout.read().decode()
-        try:
-            if httpx.get(f"{base}/healthz", timeout=1).status_code == 200:
-                break
-        except httpx.TransportError:
-            pass
-        assert time.monotonic() < deadline, "the server did not answer /healthz within 30 s"
-        time.sleep(0.1)
-    yield base, process
-    if process.poll() is None:
-        process.send_signal(signal.SIGINT)
-        process.wait(timeout=30)
+    log = tmp_path_factory.mktemp("serve") / "server.log"
+    with serving("--max-body-bytes", str(LIMIT), log=log) as service:
+        yield service
 
 
 def test_the_real_server_compacts_the_dispatcher_request_and_stops_cleanly(server):
-    base, process = server
+    base, process = server.url, server.process
     body = (GOLDEN / "dispatcher.request.json").read_bytes()
     response = httpx.post(
         f"{base}/v1/memory-compact",
@@ -90,7 +63,7 @@ def test_the_real_server_compacts_the_dispatcher_request_and_stops_cleanly(serve
 
     process.send_signal(signal.SIGINT)
     assert process.wait(timeout=30) == 0
-    log = process.stdout.read().decode()
+    log = server.log_text()
     assert f"Uvicorn running on http://127.0.0.1:{base.rsplit(':', 1)[1]}" in log
     assert "Finished server process" in log
     assert "Traceback" not in log
