@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import os
 import re
-import socket
 import subprocess
 import sys
 import tempfile
@@ -25,6 +24,8 @@ from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
 from playwright.sync_api import Browser, Locator, Page, Playwright, Route, expect
+
+from harness.service import free_port
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -91,13 +92,6 @@ class Server:
     url: str
     process: subprocess.Popen
     log: Path
-
-
-def free_port() -> int:
-    """A port on the loopback interface that nothing listens on now."""
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
 
 
 def _tail(log: Path, lines: int = 30) -> str:
