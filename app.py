@@ -13,7 +13,7 @@ from explorer.frames import stages as stage_frames
 from explorer.frames import views
 from explorer.session import cache, edits, state
 from explorer.session.cache import Outcome
-from explorer.widgets import common, page
+from explorer.widgets import common, page, tuning
 
 
 def draw(outcome: Outcome) -> None:
@@ -61,7 +61,7 @@ def draw(outcome: Outcome) -> None:
     # A static table, so a long "which" wraps instead of being cut at the column's edge.
     # st.table renders Markdown: it holds the explorer's own words only, made literal.
     st.table(stage_frames.stage_table(result), hide_index=True)
-    report = cache.anchors(state.conversation(), result)
+    report = cache.anchors(state.conversation(), result, tuning.watched_phrases())
     if report.anchors:
         st.caption(
             f"Anchors (ids, numbers, dates, paths): {report.kept_count:,} of "

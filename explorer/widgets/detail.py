@@ -15,7 +15,7 @@ from explorer.frames import markup, views
 from explorer.frames import sweeps as sweep_frames
 from explorer.session import cache, edits, state
 from explorer.theme import FATE_COLOURS
-from explorer.widgets import common
+from explorer.widgets import common, tuning
 
 
 def explain(trace: MessageTrace, result: CompactionResult) -> list[str]:
@@ -183,7 +183,7 @@ def draw(result: CompactionResult, index: int, survival: Survival | None = None)
             st.caption("Score components (weighted parts add up to the score)")
             common.table(score_rows(trace))
         found = anchor_frames.message_anchor_frame(
-            cache.anchors(state.conversation(), result), index
+            cache.anchors(state.conversation(), result, tuning.watched_phrases()), index
         )
         if len(found):
             st.caption(f"Anchors in this message ({len(found):,}): kept by this setting or not")

@@ -3,6 +3,7 @@
 import pandas as pd
 import pytest
 
+from compactor.analyses.anchors import anchor_report
 from compactor.analyses.sweeps import budget_sweep
 from compactor.samples import load_samples
 from explorer.frames import sweeps as sweep_frames
@@ -85,7 +86,8 @@ def test_every_sample_gets_its_sweep(sample):
         if "value" in f.columns
         for v in f["value"]
     ]
-    assert budgets.count(int(sample.request["budget_chars"])) == 2  # both charts mark it
+    marks = 3 if anchor_report(engine(at)).anchors else 2  # the anchors chart marks it too
+    assert budgets.count(int(sample.request["budget_chars"])) == marks
 
 
 def test_the_order_switch_sorts_by_survival_budget():
@@ -107,14 +109,15 @@ def y_axes(spec):
 
 
 @pytest.mark.parametrize("sample", ["dispatcher", "largest"])
-def test_the_two_budget_charts_line_up(sample):
+def test_the_budget_charts_line_up(sample):
     """Their y axes have one fixed width and their x axes one domain, so the budgets of the
-    characters chart stand over the same budgets of the messages chart."""
+    characters chart stand over the same budgets of the messages and anchors charts."""
     at = goto(start({"sample": sample}), PAGE)
     assert_clean(at)
     specs = [spec for spec, _ in charts(at)]
-    assert len(specs) == 2
-    (chars_axis,), (messages_axis,) = (y_axes(s) for s in specs)
+    assert len(specs) == 3
+    (chars_axis,), (messages_axis,), (anchors_axis,) = (y_axes(s) for s in specs)
+    assert anchors_axis["minExtent"] == anchors_axis["maxExtent"] == chars_axis["maxExtent"]
     assert chars_axis["minExtent"] == chars_axis["maxExtent"]
     assert (messages_axis["minExtent"], messages_axis["maxExtent"]) == (
         chars_axis["minExtent"],
