@@ -15,7 +15,6 @@ from compactor.analyses.tokens import (
     INSTALL_HINT,
     TokenReport,
     estimate_tokens,
-    message_counts,
     text_kind,
     tokens_available,
 )
@@ -41,6 +40,12 @@ def unavailable_note() -> str | None:
 
 def _error(estimate: int, tokens: int) -> float | None:
     return (estimate - tokens) / tokens if tokens else None
+
+
+def estimate_note(estimate: int, tokens: int) -> str:
+    """``estimate 31 (+7%)``: the characters / 4 estimate and how far off it is."""
+    error = _error(estimate, tokens)
+    return f"estimate {estimate:,}" + ("" if error is None else f" ({error:+.0%})")
 
 
 def worst_indices(frame: pd.DataFrame, n: int = WORST) -> list[int]:
@@ -83,9 +88,12 @@ def message_frame(report: TokenReport) -> pd.DataFrame:
     return _finish(rows, ["returned_tokens"])
 
 
-def content_frame(roles: Sequence[str], contents: Sequence[str], encoding: str) -> pd.DataFrame:
-    """:func:`message_frame`'s columns for contents without a result (the Conversation page)."""
-    counts = message_counts(contents, encoding)
+def content_frame(
+    roles: Sequence[str], contents: Sequence[str], counts: Sequence[tuple[int, int, int]]
+) -> pd.DataFrame:
+    """:func:`message_frame`'s columns for contents without a result (the Conversation page);
+    ``counts`` are their ``(chars, tokens, estimate)`` (:func:`~compactor.analyses.tokens.
+    message_counts`)."""
     rows = [
         {
             "index": i,
@@ -107,13 +115,10 @@ def content_frame(roles: Sequence[str], contents: Sequence[str], encoding: str) 
 
 def highlighted(frame: pd.DataFrame, hide: Sequence[str] = ("index", "worst")) -> Styler:
     """``frame`` with its worst-estimate rows highlighted (a frame with a ``worst`` column),
-    without the columns in ``hide``; the error as a signed percentage."""
+    without the columns in ``hide`` (the values stay numbers)."""
     worst = frame["worst"].tolist()
     shown = frame.drop(columns=[c for c in hide if c in frame.columns]).reset_index(drop=True)
-    styler = shown.style.apply(lambda row: [WORST_STYLE if worst[row.name] else ""] * len(row), 1)
-    if "relative_error" in shown.columns:
-        styler = styler.format("{:+.0%}", subset=["relative_error"], na_rep="—")
-    return styler
+    return shown.style.apply(lambda row: [WORST_STYLE if worst[row.name] else ""] * len(row), 1)
 
 
 def stage_frame(report: TokenReport) -> pd.DataFrame:
@@ -142,11 +147,9 @@ def totals_sentence(report: TokenReport) -> str:
         ("in", total.chars, total.tokens, total.estimate),
         ("out", out.chars, out.tokens, out.estimate),
     ):
-        error = _error(estimate, tokens)
-        off = "" if error is None else f", {error:+.0%}"
         parts.append(
             f"{chars:,} characters {name} are {tokens:,} {report.encoding} tokens "
-            f"(estimate {estimate:,}{off})"
+            f"({estimate_note(estimate, tokens)})"
         )
     return "; ".join(parts) + "."
 
