@@ -22,9 +22,9 @@ from compactor.analyses.tokens import (
 #: The sidebar's choices: count in characters, or in tokens of one encoding.
 CHARACTERS = "characters"
 CHOICES = (CHARACTERS, *ENCODINGS)
-#: How many messages with the worst estimate a table highlights.
+#: How many messages with the worst (too low) estimate a table highlights.
 WORST = 5
-#: A highlighted message's estimate is off by at least this much (relatively).
+#: A highlighted message's estimate is short by at least this much (of its real count).
 WORST_ERROR = 0.15
 #: The highlight of a message whose estimate is among the worst (readable in both themes).
 WORST_STYLE = "background-color: rgba(230, 159, 0, 0.28)"
@@ -49,11 +49,15 @@ def estimate_note(estimate: int, tokens: int) -> str:
 
 
 def worst_indices(frame: pd.DataFrame, n: int = WORST) -> list[int]:
-    """The messages of a token frame whose estimate is furthest off, relatively (at most
-    ``n``, each off by at least :data:`WORST_ERROR`), worst first."""
-    off = frame["relative_error"].abs().astype("float64").fillna(0.0)
-    ranked = frame.assign(off=off).sort_values(["off", "index"], ascending=[False, True])
-    return [int(i) for i in ranked[ranked["off"] >= WORST_ERROR]["index"].head(n)]
+    """The messages of a token frame whose estimate falls furthest short of the real count,
+    relatively (at most ``n``, each short by at least :data:`WORST_ERROR`), worst first.
+
+    Too low is the error that overflows a model's context (code, JSON, non-Latin text); an
+    estimate too high (English prose) only wastes some room.
+    """
+    short = (-frame["relative_error"]).astype("float64").fillna(0.0)
+    ranked = frame.assign(short=short).sort_values(["short", "index"], ascending=[False, True])
+    return [int(i) for i in ranked[ranked["short"] >= WORST_ERROR]["index"].head(n)]
 
 
 _COLUMNS = ["index", "message", "role", "kind", "chars", "tokens", "estimate", "error"]
@@ -69,7 +73,7 @@ def _finish(rows: list[dict], extra: Sequence[str] = ()) -> pd.DataFrame:
 def message_frame(report: TokenReport) -> pd.DataFrame:
     """One row per input message: characters, tokens, the estimate, its error (estimate -
     tokens, and relative to the tokens), what it is, its tokens returned; ``worst`` marks the
-    messages whose estimate is furthest off."""
+    messages whose estimate falls furthest short (:func:`worst_indices`)."""
     rows = [
         {
             "index": m.index,
