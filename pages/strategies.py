@@ -4,6 +4,7 @@ seed-003 LLM compact through a configured provider, with the anchors its summary
 
 import streamlit as st
 
+from compactor.analyses.semantic import DEFAULT_THRESHOLD
 from compactor.contract import LIMITS
 from compactor.errors import ProblemError
 from compactor.providers import PROVIDERS_ENV
@@ -75,10 +76,10 @@ def draw(outcome: Outcome) -> None:
         )
         threshold = right.slider(
             "Meaning threshold (cosine)",
-            0.5,
-            0.99,
-            0.8,
-            0.01,
+            0.2,
+            0.95,
+            DEFAULT_THRESHOLD,
+            0.05,
             key="strategies_semantic_threshold",
             disabled=not semantic,
         )
