@@ -3,11 +3,13 @@ encoding beside them, counted here with bpe-openai directly; the link keeps the 
 
 import math
 import re
+import sys
 
 import bpe_openai
 import pytest
 
 from compactor.analyses.tokens import token_report
+from compactor.samples import load_samples
 from explorer.frames import tokens as token_frames
 from explorer.session import state
 from tests.explorer.requests import rich_request
@@ -143,3 +145,31 @@ def test_the_budget_stays_in_characters():
     at = count_in(on_page("app.py", rich_request()), "o200k_base")
     assert request_of(at)["budget_chars"] == 600
     assert metrics(at)["Budget"].startswith(("met", "short by"))
+
+
+TOKEN_PAGES = ["app.py", "pages/conversation.py", "pages/output.py", "pages/timeline.py"]
+
+
+@pytest.mark.parametrize("sample", load_samples(), ids=lambda s: s.slug)
+def test_every_sample_counts_in_tokens_on_every_page(sample):
+    at = start({"sample": sample.slug, "tokens": "o200k_base"})
+    for page in [*TOKEN_PAGES, "pages/sweeps.py"]:
+        goto(at, page)
+        assert_clean(at)
+    total = sum(direct(m["content"], "o200k_base") for m in sample.request["messages"])
+    goto(at, "pages/conversation.py")
+    assert table(at, "estimate")["tokens"].sum() == total
+
+
+def test_without_the_tokens_extra_the_choice_says_how_to_install_it(monkeypatch):
+    monkeypatch.setitem(sys.modules, "bpe_openai", None)  # `import bpe_openai` fails
+    at = start({"tokens": "o200k_base"})
+    assert_clean(at)
+    choice = at.selectbox(key=state.TOKENS_KEY)
+    assert choice.disabled and choice.value == "characters"
+    assert token_frames.INSTALL_COMMAND in [c.value for c in at.sidebar.code]
+    assert "o200k_base tokens removed" not in static_table(at, "Stage").columns
+    for page in ["pages/output.py", "pages/sweeps.py", "pages/strategies.py"]:
+        goto(at, page)
+        assert_clean(at)
+    assert at.selectbox(key="strategies_trim_counter").disabled
