@@ -37,7 +37,7 @@ def draw(outcome: Outcome) -> None:
         f"({budget:,}); memory-compact also uses the sidebar's other parameters."
     )
     with st.container(border=True):
-        st.markdown("**Options of the seed-003 trim**")
+        st.markdown("**Options of the seed-003 trim and of semantic dedupe**")
         left, right = st.columns(2)
         keep_last = left.number_input(
             "keepLastMessages (empty: not set)",

@@ -37,9 +37,9 @@ def message_table(frame, encoding: str) -> None:
     if len(worst):
         kinds = ", ".join(sorted(set(worst["kind"])))
         st.caption(
-            f"Highlighted: the {len(worst):,} messages where the characters / 4 estimate falls "
-            f"furthest short of the real count ({kinds}): code, JSON and non-Latin text hold "
-            "more tokens per character than English prose, which the estimate overcounts."
+            f"Highlighted: the {len(worst):,} messages whose characters / 4 estimate falls "
+            f"furthest short of the real count (here: {kinds}). The estimate undercounts code, "
+            "JSON and non-Latin text most, and overcounts plain English prose."
         )
     common.table(token_frames.highlighted(frame), column_config=columns(encoding))
 
