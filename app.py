@@ -13,7 +13,8 @@ from explorer.frames import stages as stage_frames
 from explorer.frames import views
 from explorer.session import cache, edits, state
 from explorer.session.cache import Outcome
-from explorer.widgets import common, page
+from explorer.widgets import common, page, tuning
+from explorer.widgets import tokens as token_widgets
 
 
 def draw(outcome: Outcome) -> None:
@@ -60,8 +61,12 @@ def draw(outcome: Outcome) -> None:
     st.subheader("What each stage did")
     # A static table, so a long "which" wraps instead of being cut at the column's edge.
     # st.table renders Markdown: it holds the explorer's own words only, made literal.
-    st.table(stage_frames.stage_table(result), hide_index=True)
-    report = cache.anchors(state.conversation(), result)
+    encoding = state.token_encoding()
+    tokens = None if encoding is None else cache.tokens(state.conversation(), result, encoding)
+    st.table(stage_frames.stage_table(result, tokens), hide_index=True)
+    if tokens is not None:
+        token_widgets.stage_table(tokens)
+    report = cache.anchors(state.conversation(), result, tuning.watched_phrases())
     if report.anchors:
         st.caption(
             f"Anchors (ids, numbers, dates, paths): {report.kept_count:,} of "

@@ -3,12 +3,10 @@ them the current setting keeps, loses (at which stage) and from which budget it 
 
 import streamlit as st
 
-from compactor.analyses.facts import parse_phrases
 from explorer.frames import anchors as anchor_frames
 from explorer.session import cache, state
 from explorer.session.cache import Outcome
-from explorer.widgets import common, page
-from explorer.widgets.tuning import MAX_PHRASES, PHRASES_KEY
+from explorer.widgets import common, page, tuning
 
 RULE = (
     "An anchor is an exact string found by fixed patterns: identifiers that mix letters and "
@@ -20,8 +18,7 @@ RULE = (
 
 def draw(outcome: Outcome) -> None:
     result = outcome.result
-    watched = parse_phrases(st.session_state.get(PHRASES_KEY) or "")[:MAX_PHRASES]
-    report = cache.anchors(state.conversation(), result, watched)
+    report = cache.anchors(state.conversation(), result, tuning.watched_phrases())
     st.caption(RULE)
     if not report.anchors:
         st.info("No anchor in this conversation.", icon=":material/info:")

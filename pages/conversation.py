@@ -2,10 +2,12 @@
 
 import streamlit as st
 
+from explorer.frames import tokens as token_frames
 from explorer.frames.markup import markdown_literal
-from explorer.session import state
+from explorer.session import cache, state
 from explorer.session.samples import sample_conversations, sample_descriptions
 from explorer.widgets import importing, page
+from explorer.widgets import tokens as token_widgets
 
 MODES = ["Samples", "Paste", "Upload", "Edit messages"]
 
@@ -34,6 +36,13 @@ def draw() -> None:
         importing.editor_panel(conv)
     else:
         importing.samples_panel(sample_conversations(), sample_descriptions())
+    encoding = state.token_encoding()
+    if encoding is not None:
+        st.subheader(f"Every message in {encoding} tokens")
+        roles = [m["role"] for m in conv.messages]
+        contents = [m["content"] for m in conv.messages]
+        counts = cache.content_tokens(conv, encoding)
+        token_widgets.message_table(token_frames.content_frame(roles, contents, counts), encoding)
 
 
 page.run_input("Conversation", draw)

@@ -3,9 +3,11 @@
 import streamlit as st
 
 from explorer.frames import snippets
-from explorer.session import state
+from explorer.frames import tokens as token_frames
+from explorer.session import cache, state
 from explorer.session.cache import Outcome
 from explorer.widgets import common, page
+from explorer.widgets import tokens as token_widgets
 
 #: Characters of a wrapped line of the curl command at the page's width (about).
 CURL_WRAP = 110
@@ -15,9 +17,19 @@ def draw(outcome: Outcome) -> None:
     request, response = outcome.request, outcome.response
     common.pairing_warning(outcome.result)
     st.subheader(f"Compacted messages: {len(response['messages']):,}")
+    rows = snippets.output_rows(response)
+    encoding = state.token_encoding()
+    counted = {}
+    if encoding is not None:
+        rows = token_frames.with_tokens(
+            rows, cache.tokens(state.conversation(), outcome.result, encoding)
+        )
+        counted = token_widgets.columns(encoding)
+        rows = rows[[c for c in rows.columns if c != "content"] + ["content"]]
     common.table(
-        snippets.output_rows(response),
+        rows,
         column_config={
+            **counted,
             "id": st.column_config.TextColumn("id", help="Empty when the input had no id"),
             "kept": st.column_config.TextColumn(
                 "kept", help="verbatim: returned whole; trimmed: returned as a prefix"

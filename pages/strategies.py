@@ -4,15 +4,17 @@ seed-003 LLM compact through a configured provider, with the anchors its summary
 
 import streamlit as st
 
+from compactor.analyses.semantic import DEFAULT_THRESHOLD
 from compactor.contract import LIMITS
 from compactor.errors import ProblemError
 from compactor.providers import PROVIDERS_ENV
 from compactor.providers.base import INSTALL_HINT
 from compactor.strategies.langchain_trim import INSTALL_HINT as LANGCHAIN_HINT
-from compactor.strategies.lineup import LANGCHAIN, SEED_TRIM
+from compactor.strategies.lineup import LANGCHAIN, SEED_TRIM, SEMANTIC_DEDUPE
 from explorer.charts import compare as compare_charts
 from explorer.frames import compare as compare_frames
 from explorer.frames import llm as llm_frames
+from explorer.frames import tokens as token_frames
 from explorer.session import cache, llm, state
 from explorer.session.cache import Outcome
 from explorer.widgets import common, page
@@ -20,8 +22,11 @@ from explorer.widgets import common, page
 TOKEN_RULE = (
     "Tokens are estimated as ceil(characters / 4) per message, summed over the messages "
     "returned: the seed-003 trim's rule of thumb, not a tokenizer count. The seed-003 trim "
-    "fits maxTokensEstimate = ceil(budget_chars / 4) under the same rule."
+    "fits maxTokensEstimate = ceil(budget_chars / 4) under the same rule, or counted with a "
+    "real tokenizer when its option says so."
 )
+#: What the seed-003 trim counts maxTokensEstimate with: its estimate, or a tokenizer.
+TRIM_COUNTERS = ("the estimate (characters / 4)", *token_frames.ENCODINGS)
 
 
 def draw(outcome: Outcome) -> None:
@@ -32,7 +37,7 @@ def draw(outcome: Outcome) -> None:
         f"({budget:,}); memory-compact also uses the sidebar's other parameters."
     )
     with st.container(border=True):
-        st.markdown("**Options of the seed-003 trim**")
+        st.markdown("**Options of the seed-003 trim and of semantic dedupe**")
         left, right = st.columns(2)
         keep_last = left.number_input(
             "keepLastMessages (empty: not set)",
@@ -51,11 +56,41 @@ def draw(outcome: Outcome) -> None:
             persist_state="session",
             help="Remove tool messages (role tool) and tool parts before fitting.",
         )
+        missing = token_frames.unavailable_note()
+        counter = left.selectbox(
+            "maxTokensEstimate counted with",
+            TRIM_COUNTERS,
+            key="strategies_trim_counter",
+            disabled=missing is not None,
+            help="The seed's estimate, ceil(characters / 4) per message, or a real tokenizer: "
+            "the trim then fits the same number of real tokens.",
+        )
+        if missing is not None:
+            left.caption(f"A real tokenizer needs the tokens extra: {token_frames.INSTALL_COMMAND}")
+        semantic = right.toggle(
+            "Also memory-compact with semantic dedupe",
+            key="strategies_semantic",
+            persist_state="session",
+            help="Dedupe also removes a message whose meaning is close to an earlier one of its "
+            "role (wordllama embeddings; the semantic extra), whatever its word overlap.",
+        )
+        threshold = right.slider(
+            "Meaning threshold (cosine)",
+            0.2,
+            0.95,
+            DEFAULT_THRESHOLD,
+            0.05,
+            key="strategies_semantic_threshold",
+            disabled=not semantic,
+        )
+    encoding = None if missing is not None or counter == TRIM_COUNTERS[0] else counter
     comparison = cache.strategies(
         state.conversation(),
         result,
         keep_last_messages=None if keep_last is None else int(keep_last),
         drop_tool_parts=bool(drop_tools),
+        semantic_threshold=float(threshold) if semantic else None,
+        trim_encoding=encoding,
     )
     totals = compare_frames.strategy_totals(comparison)
     st.subheader("Totals")
@@ -88,6 +123,9 @@ def draw(outcome: Outcome) -> None:
             icon=":material/extension_off:",
         )
         st.code(LANGCHAIN_HINT, language="bash")
+    by_meaning = comparison.outcome(SEMANTIC_DEDUPE) if semantic else None
+    if by_meaning is not None and not by_meaning.available:
+        st.info(by_meaning.unavailable, icon=":material/extension_off:")
     st.altair_chart(compare_charts.strategy_totals(totals, budget), width="stretch")
 
     st.subheader("What each strategy keeps")

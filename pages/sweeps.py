@@ -6,7 +6,7 @@ from explorer.charts import sweeps as sweep_charts
 from explorer.frames import sweeps as sweep_frames
 from explorer.session import cache, state
 from explorer.session.cache import Outcome
-from explorer.widgets import common, page
+from explorer.widgets import common, page, tuning
 
 
 def draw(outcome: Outcome) -> None:
@@ -20,6 +20,14 @@ def draw(outcome: Outcome) -> None:
         f"{low:,} to {high:,}: drop removes the same messages in the same order, and stops "
         "sooner the larger the budget. The other parameters stay as in the sidebar."
     )
+    encoding = state.token_encoding()
+    if encoding is not None:
+        report = cache.tokens(state.conversation(), result, encoding)
+        st.markdown(
+            f"In {encoding} tokens: {report.budget.sentence}, at this conversation's "
+            f"{report.budget.chars_per_token:.2f} characters per token (the characters / 4 "
+            f"estimate says {sweep.current_budget / 4:,.0f})."
+        )
     cols = st.columns(4)
     cols[0].metric("Current budget", f"{sweep.current_budget:,}")
     cols[1].metric("Characters out", f"{current.output_chars:,}")
@@ -60,6 +68,8 @@ def draw(outcome: Outcome) -> None:
             f"up to the schema's maximum of {high:,}."
         )
 
+    anchors_section(result, sweep.current_budget, sweep_charts.budget_axis_extent(frame))
+
     st.subheader("From which budget each message is kept")
     table = sweep_frames.survival_frame(sweep, result)
     order = st.segmented_control(
@@ -96,6 +106,23 @@ def draw(outcome: Outcome) -> None:
             "preview": st.column_config.TextColumn("text (start)", width="large"),
         },
     )
+
+
+def anchors_section(result, current: int, extent: int) -> None:
+    """Retained anchors against the budget, beside the characters out."""
+    st.subheader("Anchors kept against the budget")
+    report = cache.anchors(state.conversation(), result, tuning.watched_phrases())
+    if not report.anchors:
+        st.info("No anchor in this conversation.", icon=":material/info:")
+        return
+    st.caption(
+        "The ids, numbers, dates, paths and names of the Anchors page: the share kept at every "
+        "budget, beside the share of the input's characters that comes out. One run says both "
+        "(an anchor is kept from the smallest budget that returns a message holding it)."
+    )
+    st.markdown(sweep_frames.retention_sentence(report))
+    frame = sweep_frames.retention_frame(report, result.totals.input)
+    st.altair_chart(sweep_charts.retention(frame, current, extent), width="stretch")
 
 
 page.run("Budget sweep", draw)

@@ -15,6 +15,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from compactor.analyses.tokens import trim_token_counter
 from compactor.analysis import TextAnalysis
 from compactor.model import Request
 from compactor.pipeline import run
@@ -106,12 +107,15 @@ def compare_strategies(
     drop_tool_parts: bool = False,
     analysis: TextAnalysis | None = None,
     semantic_threshold: float | None = None,
+    trim_encoding: str | None = None,
 ) -> StrategyComparison:
     """Run every strategy on ``request``'s history at ``budget_chars`` (default: its own).
 
     ``keep_last_messages`` and ``drop_tool_parts`` are the seeds/003 trim's own options
     (``keepLastMessages``, ``dropToolParts``). With ``semantic_threshold``, memory-compact with
-    semantic dedupe (:mod:`compactor.strategies.semantic_dedupe`) is compared too. A budget
+    semantic dedupe (:mod:`compactor.strategies.semantic_dedupe`) is compared too. With
+    ``trim_encoding`` (``o200k_base`` or ``cl100k_base``, the ``tokens`` extra), the seeds/003
+    trim counts ``maxTokensEstimate`` with that tokenizer instead of the estimate. A budget
     outside the schema's range raises :class:`compactor.InvalidRequest`.
     """
     budget = request.params.budget_chars if budget_chars is None else budget_chars
@@ -121,7 +125,7 @@ def compare_strategies(
     outcomes = (
         memory_compact(request, analysis),
         keep_last(roles, contents, budget),
-        seed_trim(roles, contents, budget, keep_last_messages, drop_tool_parts),
+        seed_trim(roles, contents, budget, keep_last_messages, drop_tool_parts, trim_encoding),
         langchain(roles, contents, budget),
     )
     if semantic_threshold is not None:
@@ -175,8 +179,11 @@ def seed_trim(
     budget_chars: int,
     keep_last_messages: int | None = None,
     drop_tool_parts: bool = False,
+    encoding: str | None = None,
 ) -> StrategyOutcome:
-    """The seeds/003 trim with ``maxTokensEstimate = ceil(budget_chars / 4)``."""
+    """The seeds/003 trim with ``maxTokensEstimate = ceil(budget_chars / 4)``, counted with the
+    estimate, or with the ``encoding``'s tokenizer (raises ``TokenizerUnavailable`` without the
+    ``tokens`` extra)."""
     parameters: dict[str, Any] = {"maxTokensEstimate": math.ceil(budget_chars / CHARS_PER_TOKEN)}
     if keep_last_messages is not None:
         parameters["keepLastMessages"] = keep_last_messages
@@ -187,10 +194,14 @@ def seed_trim(
         {"role": r, "content": c, "index": i}
         for i, (r, c) in enumerate(zip(roles, contents, strict=True))
     ]
-    out = trim_context({"messages": messages, **parameters})
+    counter = None if encoding is None else trim_token_counter(encoding)
+    out = trim_context({"messages": messages, **parameters}, counter)
     returned = {m["index"]: m["content"] for m in out["messages"]}
     how = ", ".join(f"{name}={json.dumps(value)}" for name, value in parameters.items())
-    how += " (tokens estimated as ceil(characters / 4) per message)"
+    if encoding is None:
+        how += " (tokens estimated as ceil(characters / 4) per message)"
+    else:
+        how += f" (tokens counted with {encoding} per message)"
     outcome = _outcome(
         SEED_TRIM, "trim (seeds/003)", how, parameters, roles, contents, returned, budget_chars
     )

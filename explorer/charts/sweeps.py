@@ -11,7 +11,7 @@ import altair as alt
 import pandas as pd
 
 from explorer.charts.layout import axis_extent, ink, rule_line, sized
-from explorer.theme import DIAGONAL_COLOUR
+from explorer.theme import DIAGONAL_COLOUR, TOTAL_COLOUR
 
 #: A Vega expression that writes a boolean field as yes or no (a tooltip never says "true").
 YES_NO = "datum.{field} ? 'yes' : 'no'"
@@ -30,12 +30,18 @@ _STEP_TOOLTIP = [
 ]
 
 
+def budget_axis_extent(frame: pd.DataFrame) -> int:
+    """The y axis width of the budget charts (of a :func:`budget_steps_frame`), so that the
+    charts stacked on the Budget sweep page line up."""
+    return axis_extent(frame["output_chars"], frame["output_messages"])
+
+
 def _budget_steps(frame: pd.DataFrame, current: int, field: str, title: str) -> list[alt.Chart]:
     """The step line of ``field`` over the frame's budgets, its points, the current budget.
 
     The y axis is as wide as the widest label of either budget chart (characters or messages).
     """
-    extent = axis_extent(frame["output_chars"], frame["output_messages"])
+    extent = budget_axis_extent(frame)
     colour = ink(frame)
     x = alt.X(
         "budget:Q",
@@ -95,6 +101,67 @@ def budget_messages(frame: pd.DataFrame, current: int, height: int = 200) -> alt
     """Messages out against the budget (a step line) with the current budget."""
     layers = _budget_steps(frame, current, "output_messages", "Messages out")
     return sized(alt.layer(*layers), height)
+
+
+#: The two lines of the retention chart, as its legend names them.
+RETAINED = {"anchor_share": "anchors kept", "char_share": "characters out"}
+
+
+def retention(
+    frame: pd.DataFrame, current: int, extent: int | None = None, height: int = 240
+) -> alt.LayerChart:
+    """Anchors kept and characters out (shares of all anchors and of the input) against the
+    budget, two step lines on one axis from 0 to 100%, and the current budget. ``extent`` is
+    the y axis's width (:func:`budget_axis_extent`, to line up with the budget charts)."""
+    colour = ink(frame)
+    x = alt.X(
+        "budget:Q",
+        title="budget_chars",
+        scale=alt.Scale(
+            domain=[int(frame["budget"].min()), int(frame["budget"].max())], nice=False
+        ),
+        axis=alt.Axis(format=",d"),
+    )
+    lines = (
+        alt.Chart(frame)
+        .transform_fold(list(RETAINED), as_=["measure", "share"])
+        .transform_calculate(line=f"{RETAINED}[datum.measure]".replace("'", '"'))
+        .mark_line(interpolate="step-after", strokeWidth=2.5)
+        .encode(
+            x=x,
+            y=alt.Y(
+                "share:Q",
+                title="Retained",
+                axis=alt.Axis(format="%", minExtent=extent, maxExtent=extent),
+                scale=alt.Scale(domain=[0, 1]),
+            ),
+            color=alt.Color(
+                "line:N",
+                title=None,
+                scale=alt.Scale(domain=list(RETAINED.values()), range=[colour, TOTAL_COLOUR]),
+                legend=alt.Legend(orient="top", symbolType="stroke", labelLimit=0),
+            ),
+        )
+    )
+    points = (
+        alt.Chart(frame[~frame["end"]])
+        .mark_point(filled=True, size=45, color=colour)
+        .encode(
+            x=x,
+            y=alt.Y("anchor_share:Q"),
+            tooltip=[
+                alt.Tooltip("budget:Q", title="From budget", format=","),
+                alt.Tooltip("to_budget:Q", title="To budget", format=","),
+                alt.Tooltip("anchors_kept:Q", title="Anchors kept", format=","),
+                alt.Tooltip("anchors:Q", title="Anchors", format=","),
+                alt.Tooltip("anchor_share:Q", title="Anchors kept (share)", format=".0%"),
+                alt.Tooltip("output_chars:Q", title="Characters out", format=","),
+                alt.Tooltip("char_share:Q", title="Characters out (share)", format=".0%"),
+            ],
+        )
+    )
+    rule = rule_line(current, f"current budget {current:,}", colour=colour)
+    return sized(alt.layer(lines, points, rule), height)
 
 
 def survival_tooltip(chart: alt.Chart) -> alt.Chart:

@@ -6,10 +6,13 @@ Like :mod:`explorer.views`, built from the engine's result; nothing here decides
 
 from __future__ import annotations
 
+from itertools import pairwise
+
 import pandas as pd
 from pandas.io.formats.style import Styler
 
 from compactor import CompactionResult, Fate, contract
+from compactor.analyses.tokens import TokenReport
 from compactor.wording import plural
 from explorer.frames.markup import markdown_literal
 from explorer.frames.views import name_list
@@ -46,11 +49,14 @@ def outcomes(result: CompactionResult) -> dict[str, str]:
     }
 
 
-def stage_rows(result: CompactionResult, glue: str = " ") -> pd.DataFrame:
+def stage_rows(
+    result: CompactionResult, glue: str = " ", tokens: TokenReport | None = None
+) -> pd.DataFrame:
     """What each stage did, in order: its rule, how many messages, which, characters taken.
 
     ``glue`` joins the words of one item of "which" (a no-break space keeps "#19 ≈ #3 (0.786)"
-    on one line where the list wraps).
+    on one line where the list wraps). With ``tokens`` (a token report of ``result``), also the
+    tokens each stage took and the characters / 4 estimate of them.
     """
     params = result.request.params
     totals = result.totals
@@ -104,7 +110,12 @@ def stage_rows(result: CompactionResult, glue: str = " ") -> pd.DataFrame:
             "chars_removed": totals.after_trim - totals.output,
         },
     ]
-    return pd.DataFrame(rows)
+    frame = pd.DataFrame(rows)
+    if tokens is not None:
+        steps = list(pairwise([tokens.stages[0], *tokens.stages]))  # pin takes nothing
+        frame["tokens_removed"] = [a.tokens - b.tokens for a, b in steps]
+        frame["estimate_removed"] = [a.estimate - b.estimate for a, b in steps]
+    return frame
 
 
 NO_BREAK = "\u00a0"
@@ -119,12 +130,23 @@ STAGE_HEADERS = {
 }
 
 
-def stage_table(result: CompactionResult) -> Styler:
+def token_headers(encoding: str) -> dict[str, str]:
+    """The stage table's headers of the token columns."""
+    return {
+        "tokens_removed": f"{encoding} tokens removed",
+        "estimate_removed": "Estimate removed (chars / 4)",
+    }
+
+
+def stage_table(result: CompactionResult, tokens: TokenReport | None = None) -> Styler:
     """:func:`stage_rows` for ``st.table`` (which wraps long lists, and renders Markdown): the
     explorer's own words only, made literal; counts with thousands separators, right-aligned
     (the values stay numbers)."""
-    frame = stage_rows(result, glue=NO_BREAK).rename(columns=STAGE_HEADERS)
+    headers = {**STAGE_HEADERS, **(token_headers(tokens.encoding) if tokens else {})}
+    frame = stage_rows(result, glue=NO_BREAK, tokens=tokens).rename(columns=headers)
     numbers = ["Messages", "Characters removed"]
+    if tokens is not None:
+        numbers += list(token_headers(tokens.encoding).values())
     words = [c for c in frame.columns if c not in numbers]
     return (
         frame.style.format("{:,}", subset=numbers)

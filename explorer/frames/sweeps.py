@@ -7,6 +7,7 @@ from __future__ import annotations
 import pandas as pd
 
 from compactor import CompactionResult
+from compactor.analyses.anchors import AnchorReport, retention_curve
 from compactor.analyses.sweeps import (
     BEYOND_RANGE,
     KEPT_ALWAYS,
@@ -113,6 +114,55 @@ def budget_steps_frame(sweep: BudgetSweep, limit: int | None = None) -> pd.DataF
         rows.append({**rows[-1], "budget": limit, "joins": "none", "end": True})
     columns = ["budget", "to_budget", "output_chars", "output_messages", "dropped_messages"]
     return pd.DataFrame(rows, columns=[*columns, "budget_met", "joins", "end"])
+
+
+def retention_frame(
+    report: AnchorReport, input_chars: int, limit: int | None = None
+) -> pd.DataFrame:
+    """Anchors kept and characters out against the budget, up to ``limit`` (default: the
+    budget charts' limit), one row per step start of :func:`retention_curve` and a last row
+    at ``limit`` closing the final step; the shares are of all anchors and of the input."""
+    limit = budget_view_limit(report.sweep) if limit is None else limit
+    rows = []
+    for step in retention_curve(report):
+        if step.from_budget > limit:
+            break
+        rows.append(
+            {
+                "budget": step.from_budget,
+                "to_budget": step.to_budget,
+                "anchors_kept": step.anchors_kept,
+                "anchors": step.anchors,
+                "anchor_share": step.retention,
+                "output_chars": step.output_chars,
+                "char_share": step.output_chars / input_chars if input_chars else 1.0,
+                "end": False,
+            }
+        )
+    if rows and rows[-1]["budget"] < limit:
+        rows.append({**rows[-1], "budget": limit, "end": True})
+    columns = ["budget", "to_budget", "anchors_kept", "anchors", "anchor_share", "output_chars"]
+    return pd.DataFrame(rows, columns=[*columns, "char_share", "end"])
+
+
+def retention_sentence(report: AnchorReport) -> str:
+    """``At the current budget of 600, 12 of 40 anchors are kept (30%); all are kept from
+    4,100.`` (or from which budget none more is kept)."""
+    kept, total = report.kept_count, len(report.anchors)
+    text = (
+        f"At the current budget of {report.budget_chars:,}, {kept:,} of {total:,} anchors are "
+        f"kept ({report.retention:.0%})"
+    )
+    budgets = [a.survives_from_budget for a in report.anchors]
+    reachable = [b for b in budgets if b is not None]
+    if reachable and len(reachable) == total:
+        return text + f"; every anchor is kept from a budget of {max(reachable):,}."
+    if reachable:
+        return (
+            text + f"; the most, {len(reachable):,}, from {max(reachable):,} "
+            f"({total - len(reachable):,} kept at no budget in range)."
+        )
+    return text + "; no budget keeps any of them."
 
 
 # --- sensitivity sweeps ---------------------------------------------------------------------

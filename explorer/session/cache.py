@@ -30,6 +30,7 @@ from compactor.analyses.sweeps import (
     threshold_sweep,
     trim_sweep,
 )
+from compactor.analyses.tokens import TokenReport, message_counts, token_report
 from compactor.analyses.walkthrough import Walkthrough, walkthrough
 from compactor.errors import Problem
 from compactor.strategies.lineup import StrategyComparison, compare_strategies
@@ -96,15 +97,22 @@ def _walkthrough(key: str, _result: CompactionResult) -> Walkthrough:
     return walkthrough(_result)
 
 
-@st.cache_resource(max_entries=16, show_spinner=False)
+@st.cache_resource(max_entries=16, show_spinner="Running the strategies...")
 def _strategies(
-    key: str, keep_last_messages: int | None, drop_tool_parts: bool, _result: CompactionResult
+    key: str,
+    keep_last_messages: int | None,
+    drop_tool_parts: bool,
+    semantic_threshold: float | None,
+    trim_encoding: str | None,
+    _result: CompactionResult,
 ) -> StrategyComparison:
     return compare_strategies(
         _result.request,
         keep_last_messages=keep_last_messages,
         drop_tool_parts=drop_tool_parts,
         analysis=_result.analysis,
+        semantic_threshold=semantic_threshold,
+        trim_encoding=trim_encoding,
     )
 
 
@@ -140,9 +148,20 @@ def strategies(
     result: CompactionResult,
     keep_last_messages: int | None = None,
     drop_tool_parts: bool = False,
+    semantic_threshold: float | None = None,
+    trim_encoding: str | None = None,
 ) -> StrategyComparison:
-    """Every strategy on ``result``'s history at its budget (memory-compact with its parameters)."""
-    return _strategies(run_key(conversation, result), keep_last_messages, drop_tool_parts, result)
+    """Every strategy on ``result``'s history at its budget (memory-compact with its parameters;
+    with ``semantic_threshold`` also with semantic dedupe; ``trim_encoding`` counts the seed-003
+    trim's tokens with that tokenizer)."""
+    return _strategies(
+        run_key(conversation, result),
+        keep_last_messages,
+        drop_tool_parts,
+        semantic_threshold,
+        trim_encoding,
+        result,
+    )
 
 
 def facts(
@@ -228,3 +247,25 @@ def semantic(conversation: Conversation, result: CompactionResult, threshold: fl
     conversation."""
     similarity = _semantic(conversation.key, result.request.contents, result.request.roles)
     return semantic_pairs(result, threshold, semantic=similarity)
+
+
+@st.cache_resource(max_entries=16, show_spinner="Counting tokens...")
+def _tokens(key: str, encoding: str, _result: CompactionResult) -> TokenReport:
+    return token_report(_result, encoding)
+
+
+def tokens(conversation: Conversation, result: CompactionResult, encoding: str) -> TokenReport:
+    """:func:`compactor.analyses.tokens.token_report` of ``result`` in ``encoding`` (the tokens
+    extra; raises ``TokenizerUnavailable`` saying how to install it)."""
+    return _tokens(run_key(conversation, result), encoding, result)
+
+
+@st.cache_resource(max_entries=8, show_spinner="Counting tokens...")
+def _content_tokens(key: str, encoding: str, _contents: tuple[str, ...]):
+    return message_counts(_contents, encoding)
+
+
+def content_tokens(conversation: Conversation, encoding: str) -> tuple[tuple[int, int, int], ...]:
+    """``(chars, tokens, estimate)`` of each message of the conversation (no run needed)."""
+    contents = tuple(str(m.get("content", "")) for m in conversation.messages)
+    return _content_tokens(conversation.key, encoding, contents)

@@ -7,6 +7,7 @@ import math
 import re
 from collections.abc import Sequence
 
+from compactor.analyses.tokens import ENCODINGS
 from compactor.contract import RANGES, ROLES
 
 INTEGER = re.compile(r"[0-9]{1,9}")
@@ -53,6 +54,11 @@ def parse_roles(raw: str) -> list[str] | None:
     if any(role not in ROLES for role in roles):
         return None
     return list(dict.fromkeys(roles))
+
+
+def parse_encoding(raw: str) -> str | None:
+    """The token encoding a link counts in (``tokens=o200k_base``), or None when unknown."""
+    return raw if raw in ENCODINGS else None
 
 
 def expected(name: str) -> str:

@@ -2,11 +2,12 @@
 
 The URL carries the conversation (``sample=dispatcher``, or ``c=KEY`` for one kept in the
 workspace, :mod:`explorer.session.workspace`), every parameter, and the view: the watched
-phrases, the B parameters of A/B (``b_budget_chars=...``), the selected message and the
-walkthrough step. A link opens the exact view on the same server; a conversation the server does
-not have is said in a notice, never replaced silently. Values in a link are untrusted: each bad
-one falls back with a notice that never repeats unsafe text. The parsing is plain functions
-(tested on their own); the functions at the end read and write ``st.session_state``.
+phrases, the B parameters of A/B (``b_budget_chars=...``), the selected message, the
+walkthrough step and the token encoding counted in (``tokens=o200k_base``). A link opens the
+exact view on the same server; a conversation the server does not have is said in a notice,
+never replaced silently. Values in a link are untrusted: each bad one falls back with a notice
+that never repeats unsafe text. The parsing is plain functions (tested on their own); the
+functions at the end read and write ``st.session_state``.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from typing import Any
 
 import streamlit as st
 
+from compactor.analyses.tokens import ENCODINGS, tokens_available
 from compactor.contract import RANGES
 from explorer.session import workspace
 from explorer.session.conversation import PARAM_NAMES, Conversation
@@ -26,6 +28,7 @@ from explorer.session.linkvalues import (
     expected,
     format_threshold,
     last_value,
+    parse_encoding,
     parse_integer,
     parse_roles,
     parse_threshold,
@@ -38,6 +41,9 @@ PHRASES_PARAM = "phrases"
 B_PREFIX = "b_"
 MESSAGE_PARAM = "message"
 STEP_PARAM = "step"
+#: The sidebar's count: characters (not in the link), or tokens of an encoding (``tokens=``).
+TOKENS_PARAM = "tokens"
+TOKENS_KEY = "count_in"
 #: Session keys of the view the link carries. The widgets own them: these equal
 #: explorer.widgets.tuning.PHRASES_KEY, B_KEYS, B_FOR_KEY, STEP_KEY and pages/timeline.py's
 #: PICKER_KEY (a test checks it), repeated here because this layer cannot import those.
@@ -73,6 +79,7 @@ class View:
     b_params: dict[str, Any] = field(default_factory=dict)
     message: int | None = None
     step: int | None = None
+    tokens: str | None = None  # the encoding counted in; None: characters
 
 
 @dataclass(frozen=True)
@@ -135,7 +142,16 @@ def _parse_view(query: Mapping[str, str | Sequence[str]], notices: list[str]) ->
         step = int(raw) if raw in {str(s) for s in STEPS} else None
         if step is None:
             notices.append(f"The link's walkthrough step is {shown(raw)}, not one of 1 to 4.")
-    return View(phrases, b_params, message, step)
+    tokens = None
+    if TOKENS_PARAM in query:
+        raw = last_value(query[TOKENS_PARAM])
+        tokens = parse_encoding(raw)
+        if tokens is None:
+            notices.append(
+                f"The link's tokens is {shown(raw)}, not one of {', '.join(ENCODINGS)}; "
+                "counting in characters."
+            )
+    return View(phrases, b_params, message, step, tokens)
 
 
 def parse_link(query: Mapping[str, str | Sequence[str]], samples: Sequence[str]) -> LinkState:
@@ -207,6 +223,8 @@ def link_query(
         query[MESSAGE_PARAM] = str(view.message)
     if view.step is not None:
         query[STEP_PARAM] = str(view.step)
+    if view.tokens:
+        query[TOKENS_PARAM] = view.tokens
     return query
 
 
@@ -254,7 +272,7 @@ def keep_sidebar_values() -> None:
     would start from its defaults; values the code sets before a widget is drawn win, which is
     how the sidebar keeps its values from page to page (Streamlit's documented way).
     """
-    for key in (*PARAM_KEYS.values(), BUDGET_SLIDER_KEY, SAMPLE_KEY):
+    for key in (*PARAM_KEYS.values(), BUDGET_SLIDER_KEY, SAMPLE_KEY, TOKENS_KEY):
         if key in st.session_state:
             st.session_state[key] = st.session_state[key]
 
@@ -304,6 +322,8 @@ def apply_view(view: View, conv: Conversation, params: Mapping[str, Any]) -> Non
         st.session_state[PICKER_KEY] = view.message
     if view.step is not None:
         st.session_state[STEP_KEY] = view.step
+    if view.tokens is not None:
+        st.session_state[TOKENS_KEY] = view.tokens
 
 
 def current_view(conv: Conversation) -> View:
@@ -319,7 +339,14 @@ def current_view(conv: Conversation) -> View:
         b_params=b_params,
         message=message if isinstance(message, int) and message < len(conv.messages) else None,
         step=step if step in STEPS else None,
+        tokens=state.get(TOKENS_KEY) if state.get(TOKENS_KEY) in ENCODINGS else None,
     )
+
+
+def token_encoding() -> str | None:
+    """The encoding the sidebar counts in; None for characters, or without the tokens extra."""
+    choice = st.session_state.get(TOKENS_KEY)
+    return choice if choice in ENCODINGS and tokens_available() else None
 
 
 def start(samples: Mapping[str, Conversation], default_sample: str) -> None:

@@ -13,9 +13,10 @@ from compactor.analyses.sweeps import BUDGET_RANGE, Survival
 from explorer.frames import anchors as anchor_frames
 from explorer.frames import markup, views
 from explorer.frames import sweeps as sweep_frames
+from explorer.frames import tokens as token_frames
 from explorer.session import cache, edits, state
 from explorer.theme import FATE_COLOURS
-from explorer.widgets import common
+from explorer.widgets import common, tuning
 
 
 def explain(trace: MessageTrace, result: CompactionResult) -> list[str]:
@@ -159,6 +160,23 @@ def pin_button(index: int, pinned: bool, key: str = "detail_pin") -> None:
     )
 
 
+def token_metrics(result: CompactionResult, index: int) -> None:
+    """The message's tokens in and out, and the estimate's error, when the sidebar counts them."""
+    encoding = state.token_encoding()
+    if encoding is None:
+        return
+    m = cache.tokens(state.conversation(), result, encoding).messages[index]
+    st.metric(
+        f"{encoding} tokens in",
+        f"{m.tokens:,}",
+        token_frames.estimate_note(m.estimate, m.tokens),
+        delta_color="off",
+        delta_arrow="off",
+        help=f"Its content is {m.kind}; the estimate is ceil(characters / 4).",
+    )
+    st.metric(f"{encoding} tokens out", f"{m.returned_tokens:,}")
+
+
 def draw(result: CompactionResult, index: int, survival: Survival | None = None) -> None:
     """The message's detail; with ``survival`` (its budget sweep entry), from which budget."""
     trace = result.messages[index]
@@ -176,6 +194,7 @@ def draw(result: CompactionResult, index: int, survival: Survival | None = None)
     with left:
         st.metric("Characters in", f"{trace.original_chars:,}")
         st.metric("Characters out", f"{trace.chars:,}")
+        token_metrics(result, index)
         if survival is not None:
             st.markdown(f"**Budget**: {sweep_frames.survival_label(survival, BUDGET_RANGE)}")
         common.table(fields_frame(message))
@@ -183,7 +202,7 @@ def draw(result: CompactionResult, index: int, survival: Survival | None = None)
             st.caption("Score components (weighted parts add up to the score)")
             common.table(score_rows(trace))
         found = anchor_frames.message_anchor_frame(
-            cache.anchors(state.conversation(), result), index
+            cache.anchors(state.conversation(), result, tuning.watched_phrases()), index
         )
         if len(found):
             st.caption(f"Anchors in this message ({len(found):,}): kept by this setting or not")

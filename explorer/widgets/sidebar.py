@@ -8,6 +8,7 @@ from collections.abc import Mapping
 import streamlit as st
 
 from explorer import navigation
+from explorer.frames import tokens as token_frames
 from explorer.session import state, workspace
 from explorer.session.conversation import Conversation, display_request
 from explorer.widgets import params
@@ -116,12 +117,33 @@ def draw(samples: Mapping[str, Conversation], descriptions: Mapping[str, tuple[s
             help="Back to the parameters this conversation came with.",
             width="stretch",
         )
+        count_choice()
         with st.expander("Current request as JSON"):
             shown, note = display_request(conv.request(state.params()))
             if note:
                 st.caption(note)
             st.json(shown, expanded=True)
         st.caption("The address bar holds this exact view: copy it to share the link.")
+
+
+def count_choice() -> None:
+    """Characters, or tokens of an encoding, beside the characters on every page that shows
+    them; without the tokens extra, how to install it instead."""
+    missing = token_frames.unavailable_note()
+    if missing is not None:
+        st.session_state[state.TOKENS_KEY] = token_frames.CHARACTERS
+    st.selectbox(
+        "Count in",
+        token_frames.CHOICES,
+        key=state.TOKENS_KEY,
+        disabled=missing is not None,
+        help="Characters, or real tokens of an OpenAI encoding (o200k_base: GPT-4o and later; "
+        "cl100k_base: GPT-4 and GPT-3.5), shown beside the characters with the "
+        "characters / 4 estimate and its error. The budget stays in characters.",
+    )
+    if missing is not None:
+        st.caption("Token counts need the optional tokens extra. Install it and restart:")
+        st.code(token_frames.INSTALL_COMMAND, language="bash")
 
 
 def notices() -> None:

@@ -10,6 +10,7 @@ from typing import Any
 import streamlit as st
 
 from compactor import contract
+from compactor.analyses.facts import parse_phrases
 from explorer.session import state
 from explorer.session.conversation import PARAM_NAMES, Conversation
 from explorer.widgets import params
@@ -165,3 +166,8 @@ PHRASES_KEY = "watched_phrases"
 #: At most this many phrases are watched (each is a search of the whole history).
 MAX_PHRASES = 50
 PHRASES_MAX_CHARS = 5_000
+
+
+def watched_phrases() -> list[str]:
+    """The phrases Watched facts holds (at most :data:`MAX_PHRASES`): anchors of kind watched."""
+    return parse_phrases(st.session_state.get(PHRASES_KEY) or "")[:MAX_PHRASES]

@@ -107,3 +107,32 @@ def test_every_sample_compares_every_strategy(sample):
     at = goto(start({"sample": sample.slug}), PAGE)
     assert_clean(at)
     assert reported(at) == expected_for(request_of(at))
+
+
+def test_the_seed_trim_can_count_its_budget_with_a_tokenizer():
+    import bpe_openai
+
+    at = on_page(PAGE, rich_request())
+    at.selectbox(key="strategies_trim_counter").set_value("o200k_base").run()
+    assert_clean(at)
+    assert reported(at) == expected_for(request_of(at), trim_encoding="o200k_base")
+    encode = bpe_openai.get_encoding("o200k_base").encode_ordinary
+    contents = [m["content"] for m in request_of(at)["messages"]]
+    stats = reported(at)["stats"]
+    assert stats["tokensBeforeEstimate"] == sum(len(encode(c)) for c in contents)
+    assert any("tokens counted with o200k_base" in c.value for c in at.caption)
+
+
+def test_memory_compact_with_semantic_dedupe_is_compared_message_by_message():
+    at = on_page(PAGE, rich_request())
+    at.toggle(key="strategies_semantic").set_value(True).run()
+    at.slider(key="strategies_semantic_threshold").set_value(0.7).run()
+    assert_clean(at)
+    comparison = compare_strategies(validate(request_of(at)), semantic_threshold=0.7)
+    semantic = comparison.outcome("semantic-dedupe")
+    assert semantic.available
+    totals = table(at, "tokens_estimate").set_index("strategy")
+    assert int(totals.loc[semantic.name, "output_chars"]) == semantic.output_chars
+    assert list(table(at, "memory-compact")["semantic-dedupe"]) == [
+        m.kept for m in semantic.messages
+    ]

@@ -3,6 +3,7 @@
 import pandas as pd
 import pytest
 
+from compactor.analyses.anchors import anchor_report
 from compactor.analyses.sweeps import budget_sweep
 from compactor.samples import load_samples
 from explorer.frames import sweeps as sweep_frames
@@ -10,6 +11,7 @@ from tests.explorer.requests import rich_request
 from tests.pages.apptest import (
     MOVES,
     assert_clean,
+    chart_rows,
     charts,
     engine,
     follows_the_engine,
@@ -85,7 +87,8 @@ def test_every_sample_gets_its_sweep(sample):
         if "value" in f.columns
         for v in f["value"]
     ]
-    assert budgets.count(int(sample.request["budget_chars"])) == 2  # both charts mark it
+    marks = 3 if anchor_report(engine(at)).anchors else 2  # the anchors chart marks it too
+    assert budgets.count(int(sample.request["budget_chars"])) == marks
 
 
 def test_the_order_switch_sorts_by_survival_budget():
@@ -107,14 +110,15 @@ def y_axes(spec):
 
 
 @pytest.mark.parametrize("sample", ["dispatcher", "largest"])
-def test_the_two_budget_charts_line_up(sample):
+def test_the_budget_charts_line_up(sample):
     """Their y axes have one fixed width and their x axes one domain, so the budgets of the
-    characters chart stand over the same budgets of the messages chart."""
+    characters chart stand over the same budgets of the messages and anchors charts."""
     at = goto(start({"sample": sample}), PAGE)
     assert_clean(at)
     specs = [spec for spec, _ in charts(at)]
-    assert len(specs) == 2
-    (chars_axis,), (messages_axis,) = (y_axes(s) for s in specs)
+    assert len(specs) == 3
+    (chars_axis,), (messages_axis,), (anchors_axis,) = (y_axes(s) for s in specs)
+    assert anchors_axis["minExtent"] == anchors_axis["maxExtent"] == chars_axis["maxExtent"]
     assert chars_axis["minExtent"] == chars_axis["maxExtent"]
     assert (messages_axis["minExtent"], messages_axis["maxExtent"]) == (
         chars_axis["minExtent"],
@@ -127,3 +131,37 @@ def test_the_two_budget_charts_line_up(sample):
         if "scale" in layer["encoding"].get("x", {})
     ]
     assert len(domains) >= 2 and all(d == domains[0] for d in domains)
+
+
+def anchor_curve(at):
+    frame = chart_rows(at, "anchor_share")
+    sentence = next(m.value for m in at.markdown if m.value.startswith("At the current budget"))
+    steps = [(int(r.budget), int(r.anchors_kept), int(r.output_chars)) for r in frame.itertuples()]
+    return steps, sentence
+
+
+def expected_curve(result):
+    report = anchor_report(result)
+    frame = sweep_frames.retention_frame(report, result.totals.input)
+    steps = [(int(r.budget), int(r.anchors_kept), int(r.output_chars)) for r in frame.itertuples()]
+    return steps, sweep_frames.retention_sentence(report)
+
+
+@pytest.mark.parametrize("move", [MOVES[0], MOVES[4]], ids=lambda m: f"{m[0]}={m[1]}")
+def test_the_anchor_curve_is_the_engine_s_retention(move):
+    follows_the_engine(PAGE, rich_request(), anchor_curve, expected_curve, move)
+
+
+def test_the_anchor_curve_marks_the_current_budget():
+    at = goto(start({"sample": "support-chat"}), PAGE)
+    assert_clean(at)
+    budget = engine(at).request.params.budget_chars
+    (spec, data), *_ = [
+        (s, d) for s, d in charts(at) if any("anchor_share" in f for f in d.values())
+    ]
+    (rule,) = [layer for layer in spec["layer"] if layer["mark"]["type"] == "rule"]
+    assert rule["encoding"]["x"]["field"] == "value"
+    ruled = [f for f in data.values() if "label" in f.columns and "value" in f.columns]
+    assert [(int(f["value"][0]), f["label"][0]) for f in ruled] == [
+        (budget, f"current budget {budget:,}")
+    ]

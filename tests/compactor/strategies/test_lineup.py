@@ -8,6 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from compactor import InvalidRequest, run, validate
+from compactor.analyses.tokens import count_tokens
 from compactor.samples import load_sample
 from compactor.strategies.context_trim import trim_context
 from compactor.strategies.keep_last import keep_last, keep_last_count
@@ -178,3 +179,22 @@ def test_without_langchain_the_outcome_says_how_to_install_it(monkeypatch):
     assert outcome.output_chars is None and outcome.budget_met is None
     assert "langchain" not in comparison.rows()[0]
     assert [o.available for o in comparison.outcomes] == [True, True, True, False]
+
+
+def test_the_seed_trim_can_count_its_token_budget_with_a_tokenizer():
+    # CJK takes about one token per character, so the estimate (a quarter) keeps far more
+    contents = ["会议在周四14:00开始，请准时参加并带上报告。" * 2 for _ in range(6)]
+    request = validate(
+        {"messages": [{"role": "user", "content": c} for c in contents], "budget_chars": 200}
+    )
+    budget = math.ceil(200 / 4)
+    by_estimate = compare_strategies(request).outcome("seed-trim")
+    by_tokens = compare_strategies(request, trim_encoding="o200k_base").outcome("seed-trim")
+    # brute force: the longest suffix whose real token counts fit maxTokensEstimate
+    counts = [count_tokens(c, "o200k_base") for c in contents]
+    fits = max(k for k in range(len(contents) + 1) if sum(counts[len(contents) - k :]) <= budget)
+    assert by_tokens.kept == tuple(range(len(contents) - fits, len(contents)))
+    assert by_tokens.stats["tokensBeforeEstimate"] == sum(counts)
+    assert "o200k_base" in by_tokens.how
+    assert len(by_estimate.kept) > len(by_tokens.kept)
+    assert by_estimate.stats["tokensBeforeEstimate"] == sum(math.ceil(len(c) / 4) for c in contents)

@@ -96,3 +96,19 @@ def test_file_names_are_made_safe_to_show_anywhere():
     assert safe_name("../../etc/passwd") == "passwd"
     assert safe_name("tau_airline_3.json") == "tau_airline_3.json"
     assert safe_name("") is None and safe_name("***") is None
+
+
+def test_the_token_encoding_rides_in_the_link_and_reads_back():
+    view = state.View(tokens="cl100k_base")
+    query = state.link_query("dispatcher", PARAMS, None, view)
+    assert query["tokens"] == "cl100k_base"
+    link = state.parse_link(query, ["dispatcher"])
+    assert link.view == view and link.notices == ()
+    assert "tokens" not in state.link_query("dispatcher", PARAMS, None, state.View())
+
+
+def test_an_unknown_encoding_in_a_link_counts_characters_with_a_notice():
+    link = state.parse_link({"tokens": "<b>r50k</b>"}, ["dispatcher"])
+    assert link.view.tokens is None
+    (notice,) = link.notices
+    assert "<b>" not in notice and "o200k_base, cl100k_base" in notice
