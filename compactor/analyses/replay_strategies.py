@@ -8,52 +8,42 @@ from dataclasses import replace
 from typing import Any
 
 from compactor.analyses.replay import ALWAYS, Carried, Fact, Replay, Shrunk, Strategy, replay
+from compactor.analyses.replay_stages import TurnStages
 from compactor.incremental import IncrementalAnalysis
-from compactor.model import Message, Params, Request
-from compactor.pipeline import outputs
+from compactor.model import Params, Request
 from compactor.strategies.context_trim import estimate_tokens, trim_context
 from compactor.strategies.keep_last import keep_last
 
 
 class MemoryCompact:
     """The memory-compact engine with fixed parameters; the text analysis of every content and
-    pair is computed once over the whole replay (:class:`IncrementalAnalysis`)."""
+    pair is computed once over the whole replay (:class:`IncrementalAnalysis`), and the stages
+    decide on it (:class:`TurnStages`, equal to :func:`compactor.pipeline.outputs`)."""
 
     name = "memory-compact"
 
     def __init__(self, params: Params) -> None:
         self.params = params
-        self._analysis = IncrementalAnalysis()
+        self._stages = TurnStages(params, IncrementalAnalysis())
         self._recorded: list[str] = []
-        # (position, id(carried)) -> (carried, its Message): a message mostly keeps its place
-        # from one turn to the next, so most are built once (holding carried keeps id unique)
-        self._messages: dict[tuple[int, int], tuple[Carried, Message]] = {}
 
     def prepare(self, recorded: Sequence[Carried]) -> None:
         """Count the words of every recorded message at once; trimmed ones reuse them."""
         self._recorded = [m.content for m in recorded]
-        self._analysis.register(self._recorded)
+        self._stages.analysis.register(self._recorded)
 
     def __call__(self, history: Sequence[Carried]) -> list[Carried]:
-        request = Request(tuple(map(self._message, range(len(history)), history)), self.params)
-        sources = [self._source(m.origin) for m in history]
-        analysis = self._analysis.analyse(request.contents, request.roles, sources)
-        kept = outputs(request, analysis)
+        kept = self._stages.outputs(
+            [m.content for m in history],
+            [m.role for m in history],
+            [m.pin for m in history],
+            [self._source(m.origin) for m in history],
+        )
         return [
             m if out == m.content else replace(m, content=out)
             for m, out in zip(history, kept, strict=True)
             if out is not None
         ]
-
-    def _message(self, position: int, carried: Carried) -> Message:
-        known = self._messages.get((position, id(carried)))
-        if known is None:
-            m = carried
-            known = self._messages[position, id(m)] = (
-                m,
-                Message(position, m.role, m.content, m.id, m.pin),
-            )
-        return known[1]
 
     def _source(self, origin: int | None) -> str | None:
         return (
