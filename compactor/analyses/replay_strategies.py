@@ -117,6 +117,28 @@ class SeedLoop:
         return shrunk if isinstance(shrunk, Shrunk) else Shrunk(tuple(shrunk))
 
 
+class ProviderCompact:
+    """The seeds/003 compact (an :class:`~compactor.strategies.llm_compact.LLMCompact`, or any
+    callable from role/content messages to its response) as a replay strategy: the summary is
+    new text (no origin), the kept last messages are the history's own."""
+
+    def __init__(self, compact: Any, name: str | None = None) -> None:
+        self.compact = compact
+        self.name = name or f"llm-compact({getattr(compact, 'model', 'model')})"
+
+    def __call__(self, history: Sequence[Carried]) -> Shrunk:
+        sent = [{"role": m.role, "content": m.content} for m in history]
+        response = self.compact.compact(sent) if hasattr(self.compact, "compact") else None
+        if response is None:
+            response = self.compact(sent)
+        if not response.get("compaction", {}).get("compacted", True):
+            return Shrunk(tuple(history), compacted=False)
+        out = response["messages"]
+        kept = len(out) - 1
+        summary = Carried(out[0]["role"], out[0]["content"])
+        return Shrunk((summary, *(history[len(history) - kept :] if kept else ())))
+
+
 #: The strategies the command line offers, by name (the seed loop needs a compact strategy).
 STRATEGIES = ("memory-compact", "keep-last", "trim")
 
