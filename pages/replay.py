@@ -61,7 +61,7 @@ def draw(outcome: Outcome) -> None:
     st.subheader(f"Drift: {noun} lost so far")
     st.caption("Click a loss (a diamond) to see the turn and the message where it happened.")
     event = st.altair_chart(
-        charts.drift_chart(turns, lost),
+        charts.drift_chart(turns, frames.loss_points(lost)),
         width="stretch",
         key=DRIFT_KEY,
         on_select="rerun",

@@ -101,9 +101,10 @@ def prefix_chart(turns: pd.DataFrame) -> alt.Chart:
     return sized(chart, HEIGHT)
 
 
-def drift_chart(turns: pd.DataFrame, losses: pd.DataFrame) -> alt.LayerChart:
-    """Anchors lost so far at each turn, per setting; each loss a point on the line, which a
-    click selects (point selection :data:`LOSS` on setting, turn and message ``index``)."""
+def drift_chart(turns: pd.DataFrame, points: pd.DataFrame) -> alt.LayerChart:
+    """Anchors lost so far at each turn, per setting; each message that lost anchors at a turn
+    (:func:`explorer.frames.replay.loss_points`) a point on the line, which a click selects
+    (point selection :data:`LOSS` on setting, turn and message ``index``)."""
     colour, dash = _setting(turns)
     line = (
         alt.Chart(turns)
@@ -117,7 +118,7 @@ def drift_chart(turns: pd.DataFrame, losses: pd.DataFrame) -> alt.LayerChart:
     )
     pick = alt.selection_point(name=LOSS, fields=["setting", "turn", "index"], on="click")
     points = (
-        alt.Chart(losses)
+        alt.Chart(points)
         .mark_point(filled=True, size=90, shape="diamond")
         .encode(
             x=_TURN,
@@ -128,7 +129,8 @@ def drift_chart(turns: pd.DataFrame, losses: pd.DataFrame) -> alt.LayerChart:
             tooltip=[
                 alt.Tooltip("setting:N", title="Setting"),
                 alt.Tooltip("turn:Q", title="Lost at turn"),
-                alt.Tooltip("anchor:N", title="Anchor"),
+                alt.Tooltip("anchors:Q", title="Anchors lost here", format=","),
+                alt.Tooltip("first:N", title="The first"),
                 alt.Tooltip("index:Q", title="Message"),
                 alt.Tooltip("how:N", title="By the"),
             ],

@@ -64,6 +64,19 @@ def losses_frame(runs: Sequence[ReplayRun]) -> pd.DataFrame:
     )
 
 
+POINT_COLUMNS = ["setting", "turn", "index", "how", "lost_so_far", "anchors", "first"]
+
+
+def loss_points(lost: pd.DataFrame) -> pd.DataFrame:
+    """The losses grouped by setting, turn and message (one point each on the drift chart):
+    how many anchors that message's trim or removal lost, and the first of them."""
+    keys = ["setting", "turn", "index", "how", "lost_so_far"]
+    grouped = lost.groupby(keys, sort=False, as_index=False).agg(
+        anchors=("anchor", "size"), first=("anchor", "first")
+    )
+    return grouped.reindex(columns=POINT_COLUMNS)
+
+
 HISTORY_COLUMNS = ["position", "index", "role", "fate", "chars", "original_chars", "content"]
 
 
@@ -104,7 +117,7 @@ def summary_line(run: ReplayRun, noun: str = "anchors") -> str:
     lost = len({loss.fact for loss in run.losses})  # each anchor lost at some turn, once
     line = (
         f"{run.setting}: over {turns} turns, {cache_reuse(result):.0%} of sent characters were "
-        f"cache-reusable; {lost} {noun} lost"
+        f"cache-reusable; {lost:,} {noun} lost"
     )
     if run.losses:
         first: Loss = run.losses[0]
