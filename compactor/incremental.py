@@ -55,7 +55,7 @@ class IncrementalAnalysis:
         self._sizes = np.zeros(16, dtype=np.int64)  # per content: its distinct words
         self._bits = np.zeros((16, 1), dtype=np.uint64)  # per content: its words as bits
         #: the last history analysed (content numbers, with multiplicity) and its word counts
-        self._history: Counter[int] = Counter()
+        self._history = np.zeros(0, dtype=np.int64)  # per content: its copies in that history
         self._totals = np.zeros(64, dtype=np.int64)
 
     def register(self, contents: Sequence[str]) -> None:
@@ -161,15 +161,17 @@ class IncrementalAnalysis:
     def _count_words(self, numbers: np.ndarray) -> np.ndarray:
         """Every word's occurrences in the history ``numbers``: the last history's counts, plus
         the contents that came in, minus those that went (each content's counts added once)."""
-        now = Counter(numbers.tolist())
+        now = np.bincount(numbers, minlength=len(self._ids))
+        before = self._history
+        if len(before) < len(now):
+            before = np.concatenate((before, np.zeros(len(now) - len(before), dtype=np.int64)))
         if len(self._totals) < len(self._words):
             grown = np.zeros(2 * len(self._words), dtype=np.int64)
             grown[: len(self._totals)] = self._totals
             self._totals = grown
-        for number, times in (now - self._history).items():
-            self._totals[self._ids[number]] += times * self._counts[number]
-        for number, times in (self._history - now).items():
-            self._totals[self._ids[number]] -= times * self._counts[number]
+        change = now - before
+        for number in np.flatnonzero(change).tolist():
+            self._totals[self._ids[number]] += int(change[number]) * self._counts[number]
         self._history = now
         return self._totals[: len(self._words)]
 
