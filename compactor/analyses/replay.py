@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from compactor.analyses.facts import find_phrase
-from compactor.analyses.replay_drift import Drift, Loss
+from compactor.analyses.replay_drift import Drift, FactIndex, Loss
 from compactor.model import Message
 
 ALWAYS = "always"
@@ -151,22 +151,25 @@ def replay(
     *,
     policy: str = ALWAYS,
     budget_chars: int | None = None,
-    facts: Iterable[Fact | tuple[str, Iterable[tuple[int, int, int]]]] = (),
+    facts: Iterable[Fact | tuple[str, Iterable[tuple[int, int, int]]]] | FactIndex = (),
     on_turn: Callable[[int, int], None] | None = None,
 ) -> Replay:
     """Replay ``messages`` through the loop with ``strategy`` under ``policy``.
 
     ``budget_chars`` is what ``over-budget`` compares the characters of ``X_t`` with.
     ``facts`` are :class:`Fact` or ``(text, occurrences)`` pairs (occurrences into
-    ``messages``); anchors from ``compactor.analyses.anchors`` fit as ``(a.text,
-    a.occurrences)``. ``on_turn(t, turns)``, when given, is called after each turn (progress).
+    ``messages``), or a :class:`FactIndex` of them built once for many replays; anchors from
+    ``compactor.analyses.anchors`` fit as ``(a.text, a.occurrences)``.
+    ``on_turn(t, turns)``, when given, is called after each turn (progress).
     """
     if policy not in POLICIES:
         raise ValueError(f"policy must be one of {', '.join(POLICIES)}, not {policy!r}")
     if policy == OVER_BUDGET and budget_chars is None:
         raise ValueError("the over-budget policy needs budget_chars")
     recorded = [Carried(m.role, m.content, m.id, m.pin, origin=i) for i, m in enumerate(messages)]
-    drift = Drift([(f.text, f.occurrences) for f in map(_as_fact, facts)])
+    if not isinstance(facts, FactIndex):
+        facts = FactIndex([(f.text, f.occurrences) for f in map(_as_fact, facts)])
+    drift = Drift(facts)
     if recorded:
         drift.arrive(0, len(recorded[0].content))
     losses: list[Loss] = []

@@ -39,29 +39,43 @@ class Lost:
         return tuple(self._all[self._mask].tolist())
 
 
-class Drift:
-    """``facts`` are ``(text, occurrences)`` with ``(index, start, end)`` occurrences."""
+class FactIndex:
+    """Facts, ``(text, occurrences)`` with ``(index, start, end)`` occurrences, arranged for
+    :class:`Drift`: built once, it serves every replay of the same conversation's facts."""
 
     def __init__(self, facts: Sequence[tuple[str, Sequence[tuple[int, int, int]]]]) -> None:
-        self._texts = np.empty(len(facts), dtype=object)
-        self._texts[:] = [text for text, _ in facts]
+        self.texts = np.empty(len(facts), dtype=object)
+        self.texts[:] = [text for text, _ in facts]
         spans = [np.asarray(o, dtype=np.int64).reshape(-1, 3) for _, o in facts]
         found = np.concatenate([np.zeros((0, 3), dtype=np.int64), *spans])
         owner = np.repeat(np.arange(len(facts)), [len(o) for o in spans])
         order = np.lexsort((found[:, 2], owner, found[:, 0]))  # by message, fact, end
-        index, fact, end = found[order, 0], owner[order], found[order, 2]
-        self._fact, self._end = fact, end
-        self._bounds = {}  # message -> the slice of its occurrences
+        index, self.fact, self.end = found[order, 0], owner[order], found[order, 2]
+        self.bounds: dict[int, slice] = {}  # message -> the slice of its occurrences
         if len(index):
             messages, starts = np.unique(index, return_index=True)
             stops = [*starts[1:].tolist(), len(index)]
-            self._bounds = dict(
+            self.bounds = dict(
                 zip(messages.tolist(), map(slice, starts.tolist(), stops), strict=True)
             )
+        self.first = np.full(len(facts), np.iinfo(np.int64).max)  # the fact's first message
+        np.minimum.at(self.first, self.fact, index)
+
+    def __len__(self) -> int:
+        return len(self.texts)
+
+
+class Drift:
+    """The drift over ``facts`` (a :class:`FactIndex`, or the facts to build one from)."""
+
+    def __init__(self, facts: FactIndex | Sequence[tuple[str, Sequence[tuple[int, int, int]]]]):
+        known = facts if isinstance(facts, FactIndex) else FactIndex(facts)
+        self._texts, self._fact, self._end = known.texts, known.fact, known.end
+        self._bounds, self._from = known.bounds, known.first
+        index = self._fact
         self._kept = np.zeros(len(index), dtype=bool)
+        facts = self._texts
         self._count = np.zeros(len(facts), dtype=np.int64)  # kept occurrences per fact
-        self._from = np.full(len(facts), np.iinfo(np.int64).max)  # the fact's first message
-        np.minimum.at(self._from, fact, index)
         self._lost = np.zeros(len(facts), dtype=bool)
         self._length: dict[int, int] = {}  # recorded message -> its characters in the history
         self._stamp = np.full(len(facts), -1)  # the turn a fact last lost an occurrence

@@ -45,21 +45,16 @@ LOSS_COLUMNS = ["setting", "turn", "anchor", "index", "how", "lost_so_far"]
 def losses_frame(runs: Sequence[ReplayRun]) -> pd.DataFrame:
     """Each loss: the turn, the anchor, the message (``index``) whose trim or removal lost it,
     and the anchors lost so far at that turn (where the drift chart draws it)."""
-    rows = []
+    columns: dict[str, list] = {name: [] for name in LOSS_COLUMNS}
     for run in runs:
         lost_at = {t.turn: t.anchors_lost for t in run.replay.turns}
-        for loss in run.losses:
-            rows.append(
-                {
-                    "setting": run.setting,
-                    "turn": loss.turn,
-                    "anchor": loss.fact,
-                    "index": loss.index,
-                    "how": loss.how,
-                    "lost_so_far": lost_at[loss.turn],
-                }
-            )
-    return pd.DataFrame(rows, columns=LOSS_COLUMNS).astype(
+        columns["setting"] += [run.setting] * len(run.losses)
+        columns["turn"] += [x.turn for x in run.losses]
+        columns["anchor"] += [x.fact for x in run.losses]
+        columns["index"] += [x.index for x in run.losses]
+        columns["how"] += [x.how for x in run.losses]
+        columns["lost_so_far"] += [lost_at[x.turn] for x in run.losses]
+    return pd.DataFrame(columns, columns=LOSS_COLUMNS).astype(
         {"turn": "int64", "index": "int64", "lost_so_far": "int64"}
     )
 

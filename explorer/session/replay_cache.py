@@ -18,7 +18,7 @@ import streamlit as st
 from compactor import validate
 from compactor.analyses.anchors import find_anchors
 from compactor.analyses.replay import ALWAYS, OVER_BUDGET, Carried, Fact, Replay, replay
-from compactor.analyses.replay_drift import Loss
+from compactor.analyses.replay_drift import FactIndex, Loss
 from compactor.analyses.replay_fates import recorded_of
 from compactor.analyses.replay_strategies import (
     ContextTrim,
@@ -73,6 +73,7 @@ def _run(
     strategy: Any,
     policy: str,
     facts: Sequence[Fact],
+    index: FactIndex | None = None,
     on_turn: Callable[[int, int], None] | None = None,
 ) -> ReplayRun:
     result = replay(
@@ -80,7 +81,7 @@ def _run(
         strategy,
         policy=policy,
         budget_chars=request.params.budget_chars,
-        facts=facts,
+        facts=index if index is not None else facts,
         on_turn=on_turn,
     )
     recorded = tuple(recorded_of(request.messages))
@@ -92,7 +93,8 @@ def _facts(key: str, watched: tuple[str, ...], only_watched: bool, _contents: tu
     found = find_anchors(_contents, watched)
     if only_watched:
         found = tuple(a for a in found if a.kind == "watched")
-    return tuple(Fact(a.text, a.occurrences) for a in found)
+    facts = tuple(Fact(a.text, a.occurrences) for a in found)
+    return facts, FactIndex([(f.text, f.occurrences) for f in facts])
 
 
 @st.cache_resource(max_entries=24, show_spinner="Replaying the conversation turn by turn...")
@@ -106,9 +108,9 @@ def _replay(
     _request: dict[str, Any],
 ) -> ReplayRun:
     request = validate(_request)
-    facts = _facts(key, watched, only_watched, request.contents)
+    facts, index = _facts(key, watched, only_watched, request.contents)
     strategy, policy = _strategy(setting, request, json.loads(options))
-    return _run(setting, request, strategy, policy, facts)
+    return _run(setting, request, strategy, policy, facts, index)
 
 
 def replayed(
@@ -160,8 +162,8 @@ def run_loop(
     """Replay the seeds/003 loop around ``compact`` (an LLM compact) and keep it for the
     session; raises what the provider raises only through the loop's fallback (never)."""
     request = validate(conversation.request(params))
-    facts = _facts(conversation.key, tuple(watched), only_watched, request.contents)
+    facts, index = _facts(conversation.key, tuple(watched), only_watched, request.contents)
     strategy = SeedLoop(ProviderCompact(compact), token_limit=token_limit)
-    done = _run(SEED_LOOP, request, strategy, ALWAYS, facts, on_turn)
+    done = _run(SEED_LOOP, request, strategy, ALWAYS, facts, index, on_turn)
     st.session_state.setdefault(LOOP_RESULTS_KEY, {})[key] = done
     return done
