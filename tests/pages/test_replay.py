@@ -9,8 +9,8 @@ from compactor.analyses.replay_fates import cache_reuse
 from compactor.analyses.replay_strategies import replay_request
 from compactor.formats import apply_fixes, convert_text
 from compactor.samples import load_samples
-from explorer.session.replay_cache import KEEP_LAST, MEMORY_ALWAYS, MEMORY_OVER
-from explorer.widgets.replay import A_KEY, B_KEY, NONE
+from explorer.session.replay_cache import KEEP_LAST, MEMORY_ALWAYS, MEMORY_OVER, SEED_TRIM
+from explorer.widgets.replay import A_KEY, B_KEY, NONE, TRIM_KEEP_KEY
 from tests.pages.apptest import (
     assert_clean,
     chart_rows,
@@ -96,3 +96,20 @@ def test_an_imported_file_replays():
     request = apply_fixes(convert_text(path.read_bytes())).request
     at = goto(load(start(), request), PAGE)
     check_follows(at, engine(at))
+
+
+def test_the_seed_trim_replays_with_its_own_parameters():
+    at = goto(start({"sample": "support-chat"}), PAGE)
+    at.selectbox(key=B_KEY).set_value(SEED_TRIM).run()
+    at.number_input(key=TRIM_KEEP_KEY).set_value(3).run()
+    assert_clean(at)
+    request = validate(request_of(at))
+    facts = [(a.text, a.occurrences) for a in find_anchors(request.contents)]
+    expected = replay_request(
+        request, "trim", keep_last_messages=3, drop_tool_parts=False, facts=facts
+    )
+    turns = chart_rows(at, "chars_out")
+    mine = turns[turns["setting"] == SEED_TRIM]
+    assert list(mine["messages_out"]) == [t.messages_out for t in expected.turns]
+    assert list(mine["anchors_lost"]) == [t.anchors_lost for t in expected.turns]
+    assert max(mine["messages_out"]) == 3
