@@ -22,9 +22,11 @@ class MemoryCompact:
 
     name = "memory-compact"
 
-    def __init__(self, params: Params) -> None:
+    def __init__(self, params: Params, analysis: IncrementalAnalysis | None = None) -> None:
+        """``analysis`` may be shared by replays of one conversation with other parameters
+        (what it holds depends on the contents only), one replay at a time."""
         self.params = params
-        self._stages = TurnStages(params, IncrementalAnalysis())
+        self._stages = TurnStages(params, analysis or IncrementalAnalysis())
         self._recorded: list[str] = []
 
     def prepare(self, recorded: Sequence[Carried]) -> None:

@@ -9,6 +9,7 @@ is offered only when a provider is configured, and runs on a button (each turn i
 from __future__ import annotations
 
 import json
+import threading
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -27,6 +28,7 @@ from compactor.analyses.replay_strategies import (
     ProviderCompact,
     SeedLoop,
 )
+from compactor.incremental import IncrementalAnalysis
 from compactor.model import Request
 from explorer.session.cache import params_key
 from explorer.session.conversation import Conversation
@@ -51,10 +53,16 @@ class ReplayRun:
     losses: tuple[Loss, ...]
 
 
-def _strategy(setting: str, request: Request, options: Mapping[str, Any]):
+def _strategy(
+    setting: str,
+    request: Request,
+    options: Mapping[str, Any],
+    analysis: IncrementalAnalysis | None = None,
+):
     params = request.params
     if setting in (MEMORY_ALWAYS, MEMORY_OVER):
-        return MemoryCompact(params), (ALWAYS if setting == MEMORY_ALWAYS else OVER_BUDGET)
+        policy = ALWAYS if setting == MEMORY_ALWAYS else OVER_BUDGET
+        return MemoryCompact(params, analysis), policy
     if setting == KEEP_LAST:
         return KeepLast(params.budget_chars), ALWAYS
     if setting == SEED_TRIM:
@@ -97,6 +105,13 @@ def _facts(key: str, watched: tuple[str, ...], only_watched: bool, _contents: tu
     return facts, FactIndex([(f.text, f.occurrences) for f in facts])
 
 
+@st.cache_resource(max_entries=4, show_spinner=False)
+def _analysis(key: str) -> tuple[IncrementalAnalysis, threading.Lock]:
+    """The conversation's words, similarities and cut-short words, kept across parameter moves
+    (they depend on the contents only), with the lock its users take turns on."""
+    return IncrementalAnalysis(), threading.Lock()
+
+
 @st.cache_resource(max_entries=24, show_spinner="Replaying the conversation turn by turn...")
 def _replay(
     key: str,
@@ -109,8 +124,10 @@ def _replay(
 ) -> ReplayRun:
     request = validate(_request)
     facts, index = _facts(key, watched, only_watched, request.contents)
-    strategy, policy = _strategy(setting, request, json.loads(options))
-    return _run(setting, request, strategy, policy, facts, index)
+    analysis, lock = _analysis(key)
+    with lock:  # one replay at a time uses the conversation's analysis
+        strategy, policy = _strategy(setting, request, json.loads(options), analysis)
+        return _run(setting, request, strategy, policy, facts, index)
 
 
 def replayed(
