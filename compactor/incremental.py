@@ -4,7 +4,7 @@ distinct content is analysed once, and the result equals :func:`compactor.analys
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 
 import numpy as np
 
@@ -55,7 +55,7 @@ class IncrementalAnalysis:
         self._sizes = np.zeros(16, dtype=np.int64)  # per content: its distinct words
         self._bits = np.zeros((16, 1), dtype=np.uint64)  # per content: its words as bits
         #: the last history analysed (content numbers, with multiplicity) and its word counts
-        self._history: Counter[int] = Counter()
+        self._history = np.zeros(0, dtype=np.int64)  # per content: its copies in that history
         self._totals = np.zeros(64, dtype=np.int64)
 
     def register(self, contents: Sequence[str]) -> None:
@@ -92,45 +92,86 @@ class IncrementalAnalysis:
         recorded message a trim cut it from): its words then come from the source's.
         """
         n = len(contents)
-        sources = sources or [None] * n
-        numbers = np.fromiter(map(self._number, contents, sources), np.int64, n)
-        totals = self._count_words(numbers)
-        v = len(self._words)
-        vocabulary = Vocabulary(self._words, self._lengths[:v], self._code_points)
-        topic_ids = topic_term_ids(vocabulary, totals)
-        topic_terms = tuple((self._words[w], int(totals[w])) for w in topic_ids)
-        bits = self._bits[numbers]
-        sizes = self._sizes[numbers]
-        # each content's bit for each topic term: how many of them it has
-        terms = np.array(topic_ids, dtype=np.int64)
-        shifts = (terms & 63).astype(np.uint64)
-        hits = ((bits[:, terms >> 6] >> shifts) & np.uint64(1)).sum(axis=1, dtype=np.int64)
-        overlap = np.divide(hits, sizes, out=np.zeros(n), where=sizes > 0)
-        topic_overlap = tuple(overlap.tolist())
-
-        similarity = self._pairs.take(numbers, axis=0).take(numbers, axis=1)
-        if np.isnan(similarity).any():  # some contents meet for the first time
-            self._meet(numbers, bits, sizes)
-            similarity = self._pairs.take(numbers, axis=0).take(numbers, axis=1)
+        numbers = self.numbers(contents, sources)
+        topic_terms, topic_overlap = self.topics(numbers, range(n))
+        similarity = self.similarities(numbers)
         code = {role: k for k, role in enumerate(dict.fromkeys(roles))}
         codes = np.fromiter(map(code.__getitem__, roles), np.int64, n)
         similarity[codes[:, None] != codes[None, :]] = np.nan
         similarity[_upper_triangle(n)] = np.nan  # only earlier messages: j < i
         similarity.flags.writeable = False
-        return TextAnalysis(WordCounts(contents), topic_terms, topic_overlap, similarity)
+        return TextAnalysis(WordCounts(contents), topic_terms, tuple(topic_overlap), similarity)
+
+    def numbers(
+        self, contents: Sequence[str], sources: Sequence[str | None] | None = None
+    ) -> np.ndarray:
+        """Each content's number (see :meth:`analyse` for ``sources``); a content seen for the
+        first time has its words counted."""
+        n = len(contents)
+        return np.fromiter(map(self._number, contents, sources or [None] * n), np.int64, n)
+
+    def topics(
+        self, numbers: np.ndarray, which: Iterable[int]
+    ) -> tuple[tuple[tuple[str, int], ...], list[float]]:
+        """The topic terms of the history of contents ``numbers`` (every occurrence counted)
+        and the topic overlap of its messages at the positions ``which``."""
+        totals = self._count_words(numbers)
+        v = len(self._words)
+        vocabulary = Vocabulary(self._words, self._lengths[:v], self._code_points)
+        topic_ids = topic_term_ids(vocabulary, totals)
+        topic_terms = tuple((self._words[w], int(totals[w])) for w in topic_ids)
+        chosen = numbers[np.fromiter(which, np.int64)]
+        bits = self._bits[chosen]
+        sizes = self._sizes[chosen]
+        # each content's bit for each topic term: how many of them it has
+        terms = np.array(topic_ids, dtype=np.int64)
+        shifts = (terms & 63).astype(np.uint64)
+        hits = ((bits[:, terms >> 6] >> shifts) & np.uint64(1)).sum(axis=1, dtype=np.int64)
+        overlap = np.divide(hits, sizes, out=np.zeros(len(chosen)), where=sizes > 0)
+        return topic_terms, overlap.tolist()
+
+    def similarities(self, numbers: np.ndarray, rows: Sequence[int] | None = None) -> np.ndarray:
+        """The similarity of the contents ``numbers[rows]`` (all when None) with every content
+        of ``numbers`` (any roles, both orders, the diagonal included), each pair computed the
+        first time it is asked for. A new array."""
+        chosen = numbers if rows is None else numbers[np.asarray(rows, dtype=np.int64)]
+        similarity = self._pairs.take(chosen, axis=0).take(numbers, axis=1)
+        missing = np.isnan(similarity)
+        if missing.any():  # some contents meet for the first time
+            self._meet(chosen, numbers, missing)
+            similarity = self._pairs.take(chosen, axis=0).take(numbers, axis=1)
+        return similarity
+
+    def sizes(self, numbers: np.ndarray) -> list[int]:
+        """Each content's number of distinct words."""
+        return self._sizes[numbers].tolist()
+
+    def similarity(self, a: int, b: int) -> float:
+        """The similarity of contents ``a`` and ``b`` (as in :meth:`similarities`)."""
+        known = self._pairs[a, b]
+        if known == known:  # not NaN
+            return float(known)
+        both = int(np.bitwise_count(self._bits[a] & self._bits[b]).sum())
+        union = int(self._sizes[a] + self._sizes[b]) - both
+        # two contents without words: the same content, or nothing in common
+        value = both / union if union > 0 else float(a == b)
+        self._pairs[a, b] = self._pairs[b, a] = value
+        return value
 
     def _count_words(self, numbers: np.ndarray) -> np.ndarray:
         """Every word's occurrences in the history ``numbers``: the last history's counts, plus
         the contents that came in, minus those that went (each content's counts added once)."""
-        now = Counter(numbers.tolist())
+        now = np.bincount(numbers, minlength=len(self._ids))
+        before = self._history
+        if len(before) < len(now):
+            before = np.concatenate((before, np.zeros(len(now) - len(before), dtype=np.int64)))
         if len(self._totals) < len(self._words):
             grown = np.zeros(2 * len(self._words), dtype=np.int64)
             grown[: len(self._totals)] = self._totals
             self._totals = grown
-        for number, times in (now - self._history).items():
-            self._totals[self._ids[number]] += times * self._counts[number]
-        for number, times in (self._history - now).items():
-            self._totals[self._ids[number]] -= times * self._counts[number]
+        change = now - before
+        for number in np.flatnonzero(change).tolist():
+            self._totals[self._ids[number]] += int(change[number]) * self._counts[number]
         self._history = now
         return self._totals[: len(self._words)]
 
@@ -212,24 +253,24 @@ class IncrementalAnalysis:
         chosen = map(self._words.__getitem__, ids)
         return np.array([ord(w[depth]) if len(w) > depth else 0 for w in chosen], dtype=np.int64)
 
-    def _meet(self, numbers: np.ndarray, bits: np.ndarray, sizes: np.ndarray) -> None:
-        """Compute the similarity of every pair of the history's contents not yet computed.
-
-        ``bits`` and ``sizes`` are those contents' word bitsets and distinct word counts.
-        """
-        missing = np.isnan(self._pairs[np.ix_(numbers, numbers)])
-        unknown = missing.sum(axis=1)
-        # the contents new to most of the others first: their rows fill the others' gaps
-        for k in np.argsort(-unknown, kind="stable")[: np.count_nonzero(unknown)]:
-            if not missing[k].any():
-                continue
-            a = numbers[k]
+    def _meet(self, rows: np.ndarray, columns: np.ndarray, missing: np.ndarray) -> None:
+        """Compute the similarities ``missing`` marks between contents ``rows`` (all of them
+        among ``columns``) and ``columns``: each content met is compared with every column."""
+        bits, sizes = self._bits[columns], self._sizes[columns]
+        while True:
+            by_row, by_column = missing.sum(axis=1), missing.sum(axis=0)
+            r, c = int(by_row.argmax()), int(by_column.argmax())
+            if by_row[r] == 0:
+                return
+            # the content new to most of the others first: its row fills the others' gaps
+            a = int(rows[r] if by_row[r] >= by_column[c] else columns[c])
+            k = int(np.flatnonzero(columns == a)[0])
             both = np.bitwise_count(bits & bits[k]).sum(axis=1)
             union = sizes[k] + sizes - both
             # two contents without words: the same content, or nothing in common
-            same = numbers == a
+            same = columns == a
             row = np.divide(both, union, out=same.astype(float), where=union > 0)
-            self._pairs[a, numbers] = row
-            self._pairs[numbers, a] = row
-            missing[same, :] = False
+            self._pairs[a, columns] = row
+            self._pairs[columns, a] = row
+            missing[rows == a, :] = False
             missing[:, same] = False

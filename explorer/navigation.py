@@ -30,6 +30,7 @@ PAGES: tuple[PageSpec, ...] = (
     PageSpec("pages/sensitivity.py", "Sensitivity", ":material/tune:", "Tune"),
     PageSpec("pages/compare.py", "A/B compare", ":material/compare:", "Tune"),
     PageSpec("pages/strategies.py", "Strategies", ":material/alt_route:", "Tune"),
+    PageSpec("pages/replay.py", "Replay", ":material/replay:", "Tune"),
     PageSpec("pages/corpus.py", "Corpus", ":material/library_books:", "Tune"),
     PageSpec("pages/anchors.py", "Anchors", ":material/anchor:", "Check"),
     PageSpec("pages/facts.py", "Watched facts", ":material/visibility:", "Check"),

@@ -22,13 +22,12 @@ then keeps no fact: the spec counts an occurrence only in its own message).
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-import numpy as np
-
 from compactor.analyses.facts import find_phrase
+from compactor.analyses.replay_drift import Drift, FactIndex, Loss
 from compactor.model import Message
 
 ALWAYS = "always"
@@ -98,11 +97,14 @@ class Turn:
     compacted: bool  # whether the strategy shrank X_t
     stable_prefix_messages: int  # leading messages of H equal to the previous turn's
     stable_prefix_chars: int
-    lost: tuple[str, ...]  # the facts of m_0..m_t no longer whole in H, in the facts' order
+    anchors_lost: int  # how many facts of m_0..m_t are no longer whole in H
+    #: those facts, in the facts' order, read when asked for (thousands on a long run)
+    _lost: Callable[[], tuple[str, ...]] = field(default=tuple, repr=False, compare=False)
 
     @property
-    def anchors_lost(self) -> int:
-        return len(self.lost)
+    def lost(self) -> tuple[str, ...]:
+        """The facts of m_0..m_t no longer whole in H, in the facts' order."""
+        return self._lost()
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -125,6 +127,8 @@ class Replay:
     turns: tuple[Turn, ...]
     #: ``histories[t]``: H after turn t (``histories[0]`` is ``[m_0]``).
     histories: tuple[tuple[Carried, ...], ...]
+    #: Each loss of a fact, in turn order, then the facts' order (:class:`Loss`).
+    losses: tuple[Loss, ...] = ()
 
     @property
     def final(self) -> tuple[Carried, ...]:
@@ -147,21 +151,28 @@ def replay(
     *,
     policy: str = ALWAYS,
     budget_chars: int | None = None,
-    facts: Iterable[Fact | tuple[str, Iterable[tuple[int, int, int]]]] = (),
+    facts: Iterable[Fact | tuple[str, Iterable[tuple[int, int, int]]]] | FactIndex = (),
+    on_turn: Callable[[int, int], None] | None = None,
 ) -> Replay:
     """Replay ``messages`` through the loop with ``strategy`` under ``policy``.
 
     ``budget_chars`` is what ``over-budget`` compares the characters of ``X_t`` with.
     ``facts`` are :class:`Fact` or ``(text, occurrences)`` pairs (occurrences into
-    ``messages``); anchors from ``compactor.analyses.anchors`` fit as ``(a.text,
-    a.occurrences)``.
+    ``messages``), or a :class:`FactIndex` of them built once for many replays; anchors from
+    ``compactor.analyses.anchors`` fit as ``(a.text, a.occurrences)``.
+    ``on_turn(t, turns)``, when given, is called after each turn (progress).
     """
     if policy not in POLICIES:
         raise ValueError(f"policy must be one of {', '.join(POLICIES)}, not {policy!r}")
     if policy == OVER_BUDGET and budget_chars is None:
         raise ValueError("the over-budget policy needs budget_chars")
     recorded = [Carried(m.role, m.content, m.id, m.pin, origin=i) for i, m in enumerate(messages)]
-    drift = _Drift([_as_fact(f) for f in facts], len(recorded))
+    if not isinstance(facts, FactIndex):
+        facts = FactIndex([(f.text, f.occurrences) for f in map(_as_fact, facts)])
+    drift = Drift(facts)
+    if recorded:
+        drift.arrive(0, len(recorded[0].content))
+    losses: list[Loss] = []
     prepare = getattr(strategy, "prepare", None)
     if prepare is not None:
         prepare(recorded)
@@ -170,6 +181,7 @@ def replay(
     turns = []
     for t in range(1, len(recorded)):
         sent = (*history, recorded[t])
+        drift.arrive(t, len(recorded[t].content))
         chars_in = _chars(sent)
         compacted = policy == ALWAYS or chars_in > budget_chars  # type: ignore[operator]
         if compacted:
@@ -180,6 +192,8 @@ def replay(
         else:
             new = sent
         stable = _common_prefix(history, new)
+        lost, lost_now = drift.turn(t, _lengths(new))
+        losses.extend(lost_now)
         turns.append(
             Turn(
                 turn=t,
@@ -190,16 +204,29 @@ def replay(
                 compacted=compacted,
                 stable_prefix_messages=stable,
                 stable_prefix_chars=_chars(new[:stable]),
-                lost=drift.lost(t, new),
+                anchors_lost=lost.count,
+                _lost=lost.texts,
             )
         )
         history = new
         histories.append(history)
-    return Replay(getattr(strategy, "name", "custom"), policy, tuple(turns), tuple(histories))
+        if on_turn is not None:
+            on_turn(t, len(recorded) - 1)
+    name = getattr(strategy, "name", "custom")
+    return Replay(name, policy, tuple(turns), tuple(histories), tuple(losses))
 
 
 def _chars(messages: Sequence[Carried]) -> int:
     return sum(len(m.content) for m in messages)
+
+
+def _lengths(history: Sequence[Carried]) -> dict[int, int]:
+    """Per recorded message in ``history``: its characters there (the longest, if twice)."""
+    out: dict[int, int] = {}
+    for m in history:
+        if m.origin is not None:
+            out[m.origin] = max(out.get(m.origin, -1), len(m.content))
+    return out
 
 
 def _common_prefix(before: Sequence[Carried], after: Sequence[Carried]) -> int:
@@ -220,31 +247,6 @@ def _as_fact(fact: Any) -> Fact:
     else:  # anything with .text and .occurrences, such as an anchor
         text, occurrences = fact.text, fact.occurrences
     return Fact(str(text), tuple((int(i), int(s), int(e)) for i, s, e in occurrences))
-
-
-class _Drift:
-    """Which facts of ``m_0..m_t`` have no occurrence there left whole in a history."""
-
-    def __init__(self, facts: Sequence[Fact], n: int) -> None:
-        self._texts = [f.text for f in facts]
-        found = [(k, *o) for k, f in enumerate(facts) for o in f.occurrences]
-        fact, index, _, end = np.array(found, dtype=np.int64).reshape(-1, 4).T
-        self._fact, self._index, self._end = fact, index, end
-        self._n = n
-        # the turn from which each fact is in the conversation (its first occurrence)
-        self._from = np.full(len(facts), np.iinfo(np.int64).max)
-        np.minimum.at(self._from, fact, index)
-
-    def lost(self, t: int, history: Sequence[Carried]) -> tuple[str, ...]:
-        if not self._texts:
-            return ()
-        length = np.full(self._n + 1, -1, dtype=np.int64)  # per recorded message: chars in H
-        for m in history:
-            if m.origin is not None:
-                length[m.origin] = max(length[m.origin], len(m.content))
-        kept = (self._index <= t) & (length[self._index] >= self._end)
-        whole = np.bincount(self._fact, weights=kept, minlength=len(self._texts)) > 0
-        return tuple(self._texts[k] for k in np.flatnonzero((self._from <= t) & ~whole))
 
 
 def facts_from_phrases(messages: Sequence[Message | str], phrases: Iterable[str]) -> list[Fact]:

@@ -8,52 +8,44 @@ from dataclasses import replace
 from typing import Any
 
 from compactor.analyses.replay import ALWAYS, Carried, Fact, Replay, Shrunk, Strategy, replay
+from compactor.analyses.replay_stages import TurnStages
 from compactor.incremental import IncrementalAnalysis
-from compactor.model import Message, Params, Request
-from compactor.pipeline import outputs
+from compactor.model import Params, Request
 from compactor.strategies.context_trim import estimate_tokens, trim_context
 from compactor.strategies.keep_last import keep_last
 
 
 class MemoryCompact:
     """The memory-compact engine with fixed parameters; the text analysis of every content and
-    pair is computed once over the whole replay (:class:`IncrementalAnalysis`)."""
+    pair is computed once over the whole replay (:class:`IncrementalAnalysis`), and the stages
+    decide on it (:class:`TurnStages`, equal to :func:`compactor.pipeline.outputs`)."""
 
     name = "memory-compact"
 
-    def __init__(self, params: Params) -> None:
+    def __init__(self, params: Params, analysis: IncrementalAnalysis | None = None) -> None:
+        """``analysis`` may be shared by replays of one conversation with other parameters
+        (what it holds depends on the contents only), one replay at a time."""
         self.params = params
-        self._analysis = IncrementalAnalysis()
+        self._stages = TurnStages(params, analysis or IncrementalAnalysis())
         self._recorded: list[str] = []
-        # (position, id(carried)) -> (carried, its Message): a message mostly keeps its place
-        # from one turn to the next, so most are built once (holding carried keeps id unique)
-        self._messages: dict[tuple[int, int], tuple[Carried, Message]] = {}
 
     def prepare(self, recorded: Sequence[Carried]) -> None:
         """Count the words of every recorded message at once; trimmed ones reuse them."""
         self._recorded = [m.content for m in recorded]
-        self._analysis.register(self._recorded)
+        self._stages.analysis.register(self._recorded)
 
     def __call__(self, history: Sequence[Carried]) -> list[Carried]:
-        request = Request(tuple(map(self._message, range(len(history)), history)), self.params)
-        sources = [self._source(m.origin) for m in history]
-        analysis = self._analysis.analyse(request.contents, request.roles, sources)
-        kept = outputs(request, analysis)
+        kept = self._stages.outputs(
+            [m.content for m in history],
+            [m.role for m in history],
+            [m.pin for m in history],
+            [self._source(m.origin) for m in history],
+        )
         return [
             m if out == m.content else replace(m, content=out)
             for m, out in zip(history, kept, strict=True)
             if out is not None
         ]
-
-    def _message(self, position: int, carried: Carried) -> Message:
-        known = self._messages.get((position, id(carried)))
-        if known is None:
-            m = carried
-            known = self._messages[position, id(m)] = (
-                m,
-                Message(position, m.role, m.content, m.id, m.pin),
-            )
-        return known[1]
 
     def _source(self, origin: int | None) -> str | None:
         return (
@@ -125,6 +117,28 @@ class SeedLoop:
         except Exception:  # the seed's loop falls back on any failure of the beta endpoint
             return Shrunk(tuple(history[-self.fallback_messages :]))
         return shrunk if isinstance(shrunk, Shrunk) else Shrunk(tuple(shrunk))
+
+
+class ProviderCompact:
+    """The seeds/003 compact (an :class:`~compactor.strategies.llm_compact.LLMCompact`, or any
+    callable from role/content messages to its response) as a replay strategy: the summary is
+    new text (no origin), the kept last messages are the history's own."""
+
+    def __init__(self, compact: Any, name: str | None = None) -> None:
+        self.compact = compact
+        self.name = name or f"llm-compact({getattr(compact, 'model', 'model')})"
+
+    def __call__(self, history: Sequence[Carried]) -> Shrunk:
+        sent = [{"role": m.role, "content": m.content} for m in history]
+        response = self.compact.compact(sent) if hasattr(self.compact, "compact") else None
+        if response is None:
+            response = self.compact(sent)
+        if not response.get("compaction", {}).get("compacted", True):
+            return Shrunk(tuple(history), compacted=False)
+        out = response["messages"]
+        kept = len(out) - 1
+        summary = Carried(out[0]["role"], out[0]["content"])
+        return Shrunk((summary, *(history[len(history) - kept :] if kept else ())))
 
 
 #: The strategies the command line offers, by name (the seed loop needs a compact strategy).

@@ -5,7 +5,8 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from compactor.analyses.replay import POLICIES, facts_from_phrases
+from compactor.analyses.anchors import find_anchors
+from compactor.analyses.replay import POLICIES
 from compactor.analyses.replay_strategies import STRATEGIES, replay_request
 from compactor.cli.io import (
     add_indent_argument,
@@ -15,6 +16,7 @@ from compactor.cli.io import (
     read_json,
     reports_bad_input,
 )
+from compactor.model import Request
 from compactor.validation import validate
 
 #: The request's parameters a flag can override: (flag, field, type).
@@ -39,8 +41,9 @@ def register(sub: argparse._SubParsersAction) -> None:
             '{"turns": [{"turn", "messages_in", "chars_in", "messages_out", "chars_out", '
             '"compacted", "stable_prefix_messages", "stable_prefix_chars", "anchors_lost"}], '
             '"final": [messages]}: the stable prefix is what a prompt cache can reuse from the '
-            "turn before, anchors_lost how many watched phrases (--watch) no longer appear "
-            "whole. Exit 0 on success; 2 when the input is not JSON or breaks the schema."
+            "turn before, anchors_lost how many anchors of the messages so far (ids, numbers, "
+            "dates, paths, ...; and the phrases of --watch) no longer appear whole. "
+            "Exit 0 on success; 2 when the input is not JSON or breaks the schema."
         ),
     )
     add_input_argument(parser)
@@ -71,7 +74,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         action="append",
         default=[],
         metavar="PHRASE",
-        help="a phrase whose loss to count in anchors_lost (repeat for more)",
+        help="a phrase to count in anchors_lost beside the anchors (repeat for more)",
     )
     add_indent_argument(parser)
     parser.set_defaults(run=run)
@@ -91,6 +94,12 @@ def with_overrides(request: Any, args: argparse.Namespace) -> Any:
     return changed
 
 
+def replay_facts(request: Request, watched: list[str]) -> list[tuple[str, tuple]]:
+    """What ``anchors_lost`` counts: the conversation's anchors, the watched phrases among
+    them (SPEC part C, Anchors)."""
+    return [(a.text, a.occurrences) for a in find_anchors(request.contents, watched)]
+
+
 @reports_bad_input
 def run(args: argparse.Namespace) -> int:
     request = validate(with_overrides(read_json(args.file), args))
@@ -105,7 +114,7 @@ def run(args: argparse.Namespace) -> int:
         request,
         args.strategy,
         policy=args.policy,
-        facts=facts_from_phrases(request.messages, args.watch),
+        facts=replay_facts(request, args.watch),
         **options,
     )
     return emit(result.to_dict(), indent_of(args))

@@ -22,6 +22,7 @@ from compactor.analyses.replay_strategies import (
     replay_request,
 )
 from compactor.formats import apply_fixes, convert_text
+from compactor.incremental import IncrementalAnalysis
 from compactor.samples import load_samples
 from compactor.strategies.context_trim import trim_context
 from compactor.strategies.keep_last import keep_last
@@ -350,3 +351,16 @@ def test_memory_compact_strategy_can_be_used_directly():
     typed = chat(5)
     result = replay(typed.messages, MemoryCompact(typed.params), budget_chars=100)
     assert as_plain(result)[0] == as_plain(replay_request(typed, "memory-compact"))[0]
+
+
+@settings(max_examples=50, deadline=None)
+@given(requests(min_size=3), st.integers(100, 2000), st.sampled_from([ALWAYS, OVER_BUDGET]))
+def test_one_analysis_serves_replays_with_other_parameters(request, budget, policy):
+    shared = IncrementalAnalysis()
+    for params in (request, {**request, "budget_chars": budget, "keep_last_n": 1}):
+        typed = validate(params)
+        alone = replay(typed.messages, MemoryCompact(typed.params), policy=policy,
+                       budget_chars=typed.params.budget_chars)  # fmt: skip
+        again = replay(typed.messages, MemoryCompact(typed.params, shared), policy=policy,
+                       budget_chars=typed.params.budget_chars)  # fmt: skip
+        assert as_plain(again) == as_plain(alone)

@@ -7,7 +7,7 @@ import sys
 import pytest
 
 from compactor import validate
-from compactor.analyses.replay import facts_from_phrases
+from compactor.analyses.anchors import find_anchors
 from compactor.analyses.replay_strategies import replay_request
 from compactor.samples import load_sample
 from tests.paths import ROOT
@@ -32,11 +32,17 @@ def replayed(request, *args):
     return json.loads(done.stdout)
 
 
+def anchors_of(request, watched=()):
+    return [(a.text, a.occurrences) for a in find_anchors(validate(request).contents, watched)]
+
+
 @pytest.mark.parametrize("policy", ["always", "over-budget"])
 @pytest.mark.parametrize("strategy", ["memory-compact", "keep-last", "trim"])
 def test_the_command_prints_the_engines_replay(policy, strategy):
     printed = replayed(SUPPORT, "--policy", policy, "--strategy", strategy)
-    expected = replay_request(validate(SUPPORT), strategy, policy=policy).to_dict()
+    expected = replay_request(
+        validate(SUPPORT), strategy, policy=policy, facts=anchors_of(SUPPORT)
+    ).to_dict()
     assert printed == expected
     assert list(printed) == ["turns", "final"]
     assert list(printed["turns"][0]) == [
@@ -66,10 +72,11 @@ def test_parameters_on_the_command_line_override_the_requests():
         "duplicate_threshold": 0.6,
         "max_message_chars": 120,
     }
-    assert printed == replay_request(validate(changed)).to_dict()
+    facts = anchors_of(SUPPORT)
+    assert printed == replay_request(validate(changed), facts=facts).to_dict()
     assert (
         replayed(SUPPORT, "--keep-roles", "")
-        == replay_request(validate({**SUPPORT, "keep_roles": []})).to_dict()
+        == replay_request(validate({**SUPPORT, "keep_roles": []}), facts=facts).to_dict()
     )
 
 
@@ -82,18 +89,21 @@ def test_the_trim_strategy_takes_its_own_parameters():
         keep_last_messages=3,
         drop_tool_parts=True,
         max_tokens_estimate=200,
+        facts=anchors_of(SUPPORT),
     )
     assert printed == expected.to_dict()
     assert all(t["messages_out"] <= 3 for t in printed["turns"])
 
 
-def test_watched_phrases_are_counted_as_anchors_lost():
-    phrases = ["order", "refund"]
-    printed = replayed(SUPPORT, "--watch", "order", "--watch", "refund", "--budget-chars", "300")
-    typed = validate({**SUPPORT, "budget_chars": 300})
-    expected = replay_request(typed, facts=facts_from_phrases(typed.messages, phrases))
+def test_anchors_and_watched_phrases_are_counted_as_anchors_lost():
+    request = {**SUPPORT, "budget_chars": 300}
+    plain = replayed(request)
+    assert plain == replay_request(validate(request), facts=anchors_of(request)).to_dict()
+    assert any(t["anchors_lost"] for t in plain["turns"])
+    printed = replayed(request, "--watch", "order", "--watch", "refund")
+    expected = replay_request(validate(request), facts=anchors_of(request, ["order", "refund"]))
     assert printed == expected.to_dict()
-    assert any(t["anchors_lost"] for t in printed["turns"])
+    assert printed != plain  # the phrases are counted too
 
 
 def test_a_bad_request_or_parameter_exits_2_with_the_reason():

@@ -1,0 +1,186 @@
+"""Cached replays for the Replay page: one replay per conversation, parameters and loop setting,
+and the conversation's anchors found once, so moving the turn slider or clicking a loss costs
+nothing and a parameter move replays only the settings it changes.
+
+A setting is a strategy and a policy (:data:`SETTINGS`); the seeds/003 loop around an LLM compact
+is offered only when a provider is configured, and runs on a button (each turn is a paid call).
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import streamlit as st
+
+from compactor import validate
+from compactor.analyses.anchors import find_anchors
+from compactor.analyses.replay import ALWAYS, OVER_BUDGET, Carried, Fact, Replay, replay
+from compactor.analyses.replay_drift import FactIndex, Loss
+from compactor.analyses.replay_fates import recorded_of
+from compactor.analyses.replay_strategies import (
+    ContextTrim,
+    KeepLast,
+    MemoryCompact,
+    ProviderCompact,
+    SeedLoop,
+)
+from compactor.incremental import IncrementalAnalysis
+from compactor.model import Request
+from explorer.session.cache import params_key
+from explorer.session.conversation import Conversation
+
+MEMORY_ALWAYS = "memory-compact, every turn"
+MEMORY_OVER = "memory-compact, over budget only"
+KEEP_LAST = "keep-last (what fits the budget)"
+SEED_TRIM = "seeds/003 trim"
+SEED_LOOP = "seeds/003 loop (LLM compact)"
+#: The settings a side of the page can replay, without a provider.
+SETTINGS: tuple[str, ...] = (MEMORY_ALWAYS, MEMORY_OVER, KEEP_LAST, SEED_TRIM)
+
+
+@dataclass(frozen=True)
+class ReplayRun:
+    """One setting replayed: the replay, the facts watched, and each loss."""
+
+    setting: str
+    replay: Replay
+    recorded: tuple[Carried, ...]
+    facts: tuple[Fact, ...]
+    losses: tuple[Loss, ...]
+
+
+def _strategy(
+    setting: str,
+    request: Request,
+    options: Mapping[str, Any],
+    analysis: IncrementalAnalysis | None = None,
+):
+    params = request.params
+    if setting in (MEMORY_ALWAYS, MEMORY_OVER):
+        policy = ALWAYS if setting == MEMORY_ALWAYS else OVER_BUDGET
+        return MemoryCompact(params, analysis), policy
+    if setting == KEEP_LAST:
+        return KeepLast(params.budget_chars), ALWAYS
+    if setting == SEED_TRIM:
+        strategy = ContextTrim(
+            options.get("keep_last_messages"),
+            bool(options.get("drop_tool_parts", False)),
+            options.get("max_tokens_estimate"),
+        )
+        return strategy, ALWAYS
+    raise ValueError(f"unknown setting {setting!r}")
+
+
+def _run(
+    setting: str,
+    request: Request,
+    strategy: Any,
+    policy: str,
+    facts: Sequence[Fact],
+    index: FactIndex | None = None,
+    on_turn: Callable[[int, int], None] | None = None,
+) -> ReplayRun:
+    result = replay(
+        request.messages,
+        strategy,
+        policy=policy,
+        budget_chars=request.params.budget_chars,
+        facts=index if index is not None else facts,
+        on_turn=on_turn,
+    )
+    recorded = tuple(recorded_of(request.messages))
+    return ReplayRun(setting, result, recorded, tuple(facts), result.losses)
+
+
+@st.cache_resource(max_entries=8, show_spinner=False)
+def _facts(key: str, watched: tuple[str, ...], only_watched: bool, _contents: tuple[str, ...]):
+    found = find_anchors(_contents, watched)
+    if only_watched:
+        found = tuple(a for a in found if a.kind == "watched")
+    facts = tuple(Fact(a.text, a.occurrences) for a in found)
+    return facts, FactIndex([(f.text, f.occurrences) for f in facts])
+
+
+@st.cache_resource(max_entries=4, show_spinner=False)
+def _analysis(key: str) -> tuple[IncrementalAnalysis, threading.Lock]:
+    """The conversation's words, similarities and cut-short words, kept across parameter moves
+    (they depend on the contents only), with the lock its users take turns on."""
+    return IncrementalAnalysis(), threading.Lock()
+
+
+@st.cache_resource(max_entries=24, show_spinner="Replaying the conversation turn by turn...")
+def _replay(
+    key: str,
+    params: str,
+    setting: str,
+    options: str,
+    watched: tuple[str, ...],
+    only_watched: bool,
+    _request: dict[str, Any],
+) -> ReplayRun:
+    request = validate(_request)
+    facts, index = _facts(key, watched, only_watched, request.contents)
+    analysis, lock = _analysis(key)
+    with lock:  # one replay at a time uses the conversation's analysis
+        strategy, policy = _strategy(setting, request, json.loads(options), analysis)
+        return _run(setting, request, strategy, policy, facts, index)
+
+
+def replayed(
+    conversation: Conversation,
+    params: Mapping[str, Any],
+    setting: str,
+    options: Mapping[str, Any] | None = None,
+    watched: Sequence[str] = (),
+    only_watched: bool = False,
+) -> ReplayRun:
+    """The conversation replayed with ``setting`` (one of :data:`SETTINGS`; ``options`` are the
+    seed trim's), drift counted on its anchors and ``watched`` phrases (only the phrases when
+    ``only_watched``). Shared: never mutate it. The request must be valid."""
+    return _replay(
+        conversation.key,
+        params_key(params),
+        setting,
+        json.dumps(dict(options or {}), sort_keys=True),
+        tuple(watched),
+        only_watched,
+        conversation.request(params),
+    )
+
+
+LOOP_RESULTS_KEY = "replay_loop_results"
+
+
+def loop_key(
+    conversation: Conversation, provider: str, model: str, token_limit: int, watched: Sequence[str]
+) -> str:
+    return json.dumps([conversation.key, provider, model, token_limit, list(watched)])
+
+
+def stored_loop(key: str) -> ReplayRun | None:
+    """The seeds/003 loop this session already ran with these settings, if any."""
+    return st.session_state.get(LOOP_RESULTS_KEY, {}).get(key)
+
+
+def run_loop(
+    key: str,
+    conversation: Conversation,
+    params: Mapping[str, Any],
+    compact: Any,
+    token_limit: int,
+    watched: Sequence[str],
+    only_watched: bool,
+    on_turn: Callable[[int, int], None] | None = None,
+) -> ReplayRun:
+    """Replay the seeds/003 loop around ``compact`` (an LLM compact) and keep it for the
+    session; raises what the provider raises only through the loop's fallback (never)."""
+    request = validate(conversation.request(params))
+    facts, index = _facts(conversation.key, tuple(watched), only_watched, request.contents)
+    strategy = SeedLoop(ProviderCompact(compact), token_limit=token_limit)
+    done = _run(SEED_LOOP, request, strategy, ALWAYS, facts, index, on_turn)
+    st.session_state.setdefault(LOOP_RESULTS_KEY, {})[key] = done
+    return done

@@ -1,0 +1,137 @@
+"""The Replay page's controls: the two loop settings side by side, the seed trim's options, the
+drift's facts, and the seeds/003 loop around an LLM compact, which runs on a button."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import streamlit as st
+
+from compactor.errors import ProblemError
+from compactor.strategies.llm_compact import LLMCompact
+from explorer.session import llm, replay_cache
+from explorer.session.conversation import Conversation
+from explorer.session.replay_cache import SEED_LOOP, SEED_TRIM, SETTINGS, ReplayRun
+from explorer.widgets import common
+
+A_KEY, B_KEY = "replay_setting_a", "replay_setting_b"
+NONE = "(none)"
+TRIM_KEEP_KEY = "replay_trim_keep_last"
+TRIM_TOKENS_KEY = "replay_trim_tokens"
+TRIM_TOOLS_KEY = "replay_trim_tools"
+ONLY_WATCHED_KEY = "replay_only_watched"
+LOOP_LIMIT_KEY = "replay_loop_limit"
+
+
+@dataclass(frozen=True)
+class Choice:
+    """What the controls ask for: the settings to replay, the trim's options, the drift's facts."""
+
+    settings: tuple[str, ...]
+    trim: dict[str, Any]
+    only_watched: bool
+
+
+def _loop_available() -> bool:
+    registry, problems = llm.providers()
+    return not problems and len(registry) > 0
+
+
+def choose(watched: list[str]) -> Choice:
+    """Draw the setting pickers (A, and B or none) and the options they need."""
+    options = [*SETTINGS, *((SEED_LOOP,) if _loop_available() else ())]
+    left, right = st.columns(2)
+    a = left.selectbox("Setting A", options, index=0, key=A_KEY)
+    b = right.selectbox("Setting B (beside A)", [NONE, *options], index=3, key=B_KEY)
+    settings = tuple(dict.fromkeys(s for s in (a, b) if s != NONE))
+    trim: dict[str, Any] = {}
+    if SEED_TRIM in settings:
+        with st.container(border=True):
+            st.caption("The seeds/003 trim's own parameters (applied on every turn)")
+            cols = st.columns(3)
+            keep = cols[0].number_input("keepLastMessages", 0, 200, 10, key=TRIM_KEEP_KEY)
+            tokens = cols[1].number_input(
+                "maxTokensEstimate (empty: none)", 1, None, None, key=TRIM_TOKENS_KEY
+            )
+            tools = cols[2].toggle("dropToolParts", key=TRIM_TOOLS_KEY)
+        trim = {"keep_last_messages": int(keep), "drop_tool_parts": bool(tools)}
+        if tokens is not None:
+            trim["max_tokens_estimate"] = int(tokens)
+    only = False
+    if watched:
+        only = st.toggle(
+            "Drift of the watched facts only (else every anchor, watched facts included)",
+            key=ONLY_WATCHED_KEY,
+        )
+    return Choice(settings, trim, only)
+
+
+def seed_loop(conversation: Conversation, params: dict[str, Any], choice: Choice, watched):
+    """The seeds/003 loop around the configured provider's compact: its run if this session
+    has one for these settings, after a button press runs it (one call per turn over the
+    limit). None until then."""
+    registry, _ = llm.providers()
+    with st.container(border=True):
+        st.caption(
+            "seeds/003 loop: while the history's estimate (ceil(chars / 4) per message) is at "
+            "most the limit, send it; else compact it through the provider; on a failure, send "
+            "the last ten messages."
+        )
+        cols = st.columns(3)
+        name = cols[0].selectbox("Provider", list(registry), key="replay_loop_provider")
+        provider = registry[name]
+        model = cols[1].text_input(
+            "model", value=provider.config.model or "", key="replay_loop_model"
+        )
+        limit = cols[2].number_input("token limit", 1, None, 20_000, key=LOOP_LIMIT_KEY)
+    key = replay_cache.loop_key(conversation, name, model, int(limit), watched)
+    done = replay_cache.stored_loop(key)
+    pressed = st.button(
+        "Run the loop through the provider",
+        key="replay_loop_run",
+        icon=":material/smart_toy:",
+        help="Each turn over the limit is one call to the provider (it may cost money).",
+        disabled=done is not None or not model.strip(),
+    )
+    if pressed:
+        bar = st.progress(0.0, text="Replaying through the provider...")
+
+        def on_turn(t: int, turns: int) -> None:
+            bar.progress(t / max(turns, 1), text=f"Turn {t:,} of {turns:,}")
+
+        try:
+            done = replay_cache.run_loop(
+                key,
+                conversation,
+                params,
+                LLMCompact(provider, model),
+                int(limit),
+                watched,
+                choice.only_watched,
+                on_turn,
+            )
+        except ProblemError as error:
+            common.show_problems("The loop did not run.", error.problems)
+            return None
+        bar.empty()
+    if done is None:
+        st.caption("Nothing has been sent to the provider for this loop yet.")
+    return done
+
+
+def runs(conversation: Conversation, params: dict[str, Any], watched: list[str]) -> list[ReplayRun]:
+    """The replays the controls ask for (the LLM loop only once it has run)."""
+    choice = choose(watched)
+    out = []
+    for setting in choice.settings:
+        if setting == SEED_LOOP:
+            done = seed_loop(conversation, params, choice, watched)
+            if done is not None:
+                out.append(done)
+            continue
+        trim = choice.trim if setting == SEED_TRIM else {}
+        out.append(
+            replay_cache.replayed(conversation, params, setting, trim, watched, choice.only_watched)
+        )
+    return out

@@ -1,0 +1,115 @@
+"""Replay: the conversation sent through an agent loop that compacts on every turn (SPEC part C),
+two settings side by side: what is sent against the budget, what a prompt cache can reuse, which
+anchors drift away and where, and the history the model sees at any turn."""
+
+import streamlit as st
+
+from compactor.analyses.facts import parse_phrases
+from explorer.charts import replay as charts
+from explorer.frames import replay as frames
+from explorer.session import state
+from explorer.session.cache import Outcome
+from explorer.widgets import common, page
+from explorer.widgets import replay as controls
+from explorer.widgets.tuning import MAX_PHRASES, PHRASES_KEY
+
+TURN_KEY = "replay_turn"
+VIEW_KEY = "replay_view"
+DRIFT_KEY = "replay_drift"
+LAST_LOSS_KEY = "replay_last_loss"
+MARK_KEY = "replay_marked"
+
+RULE = (
+    "The loop starts with the first message; each turn adds the next one and, as the setting "
+    "says, shrinks the history, which is what the model is sent that turn. The stable prefix is "
+    "the leading messages equal to the turn before's: what a provider's prompt cache can reuse. "
+    "An anchor is lost at a turn when none of its occurrences so far is still sent whole."
+)
+
+
+def picked_loss(event) -> tuple[str, int, int] | None:
+    points = ((event or {}).get("selection") or {}).get(charts.LOSS) or []
+    for point in points:
+        try:
+            return str(point["setting"]), int(point["turn"]), int(point["index"])
+        except (KeyError, TypeError, ValueError):
+            continue
+    return None
+
+
+def draw(outcome: Outcome) -> None:
+    conversation, params = state.conversation(), state.params()
+    watched = parse_phrases(st.session_state.get(PHRASES_KEY) or "")[:MAX_PHRASES]
+    st.caption(RULE)
+    runs = controls.runs(conversation, params, watched)
+    if not runs:
+        st.info("Choose a setting to replay.", icon=":material/info:")
+        return
+    noun = "watched facts" if st.session_state.get(controls.ONLY_WATCHED_KEY) else "anchors"
+    st.caption("For a design review (copy with the button at the right):")
+    for run in runs:
+        st.code(frames.summary_line(run, noun), language=None, wrap_lines=True)
+    turns = frames.turns_frame(runs)
+    lost = frames.losses_frame(runs)
+    left, right = st.columns(2)
+    with left:
+        st.subheader("Characters sent per turn")
+        st.altair_chart(charts.sent_chart(turns, params["budget_chars"]), width="stretch")
+    with right:
+        st.subheader("Cache-reusable share per turn")
+        st.altair_chart(charts.prefix_chart(turns), width="stretch")
+    st.subheader(f"Drift: {noun} lost so far")
+    st.caption("Click a loss (a diamond) to see the turn and the message where it happened.")
+    event = st.altair_chart(
+        charts.drift_chart(turns, frames.loss_points(lost)),
+        width="stretch",
+        key=DRIFT_KEY,
+        on_select="rerun",
+        selection_mode=charts.LOSS,
+    )
+    by_setting = {run.setting: run for run in runs}
+    picked = picked_loss(event)
+    if picked is not None and picked != st.session_state.get(LAST_LOSS_KEY):
+        # a new click moves the slider and the view; an old selection does not undo a move
+        setting, turn, index = picked
+        if setting in by_setting:
+            st.session_state[VIEW_KEY] = setting
+            st.session_state[TURN_KEY] = turn
+            st.session_state[MARK_KEY] = index
+    st.session_state[LAST_LOSS_KEY] = picked
+    if len(lost):
+        with st.expander(f"Every loss ({len(lost):,})"):
+            common.table(lost.drop(columns=["lost_so_far"]))
+
+    st.subheader("The history the model sees")
+    if st.session_state.get(VIEW_KEY) not in by_setting:
+        st.session_state[VIEW_KEY] = runs[0].setting
+    run = by_setting[st.radio("Setting", list(by_setting), key=VIEW_KEY, horizontal=True)]
+    last = len(run.replay.histories) - 1
+    if not 0 <= st.session_state.get(TURN_KEY, -1) <= last:
+        st.session_state[TURN_KEY] = last
+    turn = st.slider("Turn", 0, last, key=TURN_KEY)
+    history = frames.history_frame(run, turn)
+    marked = st.session_state.get(MARK_KEY)
+    history.insert(0, "lost here", history["index"].eq(marked).fillna(False))
+    sent = history["position"].notna()
+    st.caption(
+        f"Turn {turn}: {int(sent.sum()):,} messages, {int(history.loc[sent, 'chars'].sum()):,} "
+        f"characters sent; {int((~sent).sum()):,} recorded messages already gone."
+    )
+    common.table(
+        history,
+        column_config={
+            "lost here": st.column_config.CheckboxColumn("lost here", width="small"),
+            "original_chars": "characters recorded",
+            "content": st.column_config.TextColumn("content", width="large"),
+        },
+    )
+    shown = history[history["lost here"]]
+    if len(shown):
+        row = shown.iloc[0]
+        st.caption(f"Message {marked} at turn {turn} ({row['fate']}):")
+        st.text(row["content"])
+
+
+page.run("Replay", draw)

@@ -1,0 +1,55 @@
+"""The Replay page in Chromium: clicking a loss in the drift chart moves the turn slider to that
+turn and shows the message where it happened; the slider shows the history of its turn."""
+
+import re
+
+from playwright.sync_api import expect
+
+from compactor import validate
+from compactor.analyses.anchors import find_anchors
+from compactor.analyses.replay_strategies import replay_request
+from compactor.samples import load_sample
+from explorer.navigation import PAGES
+
+SAMPLE = "support-chat"
+REPLAY = next(spec for spec in PAGES if spec.path == "pages/replay.py")
+
+
+def engine():
+    request = validate(load_sample(SAMPLE).request)
+    facts = [(a.text, a.occurrences) for a in find_anchors(request.contents)]
+    return request, replay_request(request, "memory-compact", facts=facts)
+
+
+def test_clicking_a_loss_moves_the_slider_to_its_turn_and_message(visit):
+    request, result = engine()
+    assert result.losses, "the sample loses anchors under its own parameters"
+    visit.open(f"?sample={SAMPLE}")
+    visit.go(REPLAY.title)
+    slider = visit.main.get_by_role("slider")
+    last = len(result.histories) - 1
+    expect(slider).to_have_value(str(last))
+
+    # a loss of setting A (memory-compact) drawn where no other loss is
+    by_turn = {}
+    for loss in result.losses:
+        by_turn.setdefault(loss.turn, loss)
+    loss = next(x for t, x in by_turn.items() if t < last)
+    chart = visit.chart_with("first")
+    visit.wait_for_mark("first", loss.fact)
+    visit.click_mark(chart, "first", loss.fact)
+    expect(slider).to_have_value(str(loss.turn))
+    caption = visit.main.get_by_text(re.compile(rf"^Message {loss.index} at turn {loss.turn} "))
+    expect(caption).to_be_visible()
+    content = request.messages[loss.index].content
+    sent = {m.origin: m.content for m in result.histories[loss.turn]}
+    shown = sent.get(loss.index, content)
+    expect(visit.main.get_by_test_id("stText").filter(has_text=shown[:40])).not_to_have_count(0)
+
+    # the keyboard moves the slider one turn on; the page follows
+    slider.focus()
+    slider.press("ArrowRight")
+    expect(slider).to_have_value(str(loss.turn + 1))
+    visit.settle()
+    expect(visit.main.get_by_text(re.compile(rf"^Turn {loss.turn + 1}: "))).to_be_visible()
+    assert not visit.exceptions()

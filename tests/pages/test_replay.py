@@ -1,0 +1,115 @@
+"""Replay: the page shows the engine's replay on every sample and on an imported file, follows
+the turn slider, the settings and the parameters."""
+
+import pytest
+
+from compactor import validate
+from compactor.analyses.anchors import find_anchors
+from compactor.analyses.replay_fates import cache_reuse
+from compactor.analyses.replay_strategies import replay_request
+from compactor.formats import apply_fixes, convert_text
+from compactor.samples import load_samples
+from explorer.session.replay_cache import KEEP_LAST, MEMORY_ALWAYS, MEMORY_OVER, SEED_TRIM
+from explorer.widgets.replay import A_KEY, B_KEY, NONE, TRIM_KEEP_KEY
+from tests.pages.apptest import (
+    assert_clean,
+    chart_rows,
+    goto,
+    load,
+    request_of,
+    set_param,
+    start,
+    table,
+)
+from tests.paths import ROOT
+
+PAGE = "pages/replay.py"
+TURN_KEY = "replay_turn"
+
+
+def engine(at, strategy="memory-compact", policy="always"):
+    request = validate(request_of(at))
+    facts = [(a.text, a.occurrences) for a in find_anchors(request.contents)]
+    return replay_request(request, strategy, policy=policy, facts=facts)
+
+
+def shown_history(at):
+    frame = table(at, "fate")
+    sent = frame[frame["position"].notna()]
+    return [(r, c) for r, c in zip(sent["role"], sent["content"], strict=True)]
+
+
+def check_follows(at, expected, setting=MEMORY_ALWAYS):
+    assert_clean(at)
+    codes = [c.value for c in at.code]
+    share = f"{cache_reuse(expected):.0%}"
+    line = next(c for c in codes if c.startswith(f"{setting}:"))
+    assert f"over {len(expected.turns)} turns, {share} of sent characters" in line
+    lost = len({x.fact for x in expected.losses})
+    assert f"; {lost:,} anchors lost" in line
+    turns = chart_rows(at, "chars_out")
+    mine = turns[turns["setting"] == setting]
+    assert list(mine["chars_out"]) == [t.chars_out for t in expected.turns]
+    assert list(mine["stable_prefix_chars"]) == [t.stable_prefix_chars for t in expected.turns]
+    assert list(mine["anchors_lost"]) == [t.anchors_lost for t in expected.turns]
+    last = len(expected.histories) - 1
+    assert at.slider(key=TURN_KEY).value == last
+    final = [(m.role, m.content) for m in expected.final]
+    assert shown_history(at) == final
+
+
+@pytest.mark.parametrize("sample", load_samples(), ids=lambda s: s.slug)
+def test_the_page_shows_the_engines_replay_on_every_sample(sample):
+    at = goto(start({"sample": sample.slug}), PAGE)
+    check_follows(at, engine(at))
+    keep = engine(at, "keep-last")
+    turns = chart_rows(at, "chars_out")
+    assert list(turns[turns["setting"] == KEEP_LAST]["chars_out"]) == [
+        t.chars_out for t in keep.turns
+    ]
+
+
+def test_the_turn_slider_shows_the_history_of_that_turn_and_parameters_replay_anew():
+    at = goto(start({"sample": "support-chat"}), PAGE)
+    expected = engine(at)
+    for turn in (0, 1, len(expected.histories) // 2):
+        at.slider(key=TURN_KEY).set_value(turn).run()
+        assert_clean(at)
+        assert shown_history(at) == [(m.role, m.content) for m in expected.histories[turn]]
+    set_param(at, "budget_chars", 300)
+    moved = engine(at)
+    assert moved.to_dict() != expected.to_dict()
+    at.slider(key=TURN_KEY).set_value(len(moved.histories) - 1).run()
+    check_follows(at, moved)
+
+
+def test_the_settings_side_by_side():
+    at = goto(start({"sample": "support-chat"}), PAGE)
+    at.selectbox(key=A_KEY).set_value(MEMORY_OVER).run()
+    at.selectbox(key=B_KEY).set_value(NONE).run()
+    check_follows(at, engine(at, policy="over-budget"), MEMORY_OVER)
+    assert set(chart_rows(at, "chars_out")["setting"]) == {MEMORY_OVER}
+
+
+def test_an_imported_file_replays():
+    path = ROOT / "tests" / "fixtures" / "real" / "claude_code_coverage_fix.jsonl"
+    request = apply_fixes(convert_text(path.read_bytes())).request
+    at = goto(load(start(), request), PAGE)
+    check_follows(at, engine(at))
+
+
+def test_the_seed_trim_replays_with_its_own_parameters():
+    at = goto(start({"sample": "support-chat"}), PAGE)
+    at.selectbox(key=B_KEY).set_value(SEED_TRIM).run()
+    at.number_input(key=TRIM_KEEP_KEY).set_value(3).run()
+    assert_clean(at)
+    request = validate(request_of(at))
+    facts = [(a.text, a.occurrences) for a in find_anchors(request.contents)]
+    expected = replay_request(
+        request, "trim", keep_last_messages=3, drop_tool_parts=False, facts=facts
+    )
+    turns = chart_rows(at, "chars_out")
+    mine = turns[turns["setting"] == SEED_TRIM]
+    assert list(mine["messages_out"]) == [t.messages_out for t in expected.turns]
+    assert list(mine["anchors_lost"]) == [t.anchors_lost for t in expected.turns]
+    assert max(mine["messages_out"]) == 3
