@@ -247,3 +247,26 @@ def trim_token_counter(encoding: str = DEFAULT_ENCODING) -> Callable[[dict[str, 
     tokens of what the estimate counts (text, plus the compact JSON of tool parts)."""
     tokenizer(encoding)  # fail now, not on the first message, when the extra is missing
     return lambda message: count_tokens(message_text(message), encoding)
+
+
+def history_tokens(
+    histories: Sequence[Sequence[Any]], encoding: str = DEFAULT_ENCODING
+) -> list[int]:
+    """The tokens of each history's contents (a replay's ``histories``: what the model is sent
+    at each turn), every distinct content counted once however many turns carry it.
+
+    >>> history_tokens([["tiktoken is great!"], ["tiktoken is great!", "ok"]])
+    [6, 7]
+    """
+    encode = tokenizer(encoding).encode_ordinary
+    counted: dict[str, int] = {}
+
+    def tokens_of(content: str) -> int:
+        if content not in counted:
+            counted[content] = len(encode(content)) if content else 0
+        return counted[content]
+
+    return [
+        sum(tokens_of(m if isinstance(m, str) else m.content) for m in history)
+        for history in histories
+    ]

@@ -3,30 +3,22 @@
 from __future__ import annotations
 
 import argparse
-from typing import Any
 
+from compactor.analyses import tokens
 from compactor.analyses.anchors import find_anchors
 from compactor.analyses.replay import POLICIES
 from compactor.analyses.replay_strategies import STRATEGIES, replay_request
+from compactor.cli.anchors import FILE_HELP, read_request
 from compactor.cli.io import (
+    MissingExtra,
     add_indent_argument,
     add_input_argument,
     emit,
     indent_of,
-    read_json,
     reports_bad_input,
 )
+from compactor.cli.params import add_parameter_arguments
 from compactor.model import Request
-from compactor.validation import validate
-
-#: The request's parameters a flag can override: (flag, field, type).
-OVERRIDES = (
-    ("--budget-chars", "budget_chars", int),
-    ("--keep-last-n", "keep_last_n", int),
-    ("--keep-roles", "keep_roles", str),
-    ("--duplicate-threshold", "duplicate_threshold", float),
-    ("--max-message-chars", "max_message_chars", int),
-)
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -34,7 +26,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         "replay",
         help="replay a conversation through a loop that compacts it on every turn",
         description=(
-            "Read a memory-compact request and replay its messages as an agent loop would send "
+            "Read a conversation and replay its messages as an agent loop would send "
             "them (SPEC part C, Replay): the history starts as the first message; each turn "
             "adds the next one and, when the policy says so, the strategy shrinks the history, "
             "which is what the model is sent. Prints "
@@ -42,8 +34,10 @@ def register(sub: argparse._SubParsersAction) -> None:
             '"compacted", "stable_prefix_messages", "stable_prefix_chars", "anchors_lost"}], '
             '"final": [messages]}: the stable prefix is what a prompt cache can reuse from the '
             "turn before, anchors_lost how many anchors of the messages so far (ids, numbers, "
-            "dates, paths, ...; and the phrases of --watch) no longer appear whole. "
-            "Exit 0 on success; 2 when the input is not JSON or breaks the schema."
+            "dates, paths, ...; and the phrases of --watch) no longer appear whole; with "
+            "--encoding, each turn also has tokens_out, the tokens of what is sent. "
+            f"{FILE_HELP} Exit 0 on success; 2 when the input cannot be used, one line per "
+            "problem."
         ),
     )
     add_input_argument(parser)
@@ -61,10 +55,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         help="memory-compact with the request's parameters, keep-last (the last messages "
         "that fit budget_chars) or the seeds/003 trim (default: memory-compact)",
     )
-    group = parser.add_argument_group("parameters (override the request's)")
-    for flag, field, kind in OVERRIDES:
-        hint = "comma-separated roles, empty for none" if field == "keep_roles" else field
-        group.add_argument(flag, dest=field, type=kind, metavar="VALUE", help=hint)
+    add_parameter_arguments(parser)
     trim = parser.add_argument_group("the trim strategy's own parameters")
     trim.add_argument("--keep-last-messages", type=int, metavar="N", help="keepLastMessages")
     trim.add_argument("--drop-tool-parts", action="store_true", help="dropToolParts")
@@ -76,22 +67,15 @@ def register(sub: argparse._SubParsersAction) -> None:
         metavar="PHRASE",
         help="a phrase to count in anchors_lost beside the anchors (repeat for more)",
     )
+    parser.add_argument(
+        "--encoding",
+        choices=tokens.ENCODINGS,
+        default=None,
+        help="also count the tokens sent on each turn (tokens_out) in this vocabulary "
+        '(offline; needs the tokens extra: pip install -e ".[tokens]")',
+    )
     add_indent_argument(parser)
     parser.set_defaults(run=run)
-
-
-def with_overrides(request: Any, args: argparse.Namespace) -> Any:
-    """The request with every parameter given on the command line replaced."""
-    if not isinstance(request, dict):
-        return request  # validation reports it
-    changed = dict(request)
-    for _, field, _ in OVERRIDES:
-        value = getattr(args, field)
-        if value is not None:
-            if field == "keep_roles":
-                value = [role.strip() for role in value.split(",") if role.strip()]
-            changed[field] = value
-    return changed
 
 
 def replay_facts(request: Request, watched: list[str]) -> list[tuple[str, tuple]]:
@@ -102,7 +86,9 @@ def replay_facts(request: Request, watched: list[str]) -> list[tuple[str, tuple]
 
 @reports_bad_input
 def run(args: argparse.Namespace) -> int:
-    request = validate(with_overrides(read_json(args.file), args))
+    if args.encoding and not tokens.tokens_available():
+        raise MissingExtra(tokens.INSTALL_HINT)
+    request = read_request(args)
     options = {}
     if args.strategy == "trim":
         options = {
@@ -117,4 +103,10 @@ def run(args: argparse.Namespace) -> int:
         facts=replay_facts(request, args.watch),
         **options,
     )
-    return emit(result.to_dict(), indent_of(args))
+    out = result.to_dict()
+    if args.encoding:
+        # histories[0] is [m_0], before the first turn
+        sent = tokens.history_tokens(result.histories[1:], args.encoding)
+        for turn, count in zip(out["turns"], sent, strict=True):
+            turn["tokens_out"] = count
+    return emit(out, indent_of(args))

@@ -9,6 +9,8 @@ import pytest
 from compactor import validate
 from compactor.analyses.anchors import find_anchors
 from compactor.analyses.replay_strategies import replay_request
+from compactor.analyses.tokens import count_tokens
+from compactor.formats import convert_text
 from compactor.samples import load_sample
 from tests.paths import ROOT
 
@@ -123,3 +125,26 @@ def test_the_command_is_listed_in_the_help():
         [sys.executable, "-m", "compactor", "--help"], capture_output=True, cwd=ROOT, timeout=60
     )
     assert b"replay" in done.stdout
+
+
+def test_any_importable_conversation_replays_as_its_imported_request():
+    path = ROOT / "tests" / "fixtures" / "real" / "codex_exec_session.jsonl"
+    conversion = convert_text(path.read_bytes())
+    done = cli(str(path), "--indent", "0", "--budget-chars", "2000")
+    assert done.returncode == 0, done.stderr
+    request = validate({**conversion.request, "budget_chars": 2000})
+    expected = replay_request(request, "memory-compact", facts=anchors_of(request.to_dict()))
+    assert json.loads(done.stdout) == expected.to_dict()
+
+
+def test_with_an_encoding_each_turn_counts_the_tokens_it_sends():
+    printed = replayed(SUPPORT, "--encoding", "cl100k_base", "--policy", "over-budget")
+    request = validate(SUPPORT)
+    expected = replay_request(
+        request, "memory-compact", policy="over-budget", facts=anchors_of(SUPPORT)
+    )
+    assert [t.pop("tokens_out") for t in printed["turns"]] == [
+        sum(count_tokens(m.content, "cl100k_base") for m in history)
+        for history in expected.histories[1:]
+    ]
+    assert printed == expected.to_dict()
