@@ -7,7 +7,7 @@ import streamlit as st
 from compactor.analyses.facts import parse_phrases
 from explorer.charts import replay as charts
 from explorer.frames import replay as frames
-from explorer.session import state
+from explorer.session import replay_cache, state
 from explorer.session.cache import Outcome
 from explorer.widgets import common, page
 from explorer.widgets import replay as controls
@@ -49,12 +49,18 @@ def draw(outcome: Outcome) -> None:
     st.caption("For a design review (copy with the button at the right):")
     for run in runs:
         st.code(frames.summary_line(run, noun), language=None, wrap_lines=True)
-    turns = frames.turns_frame(runs)
+    encoding = state.token_encoding()
+    sent = (
+        {run.setting: replay_cache.tokens_sent(run, encoding) for run in runs} if encoding else None
+    )
+    turns = frames.turns_frame(runs, sent)
     lost = frames.losses_frame(runs)
     left, right = st.columns(2)
     with left:
         st.subheader("Characters sent per turn")
         st.altair_chart(charts.sent_chart(turns, params["budget_chars"]), width="stretch")
+        if sent:
+            st.caption(frames.tokens_sentence(sent, encoding))
     with right:
         st.subheader("Cache-reusable share per turn")
         st.altair_chart(charts.prefix_chart(turns), width="stretch")
@@ -77,6 +83,13 @@ def draw(outcome: Outcome) -> None:
             st.session_state[TURN_KEY] = turn
             st.session_state[MARK_KEY] = index
     st.session_state[LAST_LOSS_KEY] = picked
+    with st.expander(f"Every turn ({len(turns):,} rows)"):
+        columns = {"stable_share": st.column_config.NumberColumn("stable share", format="percent")}
+        if encoding:
+            columns["tokens_out"] = st.column_config.NumberColumn(
+                f"{encoding} tokens out", format="localized"
+            )
+        common.table(turns, column_config=columns)
     if len(lost):
         with st.expander(f"Every loss ({len(lost):,})"):
             common.table(lost.drop(columns=["lost_so_far"]))

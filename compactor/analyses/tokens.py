@@ -250,16 +250,22 @@ def trim_token_counter(encoding: str = DEFAULT_ENCODING) -> Callable[[dict[str, 
 
 
 def history_tokens(
-    histories: Sequence[Sequence[Any]], encoding: str = DEFAULT_ENCODING
+    histories: Sequence[Sequence[Any]],
+    encoding: str = DEFAULT_ENCODING,
+    counted: dict[str, int] | None = None,
 ) -> list[int]:
     """The tokens of each history's contents (a replay's ``histories``: what the model is sent
     at each turn), every distinct content counted once however many turns carry it.
+
+    ``counted`` (content -> tokens in ``encoding``) is read and filled when given, so that a
+    caller can keep the counts across calls.
 
     >>> history_tokens([["tiktoken is great!"], ["tiktoken is great!", "ok"]])
     [6, 7]
     """
     encode = tokenizer(encoding).encode_ordinary
-    counted: dict[str, int] = {}
+    if counted is None:
+        counted = {}
 
     def tokens_of(content: str) -> int:
         if content not in counted:

@@ -3,7 +3,7 @@ losses, the history the model sees at one turn with each message's fate, and the
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 import pandas as pd
 
@@ -27,16 +27,32 @@ TURN_COLUMNS = [
 ]
 
 
-def turns_frame(runs: Sequence[ReplayRun]) -> pd.DataFrame:
+def turns_frame(
+    runs: Sequence[ReplayRun], tokens_out: Mapping[str, Sequence[int]] | None = None
+) -> pd.DataFrame:
     """One row per setting and turn, the engine's per-turn report plus the stable share
-    (stable prefix characters over characters sent, 0 when nothing was sent)."""
+    (stable prefix characters over characters sent, 0 when nothing was sent); with
+    ``tokens_out`` (setting -> the tokens sent at each turn), a ``tokens_out`` column too."""
     rows = []
     for run in runs:
-        for t in run.replay.turns:
+        sent = tokens_out[run.setting] if tokens_out is not None else None
+        for k, t in enumerate(run.replay.turns):
             row = {"setting": run.setting, **t.to_dict()}
             row["stable_share"] = t.stable_prefix_chars / t.chars_out if t.chars_out else 0.0
+            if sent is not None:
+                row["tokens_out"] = sent[k]
             rows.append(row)
-    return pd.DataFrame(rows, columns=TURN_COLUMNS)
+    columns = [*TURN_COLUMNS, "tokens_out"] if tokens_out is not None else TURN_COLUMNS
+    return pd.DataFrame(rows, columns=columns)
+
+
+def tokens_sentence(tokens_out: Mapping[str, Sequence[int]], encoding: str) -> str:
+    """Per setting, the most tokens sent on one turn and the tokens sent over the whole run."""
+    parts = [
+        f"{setting}: at most {max(sent, default=0):,} a turn, {sum(sent):,} in all"
+        for setting, sent in tokens_out.items()
+    ]
+    return f"In {encoding} tokens sent, {'; '.join(parts)}."
 
 
 LOSS_COLUMNS = ["setting", "turn", "anchor", "index", "how", "lost_so_far"]

@@ -28,6 +28,7 @@ from compactor.analyses.replay_strategies import (
     ProviderCompact,
     SeedLoop,
 )
+from compactor.analyses.tokens import history_tokens
 from compactor.incremental import IncrementalAnalysis
 from compactor.model import Request
 from explorer.session.cache import params_key
@@ -150,6 +151,24 @@ def replayed(
         only_watched,
         conversation.request(params),
     )
+
+
+#: Contents counted per encoding, kept for the whole server up to this many (then started again).
+MAX_COUNTED = 50_000
+
+
+@st.cache_resource(max_entries=2, show_spinner=False)
+def _counted(encoding: str) -> dict[str, int]:
+    return {}
+
+
+def tokens_sent(run: ReplayRun, encoding: str) -> list[int]:
+    """The tokens in ``encoding`` of what the model is sent at each turn (turn 1 first), each
+    distinct content tokenized once for every replay the server draws."""
+    counted = _counted(encoding)
+    if len(counted) > MAX_COUNTED:
+        counted.clear()
+    return history_tokens(run.replay.histories[1:], encoding, counted)
 
 
 LOOP_RESULTS_KEY = "replay_loop_results"

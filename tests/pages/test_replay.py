@@ -1,6 +1,7 @@
 """Replay: the page shows the engine's replay on every sample and on an imported file, follows
 the turn slider, the settings and the parameters."""
 
+import bpe_openai
 import pytest
 
 from compactor import validate
@@ -9,6 +10,7 @@ from compactor.analyses.replay_fates import cache_reuse
 from compactor.analyses.replay_strategies import replay_request
 from compactor.formats import apply_fixes, convert_text
 from compactor.samples import load_samples
+from explorer.session import state
 from explorer.session.replay_cache import KEEP_LAST, MEMORY_ALWAYS, MEMORY_OVER, SEED_TRIM
 from explorer.widgets.replay import A_KEY, B_KEY, NONE, TRIM_KEEP_KEY
 from tests.pages.apptest import (
@@ -113,3 +115,21 @@ def test_the_seed_trim_replays_with_its_own_parameters():
     assert list(mine["messages_out"]) == [t.messages_out for t in expected.turns]
     assert list(mine["anchors_lost"]) == [t.anchors_lost for t in expected.turns]
     assert max(mine["messages_out"]) == 3
+
+
+def test_with_an_encoding_chosen_every_turn_counts_the_tokens_it_sends():
+    at = goto(start({"sample": "support-chat"}), PAGE)
+    assert "tokens_out" not in table(at, "chars_out").columns
+    at.selectbox(key=state.TOKENS_KEY).set_value("cl100k_base").run()
+    assert_clean(at)
+    expected = engine(at)
+    encode = bpe_openai.get_encoding("cl100k_base").encode_ordinary
+    sent = [sum(len(encode(m.content)) for m in h) for h in expected.histories[1:]]
+    turns = table(at, "chars_out")
+    mine = turns[turns["setting"] == MEMORY_ALWAYS]
+    assert list(mine["tokens_out"]) == sent
+    assert list(mine["chars_out"]) == [t.chars_out for t in expected.turns]
+    said = [c.value for c in at.caption if c.value.startswith("In cl100k_base tokens sent")]
+    assert (
+        said and f"{MEMORY_ALWAYS}: at most {max(sent):,} a turn, {sum(sent):,} in all" in said[0]
+    )
