@@ -2,9 +2,9 @@
 # Set up .venv with the test extra, make sure Chromium is there for the browser tests, and run
 # the whole test suite; extra arguments go to pytest. The suite runs on one pytest-xdist worker
 # per core (TEST_WORKERS=N to choose; 0 runs it in this process); the browser tests stay together
-# on one worker (their xdist_group), on one server.
+# on one worker, on one server (tests/conftest.py).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh test
 bash scripts/ensure-chromium.sh
-exec .venv/bin/python -m pytest -n "${TEST_WORKERS:-$(nproc)}" --dist loadgroup "$@"
+exec .venv/bin/python -m pytest -n "${TEST_WORKERS:-$(nproc)}" "$@"

@@ -21,7 +21,6 @@ HERE = Path(__file__).resolve().parent
 PER_TEST_SECONDS = 120
 
 
-@pytest.hookimpl(tryfirst=True)  # before pytest-xdist reads the group marks
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     mine = [item for item in items if HERE in item.path.parents]
     if mine and not config.pluginmanager.hasplugin("timeout"):
@@ -32,8 +31,6 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     for item in mine:
         if item.get_closest_marker("timeout") is None:
             item.add_marker(pytest.mark.timeout(PER_TEST_SECONDS))
-        # one pytest-xdist worker runs them all, in order, on one server and one Chromium
-        item.add_marker(pytest.mark.xdist_group("browser"))
 
 
 # Package scope, not session: Playwright's sync API keeps an event loop running in the main
