@@ -44,6 +44,8 @@ STEP_PARAM = "step"
 #: The sidebar's count: characters (not in the link), or tokens of an encoding (``tokens=``).
 TOKENS_PARAM = "tokens"
 TOKENS_KEY = "count_in"
+#: The sidebar's values as the last run began (not a widget's key, so Streamlit keeps it).
+SIDEBAR_VALUES_KEY = "sidebar_values"
 #: Session keys of the view the link carries. The widgets own them: these equal
 #: explorer.widgets.tuning.PHRASES_KEY, B_KEYS, B_FOR_KEY, STEP_KEY and pages/timeline.py's
 #: PICKER_KEY (a test checks it), repeated here because this layer cannot import those.
@@ -272,9 +274,14 @@ def keep_sidebar_values() -> None:
     would start from its defaults; values the code sets before a widget is drawn win, which is
     how the sidebar keeps its values from page to page (Streamlit's documented way).
     """
+    kept = st.session_state.setdefault(SIDEBAR_VALUES_KEY, {})
     for key in (*PARAM_KEYS.values(), BUDGET_SLIDER_KEY, SAMPLE_KEY, TOKENS_KEY):
         if key in st.session_state:
-            st.session_state[key] = st.session_state[key]
+            st.session_state[key] = kept[key] = st.session_state[key]
+        elif key in kept:
+            # Streamlit removes the state of widgets a run did not draw; a run cut short (a page
+            # switch while it ran) can so lose the sidebar's, and its last values come back.
+            st.session_state[key] = kept[key]
 
 
 def params() -> dict[str, Any]:
