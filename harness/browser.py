@@ -146,6 +146,9 @@ def running_app(log: Path, options: Sequence[str] = ()) -> Iterator[Server]:
         "--server.fileWatcherType", "none",
         *options,
     ]  # fmt: skip
+    worker = os.environ.get("PYTEST_XDIST_WORKER")
+    if worker:  # each test worker has servers of its own, and so logs of its own
+        log = log.with_name(f"{log.stem}-{worker}{log.suffix}")
     log.parent.mkdir(parents=True, exist_ok=True)
     # the server's workspace (explorer.session.workspace) is a folder of its own, never the user's
     data = tempfile.TemporaryDirectory(prefix="explorer-workspace-")

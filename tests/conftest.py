@@ -1,8 +1,10 @@
-"""How pytest-xdist shares out the suite: every test on its own, except the browser tests, which
-one worker runs together, in order, on one server and one Chromium (their package fixtures).
+"""How pytest-xdist shares out the suite: every test on its own, except that a browser test file
+goes to one worker whole, so that its tests share that worker's server and Chromium (package
+fixtures) and its module fixtures (the dark-theme server) start once.
 
-pytest-xdist's own ``--dist loadgroup`` cannot do this under pytest 9.2: it marks a group by
-rewriting a test's node id, which pytest now computes. The scheduler here groups by path.
+pytest-xdist's ``--dist loadfile`` would send every file whole, piling up a file of slow tests on
+one worker; its ``loadgroup`` marks a group by rewriting node ids, which pytest 9.2 ignores. The
+scheduler here groups by path.
 """
 
 from __future__ import annotations
@@ -18,8 +20,8 @@ def pytest_xdist_make_scheduler(config: pytest.Config, log):
         return None
     from xdist.scheduler import LoadScopeScheduling
 
-    class BrowserTestsTogether(LoadScopeScheduling):
+    class BrowserFilesWhole(LoadScopeScheduling):
         def _split_scope(self, nodeid: str) -> str:
-            return BROWSER if nodeid.startswith(BROWSER) else nodeid
+            return nodeid.split("::", 1)[0] if nodeid.startswith(BROWSER) else nodeid
 
-    return BrowserTestsTogether(config, log)
+    return BrowserFilesWhole(config, log)
