@@ -112,42 +112,35 @@ def _with_met(rows: pd.DataFrame) -> pd.DataFrame:
 def retention_histogram(rows: pd.DataFrame, height: int = 220) -> alt.Chart:
     """How many conversations keep what share of their anchors under one setting (tenths),
     stacked by whether the budget was met; conversations without anchors are left out."""
-    frame = _with_met(rows[rows["retention"].notna()])
-    chart = (
-        alt.Chart(frame)
-        .mark_bar()
-        .encode(
-            x=alt.X(
-                "retention:Q",
-                title="Anchor retention of a conversation",
-                bin=alt.Bin(extent=[0, 1], step=0.1),
-                axis=alt.Axis(format="%"),
-            ),
-            y=alt.Y("count():Q", title="Conversations", axis=alt.Axis(tickMinStep=1)),
-            color=_met_colour(ink(frame)),
-            tooltip=[
-                alt.Tooltip("count():Q", title="Conversations"),
-                alt.Tooltip("met:N", title="Budget"),
-            ],
-        )
+    x = alt.X(
+        "retention:Q",
+        title="Anchor retention of a conversation",
+        bin=alt.Bin(extent=[0, 1], step=0.1),
+        axis=alt.Axis(format="%"),
     )
-    return sized(chart, height)
+    return _histogram(rows[rows["retention"].notna()], x, height)
 
 
 def output_histogram(rows: pd.DataFrame, height: int = 220) -> alt.Chart:
     """How many conversations return how many characters under one setting, stacked by whether
     the budget was met."""
+    x = alt.X(
+        "output_chars:Q",
+        title="Characters out of a conversation",
+        bin=alt.Bin(maxbins=20),
+        axis=alt.Axis(format=",d"),
+    )
+    return _histogram(rows, x, height)
+
+
+def _histogram(rows: pd.DataFrame, x: alt.X, height: int) -> alt.Chart:
+    """Conversations counted in the bins of ``x``, stacked by whether the budget was met."""
     frame = _with_met(rows)
     chart = (
         alt.Chart(frame)
         .mark_bar()
         .encode(
-            x=alt.X(
-                "output_chars:Q",
-                title="Characters out of a conversation",
-                bin=alt.Bin(maxbins=20),
-                axis=alt.Axis(format=",d"),
-            ),
+            x=x,
             y=alt.Y("count():Q", title="Conversations", axis=alt.Axis(tickMinStep=1)),
             color=_met_colour(ink(frame)),
             tooltip=[

@@ -9,17 +9,11 @@ from typing import Any
 import pandas as pd
 
 from compactor.contract import PARAMETERS
+from compactor.evaluation import ROW_KEYS
 from explorer.session.linkvalues import format_threshold
 
 #: The columns of a row the engine reports, after the conversation and the five parameters.
-COUNTS = (
-    "output_chars",
-    "output_messages",
-    "budget_met",
-    "anchors",
-    "anchors_kept",
-    "tool_pairs_broken",
-)
+COUNTS = tuple(key for key in ROW_KEYS if key != "conversation" and key not in PARAMETERS)
 #: How many conversations the worst list shows at most.
 WORST_LIMIT = 50
 
