@@ -36,14 +36,9 @@ def budget_axis_extent(frame: pd.DataFrame) -> int:
     return axis_extent(frame["output_chars"], frame["output_messages"])
 
 
-def _budget_steps(frame: pd.DataFrame, current: int, field: str, title: str) -> list[alt.Chart]:
-    """The step line of ``field`` over the frame's budgets, its points, the current budget.
-
-    The y axis is as wide as the widest label of either budget chart (characters or messages).
-    """
-    extent = budget_axis_extent(frame)
-    colour = ink(frame)
-    x = alt.X(
+def _budget_x(frame: pd.DataFrame) -> alt.X:
+    """The budget axis of the sweep's charts: exactly the frame's budgets, so the charts align."""
+    return alt.X(
         "budget:Q",
         title="budget_chars",
         scale=alt.Scale(
@@ -51,6 +46,16 @@ def _budget_steps(frame: pd.DataFrame, current: int, field: str, title: str) -> 
         ),
         axis=alt.Axis(format=",d"),
     )
+
+
+def _budget_steps(frame: pd.DataFrame, current: int, field: str, title: str) -> list[alt.Chart]:
+    """The step line of ``field`` over the frame's budgets, its points, the current budget.
+
+    The y axis is as wide as the widest label of either budget chart (characters or messages).
+    """
+    extent = budget_axis_extent(frame)
+    colour = ink(frame)
+    x = _budget_x(frame)
     line = (
         alt.Chart(frame)
         .mark_line(interpolate="step-after", color=colour, strokeWidth=2.5)
@@ -114,14 +119,7 @@ def retention(
     budget, two step lines on one axis from 0 to 100%, and the current budget. ``extent`` is
     the y axis's width (:func:`budget_axis_extent`, to line up with the budget charts)."""
     colour = ink(frame)
-    x = alt.X(
-        "budget:Q",
-        title="budget_chars",
-        scale=alt.Scale(
-            domain=[int(frame["budget"].min()), int(frame["budget"].max())], nice=False
-        ),
-        axis=alt.Axis(format=",d"),
-    )
+    x = _budget_x(frame)
     lines = (
         alt.Chart(frame)
         .transform_fold(list(RETAINED), as_=["measure", "share"])
