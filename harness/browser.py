@@ -1,6 +1,6 @@
 """Driving the explorer in headless Chromium as a person would, the way Streamlit's e2e tests do.
 
-A real ``streamlit run app.py`` server on a free loopback port, Debian's Chromium through
+A real ``streamlit run app.py`` server (harness.app_server), Debian's Chromium through
 Playwright, elements found by their ``data-testid``, and waits on conditions (the app's script
 state, Streamlit's status widget, what the page shows), never on fixed sleeps. A visit records
 every request the page makes and every dialog it opens, and aborts any request for another
@@ -9,25 +9,15 @@ origin, so a test can prove that nothing ran and nothing left the machine.
 
 from __future__ import annotations
 
-import os
 import re
-import subprocess
-import sys
-import tempfile
-import time
-import urllib.request
-from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
 from playwright.sync_api import Browser, Locator, Page, Playwright, Route, expect
 
-from harness.service import free_port
-
-ROOT = Path(__file__).resolve().parent.parent
+# the server, re-exported: tests and benchmarks reach it as this module's
+from harness.app_server import ARTIFACTS, ROOT, Server, running_app, stop  # noqa: F401
 
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMIUM_ARGS = (
@@ -39,10 +29,7 @@ CHROMIUM_ARGS = (
     "--no-first-run",
 )
 VIEWPORT = {"width": 1440, "height": 1000}
-ARTIFACTS = ROOT / "artifacts"
 SCREENSHOTS = ARTIFACTS / "screenshots"
-#: Seconds the server may take to answer its health check.
-START_SECONDS = 60
 #: Milliseconds any single wait may take (a rerun of the largest sample is far below).
 WAIT_MS = 30_000
 
@@ -82,85 +69,6 @@ def url_path(spec: Any) -> str:
 
 class NoBrowser(RuntimeError):
     """Chromium is missing or does not start: the browser tests fail with this message."""
-
-
-# --- the server ----------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class Server:
-    url: str
-    process: subprocess.Popen
-    log: Path
-
-
-def _tail(log: Path, lines: int = 30) -> str:
-    try:
-        return "\n".join(log.read_text(errors="replace").splitlines()[-lines:])
-    except OSError:
-        return "(no log)"
-
-
-def _wait_healthy(url: str, process: subprocess.Popen, log: Path) -> None:
-    deadline = time.monotonic() + START_SECONDS
-    while time.monotonic() < deadline:
-        if process.poll() is not None:
-            raise RuntimeError(
-                f"streamlit run app.py exited with code {process.returncode}:\n{_tail(log)}"
-            )
-        try:
-            with urllib.request.urlopen(f"{url}/_stcore/health", timeout=2) as reply:
-                if reply.read().strip() == b"ok":
-                    return
-        except OSError:
-            pass
-        time.sleep(0.1)  # the polling interval of the health check
-    raise RuntimeError(f"{url}/_stcore/health did not answer in {START_SECONDS} s:\n{_tail(log)}")
-
-
-def stop(process: subprocess.Popen) -> None:
-    """Terminate the server, then kill it if it does not exit; never leave it running."""
-    if process.poll() is not None:
-        return
-    process.terminate()
-    try:
-        process.wait(timeout=10)
-    except subprocess.TimeoutExpired:
-        process.kill()
-        process.wait(timeout=10)
-
-
-@contextmanager
-def running_app(log: Path, options: Sequence[str] = ()) -> Iterator[Server]:
-    """A fresh ``streamlit run app.py`` server on a free loopback port, healthy, then stopped.
-
-    ``options`` are more of Streamlit's command-line settings (``--theme.base dark``).
-    """
-    port = free_port()
-    command = [
-        sys.executable, "-m", "streamlit", "run", "app.py",
-        "--server.headless", "true",
-        "--server.port", str(port),
-        "--server.address", "127.0.0.1",
-        "--browser.gatherUsageStats", "false",
-        "--server.fileWatcherType", "none",
-        *options,
-    ]  # fmt: skip
-    worker = os.environ.get("PYTEST_XDIST_WORKER")
-    if worker:  # each test worker has servers of its own, and so logs of its own
-        log = log.with_name(f"{log.stem}-{worker}{log.suffix}")
-    log.parent.mkdir(parents=True, exist_ok=True)
-    # the server's workspace (explorer.session.workspace) is a folder of its own, never the user's
-    data = tempfile.TemporaryDirectory(prefix="explorer-workspace-")
-    env = {**os.environ, "COMPACTOR_EXPLORER_DATA": data.name}
-    with data, log.open("w") as out:
-        process = subprocess.Popen(command, cwd=ROOT, stdout=out, stderr=subprocess.STDOUT, env=env)
-        try:
-            url = f"http://127.0.0.1:{port}"
-            _wait_healthy(url, process, log)
-            yield Server(url, process, log)
-        finally:
-            stop(process)
 
 
 # --- the browser ---------------------------------------------------------------------------
