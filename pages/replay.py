@@ -18,6 +18,7 @@ VIEW_KEY = "replay_view"
 DRIFT_KEY = "replay_drift"
 LAST_LOSS_KEY = "replay_last_loss"
 MARK_KEY = "replay_marked"
+LOSSES_KEY = "replay_every_loss"
 
 RULE = (
     "The loop starts with the first message; each turn adds the next one and, as the setting "
@@ -54,20 +55,19 @@ def draw(outcome: Outcome) -> None:
         {run.setting: replay_cache.tokens_sent(run, encoding) for run in runs} if encoding else None
     )
     turns = frames.turns_frame(runs, sent)
-    lost = frames.losses_frame(runs)
     left, right = st.columns(2)
     with left:
         st.subheader("Characters sent per turn")
-        st.altair_chart(charts.sent_chart(turns, params["budget_chars"]), width="stretch")
+        st.vega_lite_chart(spec=charts.sent_spec(turns, params["budget_chars"]), width="stretch")
         if sent:
             st.caption(frames.tokens_sentence(sent, encoding))
     with right:
         st.subheader("Cache-reusable share per turn")
-        st.altair_chart(charts.prefix_chart(turns), width="stretch")
+        st.vega_lite_chart(spec=charts.prefix_spec(turns), width="stretch")
     st.subheader(f"Drift: {noun} lost so far")
     st.caption("Click a loss (a diamond) to see the turn and the message where it happened.")
-    event = st.altair_chart(
-        charts.drift_chart(turns, frames.loss_points(lost)),
+    event = st.vega_lite_chart(
+        spec=charts.drift_spec(turns, frames.loss_points(runs)),
         width="stretch",
         key=DRIFT_KEY,
         on_select="rerun",
@@ -90,9 +90,13 @@ def draw(outcome: Outcome) -> None:
                 f"{encoding} tokens out", format="localized"
             )
         common.table(turns, column_config=columns)
-    if len(lost):
-        with st.expander(f"Every loss ({len(lost):,})"):
-            common.table(lost.drop(columns=["lost_so_far"]))
+    losses = sum(len(run.losses) for run in runs)
+    if losses:
+        # drawn only when open: on a long replay, tens of thousands of rows
+        every = st.expander(f"Every loss ({losses:,})", key=LOSSES_KEY, on_change="rerun")
+        if every.open:
+            with every:
+                common.table(frames.losses_frame(runs).drop(columns=["lost_so_far"]))
 
     st.subheader("The history the model sees")
     if st.session_state.get(VIEW_KEY) not in by_setting:

@@ -4,8 +4,11 @@ that keep clear of a rule, and y axes of one width so that stacked charts line u
 
 from __future__ import annotations
 
+import copy
 import math
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
+from contextlib import nullcontext
+from typing import Any
 
 import altair as alt
 import pandas as pd
@@ -36,18 +39,31 @@ def ink(*frames: pd.DataFrame) -> str:
     return CANVAS_INK if any(len(f) > CANVAS_ROWS for f in frames) else INK
 
 
-def rule_line(value: float, label: str, axis: str = "x", colour: str = BUDGET_COLOUR) -> alt.Chart:
+def rule_data(value: float, label: str) -> pd.DataFrame:
+    """The one row a :func:`rule_line` draws: where the rule stands and its name."""
+    return pd.DataFrame({"value": [value], "label": [label]})
+
+
+def rule_line(
+    value: float,
+    label: str,
+    axis: str = "x",
+    colour: str = BUDGET_COLOUR,
+    named: str | None = None,
+) -> alt.Chart:
     """A dashed rule across the chart at ``value`` (budget, threshold, ...), named in a legend.
 
     The name sits in a legend below the axis, so it never covers a bar or a label, and never
     competes for the row of legends above the plot (a narrow chart would cut it off there).
+    With ``named``, the rule reads the dataset of that name (a :func:`rule_data` frame, filled in
+    later: see :func:`template`) and ``value`` and ``label`` are not used.
     """
-    data = pd.DataFrame({"value": [value], "label": [label]})
+    data = alt.Data(name=named) if named else rule_data(value, label)
     position = alt.Y("value:Q") if axis == "y" else alt.X("value:Q")
     dash = alt.StrokeDash(
         "label:N",
         title=None,
-        scale=alt.Scale(domain=[label], range=[[6, 4]]),
+        scale=alt.Scale(range=[[6, 4]]) if named else alt.Scale(domain=[label], range=[[6, 4]]),
         legend=alt.Legend(
             orient="bottom",
             symbolType="stroke",
@@ -99,3 +115,25 @@ def axis_extent(*values: Iterable[float]) -> int:
     # 1.2 times: the axis may run on to the next round number (a maximum of 9,500 to 10,000)
     longest = max((len(f"{int(v * 1.2):,}") for vs in values for v in vs), default=1)
     return _DIGIT_PX * longest + _AXIS_PADDING_PX
+
+
+# --- charts drawn often: a spec made once, data filled in on each rerun -----------------------
+
+
+def template(chart: alt.TopLevelMixin) -> dict[str, Any]:
+    """The Vega-Lite spec of ``chart`` (validated, as Streamlit converts it: without Altair's
+    default theme), for a chart whose data are named (``alt.Data(name=...)``) and filled in by
+    :func:`filled` on every rerun. Building and validating an Altair chart of three layers costs
+    tens of milliseconds; a page that redraws on every slider move makes the spec once per shape.
+    """
+    theme = alt.theme.enable("none") if alt.theme.active == "default" else nullcontext()
+    with theme:
+        return chart.to_dict()
+
+
+def filled(spec: Mapping[str, Any], **datasets: pd.DataFrame) -> dict[str, Any]:
+    """A copy of the template ``spec`` with its named datasets (``name=frame``) filled in, for
+    ``st.vega_lite_chart`` (which sends the frames as Arrow and may change the spec it is given)."""
+    out = copy.deepcopy(dict(spec))
+    out["datasets"] = {**out.get("datasets", {}), **datasets}
+    return out

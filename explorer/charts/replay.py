@@ -3,36 +3,48 @@ share per turn, and the drift (anchors lost so far) with each loss a point to cl
 
 Each setting replayed is one line: the first in ink, the second in a mid grey and dashed, named in
 a legend; fate colours are not used, since a line here is a setting, not a fate.
+
+The page redraws these on every parameter move, so each chart is built over named data once per
+shape (its settings, the budget) and kept as a spec (:func:`explorer.charts.layout.template`);
+``*_spec`` fills in the frames for ``st.vega_lite_chart``.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import lru_cache
+from typing import Any
 
 import altair as alt
 import pandas as pd
 
-from explorer.charts.layout import rule_line, sized
+from explorer.charts.layout import filled, rule_data, rule_line, sized, template
 from explorer.theme import INK, TOTAL_COLOUR
 
 #: The name of the drift chart's point selection (``event.selection[LOSS]``).
 LOSS = "loss"
+#: The names of the charts' datasets: the turns frame and the loss points frame.
+TURNS, POINTS, BUDGET = "turns", "loss_points", "budget"
 HEIGHT = 220
 _COLOURS = [INK, TOTAL_COLOUR]
 _DASHES = [[1, 0], [6, 3]]
 
 
-def _scale(frame: pd.DataFrame) -> alt.Scale:
-    settings: Sequence[str] = list(dict.fromkeys(frame["setting"]))
-    return alt.Scale(domain=settings, range=_COLOURS[: len(settings)])
+def settings_of(turns: pd.DataFrame) -> tuple[str, ...]:
+    """The settings of a turns frame, in their order."""
+    return tuple(dict.fromkeys(turns["setting"]))
 
 
-def _setting(frame: pd.DataFrame) -> tuple[alt.Color, alt.StrokeDash]:
-    settings: Sequence[str] = list(dict.fromkeys(frame["setting"]))
+def _scale(settings: Sequence[str]) -> alt.Scale:
+    return alt.Scale(domain=list(settings), range=_COLOURS[: len(settings)])
+
+
+def _setting(settings: Sequence[str]) -> tuple[alt.Color, alt.StrokeDash]:
+    settings = list(settings)
     colour = alt.Color(
         "setting:N",
         title="Setting",
-        scale=_scale(frame),
+        scale=_scale(settings),
         legend=alt.Legend(orient="top", labelLimit=0),
     )
     dash = alt.StrokeDash(
@@ -46,11 +58,12 @@ def _setting(frame: pd.DataFrame) -> tuple[alt.Color, alt.StrokeDash]:
 _TURN = alt.X("turn:Q", title="Turn", axis=alt.Axis(format="d", tickMinStep=1))
 
 
-def sent_chart(turns: pd.DataFrame, budget: int) -> alt.LayerChart:
-    """Characters sent at each turn (``chars_out``), per setting, and the budget as a rule."""
-    colour, dash = _setting(turns)
+def sent_chart(settings: Sequence[str]) -> alt.LayerChart:
+    """Characters sent at each turn (``chars_out``, dataset :data:`TURNS`), per setting, and the
+    budget as a rule (dataset :data:`BUDGET`, a :func:`rule_data` frame)."""
+    colour, dash = _setting(settings)
     line = (
-        alt.Chart(turns)
+        alt.Chart(alt.Data(name=TURNS))
         .mark_line(strokeWidth=2)
         .encode(
             x=_TURN,
@@ -67,16 +80,16 @@ def sent_chart(turns: pd.DataFrame, budget: int) -> alt.LayerChart:
             ],
         )
     )
-    rule = rule_line(budget, f"budget_chars {budget:,}", axis="y")
+    rule = rule_line(0, "", axis="y", named=BUDGET)
     return sized(alt.layer(line, rule).resolve_scale(strokeDash="independent"), HEIGHT)
 
 
-def prefix_chart(turns: pd.DataFrame) -> alt.Chart:
+def prefix_chart(settings: Sequence[str]) -> alt.Chart:
     """The share of each turn's characters sent that a prompt cache could reuse (its stable
-    prefix), per setting."""
-    colour, dash = _setting(turns)
+    prefix), per setting (dataset :data:`TURNS`)."""
+    colour, dash = _setting(settings)
     chart = (
-        alt.Chart(turns)
+        alt.Chart(alt.Data(name=TURNS))
         .mark_line(strokeWidth=2, interpolate="step-after")
         .encode(
             x=_TURN,
@@ -101,13 +114,14 @@ def prefix_chart(turns: pd.DataFrame) -> alt.Chart:
     return sized(chart, HEIGHT)
 
 
-def drift_chart(turns: pd.DataFrame, points: pd.DataFrame) -> alt.LayerChart:
-    """Anchors lost so far at each turn, per setting; each message that lost anchors at a turn
-    (:func:`explorer.frames.replay.loss_points`) a point on the line, which a click selects
-    (point selection :data:`LOSS` on setting, turn and message ``index``)."""
-    colour, dash = _setting(turns)
+def drift_chart(settings: Sequence[str]) -> alt.LayerChart:
+    """Anchors lost so far at each turn, per setting (dataset :data:`TURNS`); each message that
+    lost anchors at a turn (:func:`explorer.frames.replay.loss_points`, dataset :data:`POINTS`) a
+    point on the line, which a click selects (point selection :data:`LOSS` on setting, turn and
+    message ``index``)."""
+    colour, dash = _setting(settings)
     line = (
-        alt.Chart(turns)
+        alt.Chart(alt.Data(name=TURNS))
         .mark_line(strokeWidth=2, interpolate="step-after")
         .encode(
             x=_TURN,
@@ -118,12 +132,12 @@ def drift_chart(turns: pd.DataFrame, points: pd.DataFrame) -> alt.LayerChart:
     )
     pick = alt.selection_point(name=LOSS, fields=["setting", "turn", "index"], on="click")
     points = (
-        alt.Chart(points)
+        alt.Chart(alt.Data(name=POINTS))
         .mark_point(filled=True, size=90, shape="diamond")
         .encode(
             x=_TURN,
             y=alt.Y("lost_so_far:Q"),
-            color=alt.Color("setting:N", scale=_scale(turns), legend=None),
+            color=alt.Color("setting:N", scale=_scale(settings), legend=None),
             stroke=alt.condition(pick, alt.value(INK), alt.value(None)),
             strokeWidth=alt.condition(pick, alt.value(2), alt.value(0)),
             tooltip=[
@@ -138,3 +152,27 @@ def drift_chart(turns: pd.DataFrame, points: pd.DataFrame) -> alt.LayerChart:
         .add_params(pick)
     )
     return sized(alt.layer(line, points), HEIGHT)
+
+
+_CHARTS = {"sent": sent_chart, "prefix": prefix_chart, "drift": drift_chart}
+
+
+@lru_cache(maxsize=32)
+def _template(kind: str, settings: tuple[str, ...]) -> dict[str, Any]:
+    return template(_CHARTS[kind](settings))
+
+
+def sent_spec(turns: pd.DataFrame, budget: int) -> dict[str, Any]:
+    """:func:`sent_chart` over ``turns`` and ``budget``, as a Vega-Lite spec."""
+    rule = rule_data(budget, f"budget_chars {budget:,}")
+    return filled(_template("sent", settings_of(turns)), **{TURNS: turns, BUDGET: rule})
+
+
+def prefix_spec(turns: pd.DataFrame) -> dict[str, Any]:
+    """:func:`prefix_chart` over ``turns``, as a Vega-Lite spec."""
+    return filled(_template("prefix", settings_of(turns)), **{TURNS: turns})
+
+
+def drift_spec(turns: pd.DataFrame, points: pd.DataFrame) -> dict[str, Any]:
+    """:func:`drift_chart` over ``turns`` and the loss ``points``, as a Vega-Lite spec."""
+    return filled(_template("drift", settings_of(turns)), **{TURNS: turns, POINTS: points})

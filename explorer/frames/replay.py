@@ -5,10 +5,11 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
+import numpy as np
 import pandas as pd
 
 from compactor.analyses.replay import Replay
-from compactor.analyses.replay_drift import Loss
+from compactor.analyses.replay_drift import REMOVAL, Loss
 from compactor.analyses.replay_fates import GONE, NEW, TRIMMED, cache_reuse, message_fates
 from explorer.session.replay_cache import ReplayRun
 
@@ -63,13 +64,16 @@ def losses_frame(runs: Sequence[ReplayRun]) -> pd.DataFrame:
     and the anchors lost so far at that turn (where the drift chart draws it)."""
     columns: dict[str, list] = {name: [] for name in LOSS_COLUMNS}
     for run in runs:
+        if not run.losses:
+            continue
         lost_at = {t.turn: t.anchors_lost for t in run.replay.turns}
+        turn, anchor, index, how = zip(*run.losses, strict=True)  # Loss is a named tuple
         columns["setting"] += [run.setting] * len(run.losses)
-        columns["turn"] += [x.turn for x in run.losses]
-        columns["anchor"] += [x.fact for x in run.losses]
-        columns["index"] += [x.index for x in run.losses]
-        columns["how"] += [x.how for x in run.losses]
-        columns["lost_so_far"] += [lost_at[x.turn] for x in run.losses]
+        columns["turn"] += turn
+        columns["anchor"] += anchor
+        columns["index"] += index
+        columns["how"] += how
+        columns["lost_so_far"] += map(lost_at.__getitem__, turn)
     return pd.DataFrame(columns, columns=LOSS_COLUMNS).astype(
         {"turn": "int64", "index": "int64", "lost_so_far": "int64"}
     )
@@ -78,14 +82,40 @@ def losses_frame(runs: Sequence[ReplayRun]) -> pd.DataFrame:
 POINT_COLUMNS = ["setting", "turn", "index", "how", "lost_so_far", "anchors", "first"]
 
 
-def loss_points(lost: pd.DataFrame) -> pd.DataFrame:
-    """The losses grouped by setting, turn and message (one point each on the drift chart):
-    how many anchors that message's trim or removal lost, and the first of them."""
-    keys = ["setting", "turn", "index", "how", "lost_so_far"]
-    grouped = lost.groupby(keys, sort=False, as_index=False).agg(
-        anchors=("anchor", "size"), first=("anchor", "first")
-    )
-    return grouped.reindex(columns=POINT_COLUMNS)
+def loss_points(runs: Sequence[ReplayRun]) -> pd.DataFrame:
+    """The losses grouped by setting, turn and message (one point each on the drift chart), in
+    the order they first occur: how many anchors that message's trim or removal lost, the first
+    of them, and the anchors lost so far at that turn (where the chart draws the point)."""
+    parts = []
+    for run in runs:
+        if not run.losses:
+            continue
+        turn, anchor, index, how = zip(*run.losses, strict=True)
+        turn, index = np.asarray(turn), np.asarray(index)
+        anchor, how = np.asarray(anchor, dtype=object), np.asarray(how, dtype=object)
+        key = (turn * (int(index.max()) + 1) + index) * 2 + (how == REMOVAL)
+        _, first, counts = np.unique(key, return_index=True, return_counts=True)
+        order = np.argsort(first, kind="stable")
+        first, counts = first[order], counts[order]
+        lost_at = np.array([0, *(t.anchors_lost for t in run.replay.turns)])
+        at = turn[first]
+        parts.append(
+            pd.DataFrame(
+                {
+                    "setting": run.setting,
+                    "turn": at,
+                    "index": index[first],
+                    "how": how[first],
+                    "lost_so_far": lost_at[at],
+                    "anchors": counts,
+                    "first": anchor[first],
+                },
+                columns=POINT_COLUMNS,
+            )
+        )
+    if not parts:
+        return pd.DataFrame(columns=POINT_COLUMNS)
+    return pd.concat(parts, ignore_index=True)
 
 
 HISTORY_COLUMNS = ["position", "index", "role", "fate", "chars", "original_chars", "content"]

@@ -27,6 +27,7 @@ from tests.paths import ROOT
 
 PAGE = "pages/replay.py"
 TURN_KEY = "replay_turn"
+LOSSES_KEY = "replay_every_loss"
 
 
 def engine(at, strategy="memory-compact", policy="always"):
@@ -133,3 +134,19 @@ def test_with_an_encoding_chosen_every_turn_counts_the_tokens_it_sends():
     assert (
         said and f"{MEMORY_ALWAYS}: at most {max(sent):,} a turn, {sum(sent):,} in all" in said[0]
     )
+
+
+def test_every_loss_is_listed_only_once_opened():
+    at = goto(start({"sample": "support-chat"}), PAGE)
+    expected = engine(at)
+    assert expected.losses
+    (every,) = [e for e in at.expander if e.label.startswith("Every loss")]
+    assert not [d for d in at.dataframe if "anchor" in d.value.columns]  # closed: not sent
+    at.session_state[LOSSES_KEY] = True
+    at.run()
+    assert_clean(at)
+    lost = table(at, "anchor")
+    mine = lost[lost["setting"] == MEMORY_ALWAYS]
+    assert list(mine[["turn", "anchor", "index", "how"]].itertuples(index=False, name=None)) == [
+        tuple(x) for x in expected.losses
+    ]

@@ -38,8 +38,10 @@ def layers(spec):
 
 
 def test_characters_sent_against_the_budget():
-    spec = charts.sent_chart(TURNS, 12).to_dict()
+    spec = charts.sent_spec(TURNS, 12)
+    assert spec["datasets"][charts.TURNS] is TURNS
     line, rule = layers(spec)
+    assert line["data"] == {"name": charts.TURNS}
     assert line["mark"]["type"] == "line"
     assert line["encoding"]["y"]["field"] == "chars_out"
     assert line["encoding"]["color"]["scale"] == {
@@ -47,20 +49,23 @@ def test_characters_sent_against_the_budget():
         "range": [INK, TOTAL_COLOUR],
     }
     assert rule["mark"]["type"] == "rule"
-    (budget,) = spec["datasets"][rule["data"]["name"]]
-    assert budget["value"] == 12
+    budget = spec["datasets"][rule["data"]["name"]]
+    assert budget.to_dict("records") == [{"value": 12, "label": "budget_chars 12"}]
 
 
 def test_the_stable_share_is_a_percentage_axis():
-    spec = charts.prefix_chart(TURNS).to_dict()
+    spec = charts.prefix_spec(TURNS)
+    assert spec["data"] == {"name": charts.TURNS} and spec["datasets"][charts.TURNS] is TURNS
     y = spec["encoding"]["y"]
     assert y["field"] == "stable_share" and y["scale"]["domain"] == [0, 1]
     assert y["axis"]["format"] == "%"
 
 
 def test_each_loss_is_a_point_a_click_selects():
-    spec = charts.drift_chart(TURNS, POINTS).to_dict()
+    spec = charts.drift_spec(TURNS, POINTS)
     line, points = layers(spec)
+    assert points["data"] == {"name": charts.POINTS}
+    assert spec["datasets"][charts.POINTS] is POINTS
     assert line["encoding"]["y"]["field"] == "anchors_lost"
     assert points["mark"]["type"] == "point"
     (param,) = spec["params"]  # Altair lifts a layer's selection to the top
@@ -68,3 +73,21 @@ def test_each_loss_is_a_point_a_click_selects():
     assert param["select"]["fields"] == ["setting", "turn", "index"]
     assert param["views"] == [points["name"]]
     assert points["encoding"]["y"]["field"] == "lost_so_far"
+
+
+def test_a_spec_is_made_once_per_shape_and_never_shared():
+    first = charts.sent_spec(TURNS, 12)
+    first["layer"][0]["mark"]["type"] = "changed by Streamlit"
+    again = charts.sent_spec(TURNS.iloc[::-1], 12)  # other rows, the same settings and budget
+    assert again["layer"][0]["mark"]["type"] == "line"
+    assert again["datasets"][charts.TURNS]["turn"].tolist() == [2, 1, 2, 1]
+    other = charts.sent_spec(TURNS, 99_000)
+    budget = other["datasets"][layers(other)[1]["data"]["name"]]
+    assert budget.to_dict("records") == [{"value": 99_000, "label": "budget_chars 99,000"}]
+    solo = charts.prefix_spec(TURNS[TURNS["setting"] == "B"])
+    assert solo["encoding"]["color"]["scale"]["domain"] == ["B"]
+
+
+def test_the_spec_has_no_default_theme_size():
+    # Streamlit converts Altair charts without Altair's default theme; so does the template
+    assert "continuousWidth" not in str(charts.prefix_spec(TURNS).get("config", {}))

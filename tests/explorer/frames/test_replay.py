@@ -46,8 +46,9 @@ def test_the_losses_frame_and_its_points_are_the_replays_losses(runs):
         list(lost[["setting", "turn", "anchor", "index", "how"]].itertuples(index=False, name=None))
         == expected
     )
-    points = frames.loss_points(lost)
+    points = frames.loss_points(runs)
     assert points["anchors"].sum() == len(lost)
+    assert list(points.columns) == frames.POINT_COLUMNS
     for point in points.itertuples():
         run = next(r for r in runs if r.setting == point.setting)
         here = [x for x in run.losses if (x.turn, x.index) == (point.turn, point.index)]
@@ -103,3 +104,11 @@ def test_a_replay_without_facts_says_so():
         (),
     )
     assert frames.summary_line(run).endswith("0 anchors lost (no anchors to watch).")
+
+
+def test_no_losses_no_points():
+    request = load_sample("support-chat").request
+    quiet = run_of(request)
+    quiet = ReplayRun(quiet.setting, quiet.replay, quiet.recorded, (), ())
+    points = frames.loss_points([quiet])
+    assert points.empty and list(points.columns) == frames.POINT_COLUMNS
