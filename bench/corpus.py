@@ -11,8 +11,9 @@ figures are ratios measured side by side: in each of ``ROUNDS`` rounds, 1 worker
 alternating order; each round gives its ratios, and the median round's are the figures. Scaling
 efficiency = rate with 2 workers / twice the rate with 1 (target >= 0.8); the machine's ceiling =
 the time of one plain run / the time of two at once (what two cores give this work, with no pool;
-1 when two at once take no longer than one). Ray runs after a warm-up (Ray's task registration) in ``RAY_ROUNDS`` rounds beside the pool
-of 2 workers, alternating; the median round's rate ratio is the figure (target >= 0.7).
+1 when two at once take no longer than one). Ray runs after a warm-up (Ray's task registration)
+in ``RAY_ROUNDS`` rounds beside the pool of 2 workers, alternating; the median round's rate ratio
+is the figure (target >= 0.7).
 """
 
 from __future__ import annotations
