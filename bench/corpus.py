@@ -37,7 +37,7 @@ from compactor.evaluation import (  # noqa: E402
     settings_grid,
 )
 from compactor.jsonio import dumps  # noqa: E402
-from tests.generate import PIECES  # noqa: E402
+from harness.pieces import PIECES  # noqa: E402
 
 ROUNDS = 5
 RAY_ROUNDS = 3

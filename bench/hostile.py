@@ -34,8 +34,8 @@ sys.path.insert(0, str(ROOT))
 from compactor.pipeline import compact  # noqa: E402
 from compactor.service.handling import handle  # noqa: E402
 from compactor.strategies.context_trim import trim_context  # noqa: E402
+from harness.hostile_cases import BY_NAME, CASES, COMPACT  # noqa: E402
 from harness.service import serving  # noqa: E402
-from tests.hostile.cases import BY_NAME, CASES, COMPACT  # noqa: E402
 
 TARGET_SECONDS = 1.0
 TARGET_BYTES = 64 * 1024

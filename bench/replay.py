@@ -63,7 +63,7 @@ BUDGETS = (110_000, 100_000, 90_000, 80_000, 70_000)
 
 
 def page_figure() -> None:
-    from tests.pages.apptest import assert_clean, goto, set_param, start
+    from harness.apptest import assert_clean, goto, set_param, start
 
     at = goto(start({"sample": "largest"}), "pages/replay.py")  # anchors found, first replays
     assert_clean(at)

@@ -3,36 +3,7 @@
 from hypothesis import strategies as st
 
 from compactor.contract import ROLES
-
-VOCABULARY = [
-    "order",
-    "refund",
-    "DE-4471",
-    "shipment",
-    "Lyon",
-    "the",
-    "is",
-    "where",
-    "café",
-    "会议",
-    "ok",
-]
-PIECES = VOCABULARY + [
-    " ",
-    " ",
-    " ",
-    ". ",
-    "! ",
-    "? ",
-    "…",
-    "。",
-    "\n",
-    "e\u0301",
-    "👨‍👩‍👧",
-    "🇩🇪",
-    "👍🏽",
-    "x" * 30,
-]
+from harness.pieces import PIECES, VOCABULARY  # noqa: F401  (the strategies' words)
 
 content = st.lists(st.sampled_from(PIECES), min_size=1, max_size=60).map("".join).filter(bool)
 message = st.fixed_dictionaries(

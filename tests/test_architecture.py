@@ -16,6 +16,8 @@ SOURCES = sorted(
     p for folder in ("compactor", "explorer", "pages") for p in (ROOT / folder).rglob("*.py")
 ) + [ROOT / "app.py"]
 TESTS = sorted((ROOT / "tests").rglob("*.py")) + sorted((ROOT / "bench").rglob("*.py"))
+#: The benchmarks and what they share with the tests (servers, drivers, cases), never from tests/.
+TOOLS = sorted(p for folder in ("bench", "harness") for p in (ROOT / folder).rglob("*.py"))
 MAX_LINES = 400
 #: Lower layers first; a module may import its own layer and the layers before it.
 LAYERS = (
@@ -125,7 +127,12 @@ def test_there_are_no_import_loops():
     assert loops == []
 
 
-@pytest.mark.parametrize("path", SOURCES, ids=lambda p: str(p.relative_to(ROOT)))
+@pytest.mark.parametrize("path", TOOLS, ids=lambda p: str(p.relative_to(ROOT)))
+def test_benchmarks_and_the_harness_import_nothing_from_the_tests(path):
+    assert [m for m in imports(path) if m == "tests" or m.startswith("tests.")] == []
+
+
+@pytest.mark.parametrize("path", SOURCES + TOOLS, ids=lambda p: str(p.relative_to(ROOT)))
 def test_no_module_is_over_400_lines(path):
     assert len(path.read_text("utf-8").splitlines()) <= MAX_LINES
 

@@ -18,7 +18,7 @@ from compactor.samples import DEFAULT_SAMPLE, load_sample
 from explorer.frames import imports
 from explorer.session.conversation import params_from
 from explorer.widgets import importing
-from tests.hostile.cases import CASES, Case
+from harness.hostile_cases import CASES, Case
 
 #: Bodies that are one wrong shape as a whole: their one problem is at ``$``.
 WHOLE_INPUT = (

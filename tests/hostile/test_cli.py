@@ -7,7 +7,7 @@ import sys
 import pytest
 
 from compactor.errors import MAX_PROBLEMS
-from tests.hostile.cases import CASES, COMPACT, MAX_ERROR_BYTES
+from harness.hostile_cases import CASES, COMPACT, MAX_ERROR_BYTES
 from tests.paths import ROOT
 
 

@@ -12,7 +12,7 @@ from compactor import compact
 from compactor.errors import MAX_PROBLEMS, InvalidRequest, UnreadableJSON
 from compactor.jsonio import parse_json
 from compactor.strategies.context_trim import trim_context
-from tests.hostile.cases import BY_NAME, CASES, COMPACT, LIMIT, MAX_ERROR_BYTES
+from harness.hostile_cases import BY_NAME, CASES, COMPACT, LIMIT, MAX_ERROR_BYTES
 
 ENGINES = {COMPACT: compact}
 

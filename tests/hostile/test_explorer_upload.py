@@ -11,8 +11,8 @@ import pytest
 
 from explorer.session import state
 from explorer.widgets import importing
+from harness.apptest import assert_clean, goto, params, start, table
 from tests.hostile.explorer_answers import answer, check_refusal, uploaded_only
-from tests.pages.apptest import assert_clean, goto, params, start, table
 
 PAGE = "pages/conversation.py"
 NAME = "hostile.json"

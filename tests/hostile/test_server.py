@@ -23,8 +23,8 @@ from compactor.errors import MAX_PROBLEMS
 from compactor.pipeline import compact
 from compactor.service.docs import ASSETS
 from compactor.service.handling import handle
+from harness.hostile_cases import BY_NAME, CASES, COMPACT, LIMIT, MAX_ERROR_BYTES
 from harness.service import serving
-from tests.hostile.cases import BY_NAME, CASES, COMPACT, LIMIT, MAX_ERROR_BYTES
 from tests.paths import GOLDEN
 
 JSON = {"Content-Type": "application/json"}

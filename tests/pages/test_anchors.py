@@ -6,8 +6,7 @@ import pytest
 from compactor.analyses.anchors import anchor_report, stage_losses
 from explorer.frames.anchors import survives_label
 from explorer.widgets.tuning import PHRASES_KEY
-from tests.explorer.requests import rich_request
-from tests.pages.apptest import (
+from harness.apptest import (
     MOVES,
     assert_clean,
     engine,
@@ -16,6 +15,7 @@ from tests.pages.apptest import (
     on_page,
     table,
 )
+from tests.explorer.requests import rich_request
 
 PAGE = "pages/anchors.py"
 

@@ -11,8 +11,7 @@ from explorer.frames.stages import NO_BREAK
 from explorer.navigation import PAGES
 from explorer.session import state
 from explorer.widgets.page import FRIENDLY_ERROR
-from tests.explorer.requests import rich_request
-from tests.pages.apptest import (
+from harness.apptest import (
     assert_clean,
     goto,
     load,
@@ -22,6 +21,7 @@ from tests.pages.apptest import (
     start,
     static_table,
 )
+from tests.explorer.requests import rich_request
 
 DISPATCHER = load_sample(DEFAULT_SAMPLE).request
 PUBLISHED = {k: v for k, v in DISPATCHER.items() if k != "messages"}

@@ -7,8 +7,7 @@ from compactor.analyses.ab import compare_params
 from compactor.model import Params
 from compactor.samples import load_samples
 from explorer.widgets.tuning import B_KEYS
-from tests.explorer.requests import rich_request
-from tests.pages.apptest import (
+from harness.apptest import (
     assert_clean,
     goto,
     load,
@@ -19,6 +18,7 @@ from tests.pages.apptest import (
     start,
     table,
 )
+from tests.explorer.requests import rich_request
 
 PAGE = "pages/compare.py"
 B_WIDGETS = {

@@ -8,8 +8,8 @@ from compactor.formats import convert_text
 from compactor.samples import DEFAULT_SAMPLE, load_samples
 from explorer.session import state
 from explorer.widgets import importing
+from harness.apptest import assert_clean, goto, params, set_param, start, table
 from tests.explorer.requests import rich_request
-from tests.pages.apptest import assert_clean, goto, params, set_param, start, table
 from tests.paths import ROOT
 
 TAU = ROOT / "tests" / "fixtures" / "real" / "tau_airline_3_records.json"

@@ -22,7 +22,7 @@ from explorer.frames.imports import problem_rows
 from explorer.session import corpus_store, state, workspace
 from explorer.widgets import corpus as widgets
 from explorer.widgets import corpus_results as results
-from tests.pages.apptest import assert_clean, charts, goto, metrics, start, table
+from harness.apptest import assert_clean, charts, goto, metrics, start, table
 from tests.paths import ROOT
 
 PAGE = "pages/corpus.py"

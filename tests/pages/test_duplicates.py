@@ -6,8 +6,8 @@ import re
 import pytest
 
 from compactor.analyses.semantic import semantic_pairs, semantic_similarity
+from harness.apptest import MOVES, chart_rows, engine, follows_the_engine, on_page, table
 from tests.explorer.requests import rich_request
-from tests.pages.apptest import MOVES, chart_rows, engine, follows_the_engine, on_page, table
 
 PAGE = "pages/duplicates.py"
 

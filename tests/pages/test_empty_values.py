@@ -11,7 +11,7 @@ from compactor.samples import load_samples
 from explorer.navigation import PAGES
 from explorer.widgets.common import MISSING
 from explorer.widgets.tuning import B_KEYS, PHRASES_KEY
-from tests.pages.apptest import arrow_frame, assert_clean, goto, start
+from harness.apptest import arrow_frame, assert_clean, goto, start
 
 #: Text a cell or a tooltip shows for a missing value when nothing replaces it.
 #: ("none" in lower case is the explorer's word for an empty list of messages, so it is not here.)

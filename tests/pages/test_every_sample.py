@@ -4,7 +4,7 @@ import pytest
 
 from compactor.samples import load_samples
 from explorer.navigation import PAGES
-from tests.pages.apptest import assert_clean, charts, goto, start
+from harness.apptest import assert_clean, charts, goto, start
 
 SAMPLES = load_samples()
 CHART_PAGES = {"app.py": 3, "pages/timeline.py": 1, "pages/scores.py": 1}

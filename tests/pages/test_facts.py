@@ -7,8 +7,7 @@ import pytest
 from compactor.analyses.facts import parse_phrases, watch
 from compactor.samples import load_samples
 from explorer.widgets.tuning import PHRASES_KEY
-from tests.explorer.requests import rich_request
-from tests.pages.apptest import (
+from harness.apptest import (
     MOVES,
     assert_clean,
     engine,
@@ -19,6 +18,7 @@ from tests.pages.apptest import (
     start,
     table,
 )
+from tests.explorer.requests import rich_request
 
 PAGE = "pages/facts.py"
 PHRASES = "AC-1234\nporto\n\nFriday   evening\nAC-1234\nnowhere to be found\nroute"

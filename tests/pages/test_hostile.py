@@ -11,8 +11,8 @@ import pytest
 from streamlit.testing.v1.element_tree import AlertBase, HeadingBase, Markdown, Metric
 
 from explorer.navigation import PAGES
+from harness.apptest import assert_clean, goto, load, start
 from tests.explorer.requests import HOSTILE, hostile_request
-from tests.pages.apptest import assert_clean, goto, load, start
 
 #: Pieces of the hostile contents and ids that none of the explorer's own texts contain.
 MARKERS = ("<script", "script>", "onerror", "tracker", "javascript", "\\frac", "<i>id-", "**bold")

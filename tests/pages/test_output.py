@@ -6,8 +6,8 @@ import shlex
 import pytest
 
 from explorer.frames import snippets
+from harness.apptest import MOVES, assert_clean, follows_the_engine, on_page, request_of, table
 from tests.explorer.requests import rich_request
-from tests.pages.apptest import MOVES, assert_clean, follows_the_engine, on_page, request_of, table
 
 PAGE = "pages/output.py"
 

@@ -5,8 +5,7 @@ import pytest
 from compactor.samples import load_sample
 from explorer.frames import stages as stage_frames
 from explorer.frames.views import LIST_LIMIT
-from tests.explorer.requests import rich_request
-from tests.pages.apptest import (
+from harness.apptest import (
     MOVES,
     assert_clean,
     chart_rows,
@@ -19,6 +18,7 @@ from tests.pages.apptest import (
     static_table,
     table,
 )
+from tests.explorer.requests import rich_request
 
 PAGE = "app.py"
 

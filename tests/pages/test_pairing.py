@@ -11,7 +11,7 @@ from explorer.frames.checks import pairing_summary, removed_by_import_note
 from explorer.session import state
 from explorer.session.conversation import Conversation, params_from
 from explorer.widgets import importing
-from tests.pages.apptest import assert_clean, engine, goto, metrics, set_param, start, table
+from harness.apptest import assert_clean, engine, goto, metrics, set_param, start, table
 from tests.paths import CORPUS
 
 PAGE = "pages/pairing.py"

@@ -1,8 +1,8 @@
 """Pin or unpin where you look: the detail's button and Overview's one-click pin of the task
 change the conversation's pin, keep the parameters, and the engine protects (or not) at once."""
 
+from harness.apptest import assert_clean, engine, goto, on_page, params, request_of, set_param
 from tests.explorer.requests import rich_request
-from tests.pages.apptest import assert_clean, engine, goto, on_page, params, request_of, set_param
 
 TIMELINE = "pages/timeline.py"
 

@@ -2,8 +2,8 @@
 
 import pytest
 
+from harness.apptest import MOVES, follows_the_engine, metrics, table
 from tests.explorer.requests import rich_request
-from tests.pages.apptest import MOVES, follows_the_engine, metrics, table
 
 PAGE = "pages/protected.py"
 

@@ -13,7 +13,7 @@ from compactor.samples import load_samples
 from explorer.session import state
 from explorer.session.replay_cache import KEEP_LAST, MEMORY_ALWAYS, MEMORY_OVER, SEED_TRIM
 from explorer.widgets.replay import A_KEY, B_KEY, NONE, TRIM_KEEP_KEY
-from tests.pages.apptest import (
+from harness.apptest import (
     assert_clean,
     chart_rows,
     goto,

@@ -13,8 +13,8 @@ from compactor.providers import OPENAI, PROVIDERS_ENV, ProviderConfig, provider_
 from compactor.strategies.llm_compact import LLMCompact
 from explorer.session.replay_cache import SEED_LOOP
 from explorer.widgets.replay import B_KEY, LOOP_LIMIT_KEY
+from harness.apptest import assert_clean, chart_rows, on_page, request_of
 from tests.llm_server import KEY_ENV, SECRET, llm_fixture, providers_toml
-from tests.pages.apptest import assert_clean, chart_rows, on_page, request_of
 
 PAGE = "pages/replay.py"
 LIMIT = 250

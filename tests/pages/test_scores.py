@@ -3,9 +3,7 @@
 import pytest
 
 from compactor.analyses.markup import term_sources, without_markup
-from tests.compactor.analyses.test_markup import tool_heavy
-from tests.explorer.requests import rich_request
-from tests.pages.apptest import (
+from harness.apptest import (
     MOVES,
     assert_clean,
     chart_rows,
@@ -15,6 +13,8 @@ from tests.pages.apptest import (
     on_page,
     table,
 )
+from tests.compactor.analyses.test_markup import tool_heavy
+from tests.explorer.requests import rich_request
 
 PAGE = "pages/scores.py"
 

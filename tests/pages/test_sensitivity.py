@@ -6,8 +6,7 @@ from compactor.analyses.sweeps import threshold_sweep, trim_sweep
 from compactor.samples import load_samples
 from explorer.frames import sweeps as sweep_frames
 from explorer.frames import views
-from tests.explorer.requests import rich_request
-from tests.pages.apptest import (
+from harness.apptest import (
     MOVES,
     assert_clean,
     chart_rows,
@@ -18,6 +17,7 @@ from tests.pages.apptest import (
     start,
     table,
 )
+from tests.explorer.requests import rich_request
 
 PAGE = "pages/sensitivity.py"
 

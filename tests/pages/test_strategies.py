@@ -13,8 +13,7 @@ from compactor.samples import load_samples
 from compactor.strategies.langchain_trim import INSTALL_HINT
 from compactor.strategies.lineup import compare_strategies
 from explorer.session import cache
-from tests.explorer.requests import rich_request
-from tests.pages.apptest import (
+from harness.apptest import (
     MOVES,
     assert_clean,
     follows_the_engine,
@@ -25,6 +24,7 @@ from tests.pages.apptest import (
     static_table,
     table,
 )
+from tests.explorer.requests import rich_request
 
 PAGE = "pages/strategies.py"
 

@@ -7,9 +7,9 @@ import pytest
 from compactor import run, validate
 from compactor.analyses.anchors import anchor_report
 from compactor.providers import PROVIDERS_ENV
+from harness.apptest import assert_clean, on_page, table
 from tests.explorer.requests import rich_request
 from tests.llm_server import KEY_ENV, SECRET, llm_fixture, providers_toml
-from tests.pages.apptest import assert_clean, on_page, table
 
 PAGE = "pages/strategies.py"
 llm = llm_fixture()

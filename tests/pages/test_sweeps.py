@@ -7,8 +7,7 @@ from compactor.analyses.anchors import anchor_report
 from compactor.analyses.sweeps import budget_sweep
 from compactor.samples import load_samples
 from explorer.frames import sweeps as sweep_frames
-from tests.explorer.requests import rich_request
-from tests.pages.apptest import (
+from harness.apptest import (
     MOVES,
     assert_clean,
     chart_rows,
@@ -20,6 +19,7 @@ from tests.pages.apptest import (
     start,
     table,
 )
+from tests.explorer.requests import rich_request
 
 PAGE = "pages/sweeps.py"
 

@@ -3,8 +3,7 @@
 import pytest
 
 from explorer.charts.views import MIN_BAR_PX
-from tests.explorer.requests import rich_request
-from tests.pages.apptest import (
+from harness.apptest import (
     MOVES,
     assert_clean,
     chart_rows,
@@ -13,6 +12,7 @@ from tests.pages.apptest import (
     follows_the_engine,
     on_page,
 )
+from tests.explorer.requests import rich_request
 
 PAGE = "pages/timeline.py"
 SCALE_KEY = "timeline_scale"

@@ -12,8 +12,7 @@ from compactor.analyses.tokens import token_report
 from compactor.samples import load_samples
 from explorer.frames import tokens as token_frames
 from explorer.session import state
-from tests.explorer.requests import rich_request
-from tests.pages.apptest import (
+from harness.apptest import (
     assert_clean,
     engine,
     goto,
@@ -26,6 +25,7 @@ from tests.pages.apptest import (
     static_table,
     table,
 )
+from tests.explorer.requests import rich_request
 
 
 def direct(text, encoding):

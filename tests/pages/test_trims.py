@@ -5,8 +5,8 @@ import re
 
 import pytest
 
+from harness.apptest import MOVES, follows_the_engine, on_page, table
 from tests.explorer.requests import rich_request
-from tests.pages.apptest import MOVES, follows_the_engine, on_page, table
 
 PAGE = "pages/trims.py"
 

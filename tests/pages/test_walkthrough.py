@@ -11,8 +11,7 @@ from compactor.samples import load_samples
 from explorer.charts import walkthrough as walk_charts
 from explorer.frames import views
 from explorer.widgets.tuning import PRESENTING_KEY, STAGE_KEY, STEP_KEY
-from tests.explorer.requests import hostile_request, rich_request
-from tests.pages.apptest import (
+from harness.apptest import (
     MOVES,
     assert_clean,
     chart_rows,
@@ -27,6 +26,7 @@ from tests.pages.apptest import (
     static_table,
     table,
 )
+from tests.explorer.requests import hostile_request, rich_request
 
 PAGE = "pages/walkthrough.py"
 

@@ -13,7 +13,7 @@ from compactor import CompactionResult, run, validate
 from explorer.session import state
 from explorer.session.conversation import Conversation, params_from
 from explorer.widgets.page import FRIENDLY_ERROR
-from tests.paths import ROOT
+from harness.app_server import ROOT
 
 APP = ROOT / "app.py"
 TIMEOUT = 60

@@ -3,7 +3,7 @@
 A plain module (no test framework needed), so that the engine, CLI and server tests here and the
 explorer's paste-box tests can all run the same cases::
 
-    from tests.hostile.cases import CASES
+    from harness.hostile_cases import CASES
     for case in CASES:
         case.body()      # the bytes (large ones are built on first use, then kept)
         case.text()      # the same as text for a paste box (None when it is not UTF-8)
@@ -23,7 +23,7 @@ import json
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from tests.paths import ROOT
+from harness.app_server import ROOT
 
 COMPACT = "/v1/memory-compact"
 TRIM = "/v1/context/trim"
