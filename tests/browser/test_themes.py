@@ -2,9 +2,11 @@
 budget and limit line, value label, data line and outline the explorer draws stands out from
 the page (WCAG contrast of 3 or more, the bar for graphics), where near-black lines and labels
 with white halos used to vanish on dark. The dark theme is a second server started with
-``--theme.base dark``; every page is left as a screenshot per theme."""
+``--theme.base dark``; every page is left as a screenshot per theme. One session per theme tours
+the pages in turn (opening the app costs seconds, a page switch much less)."""
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from contextlib import ExitStack
 
 import pytest
 
@@ -36,10 +38,21 @@ def dark_server() -> Iterator[driver.Server]:
         yield server
 
 
-@pytest.fixture(params=["light", "dark"])
-def themed(request, chromium, app_server):
-    server = request.getfixturevalue("dark_server") if request.param == "dark" else app_server
-    return request.param, server
+@pytest.fixture(scope="module")
+def tours(request, chromium, app_server) -> Iterator[Callable[[str], driver.Visit]]:
+    """The session of a theme, opened on the link the first time it is asked for."""
+    opened: dict[str, driver.Visit] = {}
+    with ExitStack() as stack:
+
+        def tour(theme: str) -> driver.Visit:
+            if theme not in opened:
+                server = request.getfixturevalue("dark_server") if theme == "dark" else app_server
+                visit = stack.enter_context(looks.demo_visit(chromium, server, f"tour_{theme}"))
+                visit.open(LINK)
+                opened[theme] = visit
+            return opened[theme]
+
+        yield tour
 
 
 def painted(chart):
@@ -77,27 +90,27 @@ def check_page(visit, theme, title):
     assert not weak, weak
 
 
+@pytest.mark.parametrize("theme", ["light", "dark"])
 @pytest.mark.parametrize("title", PAGES)
-def test_every_line_label_and_outline_stands_out_on_both_themes(chromium, themed, title):
-    theme, server = themed
-    with looks.demo_visit(chromium, server, f"theme_{theme}_{title}") as visit:
-        visit.open(LINK)
-        visit.go(title)
-        if title == "Fate timeline":  # a picked bar is outlined
-            chart = visit.chart_with("original_chars")
-            visit.click_mark(chart, "index", 2)
-            visit.settle()
-        if title == "A/B compare":  # a larger budget for B, so that some fates differ
-            box = visit.main.get_by_label("B budget_chars", exact=True)
-            box.fill("2400")
-            box.press("Enter")
-            visit.wait_for_mark("differs", True)
-            visit.settle()
-        if title == "Walkthrough":  # the step with outlines and the totals' labels
-            visit.main.get_by_test_id("stButtonGroup").get_by_text("2 · Dedupe").click()
-            visit.settle()
-        check_page(visit, theme, title)
-        assert not visit.exceptions()
+def test_every_line_label_and_outline_stands_out_on_both_themes(tours, theme, title):
+    visit = tours(theme)
+    visit.go(title)
+    if title == "Fate timeline":  # a picked bar is outlined
+        chart = visit.chart_with("original_chars")
+        visit.click_mark(chart, "index", 2)
+        visit.settle()
+    if title == "A/B compare":  # a larger budget for B, so that some fates differ
+        box = visit.main.get_by_label("B budget_chars", exact=True)
+        box.fill("2400")
+        box.press("Enter")
+        visit.wait_for_mark("differs", True)
+        visit.settle()
+    if title == "Walkthrough":  # the step with outlines and the totals' labels
+        visit.main.get_by_test_id("stButtonGroup").get_by_text("2 · Dedupe").click()
+        visit.settle()
+    visit.screenshot(f"theme_{theme}_{title}")
+    check_page(visit, theme, title)
+    assert not visit.exceptions()
 
 
 def test_the_presentation_mode_reads_on_the_dark_theme(chromium, dark_server):
