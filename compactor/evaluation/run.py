@@ -21,7 +21,7 @@ from compactor.analyses.sweeps import BUDGET_RANGE
 from compactor.analyses.tokens import tokenizer
 from compactor.errors import InvalidRequest, Problem, ProblemError
 from compactor.evaluation.corpus import CorpusItem
-from compactor.evaluation.grid import SETTING_PARAMETERS, settings_grid
+from compactor.evaluation.grid import SETTING_PARAMETERS, setting_key, settings_grid
 from compactor.evaluation.rows import Outcome, RowKey, budgets_of, outcome, row_key
 
 BACKENDS = ("local", "ray")
@@ -71,7 +71,12 @@ def evaluate(
     if encoding is not None:
         tokenizer(encoding)  # an unknown encoding or a missing extra fails before any work
     skip = frozenset(skip)
-    todo = [item for item in items if not _all_done(item, settings, budgets, skip)]
+    swept = _swept_done(items, settings, budgets, skip)
+    todo = [
+        item
+        for item in items
+        if item.conversation not in swept and not _all_done(item, settings, budgets, skip)
+    ]
     # Checked above, at the call; the rows are computed as they are read.
     return _rows(
         items, todo, settings, budgets, workers, backend, address, encoding, progress, skip
@@ -202,6 +207,36 @@ def _check_settings(settings: Sequence[dict[str, Any]]) -> None:
             ) from None
 
 
+def _swept_done(
+    items: Sequence[CorpusItem],
+    settings: Sequence[Mapping[str, Any]],
+    budgets: list[int] | None,
+    skip: frozenset[RowKey],
+) -> frozenset[str]:
+    """The conversations whose rows at every sweep point are all in ``skip``, though which
+    budgets those are is known only by running them: rows are written conversation by
+    conversation in corpus order, so every conversation that has rows of each setting swept,
+    before the last conversation with any row, was written whole (the last may have been cut
+    short, and is run again)."""
+    swept = [setting_key(s) for s in settings if budgets_of(s, budgets) is None]
+    if not skip or not swept:
+        return frozenset()
+    seen: dict[str, set[tuple[Any, ...]]] = {}
+    for key in skip:
+        seen.setdefault(key[0], set()).add(tuple(key[2:]))
+    fixed = [
+        (budget, setting_key(s))
+        for s in settings
+        for budget in budgets_of(s, budgets) or ()  # the settings not swept: known budgets
+    ]
+    written = [item.conversation for item in items if item.conversation in seen]
+    return frozenset(
+        c
+        for c in written[:-1]
+        if all(k in seen[c] for k in swept) and all((c, b, *k) in skip for b, k in fixed)
+    )
+
+
 def _all_done(
     item: CorpusItem,
     settings: Sequence[Mapping[str, Any]],
@@ -209,7 +244,7 @@ def _all_done(
     skip: frozenset[RowKey],
 ) -> bool:
     """Whether every row of the conversation is in ``skip``; False when its budgets follow from
-    its sweep (they are known only once it is run)."""
+    its sweep (:func:`_swept_done` says for those)."""
     if not skip:
         return False
     for setting in settings:
