@@ -23,6 +23,7 @@ from compactor.evaluation import (
     rows_in_force,
     settings_grid,
     summarise,
+    written_whole,
 )
 from compactor.evaluation.grid import setting_key
 from compactor.evaluation.output import RowWriter, check_out, read_rows
@@ -141,6 +142,7 @@ def _run(args: argparse.Namespace) -> int:
     keep = (lambda found: rows_in_force(found, SUMMARY_BUDGETS)) if sweep else list
     kept = keep(r for r in earlier if setting_key(r) in wanted)
     skip = {row_key(r) for r in earlier}
+    whole = written_whole(earlier, settings, budgets)  # not run again, though swept
     del earlier
     bar = ProgressBar(sys.stderr)
     rows = evaluate(
@@ -153,6 +155,7 @@ def _run(args: argparse.Namespace) -> int:
         encoding=args.encoding,
         progress=bar.update,
         skip=skip,
+        whole=whole,
     )
     writer = RowWriter(args.out) if args.out else None
     conversation: list[dict[str, Any]] = []

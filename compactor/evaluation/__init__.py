@@ -15,7 +15,7 @@ from compactor.evaluation.grid import SETTING_PARAMETERS, parse_grid_option, set
 from compactor.evaluation.ray_backend import INSTALL_HINT as RAY_INSTALL_HINT
 from compactor.evaluation.ray_backend import BackendUnavailable, ray_available
 from compactor.evaluation.rows import ROW_KEYS, TOKEN_KEYS, conversation_rows, row_key
-from compactor.evaluation.run import BACKENDS, default_workers, evaluate
+from compactor.evaluation.run import BACKENDS, default_workers, evaluate, written_whole
 from compactor.evaluation.summary import SUMMARY_BUDGETS, rows_in_force, summarise
 
 __all__ = [
@@ -38,4 +38,5 @@ __all__ = [
     "rows_in_force",
     "settings_grid",
     "summarise",
+    "written_whole",
 ]

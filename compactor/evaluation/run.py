@@ -42,6 +42,7 @@ def evaluate(
     encoding: str | None = None,
     progress: Progress | None = None,
     skip: Iterable[RowKey] = frozenset(),
+    whole: Iterable[Any] = frozenset(),
 ) -> Iterator[dict[str, Any]]:
     """One row per (conversation, setting, budget), conversation by conversation in corpus order.
 
@@ -53,7 +54,9 @@ def evaluate(
     (a new local Ray instance when None and none is running). ``encoding`` adds
     ``output_tokens``. ``progress(done, total)`` is called with conversations done.
     ``skip`` holds row keys (:func:`~compactor.evaluation.row_key`) already done: they are not
-    yielded, and a conversation whose rows are all known to be done is not run.
+    yielded, and a conversation whose rows are all known to be done is not run. ``whole`` names
+    conversations whose every row the caller has (:func:`written_whole` of a run's rows): they are
+    not run either, though their budgets come from the sweep.
 
     Raises :class:`~compactor.errors.ProblemError` for bad budgets, settings or backend, and
     :class:`~compactor.errors.InvalidRequest` (naming the conversation) for an invalid request.
@@ -70,12 +73,11 @@ def evaluate(
         raise ProblemError([Problem(f"workers must be 1 or more, not {workers}")])
     if encoding is not None:
         tokenizer(encoding)  # an unknown encoding or a missing extra fails before any work
-    skip = frozenset(skip)
-    swept = _swept_done(items, settings, budgets, skip)
+    skip, whole = frozenset(skip), frozenset(whole)
     todo = [
         item
         for item in items
-        if item.conversation not in swept and not _all_done(item, settings, budgets, skip)
+        if item.conversation not in whole and not _all_done(item, settings, budgets, skip)
     ]
     # Checked above, at the call; the rows are computed as they are read.
     return _rows(
@@ -207,33 +209,34 @@ def _check_settings(settings: Sequence[dict[str, Any]]) -> None:
             ) from None
 
 
-def _swept_done(
-    items: Sequence[CorpusItem],
+def written_whole(
+    rows: Sequence[Mapping[str, Any]],
     settings: Sequence[Mapping[str, Any]],
-    budgets: list[int] | None,
-    skip: frozenset[RowKey],
-) -> frozenset[str]:
-    """The conversations whose rows at every sweep point are all in ``skip``, though which
-    budgets those are is known only by running them: rows are written conversation by
-    conversation in corpus order, so every conversation that has rows of each setting swept,
-    before the last conversation with any row, was written whole (the last may have been cut
-    short, and is run again)."""
+    budgets: Sequence[int] | None = None,
+) -> frozenset[Any]:
+    """The conversations whose every row for ``settings`` (and ``budgets``, None: the sweep's)
+    is in ``rows``, the rows a run wrote (or runs resumed one after another), in the order
+    written. A run writes each conversation's rows one after another, in corpus order, so a
+    conversation followed by another's row was written whole by that run; the last one may
+    have been cut short. It must also hold rows of every swept setting, and every row of the
+    settings with known budgets (a setting added on resume is still to run)."""
+    budgets = None if budgets is None else list(budgets)
+    last: dict[Any, int] = {}
+    seen: dict[Any, set[tuple[Any, ...]]] = {}
+    keys = set()
+    for k, row in enumerate(rows):
+        conversation = row["conversation"]
+        last[conversation] = k
+        seen.setdefault(conversation, set()).add(setting_key(row))
+        keys.add(row_key(row))
     swept = [setting_key(s) for s in settings if budgets_of(s, budgets) is None]
-    if not skip or not swept:
-        return frozenset()
-    seen: dict[str, set[tuple[Any, ...]]] = {}
-    for key in skip:
-        seen.setdefault(key[0], set()).add(tuple(key[2:]))
-    fixed = [
-        (budget, setting_key(s))
-        for s in settings
-        for budget in budgets_of(s, budgets) or ()  # the settings not swept: known budgets
-    ]
-    written = [item.conversation for item in items if item.conversation in seen]
+    fixed = [(b, setting_key(s)) for s in settings for b in budgets_of(s, budgets) or ()]
     return frozenset(
         c
-        for c in written[:-1]
-        if all(k in seen[c] for k in swept) and all((c, b, *k) in skip for b, k in fixed)
+        for c, k in last.items()
+        if k < len(rows) - 1
+        and all(key in seen[c] for key in swept)
+        and all((c, b, *key) in keys for b, key in fixed)
     )
 
 
@@ -244,7 +247,7 @@ def _all_done(
     skip: frozenset[RowKey],
 ) -> bool:
     """Whether every row of the conversation is in ``skip``; False when its budgets follow from
-    its sweep (:func:`_swept_done` says for those)."""
+    its sweep (:func:`written_whole` says for those)."""
     if not skip:
         return False
     for setting in settings:

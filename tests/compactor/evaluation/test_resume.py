@@ -1,14 +1,15 @@
 """A resumed evaluation yields exactly the rows not yet written, and runs again only the
-conversations it must: for budgets from the sweep, every conversation written whole before the
-last one written is not run again."""
+conversations it must: with budgets from the sweep, every conversation the written rows hold
+whole (:func:`written_whole`) is not run again."""
 
 import pytest
 
-from compactor.evaluation import evaluate, load_corpus, row_key, settings_grid
+from compactor.evaluation import evaluate, load_corpus, row_key, settings_grid, written_whole
 from tests.paths import CORPUS, ROOT
 
 SWEPT = settings_grid({}, {"keep_last_n": [2, 5]})
 MIXED = SWEPT + settings_grid({"budget_chars": 900}, {"keep_last_n": [3]})
+ADDED = settings_grid({}, {"keep_last_n": [9]})
 
 
 @pytest.fixture(scope="module")
@@ -17,8 +18,8 @@ def items():
 
 
 def resumed(items, settings, written):
-    """The rows a resumed run yields after ``written`` rows, and how many conversations it
-    counted as done before running any."""
+    """The rows a run resumed after ``written`` (in the order written) yields, and how many
+    conversations it counted as done before running any."""
     started = []
     rows = list(
         evaluate(
@@ -26,6 +27,7 @@ def resumed(items, settings, written):
             settings,
             workers=1,
             skip={row_key(r) for r in written},
+            whole=written_whole(written, settings),
             progress=lambda done, total: started.append(done),
         )
     )
@@ -36,21 +38,33 @@ def resumed(items, settings, written):
 @pytest.mark.parametrize("cut", [0.3, 0.75])
 def test_a_run_cut_short_resumes_with_the_missing_rows_only(items, settings, cut):
     full = list(evaluate(items, settings, workers=1))
-    stop = int(len(full) * cut)
-    written = full[:stop]
+    written = full[: int(len(full) * cut)]
     last = written[-1]["conversation"]
     rows, skipped = resumed(items, settings, written)
     assert written + rows == full  # nothing lost, nothing twice, in order
     order = [item.conversation for item in items]
-    assert skipped == order.index(last)  # all before the last one written; it is run again
+    assert skipped == order.index(last)  # all before the last one written; it runs again
 
 
 def test_a_resume_with_a_setting_added_runs_every_conversation_for_it(items):
     written = list(evaluate(items, SWEPT, workers=1))
-    more = SWEPT + settings_grid({}, {"keep_last_n": [9]})
-    rows, skipped = resumed(items, more, written)
+    rows, skipped = resumed(items, SWEPT + ADDED, written)
     assert skipped == 0
-    assert rows == [r for r in evaluate(items, more, workers=1) if r["keep_last_n"] == 9]
+    assert rows == list(evaluate(items, ADDED, workers=1))
+
+
+@pytest.mark.parametrize("cut", [0.2, 0.55, 0.9])
+def test_a_resume_with_a_setting_added_and_cut_short_resumes_again(items, cut):
+    """The first run wrote every row of SWEPT; a second, with a setting added, was cut short
+    (maybe in the middle of a conversation's rows); a third finishes both."""
+    first = list(evaluate(items, SWEPT, workers=1))
+    second = list(evaluate(items, SWEPT + ADDED, workers=1, skip={row_key(r) for r in first}))
+    written = first + second[: int(len(second) * cut)]
+    rows, _ = resumed(items, SWEPT + ADDED, written)
+    assert sorted(map(row_key, written + rows)) == sorted(
+        map(row_key, evaluate(items, SWEPT + ADDED, workers=1))
+    )
+    assert len(written + rows) == len(first) + len(second)  # nothing twice
 
 
 def test_a_finished_run_resumed_runs_only_its_last_conversation(items):
