@@ -161,3 +161,11 @@ def follows_the_engine(path, request, reported, expected, move, at=None) -> None
     assert after == after_expected
     if after_expected != before_expected:
         assert after != before
+
+
+def page_text(at: AppTest) -> str:
+    """Every text the page shows (Markdown, captions, text, notices, JSON, code), to search."""
+    kinds = ("markdown", "caption", "text", "info", "warning", "error", "code")
+    parts = [str(e.value) for kind in kinds for e in at.get(kind)]
+    parts += [str(e.value) for e in at.json]
+    return "\n".join(parts)

@@ -3,8 +3,6 @@ only on its button, through the test language model server over the real openai 
 for the session, and draws like any other setting; a failing provider makes the loop send the
 last ten messages; the key never reaches the page."""
 
-import pytest
-
 from compactor import validate
 from compactor.analyses.anchors import find_anchors
 from compactor.analyses.replay import replay
@@ -13,12 +11,11 @@ from compactor.providers import OPENAI, PROVIDERS_ENV, ProviderConfig, provider_
 from compactor.strategies.llm_compact import LLMCompact
 from explorer.session.replay_cache import SEED_LOOP
 from explorer.widgets.replay import B_KEY, LOOP_LIMIT_KEY
-from harness.apptest import assert_clean, chart_rows, on_page, request_of
-from tests.llm_server import KEY_ENV, SECRET, llm_fixture, providers_toml
+from harness.apptest import assert_clean, chart_rows, on_page, page_text, request_of
+from tests.llm_server import KEY_ENV, SECRET
 
 PAGE = "pages/replay.py"
 LIMIT = 250
-llm = llm_fixture()
 
 
 def chat(n=14):
@@ -27,20 +24,6 @@ def chat(n=14):
         for i in range(n)
     ]
     return {"messages": messages, "budget_chars": 1000}
-
-
-@pytest.fixture
-def configured(llm, tmp_path, monkeypatch):
-    monkeypatch.setenv(PROVIDERS_ENV, str(providers_toml(llm, tmp_path / "providers.toml")))
-    monkeypatch.setenv(KEY_ENV, SECRET)
-    return llm
-
-
-def page_text(at) -> str:
-    parts = [
-        e.value for kind in ("markdown", "caption", "text", "info", "error") for e in at.get(kind)
-    ]
-    return "\n".join([*map(str, parts), *(c.value for c in at.code)])
 
 
 def expected_loop(llm, request):

@@ -2,32 +2,14 @@
 server, over the real openai client), once per request; its losses are read from the anchors;
 a provider failure is a message on the page; the key never reaches the page."""
 
-import pytest
-
 from compactor import run, validate
 from compactor.analyses.anchors import anchor_report
 from compactor.providers import PROVIDERS_ENV
-from harness.apptest import assert_clean, on_page, table
+from harness.apptest import assert_clean, on_page, page_text, table
 from tests.explorer.requests import rich_request
-from tests.llm_server import KEY_ENV, SECRET, llm_fixture, providers_toml
+from tests.llm_server import SECRET
 
 PAGE = "pages/strategies.py"
-llm = llm_fixture()
-
-
-@pytest.fixture
-def configured(llm, tmp_path, monkeypatch):
-    monkeypatch.setenv(PROVIDERS_ENV, str(providers_toml(llm, tmp_path / "providers.toml")))
-    monkeypatch.setenv(KEY_ENV, SECRET)
-    return llm
-
-
-def page_text(at) -> str:
-    parts = [
-        e.value for kind in ("markdown", "caption", "text", "info", "error") for e in at.get(kind)
-    ]
-    parts += [str(e.value) for e in at.json]
-    return "\n".join(map(str, parts))
 
 
 def test_without_providers_the_page_says_how_to_configure_one(monkeypatch):
