@@ -29,6 +29,9 @@ def paste(visit, request):
     visit.choose_mode("Paste")
     visit.main.get_by_test_id("stTextArea").locator("textarea").fill(json.dumps(request))
     visit.main.get_by_role("button", name="Load pasted conversation").click()
+    # the run the click starts, not the page before it (settle alone can see the page idle
+    # before that run begins, and a page switch then may go first)
+    expect(visit.alert("Loaded: Pasted")).to_be_visible()
     visit.settle()
 
 
