@@ -12,7 +12,7 @@ from compactor.strategies.llm_compact import LLMCompact
 from explorer.session.replay_cache import SEED_LOOP
 from explorer.widgets.replay import B_KEY, LOOP_LIMIT_KEY
 from harness.apptest import assert_clean, chart_rows, on_page, page_text, request_of
-from tests.llm_server import KEY_ENV, SECRET
+from tests.llm_server import KEY_ENV, SECRET, providers_toml
 
 PAGE = "pages/replay.py"
 LIMIT = 250
@@ -79,8 +79,10 @@ def test_the_loop_runs_on_its_button_once_and_draws_like_a_setting(configured):
     assert SECRET not in page_text(at)
 
 
-def test_a_failing_provider_makes_the_loop_send_the_last_ten(configured):
+def test_a_failing_provider_makes_the_loop_send_the_last_ten(configured, tmp_path, monkeypatch):
     configured.behaviour.fail_status = 500
+    once = providers_toml(configured, tmp_path / "once.toml", max_retries=0)  # no back-off waits
+    monkeypatch.setenv(PROVIDERS_ENV, str(once))
     at = loop_page(configured)
     at.button(key="replay_loop_run").click().run()
     assert_clean(at)
