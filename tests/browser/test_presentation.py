@@ -35,8 +35,7 @@ def walk_to(visit, step, presenting):
         switch.locator("label").click()  # as a person does (the input itself is hidden)
         visit.settle()
         expect(switch.get_by_role("switch", name="Presentation mode")).to_be_checked()
-    visit.main.get_by_test_id("stButtonGroup").get_by_text(step, exact=True).click()
-    visit.settle()
+    visit.rerun(visit.main.get_by_test_id("stButtonGroup").get_by_text(step, exact=True).click)
 
 
 def dedupe_events():
