@@ -10,7 +10,6 @@ origin, so a test can prove that nothing ran and nothing left the machine.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
@@ -39,20 +38,6 @@ IDLE = (
     "[data-testid='stApp'][data-test-connection-state='CONNECTED']"
     "[data-test-script-state='notRunning']"
 )
-#: The number of runs the page has started: each time the app's script state leaves notRunning
-#: (installed on first use; a rerun asked for shows as rerunRequested, then running).
-RUNS_STARTED = """() => {
-    const app = document.querySelector('[data-testid="stApp"]');
-    if (!window.__explorerRuns) {
-        window.__explorerRuns = {count: 0};
-        new MutationObserver(() => {
-            if (app.getAttribute('data-test-script-state') !== 'notRunning') {
-                window.__explorerRuns.count += 1;
-            }
-        }).observe(app, {attributes: true, attributeFilter: ['data-test-script-state']});
-    }
-    return window.__explorerRuns.count;
-}"""
 #: Every Vega chart on the page has drawn its marks: as SVG, or on a canvas (Streamlit renders a
 #: chart with more than 2,000 rows in one dataset on a canvas; :data:`CHART_ROWS` reads SVG only).
 CHARTS_DRAWN = """() => [...document.querySelectorAll('[data-testid="stVegaLiteChart"]')]
@@ -157,15 +142,6 @@ class Visit:
         expect(page.get_by_test_id("stStatusWidget")).to_have_count(0)
         expect(page.get_by_test_id("stSkeleton")).to_have_count(0)
         page.wait_for_function(CHARTS_DRAWN)
-
-    def rerun(self, action: Callable[[], Any]) -> None:
-        """Do ``action`` (a click, a key press) that makes the app run, wait for that run to
-        begin, then :meth:`settle`. Settling alone right after a click can see the page still
-        idle from before it, and read what the run is about to replace."""
-        before = self.page.evaluate(RUNS_STARTED)
-        action()
-        self.page.wait_for_function(f"() => window.__explorerRuns.count > {before}")
-        self.settle()
 
     def open(self, query: str = "") -> Page:
         """Open the app (``query`` like ``?sample=largest``) as a new session, and wait for it."""

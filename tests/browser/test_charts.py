@@ -72,7 +72,8 @@ def test_waterfall_numbers_stand_clear_of_the_budget_line(demo):
 def test_walkthrough_totals_stand_clear_of_the_budget_line(demo):
     demo.open()
     demo.go("Walkthrough")
-    demo.rerun(demo.main.get_by_test_id("stButtonGroup").get_by_text("4 · Drop", exact=True).click)
+    demo.main.get_by_test_id("stButtonGroup").get_by_text("4 · Drop", exact=True).click()
+    demo.settle()
     chart = demo.chart_with("phase")
     texts, rule = labels_and_rule(demo, chart)
     assert [t["text"] for t in texts] == ["466", "466", "371", "371", "371"]

@@ -35,7 +35,8 @@ def walk_to(visit, step, presenting):
         switch.locator("label").click()  # as a person does (the input itself is hidden)
         visit.settle()
         expect(switch.get_by_role("switch", name="Presentation mode")).to_be_checked()
-    visit.rerun(visit.main.get_by_test_id("stButtonGroup").get_by_text(step, exact=True).click)
+    visit.main.get_by_test_id("stButtonGroup").get_by_text(step, exact=True).click()
+    visit.settle()
 
 
 def dedupe_events():

@@ -106,7 +106,8 @@ def test_every_line_label_and_outline_stands_out_on_both_themes(tours, theme, ti
         visit.wait_for_mark("differs", True)
         visit.settle()
     if title == "Walkthrough":  # the step with outlines and the totals' labels
-        visit.rerun(visit.main.get_by_test_id("stButtonGroup").get_by_text("2 · Dedupe").click)
+        visit.main.get_by_test_id("stButtonGroup").get_by_text("2 · Dedupe").click()
+        visit.settle()
     visit.screenshot(f"theme_{theme}_{title}")
     check_page(visit, theme, title)
     assert not visit.exceptions()
@@ -119,7 +120,8 @@ def test_the_presentation_mode_reads_on_the_dark_theme(chromium, dark_server):
         switch = visit.main.get_by_test_id("stCheckbox").filter(has_text="Presentation mode")
         switch.locator("label").click()
         visit.settle()
-        visit.rerun(visit.main.get_by_test_id("stButtonGroup").get_by_text("4 · Drop").click)
+        visit.main.get_by_test_id("stButtonGroup").get_by_text("4 · Drop").click()
+        visit.settle()
         check_page(visit, "dark", "Walkthrough")
         background = visit.page.evaluate(looks.BACKGROUND)
         cell = visit.main.get_by_test_id("stTable").locator("td").first
