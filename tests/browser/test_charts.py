@@ -69,10 +69,17 @@ def test_waterfall_numbers_stand_clear_of_the_budget_line(demo):
     assert output["y"] + output["height"] <= rule["y"]  # above the line, never under it
 
 
+STEP_4_DRAWN = """() => [...document.querySelectorAll('[data-testid="stVegaLiteChart"]')]
+    .some(chart => chart.querySelectorAll('svg.marks g.mark-text.role-mark > *').length === 5)"""
+
+
 def test_walkthrough_totals_stand_clear_of_the_budget_line(demo):
     demo.open()
     demo.go("Walkthrough")
     demo.main.get_by_test_id("stButtonGroup").get_by_text("4 · Drop", exact=True).click()
+    # the drop step's five totals, not step 1's two: settle() alone can see the page idle
+    # before the click's run begins
+    demo.page.wait_for_function(STEP_4_DRAWN)
     demo.settle()
     chart = demo.chart_with("phase")
     texts, rule = labels_and_rule(demo, chart)
