@@ -3,7 +3,7 @@
 What the explorer pays for the anchors table, retention curve and stage losses once it has the
 result. The finder takes no parameter, so it runs once per conversation: the explorer keeps what
 it found (explorer/session/cache.py) and the finder itself remembers the last few conversations
-by their contents (compactor/analyses/anchor_memo.py). Every later parameter change (a budget
+by their contents (compactor/analyses/anchors/memo.py). Every later parameter change (a budget
 moved, a stage's parameter changed) pays only the survival: each anchor's fate and its survival
 budget read from the new result and its budget sweep (no run per budget).
 
@@ -32,11 +32,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.sweep import biggest_request  # noqa: E402
 from compactor import compact, run, validate  # noqa: E402
-from compactor.analyses import anchor_finder  # noqa: E402
-from compactor.analyses.anchor_finder import forget_found_anchors  # noqa: E402
-from compactor.analyses.anchors import Anchor, anchor_report, find_anchors  # noqa: E402
+from compactor.analyses.anchors import finder as anchor_finder  # noqa: E402
+from compactor.analyses.anchors.finder import forget_found_anchors  # noqa: E402
+from compactor.analyses.anchors.report import Anchor, anchor_report, find_anchors  # noqa: E402
 from compactor.analyses.sweeps import BudgetSweep, budget_sweep  # noqa: E402
-from compactor.result import CompactionResult  # noqa: E402
+from compactor.engine.result import CompactionResult  # noqa: E402
 
 ROUNDS = 15
 TARGET = 0.5

@@ -36,7 +36,7 @@ from compactor.evaluation import (  # noqa: E402
     load_corpus,
     settings_grid,
 )
-from compactor.jsonio import dumps  # noqa: E402
+from compactor.input.jsonio import dumps  # noqa: E402
 from harness.pieces import PIECES  # noqa: E402
 
 ROUNDS = 5

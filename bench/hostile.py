@@ -31,7 +31,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from compactor.pipeline import compact  # noqa: E402
+from compactor.engine.pipeline import compact  # noqa: E402
 from compactor.service.handling import handle  # noqa: E402
 from compactor.strategies.context_trim import trim_context  # noqa: E402
 from harness.hostile_cases import BY_NAME, CASES, COMPACT  # noqa: E402

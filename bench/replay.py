@@ -21,7 +21,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from compactor import compact, validate  # noqa: E402
-from compactor.analyses.replay_strategies import replay_request  # noqa: E402
+from compactor.analyses.replay.strategies import replay_request  # noqa: E402
 from compactor.samples import load_sample  # noqa: E402
 
 ROUNDS = 9

@@ -34,7 +34,7 @@ from bench.prose import largest_request  # noqa: E402
 from bench.service_load import PATH, report, run_python, run_wrk  # noqa: E402
 from compactor import compact  # noqa: E402
 from compactor.contract import REQUEST_EXAMPLE  # noqa: E402
-from compactor.jsonio import dumps, parse_json  # noqa: E402
+from compactor.input.jsonio import dumps, parse_json  # noqa: E402
 from compactor.service import create_app  # noqa: E402
 from compactor.service.compute import ComputePool  # noqa: E402
 from compactor.service.handling import handle  # noqa: E402

@@ -4,12 +4,12 @@
 typed :class:`CompactionResult` behind it, which the explorer, the CLI and the HTTP service read.
 """
 
-from compactor.analysis import TextAnalysis, analyse
+from compactor.engine.pipeline import compact, run
+from compactor.engine.result import CompactionResult, Fate, MessageTrace
 from compactor.errors import InvalidRequest, Problem
+from compactor.input.validation import validate
 from compactor.model import Message, Params, Request
-from compactor.pipeline import compact, run
-from compactor.result import CompactionResult, Fate, MessageTrace
-from compactor.validation import validate
+from compactor.text.profile import TextAnalysis, analyse
 
 __all__ = [
     "CompactionResult",

@@ -2,7 +2,8 @@
 
 import streamlit as st
 
-from compactor.analyses.semantic import DEFAULT_THRESHOLD, SemanticUnavailable
+from compactor.text import SEMANTIC_THRESHOLD as DEFAULT_THRESHOLD
+from compactor.text import SemanticUnavailable
 from explorer.charts import views as charts
 from explorer.frames import markup, views, words
 from explorer.session import cache, state

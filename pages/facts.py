@@ -3,7 +3,7 @@ budget they survive."""
 
 import streamlit as st
 
-from compactor.analyses.facts import parse_phrases
+from compactor.analyses import parse_phrases
 from explorer.frames import checks
 from explorer.session import cache, state
 from explorer.widgets import common, page

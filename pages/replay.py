@@ -4,7 +4,7 @@ anchors drift away and where, and the history the model sees at any turn."""
 
 import streamlit as st
 
-from compactor.analyses.facts import parse_phrases
+from compactor.analyses import parse_phrases
 from explorer.charts import replay as charts
 from explorer.frames import replay as frames
 from explorer.session import replay_cache, state

@@ -4,13 +4,11 @@ seed-003 LLM compact through a configured provider, with the anchors its summary
 
 import streamlit as st
 
-from compactor.analyses.semantic import DEFAULT_THRESHOLD
 from compactor.contract import LIMITS
 from compactor.errors import ProblemError
-from compactor.providers import PROVIDERS_ENV
-from compactor.providers.base import INSTALL_HINT
-from compactor.strategies.langchain_trim import INSTALL_HINT as LANGCHAIN_HINT
-from compactor.strategies.lineup import LANGCHAIN, SEED_TRIM, SEMANTIC_DEDUPE
+from compactor.providers import INSTALL_HINT, PROVIDERS_ENV
+from compactor.strategies import LANGCHAIN, LANGCHAIN_HINT, SEED_TRIM, SEMANTIC_DEDUPE
+from compactor.text import SEMANTIC_THRESHOLD as DEFAULT_THRESHOLD
 from explorer.charts import compare as compare_charts
 from explorer.frames import compare as compare_frames
 from explorer.frames import llm as llm_frames

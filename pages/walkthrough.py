@@ -5,7 +5,7 @@ import html
 import streamlit as st
 
 from compactor import CompactionResult
-from compactor.analyses.walkthrough import Step, Walkthrough
+from compactor.analyses import Step, Walkthrough
 from explorer.charts import walkthrough as walk_charts
 from explorer.frames import compare as compare_frames
 from explorer.frames import markup, views

@@ -1,2 +1,98 @@
-"""Analyses that read a compaction result and decide nothing new: sweeps, the walkthrough,
-watched facts, tool pairing and A/B."""
+"""Analyses: read compaction results and explain or judge them; they never change what
+``compact`` returns. Sweeps (every budget, threshold and cut from one run), the walkthrough,
+watched facts, tool pairing, A/B, import markup, token reports, semantic pairs, and the
+families :mod:`~compactor.analyses.anchors` and :mod:`~compactor.analyses.replay` (each a
+package with its own face). Outcomes (SPEC part D) join them here as
+:mod:`~compactor.analyses.outcomes`."""
+
+from compactor.analyses.ab import (
+    ABComparison,
+    compare_params,
+    compare_results,
+)
+from compactor.analyses.facts import (
+    NOT_FOUND,
+    WatchedFact,
+    parse_phrases,
+    watch,
+)
+from compactor.analyses.markup import (
+    term_sources,
+    without_markup,
+)
+from compactor.analyses.pairing import (
+    LINK,
+    PairingReport,
+    check_pairing,
+    tool_pairs,
+)
+from compactor.analyses.semantic import (
+    SemanticPair,
+    semantic_pairs,
+)
+from compactor.analyses.sweeps import (
+    BEYOND_RANGE,
+    BUDGET_RANGE,
+    KEPT_ALWAYS,
+    REMOVED_ALWAYS,
+    BudgetSweep,
+    Survival,
+    ThresholdStep,
+    ThresholdSweep,
+    TrimSweep,
+    budget_sweep,
+    survival_budgets,
+    threshold_sweep,
+    trim_sweep,
+)
+from compactor.analyses.token_report import (
+    TokenReport,
+    message_counts,
+    token_report,
+)
+from compactor.analyses.walkthrough import (
+    REMOVED,
+    Step,
+    StepEvent,
+    Walkthrough,
+    walkthrough,
+)
+
+__all__ = [
+    "ABComparison",
+    "BEYOND_RANGE",
+    "BUDGET_RANGE",
+    "BudgetSweep",
+    "KEPT_ALWAYS",
+    "LINK",
+    "NOT_FOUND",
+    "PairingReport",
+    "REMOVED",
+    "REMOVED_ALWAYS",
+    "SemanticPair",
+    "Step",
+    "StepEvent",
+    "Survival",
+    "ThresholdStep",
+    "ThresholdSweep",
+    "TokenReport",
+    "TrimSweep",
+    "Walkthrough",
+    "WatchedFact",
+    "budget_sweep",
+    "check_pairing",
+    "compare_params",
+    "compare_results",
+    "message_counts",
+    "parse_phrases",
+    "semantic_pairs",
+    "survival_budgets",
+    "term_sources",
+    "threshold_sweep",
+    "token_report",
+    "tool_pairs",
+    "trim_sweep",
+    "walkthrough",
+    "watch",
+    "without_markup",
+]

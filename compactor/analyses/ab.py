@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from compactor.analysis import TextAnalysis
+from compactor.engine.pipeline import run
+from compactor.engine.result import CompactionResult, Fate
+from compactor.input.validation import validate
 from compactor.model import Params, Request
-from compactor.pipeline import run
-from compactor.result import CompactionResult, Fate
-from compactor.validation import validate
+from compactor.text.profile import TextAnalysis
 
 
 @dataclass(frozen=True)

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 import regex
 
 from compactor.analyses.sweeps import BudgetSweep, budget_sweep
-from compactor.result import CompactionResult
+from compactor.engine.result import CompactionResult
 
 # Where a watched fact stands in one message.
 VERBATIM = "verbatim"  # the message is returned and the fact is in the returned text

@@ -20,8 +20,8 @@ from collections import Counter
 from dataclasses import dataclass
 
 from compactor import contract
-from compactor.result import CompactionResult
-from compactor.text import words
+from compactor.engine.result import CompactionResult
+from compactor.text.words import words
 
 #: The head of a tool call as the importer writes it.
 MARKUP = re.compile(r"\[tool call (?P<name>[^\s\]]+)(?: id=(?P<id>[^\s\]]+))?\]")

@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from compactor.result import CompactionResult
+from compactor.engine.result import CompactionResult
 
 LINK = "link"  # paired by an imported tool-call id
 ADJACENCY = "adjacency"  # paired by position

@@ -23,8 +23,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from compactor import contract
-from compactor.result import CompactionResult, Fate, MessageTrace
-from compactor.text import SENTENCE_ENDS_FORWARD, grapheme_boundaries
+from compactor.engine.result import CompactionResult, Fate, MessageTrace
+from compactor.text.words import SENTENCE_ENDS_FORWARD, grapheme_boundaries
 
 BUDGET_RANGE: tuple[int, int] = tuple(map(int, contract.RANGES["budget_chars"]))
 THRESHOLD_RANGE: tuple[float, float] = tuple(map(float, contract.RANGES["duplicate_threshold"]))
@@ -271,7 +271,7 @@ class TrimSweep:
 
 
 def cut_lengths(text: str, limits: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """For each limit ``L`` (ascending or not), ``compactor.text.cut(text, L)`` as arrays.
+    """For each limit ``L`` (ascending or not), ``compactor.text.words.cut(text, L)`` as arrays.
 
     Returns ``(lengths, sentence)``: the kept length and whether the cut is at a sentence end.
     Limits ``>= len(text)`` cut nothing (length ``len(text)``, ``sentence`` False).

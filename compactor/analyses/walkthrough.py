@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from compactor import contract
-from compactor.result import CompactionResult, Fate, MessageTrace
+from compactor.engine.result import CompactionResult, Fate, MessageTrace
 from compactor.wording import plural
 
 # What an event did (``StepEvent.action``).

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import argparse
 
-from compactor.analyses.anchors import anchor_report
+from compactor.analyses.anchors.report import anchor_report
 from compactor.cli.import_ import needed_fixes
 from compactor.cli.io import (
     add_indent_argument,
@@ -19,11 +19,11 @@ from compactor.cli.io import (
     reports_bad_input,
 )
 from compactor.cli.params import add_parameter_arguments, overrides
+from compactor.engine.pipeline import run as run_pipeline
 from compactor.errors import ProblemError
 from compactor.formats import convert_text
+from compactor.input.validation import validate
 from compactor.model import Request
-from compactor.pipeline import run as run_pipeline
-from compactor.validation import validate
 
 FILE_HELP = (
     "FILE is a memory-compact request, or a conversation in any format `import` reads (OpenAI, "

@@ -19,6 +19,7 @@ from compactor.cli.params import add_parameter_arguments, overrides
 from compactor.cli.records import add_record_arguments, fixed
 from compactor.cli.reports import many_problems, needed_fixes, report, write_lines
 from compactor.contract import LIMITS
+from compactor.engine.pipeline import compact
 from compactor.errors import FormatError, UnreadableJSON
 from compactor.export import TARGETS, export, resolve
 from compactor.formats import (
@@ -28,7 +29,6 @@ from compactor.formats import (
     detect_format,
     read_document,
 )
-from compactor.pipeline import compact
 
 DESCRIPTION = f"""\
 Compact a conversation and print the result.

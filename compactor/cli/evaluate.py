@@ -9,7 +9,6 @@ from collections.abc import Sequence
 from typing import Any
 
 from compactor.analyses.sweeps import BUDGET_RANGE
-from compactor.analyses.tokens import ENCODINGS, TokenizerUnavailable
 from compactor.cli.io import fail
 from compactor.errors import Problem, ProblemError
 from compactor.evaluation import (
@@ -28,6 +27,7 @@ from compactor.evaluation import (
 from compactor.evaluation.grid import setting_key
 from compactor.evaluation.output import RowWriter, check_out, read_rows
 from compactor.formats import FORMATS
+from compactor.text.tokens import ENCODINGS, TokenizerUnavailable
 
 DESCRIPTION = f"""\
 Evaluate settings over a corpus: one row per (conversation, setting, budget), each equal to what

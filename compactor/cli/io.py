@@ -9,7 +9,7 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 from compactor.errors import Problem, ProblemError, UnreadableJSON
-from compactor.jsonio import dumps, parse_json
+from compactor.input.jsonio import dumps, parse_json
 
 
 def read_bytes(path: str) -> bytes:

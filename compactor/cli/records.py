@@ -19,7 +19,7 @@ from compactor.formats import (
     convert_document,
     read_document,
 )
-from compactor.jsonio import dumps
+from compactor.input.jsonio import dumps
 
 #: The files of a folder that ``--all`` reads.
 SUFFIXES = (".json", ".jsonl")

@@ -4,10 +4,9 @@ from __future__ import annotations
 
 import argparse
 
-from compactor.analyses import tokens
-from compactor.analyses.anchors import find_anchors
-from compactor.analyses.replay import POLICIES
-from compactor.analyses.replay_strategies import STRATEGIES, replay_request
+from compactor.analyses.anchors.report import find_anchors
+from compactor.analyses.replay.loop import POLICIES
+from compactor.analyses.replay.strategies import STRATEGIES, replay_request
 from compactor.cli.anchors import FILE_HELP, read_request
 from compactor.cli.io import (
     MissingExtra,
@@ -19,6 +18,7 @@ from compactor.cli.io import (
 )
 from compactor.cli.params import add_parameter_arguments
 from compactor.model import Request
+from compactor.text import tokens
 
 
 def register(sub: argparse._SubParsersAction) -> None:

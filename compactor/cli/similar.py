@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from compactor.analyses import semantic
+from compactor.analyses.semantic import semantic_pairs
 from compactor.cli.anchors import FILE_HELP, read_request
 from compactor.cli.io import (
     MissingExtra,
@@ -15,7 +15,8 @@ from compactor.cli.io import (
     reports_bad_input,
 )
 from compactor.cli.params import add_parameter_arguments
-from compactor.pipeline import run as run_pipeline
+from compactor.engine.pipeline import run as run_pipeline
+from compactor.text import semantic
 
 
 def _cosine(text: str) -> float:
@@ -58,5 +59,5 @@ def register(sub: argparse._SubParsersAction) -> None:
 def run(args: argparse.Namespace) -> int:
     if not semantic.semantic_available():
         raise MissingExtra(semantic.INSTALL_HINT)
-    pairs = semantic.semantic_pairs(run_pipeline(read_request(args)), args.threshold)
+    pairs = semantic_pairs(run_pipeline(read_request(args)), args.threshold)
     return emit([p.to_dict() for p in pairs], indent_of(args))

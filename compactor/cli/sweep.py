@@ -13,8 +13,8 @@ from compactor.cli.io import (
     read_json,
     reports_bad_input,
 )
-from compactor.pipeline import run as run_pipeline
-from compactor.validation import validate
+from compactor.engine.pipeline import run as run_pipeline
+from compactor.input.validation import validate
 
 
 def register(sub: argparse._SubParsersAction) -> None:

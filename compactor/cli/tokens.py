@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from compactor.analyses import tokens
+from compactor.analyses.token_report import message_counts
 from compactor.cli.anchors import FILE_HELP, read_request
 from compactor.cli.io import (
     MissingExtra,
@@ -14,6 +14,7 @@ from compactor.cli.io import (
     indent_of,
     reports_bad_input,
 )
+from compactor.text import tokens
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -45,7 +46,7 @@ def run(args: argparse.Namespace) -> int:
     if not tokens.tokens_available():
         raise MissingExtra(tokens.INSTALL_HINT)
     request = read_request(args)
-    counts = tokens.message_counts(request.contents, args.encoding)
+    counts = message_counts(request.contents, args.encoding)
     rows = [
         {"index": i, "chars": chars, "tokens": count, "estimate": estimate}
         for i, (chars, count, estimate) in enumerate(counts)

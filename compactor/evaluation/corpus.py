@@ -26,7 +26,7 @@ from compactor.errors import FormatError, Problem, UnreadableJSON
 from compactor.formats import Conversion, apply_fixes, convert_document, read_document
 from compactor.formats.reading import Document
 from compactor.formats.types import PENDING
-from compactor.validation import errors_of
+from compactor.input.validation import errors_of
 
 #: The files of a folder that make a corpus.
 SUFFIXES = (".json", ".jsonl")

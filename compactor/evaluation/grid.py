@@ -23,7 +23,7 @@ from typing import Any
 
 from compactor.contract import DEFAULTS, PARAMETERS, ROLES
 from compactor.errors import Problem, ProblemError, quoted
-from compactor.validation import errors_of
+from compactor.input.validation import errors_of
 
 BUDGET = "budget_chars"
 #: The parameters every setting holds (all but the budget), in the schema's order.

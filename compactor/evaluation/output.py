@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from compactor.errors import Problem, ProblemError, UnreadableJSON
-from compactor.jsonio import dumps, parse_json
+from compactor.input.jsonio import dumps, parse_json
 
 SUFFIXES = (".jsonl", ".parquet")
 PARQUET_HINT = 'writing Parquet needs pyarrow, in the parquet extra: pip install -e ".[parquet]"'

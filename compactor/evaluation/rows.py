@@ -14,17 +14,17 @@ from typing import Any
 
 import numpy as np
 
-from compactor.analyses.anchors import anchor_report, find_anchors
+from compactor.analyses.anchors.report import anchor_report, find_anchors
 from compactor.analyses.pairing import tool_pairs
 from compactor.analyses.sweeps import BUDGET_RANGE, budget_sweep
-from compactor.analyses.tokens import count_tokens
-from compactor.analysis import analyse
+from compactor.engine.pipeline import run
 from compactor.errors import InvalidRequest, Problem
 from compactor.evaluation.corpus import CorpusItem
 from compactor.evaluation.grid import BUDGET, SETTING_PARAMETERS, setting_key
+from compactor.input.validation import validate
 from compactor.model import Params, Request
-from compactor.pipeline import run
-from compactor.validation import validate
+from compactor.text.profile import analyse
+from compactor.text.tokens import count_tokens
 
 #: The keys of every row, in order (``output_tokens`` follows when an encoding is chosen).
 ROW_KEYS: tuple[str, ...] = (

@@ -18,11 +18,11 @@ from concurrent.futures import Future, ProcessPoolExecutor
 from typing import Any
 
 from compactor.analyses.sweeps import BUDGET_RANGE
-from compactor.analyses.tokens import tokenizer
 from compactor.errors import InvalidRequest, Problem, ProblemError
 from compactor.evaluation.corpus import CorpusItem
 from compactor.evaluation.grid import SETTING_PARAMETERS, setting_key, settings_grid
 from compactor.evaluation.rows import Outcome, RowKey, budgets_of, outcome, row_key
+from compactor.text.tokens import tokenizer
 
 BACKENDS = ("local", "ray")
 #: Chunks in flight per worker: enough to keep every worker busy, few enough to bound memory.

@@ -15,7 +15,7 @@
 Targets: ``response`` (the memory-compact response), ``request`` (the survivors as a request
 with the same parameters), ``messages`` (the survivors as ``{role, content, id}``), and the
 provider formats ``openai``, ``anthropic``, ``vercel`` and ``sharegpt``
-(:mod:`compactor.export.providers`), where the import's call lines become structured calls
+(:mod:`compactor.export.writers`), where the import's call lines become structured calls
 again and orphan halves of call/result pairs are dropped, each drop in ``notes``
 (:mod:`compactor.export.structure`).
 """
@@ -27,8 +27,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from compactor.contract import PARAMETERS
-from compactor.export.providers import WRITERS
 from compactor.export.structure import structure
+from compactor.export.writers import WRITERS
 
 #: What ``--emit`` can name, in its help's order; ``same`` is the input's own format.
 TARGETS = ("response", "request", "openai", "anthropic", "vercel", "sharegpt", "messages", "same")

@@ -10,7 +10,7 @@ from compactor.contract import LIMITS, PARAMETERS, RANGES
 from compactor.errors import FormatError, Problem, capped, format_path, quoted
 from compactor.formats.fixes import apply_fixes, limit_changes
 from compactor.formats.types import Change, Conversion
-from compactor.validation import errors_of
+from compactor.input.validation import errors_of
 from compactor.wording import plural
 
 MAX_ID = LIMITS["max_id_chars"]

@@ -7,7 +7,7 @@ from typing import Any
 
 from compactor.contract import LIMITS
 from compactor.formats.types import Change, Conversion
-from compactor.text import grapheme_floor
+from compactor.text.words import grapheme_floor
 
 MAX_MESSAGES = LIMITS["max_messages"]
 MAX_CHARS = LIMITS["max_content_chars"]

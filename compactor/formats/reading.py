@@ -14,7 +14,7 @@ from compactor.errors import FormatError, Problem, UnreadableJSON
 from compactor.formats.collections import Collection, collection_of
 from compactor.formats.registry import LINE_FORMATS, convert, convert_lines
 from compactor.formats.types import Conversion
-from compactor.jsonio import decode_text, parse_json
+from compactor.input.jsonio import decode_text, parse_json
 
 #: At most this many unreadable lines are reported, so a wrong file does not flood the report.
 MAX_LINE_PROBLEMS = 20
@@ -89,7 +89,7 @@ def convert_text(
 ) -> Conversion:
     """Convert a JSON or JSONL document given as text or bytes (UTF-8, a byte-order mark allowed).
 
-    Raises :class:`compactor.jsonio.UnreadableJSON` (line and column; for JSONL the line of the
+    Raises :class:`~compactor.errors.UnreadableJSON` (line and column; for JSONL the line of the
     file) when it is not JSON, empty or binary; :class:`FormatError` when it is JSON but not a
     conversation; :class:`ManyConversations` when it holds many and ``record`` does not pick one.
     """

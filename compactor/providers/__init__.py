@@ -14,6 +14,7 @@ message, :meth:`ProviderConfig.public` or a cache key.
 """
 
 from compactor.providers.base import (
+    INSTALL_HINT,
     Completion,
     ContextWindowExceeded,
     Provider,
@@ -37,6 +38,7 @@ from compactor.providers.registry import ProviderRegistry, provider_for
 
 __all__ = [
     "ANTHROPIC",
+    "INSTALL_HINT",
     "COMMAND_LINE",
     "KINDS",
     "OPENAI",

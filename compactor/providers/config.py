@@ -31,7 +31,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from compactor.errors import Problem, ProblemError, format_path
-from compactor.validation import Schema, schema_problems
+from compactor.input.validation import Schema, schema_problems
 
 OPENAI = "openai"
 ANTHROPIC = "anthropic"

@@ -26,8 +26,8 @@ from fastapi.responses import RedirectResponse, Response
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from compactor.contract import REQUEST_EXAMPLE
+from compactor.engine.pipeline import compact
 from compactor.errors import Problem
-from compactor.pipeline import compact
 from compactor.service import docs, llm_routes, openapi
 from compactor.service.compute import ComputePool, default_processes
 from compactor.service.errors import (

@@ -19,7 +19,7 @@ from starlette.requests import Request
 from starlette.responses import Response
 
 from compactor.errors import Problem, UnreadableJSON
-from compactor.jsonio import parse_json
+from compactor.input.jsonio import parse_json
 
 # Defined with the handling, which compute processes import; re-exported for the app and docs.
 from compactor.service.handling import TITLES as TITLES

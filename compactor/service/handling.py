@@ -11,7 +11,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from compactor.errors import InvalidRequest, Problem, UnreadableJSON
-from compactor.jsonio import dumps, parse_json
+from compactor.input.jsonio import dumps, parse_json
 
 TITLES = {
     400: "The body is not JSON",

@@ -29,10 +29,9 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 from compactor.errors import InvalidRequest
-from compactor.jsonio import json_value_problems
-from compactor.schema_check import Report, Schema, check_request, finish
-
-CHARS_PER_TOKEN = 4
+from compactor.input.jsonio import json_value_problems
+from compactor.input.schema_check import Report, Schema, check_request, finish
+from compactor.text.tokens import CHARS_PER_TOKEN, DEFAULT_ENCODING, count_tokens, tokenizer
 
 TRIM_REQUEST_SCHEMA: dict[str, Any] = {
     "type": "object",
@@ -238,3 +237,10 @@ def trim_problems(request: Any) -> list:
         texts.more += max(0, len(textless) - texts.limit)
         json_value_problems(messages, values, ("messages",), level=2)
     return finish([schema, texts, values])
+
+
+def trim_token_counter(encoding: str = DEFAULT_ENCODING) -> Callable[[dict[str, Any]], int]:
+    """A ``count_tokens`` for :func:`trim_context`: the real
+    tokens of what the estimate counts (text, plus the compact JSON of tool parts)."""
+    tokenizer(encoding)  # fail now, not on the first message, when the extra is missing
+    return lambda message: count_tokens(message_text(message), encoding)

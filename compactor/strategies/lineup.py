@@ -15,15 +15,19 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from compactor.analyses.tokens import trim_token_counter
-from compactor.analysis import TextAnalysis
+from compactor.engine.pipeline import run
+from compactor.input.validation import validate
 from compactor.model import Request
-from compactor.pipeline import run
 from compactor.strategies import keep_last as keep_last_strategy
 from compactor.strategies import langchain_trim as langchain_strategy
 from compactor.strategies import semantic_dedupe
-from compactor.strategies.context_trim import CHARS_PER_TOKEN, estimate_tokens, trim_context
-from compactor.validation import validate
+from compactor.strategies.context_trim import (
+    CHARS_PER_TOKEN,
+    estimate_tokens,
+    trim_context,
+    trim_token_counter,
+)
+from compactor.text.profile import TextAnalysis
 
 # Keys of the strategies, in the order they are compared.
 MEMORY_COMPACT = "memory-compact"

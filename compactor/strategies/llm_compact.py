@@ -16,7 +16,7 @@ model's context window), ``passes`` (summary rounds: 1, plus one per merge of ch
 summed over every summary call; null when a call reported none), and ``targetTokensEstimate``
 (as requested, or null). When nothing is older than the kept messages, or nothing older has text,
 the messages pass through unchanged with ``compacted: false``, no call is made, the counts are 0
-and the usage null. Chunking: :mod:`compactor.strategies.summarise`.
+and the usage null. Chunking: :mod:`compactor.strategies.chunked_summary`.
 
 Python API: :func:`llm_compact` (request and provider in, response out), :class:`LLMCompact`
 (``strategy(history) -> messages``, for a loop that compacts every turn), :func:`cache_key`.
@@ -31,16 +31,16 @@ from dataclasses import dataclass
 from typing import Any
 
 from compactor.errors import InvalidRequest, Problem
+from compactor.input.validation import Schema, schema_problems
 from compactor.providers.base import Provider
 from compactor.providers.config import ProviderConfig
+from compactor.strategies.chunked_summary import CannotSummarize, Summary, summarise
 from compactor.strategies.context_trim import TRIM_REQUEST_SCHEMA, estimate_tokens, trim_context
-from compactor.strategies.summarise import CannotSummarize, Summary, summarise
 from compactor.strategies.summary_prompt import (
     PROMPT_FINGERPRINT,
     message_piece,
     system_prompt,
 )
-from compactor.validation import Schema, schema_problems
 
 DEFAULT_KEEP_LAST = 4
 MIN_TARGET_TOKENS = 64

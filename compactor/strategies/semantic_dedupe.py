@@ -19,11 +19,11 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
-from compactor.analyses.semantic import DEFAULT_THRESHOLD, semantic_similarity
-from compactor.analysis import TextAnalysis, analyse
+from compactor.engine.pipeline import run
+from compactor.engine.result import CompactionResult, Deduplication, Removal, Similar
 from compactor.model import Request
-from compactor.pipeline import run
-from compactor.result import CompactionResult, Deduplication, Removal, Similar
+from compactor.text.profile import TextAnalysis, analyse
+from compactor.text.semantic import DEFAULT_THRESHOLD, semantic_similarity
 
 KEY = "semantic-dedupe"
 BY_WORDS, BY_MEANING = "words", "meaning"

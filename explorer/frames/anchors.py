@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pandas as pd
 
+from compactor.analyses import BUDGET_RANGE
 from compactor.analyses.anchors import AnchorReport, message_anchors, stage_losses
-from compactor.analyses.sweeps import BUDGET_RANGE
 
 
 def survives_label(budget: int | None) -> str:

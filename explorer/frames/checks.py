@@ -8,8 +8,7 @@ from collections.abc import Iterable
 import pandas as pd
 
 from compactor import CompactionResult
-from compactor.analyses.facts import NOT_FOUND, WatchedFact
-from compactor.analyses.pairing import LINK, PairingReport
+from compactor.analyses import LINK, NOT_FOUND, PairingReport, WatchedFact
 from explorer.frames.views import name_list
 
 # --- watched facts --------------------------------------------------------------------------

@@ -8,8 +8,8 @@ from typing import Any
 import pandas as pd
 from pandas.io.formats.style import Styler
 
-from compactor.analyses.ab import ABComparison
-from compactor.strategies.lineup import StrategyComparison
+from compactor.analyses import ABComparison
+from compactor.strategies import StrategyComparison
 from explorer.frames.markup import markdown_literal
 from explorer.session.conversation import PARAM_NAMES
 

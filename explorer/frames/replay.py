@@ -8,9 +8,16 @@ from collections.abc import Mapping, Sequence
 import numpy as np
 import pandas as pd
 
-from compactor.analyses.replay import Replay
-from compactor.analyses.replay_drift import REMOVAL, Loss
-from compactor.analyses.replay_fates import GONE, NEW, TRIMMED, cache_reuse, message_fates
+from compactor.analyses.replay import (
+    GONE,
+    NEW,
+    REMOVAL,
+    TRIMMED,
+    Loss,
+    Replay,
+    cache_reuse,
+    message_fates,
+)
 from explorer.session.replay_cache import ReplayRun
 
 TURN_COLUMNS = [

@@ -15,7 +15,7 @@ from urllib.parse import urlsplit
 import pandas as pd
 
 from compactor.export import Exported, export
-from compactor.jsonio import dumps
+from compactor.input import dumps
 from explorer.session.conversation import Conversation
 
 ENDPOINT = "/v1/memory-compact"

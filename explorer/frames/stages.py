@@ -12,7 +12,7 @@ import pandas as pd
 from pandas.io.formats.style import Styler
 
 from compactor import CompactionResult, Fate, contract
-from compactor.analyses.tokens import TokenReport
+from compactor.analyses import TokenReport
 from compactor.wording import plural
 from explorer.frames.markup import markdown_literal
 from explorer.frames.views import name_list

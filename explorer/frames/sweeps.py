@@ -7,8 +7,7 @@ from __future__ import annotations
 import pandas as pd
 
 from compactor import CompactionResult
-from compactor.analyses.anchors import AnchorReport, retention_curve
-from compactor.analyses.sweeps import (
+from compactor.analyses import (
     BEYOND_RANGE,
     KEPT_ALWAYS,
     REMOVED_ALWAYS,
@@ -18,6 +17,7 @@ from compactor.analyses.sweeps import (
     ThresholdSweep,
     TrimSweep,
 )
+from compactor.analyses.anchors import AnchorReport, retention_curve
 from explorer.frames.views import name_list, preview
 
 # --- budget sweep ---------------------------------------------------------------------------

@@ -10,14 +10,9 @@ from collections.abc import Sequence
 import pandas as pd
 from pandas.io.formats.style import Styler
 
-from compactor.analyses.tokens import (
-    ENCODINGS,
-    INSTALL_HINT,
-    TokenReport,
-    estimate_tokens,
-    text_kind,
-    tokens_available,
-)
+from compactor.analyses import TokenReport
+from compactor.text import ENCODINGS, estimate_tokens, text_kind, tokens_available
+from compactor.text import TOKENS_HINT as INSTALL_HINT
 
 #: The sidebar's choices: count in characters, or in tokens of one encoding.
 CHARACTERS = "characters"

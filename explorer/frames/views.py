@@ -14,7 +14,7 @@ import pandas as pd
 
 from compactor import CompactionResult, Fate
 from compactor.contract import PIN_REASONS
-from compactor.result import CharTotals
+from compactor.engine import CharTotals
 from explorer.theme import FATES
 
 PREVIEW_CHARS = 80

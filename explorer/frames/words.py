@@ -6,7 +6,7 @@ from __future__ import annotations
 import pandas as pd
 
 from compactor import CompactionResult
-from compactor.analyses.markup import term_sources, without_markup
+from compactor.analyses import term_sources, without_markup
 from explorer.frames.views import preview
 
 

@@ -17,23 +17,30 @@ from typing import Any
 import streamlit as st
 
 from compactor import CompactionResult, InvalidRequest, TextAnalysis, analyse, run, validate
-from compactor.analyses.ab import ABComparison, compare_results
-from compactor.analyses.anchors import AnchorReport, anchor_report, find_anchors
-from compactor.analyses.facts import WatchedFact, watch
-from compactor.analyses.pairing import PairingReport, check_pairing
-from compactor.analyses.semantic import semantic_pairs, semantic_similarity
-from compactor.analyses.sweeps import (
+from compactor.analyses import (
+    ABComparison,
     BudgetSweep,
+    PairingReport,
     ThresholdSweep,
+    TokenReport,
     TrimSweep,
+    Walkthrough,
+    WatchedFact,
     budget_sweep,
+    check_pairing,
+    compare_results,
+    message_counts,
+    semantic_pairs,
     threshold_sweep,
+    token_report,
     trim_sweep,
+    walkthrough,
+    watch,
 )
-from compactor.analyses.tokens import TokenReport, message_counts, token_report
-from compactor.analyses.walkthrough import Walkthrough, walkthrough
+from compactor.analyses.anchors import AnchorReport, anchor_report, find_anchors
 from compactor.errors import Problem
-from compactor.strategies.lineup import StrategyComparison, compare_strategies
+from compactor.strategies import StrategyComparison, compare_strategies
+from compactor.text import semantic_similarity
 from explorer.session.conversation import Conversation
 
 

@@ -7,8 +7,8 @@ import math
 import re
 from collections.abc import Sequence
 
-from compactor.analyses.tokens import ENCODINGS
 from compactor.contract import RANGES, ROLES
+from compactor.text import ENCODINGS
 
 INTEGER = re.compile(r"[0-9]{1,9}")
 _DECIMAL = re.compile(r"[0-9]{0,3}(?:\.[0-9]{1,12})?")

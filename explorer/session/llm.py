@@ -13,9 +13,8 @@ from typing import Any
 import streamlit as st
 
 from compactor.errors import Problem, ProblemError
-from compactor.providers import ProviderRegistry
-from compactor.providers.base import Provider
-from compactor.strategies.llm_compact import cache_key, llm_compact
+from compactor.providers import Provider, ProviderRegistry
+from compactor.strategies import cache_key, llm_compact
 
 RESULTS_KEY = "llm_compact_results"
 

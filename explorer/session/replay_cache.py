@@ -18,19 +18,24 @@ import streamlit as st
 
 from compactor import validate
 from compactor.analyses.anchors import find_anchors
-from compactor.analyses.replay import ALWAYS, OVER_BUDGET, Carried, Fact, Replay, replay
-from compactor.analyses.replay_drift import FactIndex, Loss
-from compactor.analyses.replay_fates import recorded_of
-from compactor.analyses.replay_strategies import (
+from compactor.analyses.replay import (
+    ALWAYS,
+    OVER_BUDGET,
+    Carried,
     ContextTrim,
+    Fact,
+    FactIndex,
     KeepLast,
+    Loss,
     MemoryCompact,
     ProviderCompact,
+    Replay,
     SeedLoop,
+    recorded_of,
+    replay,
 )
-from compactor.analyses.tokens import history_tokens
-from compactor.incremental import IncrementalAnalysis
 from compactor.model import Request
+from compactor.text import IncrementalAnalysis, history_tokens
 from explorer.session.cache import params_key
 from explorer.session.conversation import Conversation
 

@@ -18,8 +18,8 @@ from typing import Any
 
 import streamlit as st
 
-from compactor.analyses.tokens import ENCODINGS, tokens_available
 from compactor.contract import RANGES
+from compactor.text import ENCODINGS, tokens_available
 from explorer.session import workspace
 from explorer.session.conversation import PARAM_NAMES, Conversation
 from explorer.session.linkvalues import (

@@ -9,7 +9,7 @@ import pandas as pd
 import streamlit as st
 
 from compactor import CompactionResult, MessageTrace, contract
-from compactor.analyses.sweeps import BUDGET_RANGE, Survival
+from compactor.analyses import BUDGET_RANGE, Survival
 from explorer.frames import anchors as anchor_frames
 from explorer.frames import markup, views
 from explorer.frames import sweeps as sweep_frames

@@ -9,7 +9,7 @@ from typing import Any
 import streamlit as st
 
 from compactor.errors import ProblemError
-from compactor.strategies.llm_compact import LLMCompact
+from compactor.strategies import LLMCompact
 from explorer.session import llm, replay_cache
 from explorer.session.conversation import Conversation
 from explorer.session.replay_cache import SEED_LOOP, SEED_TRIM, SETTINGS, ReplayRun

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from compactor.analyses.tokens import TokenReport
+from compactor.analyses import TokenReport
 from explorer.frames import tokens as token_frames
 from explorer.widgets import common
 

@@ -10,7 +10,7 @@ from typing import Any
 import streamlit as st
 
 from compactor import contract
-from compactor.analyses.facts import parse_phrases
+from compactor.analyses import parse_phrases
 from explorer.session import state
 from explorer.session.conversation import PARAM_NAMES, Conversation
 from explorer.widgets import params

@@ -6,8 +6,8 @@ import re
 from playwright.sync_api import expect
 
 from compactor import validate
-from compactor.analyses.anchors import find_anchors
-from compactor.analyses.replay_strategies import replay_request
+from compactor.analyses.anchors.report import find_anchors
+from compactor.analyses.replay.strategies import replay_request
 from compactor.samples import load_sample
 from explorer.navigation import PAGES
 

@@ -4,8 +4,8 @@ the Output table and the link show o200k_base tokens, as bpe-openai counts them.
 import bpe_openai
 from playwright.sync_api import expect
 
-from compactor.analyses.anchors import anchor_report
-from compactor.analyses.tokens import token_report
+from compactor.analyses.anchors.report import anchor_report
+from compactor.analyses.token_report import token_report
 from compactor.samples import DEFAULT_SAMPLE, load_sample
 from explorer.frames import sweeps as sweep_frames
 from tests.browser.expected import result

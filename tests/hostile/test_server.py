@@ -19,8 +19,8 @@ import pytest
 from jsonschema import Draft202012Validator
 
 from compactor import service
+from compactor.engine.pipeline import compact
 from compactor.errors import MAX_PROBLEMS
-from compactor.pipeline import compact
 from compactor.service.docs import ASSETS
 from compactor.service.handling import handle
 from harness.hostile_cases import BY_NAME, CASES, COMPACT, LIMIT, MAX_ERROR_BYTES

@@ -5,9 +5,9 @@ import bpe_openai
 import pytest
 
 from compactor import validate
-from compactor.analyses.anchors import find_anchors
-from compactor.analyses.replay_fates import cache_reuse
-from compactor.analyses.replay_strategies import replay_request
+from compactor.analyses.anchors.report import find_anchors
+from compactor.analyses.replay.fates import cache_reuse
+from compactor.analyses.replay.strategies import replay_request
 from compactor.formats import apply_fixes, convert_text
 from compactor.samples import load_samples
 from explorer.session import state

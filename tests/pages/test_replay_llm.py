@@ -4,9 +4,9 @@ for the session, and draws like any other setting; a failing provider makes the 
 last ten messages; the key never reaches the page."""
 
 from compactor import validate
-from compactor.analyses.anchors import find_anchors
-from compactor.analyses.replay import replay
-from compactor.analyses.replay_strategies import ProviderCompact, SeedLoop
+from compactor.analyses.anchors.report import find_anchors
+from compactor.analyses.replay.loop import replay
+from compactor.analyses.replay.strategies import ProviderCompact, SeedLoop
 from compactor.providers import OPENAI, PROVIDERS_ENV, ProviderConfig, provider_for
 from compactor.strategies.llm_compact import LLMCompact
 from explorer.session.replay_cache import SEED_LOOP

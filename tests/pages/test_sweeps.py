@@ -3,7 +3,7 @@
 import pandas as pd
 import pytest
 
-from compactor.analyses.anchors import anchor_report
+from compactor.analyses.anchors.report import anchor_report
 from compactor.analyses.sweeps import budget_sweep
 from compactor.samples import load_samples
 from explorer.frames import sweeps as sweep_frames

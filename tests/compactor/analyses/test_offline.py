@@ -20,7 +20,7 @@ socket.getaddrinfo = refuse
 """
 WORK = """
 import json
-from compactor.analyses import semantic, tokens
+from compactor.text import semantic, tokens
 vector = semantic.embed(["The parcel left Berlin on Monday."])
 print(json.dumps({
     "o200k": tokens.count_tokens("hello world"),

@@ -5,8 +5,9 @@ import numpy as np
 import pytest
 
 from compactor import run, validate
-from compactor.analyses import semantic
-from compactor.text import jaccard, words
+from compactor.analyses.semantic import semantic_pairs
+from compactor.text import semantic
+from compactor.text.words import jaccard, words
 from tests.compactor.analyses.paraphrases import (
     HELD_OUT_PARAPHRASES,
     HELD_OUT_UNRELATED,
@@ -66,7 +67,7 @@ def test_pairs_are_same_role_close_in_meaning_and_apart_in_words():
     ]
     result = run(validate({"messages": messages, "budget_chars": 1000, "keep_last_n": 0}))
     matrix = semantic.semantic_similarity(result.request.contents, result.request.roles)
-    pairs = semantic.semantic_pairs(result, 0.3, semantic=matrix)
+    pairs = semantic_pairs(result, 0.3, semantic=matrix)
     expected = [
         (j, i)
         for i in range(5)

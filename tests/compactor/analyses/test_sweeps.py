@@ -20,7 +20,7 @@ from compactor.analyses.sweeps import (
     trim_sweep,
 )
 from compactor.samples import load_sample
-from compactor.text import cut
+from compactor.text.words import cut
 from tests.generate import PIECES, requests
 
 EXAMPLES = settings(max_examples=150, deadline=None)

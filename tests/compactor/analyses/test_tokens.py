@@ -10,10 +10,11 @@ import math
 import pytest
 
 from compactor import run, validate
-from compactor.analyses import tokens
+from compactor.analyses.token_report import token_report
 from compactor.formats import convert_text
 from compactor.samples import load_samples
-from compactor.strategies.context_trim import trim_context
+from compactor.strategies.context_trim import trim_context, trim_token_counter
+from compactor.text import tokens
 from tests.paths import CORPUS
 
 pytest.importorskip("bpe_openai")
@@ -83,7 +84,7 @@ def test_counts_equal_tiktokens_on_real_conversations(encoding, tiktoken_encodin
 def test_report_per_message_per_stage_and_budget():
     sample = next(s for s in load_samples() if s.slug == "multilingual")
     result = run(validate(sample.request))
-    report = tokens.token_report(result)
+    report = token_report(result)
     assert [m.index for m in report.messages] == list(range(len(result.messages)))
     for m, t in zip(report.messages, result.messages, strict=True):
         assert (m.chars, m.tokens) == (t.original_chars, tokens.count_tokens(t.message.content))
@@ -121,7 +122,7 @@ def test_the_estimate_is_worst_on_non_latin_text_json_and_code():
 def test_trim_can_count_max_tokens_with_the_tokenizer():
     messages = [{"role": "user", "content": "会议在周四14:00，请准时参加。" * 3} for _ in range(4)]
     by_estimate = trim_context({"messages": messages, "maxTokensEstimate": 60})
-    counter = tokens.trim_token_counter()
+    counter = trim_token_counter()
     by_tokens = trim_context({"messages": messages, "maxTokensEstimate": 60}, counter)
     per_message = tokens.count_tokens(messages[0]["content"])
     assert by_tokens["stats"]["tokensBeforeEstimate"] == 4 * per_message

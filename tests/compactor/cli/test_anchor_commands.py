@@ -9,7 +9,7 @@ import sys
 import pytest
 
 from compactor import run, validate
-from compactor.analyses.anchors import anchor_report
+from compactor.analyses.anchors.report import anchor_report
 from compactor.cli.main import main
 from compactor.formats import convert_text
 from tests.paths import CORPUS, GOLDEN, ROOT
@@ -49,7 +49,7 @@ def test_bad_input_is_one_line_per_problem_and_exit_2(capsys):
 
 def test_tokens_prints_counts_and_totals(capsys):
     pytest.importorskip("bpe_openai")
-    from compactor.analyses.tokens import count_tokens
+    from compactor.text.tokens import count_tokens
 
     code, out, _ = cli(
         capsys, "tokens", str(GOLDEN / "dispatcher.request.json"), "--encoding", "cl100k_base"

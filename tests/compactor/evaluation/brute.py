@@ -1,9 +1,9 @@
 """The rows of an evaluation the plain way: one ``compact`` call per (setting, budget)."""
 
 from compactor import compact
-from compactor.analyses.anchors import find_anchors
+from compactor.analyses.anchors.report import find_anchors
 from compactor.analyses.pairing import tool_pairs
-from compactor.analyses.tokens import count_tokens
+from compactor.text.tokens import count_tokens
 
 
 def brute_row(item, setting, budget, encoding=None):

@@ -13,6 +13,7 @@ def test_the_exported_names():
         "COMMAND_LINE",
         "Completion",
         "ContextWindowExceeded",
+        "INSTALL_HINT",
         "KINDS",
         "OPENAI",
         "PROVIDERS_ENV",

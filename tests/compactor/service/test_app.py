@@ -10,7 +10,7 @@ from jsonschema import Draft202012Validator
 from compactor import compact, service
 from compactor.contract import INPUT_SCHEMA, REQUEST_EXAMPLE
 from compactor.errors import InvalidRequest
-from compactor.jsonio import dumps
+from compactor.input.jsonio import dumps
 from compactor.strategies.context_trim import TRIM_REQUEST_SCHEMA, trim_context
 from tests.compactor.strategies.test_context_trim import seed_example
 from tests.compactor.test_golden import CASES, comparable

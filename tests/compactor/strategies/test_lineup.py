@@ -8,7 +8,6 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from compactor import InvalidRequest, run, validate
-from compactor.analyses.tokens import count_tokens
 from compactor.samples import load_sample
 from compactor.strategies.context_trim import trim_context
 from compactor.strategies.keep_last import keep_last, keep_last_count
@@ -20,6 +19,7 @@ from compactor.strategies.langchain_trim import (
     langchain_version,
 )
 from compactor.strategies.lineup import compare_strategies
+from compactor.text.tokens import count_tokens
 from tests.generate import requests
 
 

@@ -16,6 +16,7 @@ from compactor.providers import (
     ProviderError,
     provider_for,
 )
+from compactor.strategies.chunked_summary import MAX_CHUNKS
 from compactor.strategies.llm_compact import (
     DEFAULT_KEEP_LAST,
     CannotSummarize,
@@ -23,7 +24,6 @@ from compactor.strategies.llm_compact import (
     cache_key,
     llm_compact,
 )
-from compactor.strategies.summarise import MAX_CHUNKS
 from compactor.strategies.summary_prompt import SYSTEM_PROMPT
 from tests.llm_server import KEY_ENV, SECRET, expand, llm_fixture
 from tests.paths import SEEDS

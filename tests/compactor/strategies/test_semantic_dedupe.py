@@ -35,7 +35,7 @@ def test_meaning_removals_follow_the_rule():
         if r.by == BY_MEANING:
             assert r.semantic >= 0.8
     # A message that stays has no word or meaning duplicate among the earlier ones still present.
-    from compactor.analyses.semantic import semantic_similarity
+    from compactor.text.semantic import semantic_similarity
 
     meaning = semantic_similarity(request.contents, request.roles)
     for t in found.result.messages:

@@ -3,10 +3,10 @@
 import pytest
 
 from compactor import validate
-from compactor.analyses.anchors import find_anchors
-from compactor.analyses.replay import Fact
-from compactor.analyses.replay_fates import cache_reuse, recorded_of
-from compactor.analyses.replay_strategies import KeepLast, MemoryCompact
+from compactor.analyses.anchors.report import find_anchors
+from compactor.analyses.replay.fates import cache_reuse, recorded_of
+from compactor.analyses.replay.loop import Fact
+from compactor.analyses.replay.strategies import KeepLast, MemoryCompact
 from compactor.samples import load_sample
 from explorer.frames import replay as frames
 from explorer.session.replay_cache import KEEP_LAST, MEMORY_ALWAYS, ReplayRun, _run

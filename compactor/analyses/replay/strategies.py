@@ -1,0 +1,185 @@
+"""The strategies a replay runs on every turn (memory-compact, keep-last-N, the seeds/003 trim,
+the seeds/003 loop) and :func:`replay_request`, which builds one by name and replays."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import replace
+from typing import Any
+
+from compactor.analyses.replay.loop import ALWAYS, Carried, Fact, Replay, Shrunk, Strategy, replay
+from compactor.engine.turn_stages import TurnStages
+from compactor.model import Params, Request
+from compactor.strategies.context_trim import estimate_tokens, trim_context
+from compactor.strategies.keep_last import keep_last
+from compactor.text.incremental import IncrementalAnalysis
+
+
+class MemoryCompact:
+    """The memory-compact engine with fixed parameters; the text analysis of every content and
+    pair is computed once over the whole replay (:class:`IncrementalAnalysis`), and the stages
+    decide on it (:class:`TurnStages`, equal to :func:`compactor.engine.pipeline.outputs`)."""
+
+    name = "memory-compact"
+
+    def __init__(self, params: Params, analysis: IncrementalAnalysis | None = None) -> None:
+        """``analysis`` may be shared by replays of one conversation with other parameters
+        (what it holds depends on the contents only), one replay at a time."""
+        self.params = params
+        self._stages = TurnStages(params, analysis or IncrementalAnalysis())
+        self._recorded: list[str] = []
+
+    def prepare(self, recorded: Sequence[Carried]) -> None:
+        """Count the words of every recorded message at once; trimmed ones reuse them."""
+        self._recorded = [m.content for m in recorded]
+        self._stages.analysis.register(self._recorded)
+
+    def __call__(self, history: Sequence[Carried]) -> list[Carried]:
+        kept = self._stages.outputs(
+            [m.content for m in history],
+            [m.role for m in history],
+            [m.pin for m in history],
+            [self._source(m.origin) for m in history],
+        )
+        return [
+            m if out == m.content else replace(m, content=out)
+            for m, out in zip(history, kept, strict=True)
+            if out is not None
+        ]
+
+    def _source(self, origin: int | None) -> str | None:
+        return (
+            self._recorded[origin] if origin is not None and origin < len(self._recorded) else None
+        )
+
+
+class KeepLast:
+    """Keep the largest number of last messages that fits ``budget_chars``, whole."""
+
+    name = "keep-last"
+
+    def __init__(self, budget_chars: int) -> None:
+        self.budget_chars = budget_chars
+
+    def __call__(self, history: Sequence[Carried]) -> list[Carried]:
+        kept = keep_last([m.content for m in history], self.budget_chars)
+        return [history[i] for i in kept]
+
+
+class ContextTrim:
+    """The seeds/003 trim with its own parameters (``keepLastMessages``, ``dropToolParts``,
+    ``maxTokensEstimate``); messages are kept or removed whole."""
+
+    name = "trim"
+
+    def __init__(
+        self,
+        keep_last_messages: int | None = None,
+        drop_tool_parts: bool = False,
+        max_tokens_estimate: int | None = None,
+    ) -> None:
+        self.options: dict[str, Any] = {"dropToolParts": drop_tool_parts}
+        if keep_last_messages is not None:
+            self.options["keepLastMessages"] = keep_last_messages
+        if max_tokens_estimate is not None:
+            self.options["maxTokensEstimate"] = max_tokens_estimate
+
+    def __call__(self, history: Sequence[Carried]) -> list[Carried]:
+        sent = [m.to_dict() for m in history]
+        # trim returns the very message objects it keeps, so each maps back to its own
+        position = {id(d): k for k, d in enumerate(sent)}
+        kept = trim_context({"messages": sent, **self.options})["messages"]
+        return [history[position[id(d)]] for d in kept]
+
+
+class SeedLoop:
+    """The loop of seeds/003: while the history's token estimate (``ceil(chars / 4)`` per
+    message, as the trim counts) is at most ``token_limit``, send it unchanged; else compact it
+    with ``compact``; and if that fails, send the last ``fallback_messages``.
+
+    ``compact`` is any :class:`Strategy`: an LLM compact once a provider is configured.
+    """
+
+    def __init__(
+        self, compact: Strategy, token_limit: int = 20_000, fallback_messages: int = 10
+    ) -> None:
+        self.compact = compact
+        self.token_limit = token_limit
+        self.fallback_messages = fallback_messages
+        self.name = f"seed-loop({getattr(compact, 'name', 'compact')})"
+
+    def __call__(self, history: Sequence[Carried]) -> Shrunk:
+        tokens = sum(estimate_tokens(m.to_dict()) for m in history)
+        if tokens <= self.token_limit:
+            return Shrunk(tuple(history), compacted=False)
+        try:
+            shrunk = self.compact(history)
+        except Exception:  # the seed's loop falls back on any failure of the beta endpoint
+            return Shrunk(tuple(history[-self.fallback_messages :]))
+        return shrunk if isinstance(shrunk, Shrunk) else Shrunk(tuple(shrunk))
+
+
+class ProviderCompact:
+    """The seeds/003 compact (an :class:`~compactor.strategies.llm_compact.LLMCompact`, or any
+    callable from role/content messages to its response) as a replay strategy: the summary is
+    new text (no origin), the kept last messages are the history's own."""
+
+    def __init__(self, compact: Any, name: str | None = None) -> None:
+        self.compact = compact
+        self.name = name or f"llm-compact({getattr(compact, 'model', 'model')})"
+
+    def __call__(self, history: Sequence[Carried]) -> Shrunk:
+        sent = [{"role": m.role, "content": m.content} for m in history]
+        response = self.compact.compact(sent) if hasattr(self.compact, "compact") else None
+        if response is None:
+            response = self.compact(sent)
+        if not response.get("compaction", {}).get("compacted", True):
+            return Shrunk(tuple(history), compacted=False)
+        out = response["messages"]
+        kept = len(out) - 1
+        summary = Carried(out[0]["role"], out[0]["content"])
+        return Shrunk((summary, *(history[len(history) - kept :] if kept else ())))
+
+
+#: The strategies the command line offers, by name (the seed loop needs a compact strategy).
+STRATEGIES = ("memory-compact", "keep-last", "trim")
+
+
+def build_strategy(
+    name: str,
+    params: Params,
+    *,
+    keep_last_messages: int | None = None,
+    drop_tool_parts: bool = False,
+    max_tokens_estimate: int | None = None,
+) -> Strategy:
+    """One of :data:`STRATEGIES`: memory-compact with ``params``, keep-last within
+    ``params.budget_chars``, or the trim with its own options."""
+    if name == "memory-compact":
+        return MemoryCompact(params)
+    if name == "keep-last":
+        return KeepLast(params.budget_chars)
+    if name == "trim":
+        return ContextTrim(keep_last_messages, drop_tool_parts, max_tokens_estimate)
+    raise ValueError(f"strategy must be one of {', '.join(STRATEGIES)}, not {name!r}")
+
+
+def replay_request(
+    request: Request,
+    strategy: str | Strategy = "memory-compact",
+    *,
+    policy: str = ALWAYS,
+    facts: Iterable[Fact | tuple[str, Iterable[tuple[int, int, int]]]] = (),
+    **options: Any,
+) -> Replay:
+    """:func:`replay` of a request's messages, ``budget_chars`` from its parameters; a
+    strategy named in :data:`STRATEGIES` is built with them (``options`` go to the trim)."""
+    if isinstance(strategy, str):
+        strategy = build_strategy(strategy, request.params, **options)
+    return replay(
+        request.messages,
+        strategy,
+        policy=policy,
+        budget_chars=request.params.budget_chars,
+        facts=facts,
+    )
