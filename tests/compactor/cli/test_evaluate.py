@@ -1,5 +1,6 @@
 """`python -m compactor evaluate`: real processes on real corpora, interrupted and resumed."""
 
+import argparse
 import json
 import os
 import random
@@ -10,6 +11,7 @@ import time
 
 import pytest
 
+from compactor.cli.evaluate import _earlier, _Plan, _plan, register
 from compactor.evaluation import (
     SUMMARY_BUDGETS,
     RunOptions,
@@ -206,3 +208,29 @@ def test_the_command_is_listed_and_explains_resume():
     text = " ".join(cli("--help").stdout.decode().split())
     for phrase in ("--resume", "--backend", "PATH#i", "every budget point", "Exit codes"):
         assert phrase in text
+
+
+def options(*argv):
+    parser = argparse.ArgumentParser()
+    register(parser.add_subparsers())
+    return parser.parse_args(["evaluate", "corpus.json", *argv])
+
+
+def test_the_plan_sweeps_unless_budgets_are_listed_or_in_the_grid():
+    assert _plan(options()).sweep and _plan(options()).budgets is None
+    listed = _plan(options("--budgets", "900,500", "--grid", "keep_last_n=1,2"))
+    assert (listed.sweep, listed.budgets, len(listed.settings)) == (False, [900, 500], 2)
+    assert not _plan(options("--grid", "budget_chars=600")).sweep
+
+
+def test_the_summary_reads_every_listed_row_but_only_the_sweep_rows_in_force():
+    # Sweep points at 100, 120 and 150: only 150 is in force at a summary budget (200).
+    setting = settings_grid()[0]
+    rows = [setting | {"conversation": 0, "budget_chars": b} for b in (100, 120, 150)]
+    assert _Plan([setting], [100, 120, 150], sweep=False).summary_rows(iter(rows)) == rows
+    assert _Plan([setting], None, sweep=True).summary_rows(rows) == [rows[0], rows[2]]
+
+
+def test_a_fresh_run_takes_nothing_from_earlier_rows():
+    earlier = _earlier(None, _plan(options()))
+    assert (earlier.kept, earlier.skip, earlier.whole) == ([], set(), frozenset())
