@@ -32,6 +32,7 @@ sys.path.insert(0, str(ROOT))
 
 from compactor.evaluation import (  # noqa: E402
     CorpusItem,
+    RunOptions,
     evaluate,
     load_corpus,
     settings_grid,
@@ -72,7 +73,7 @@ def corpus() -> list[CorpusItem]:
 
 
 def _plain(items, chosen) -> None:
-    list(evaluate(items, chosen, workers=1))
+    list(evaluate(items, chosen, options=RunOptions(workers=1)))
 
 
 def two_at_once(items, chosen) -> float:
@@ -90,11 +91,11 @@ def two_at_once(items, chosen) -> float:
 def side_by_side(items, chosen) -> list[dict[str, float]]:
     """Per round: wall and CPU seconds of 1 worker and of 2 workers, and the wall time of two
     plain runs at once, in alternating order."""
-    list(evaluate(items[:20], chosen, workers=2))  # warm up
-    list(evaluate(items[:20], chosen, workers=1))
+    list(evaluate(items[:20], chosen, options=RunOptions(workers=2)))  # warm up
+    list(evaluate(items[:20], chosen, options=RunOptions(workers=1)))
     tasks = {
-        "one": lambda: list(evaluate(items, chosen, workers=1)),
-        "two": lambda: list(evaluate(items, chosen, workers=2)),
+        "one": lambda: list(evaluate(items, chosen, options=RunOptions(workers=1))),
+        "two": lambda: list(evaluate(items, chosen, options=RunOptions(workers=2))),
         "machine": lambda: two_at_once(items, chosen),
     }
     rounds = []
@@ -128,7 +129,7 @@ def main() -> None:
         f"{len(chosen)} settings, every sweep point; "
         f"{os.cpu_count()} cores (shared machine: figures vary with its load)"
     )
-    rows = list(evaluate(items, chosen, workers=1))
+    rows = list(evaluate(items, chosen, options=RunOptions(workers=1)))
     count = len(rows)
     print(
         f"  rows: {count:,} ({count / len(items) / len(chosen):.1f} per conversation and setting)"
@@ -195,16 +196,18 @@ def main() -> None:
     )
     started = time.perf_counter() - start
     try:
-        list(evaluate(items[:20], chosen, backend="ray"))  # warm up: task registration
+        list(
+            evaluate(items[:20], chosen, options=RunOptions(backend="ray"))
+        )  # warm up: task registration
         ratios, ray_rows = [], []
         for k in range(RAY_ROUNDS):
             spent = {}
             for name in ("pool", "ray") if k % 2 == 0 else ("ray", "pool"):
                 begin = time.perf_counter()
                 if name == "ray":
-                    ray_rows = list(evaluate(items, chosen, backend="ray"))
+                    ray_rows = list(evaluate(items, chosen, options=RunOptions(backend="ray")))
                 else:
-                    list(evaluate(items, chosen, workers=2))
+                    list(evaluate(items, chosen, options=RunOptions(workers=2)))
                 spent[name] = time.perf_counter() - begin
             ratios.append((spent["pool"] / spent["ray"], spent["ray"]))
     finally:

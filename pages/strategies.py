@@ -7,24 +7,13 @@ import streamlit as st
 from compactor.contract import LIMITS
 from compactor.errors import ProblemError
 from compactor.providers import INSTALL_HINT, PROVIDERS_ENV
-from compactor.strategies import LANGCHAIN, LANGCHAIN_HINT, SEED_TRIM, SEMANTIC_DEDUPE
-from compactor.text import SEMANTIC_THRESHOLD as DEFAULT_THRESHOLD
+from compactor.strategies import SEED_TRIM
 from explorer.charts import compare as compare_charts
 from explorer.frames import compare as compare_frames
 from explorer.frames import llm as llm_frames
-from explorer.frames import tokens as token_frames
-from explorer.session import cache, llm, state
+from explorer.session import llm, state
 from explorer.session.cache import Outcome
-from explorer.widgets import common, page
-
-TOKEN_RULE = (
-    "Tokens are estimated as ceil(characters / 4) per message, summed over the messages "
-    "returned: the seed-003 trim's rule of thumb, not a tokenizer count. The seed-003 trim "
-    "fits maxTokensEstimate = ceil(budget_chars / 4) under the same rule, or counted with a "
-    "real tokenizer when its option says so."
-)
-#: What the seed-003 trim counts maxTokensEstimate with: its estimate, or a tokenizer.
-TRIM_COUNTERS = ("the estimate (characters / 4)", *token_frames.ENCODINGS)
+from explorer.widgets import common, page, strategies
 
 
 def draw(outcome: Outcome) -> None:
@@ -34,96 +23,16 @@ def draw(outcome: Outcome) -> None:
         f"Every strategy gets the same character budget, the sidebar's budget_chars "
         f"({budget:,}); memory-compact also uses the sidebar's other parameters."
     )
-    with st.container(border=True):
-        st.markdown("**Options of the seed-003 trim and of semantic dedupe**")
-        left, right = st.columns(2)
-        keep_last = left.number_input(
-            "keepLastMessages (empty: not set)",
-            min_value=0,
-            max_value=LIMITS["max_messages"],
-            value=None,
-            step=1,
-            placeholder="not set",
-            key="strategies_keep_last",
-            persist_state="session",
-            help="Keep only the last N messages before fitting the token estimate.",
-        )
-        drop_tools = right.toggle(
-            "dropToolParts",
-            key="strategies_drop_tool_parts",
-            persist_state="session",
-            help="Remove tool messages (role tool) and tool parts before fitting.",
-        )
-        missing = token_frames.unavailable_note()
-        counter = left.selectbox(
-            "maxTokensEstimate counted with",
-            TRIM_COUNTERS,
-            key="strategies_trim_counter",
-            disabled=missing is not None,
-            help="The seed's estimate, ceil(characters / 4) per message, or a real tokenizer: "
-            "the trim then fits the same number of real tokens.",
-        )
-        if missing is not None:
-            left.caption(f"A real tokenizer needs the tokens extra: {token_frames.INSTALL_COMMAND}")
-        semantic = right.toggle(
-            "Also memory-compact with semantic dedupe",
-            key="strategies_semantic",
-            persist_state="session",
-            help="Dedupe also removes a message whose meaning is close to an earlier one of its "
-            "role (wordllama embeddings; the semantic extra), whatever its word overlap.",
-        )
-        threshold = right.slider(
-            "Meaning threshold (cosine)",
-            0.2,
-            0.95,
-            DEFAULT_THRESHOLD,
-            0.05,
-            key="strategies_semantic_threshold",
-            disabled=not semantic,
-        )
-    encoding = None if missing is not None or counter == TRIM_COUNTERS[0] else counter
-    comparison = cache.strategies(
-        state.conversation(),
-        result,
-        keep_last_messages=None if keep_last is None else int(keep_last),
-        drop_tool_parts=bool(drop_tools),
-        semantic_threshold=float(threshold) if semantic else None,
-        trim_encoding=encoding,
-    )
+    options = strategies.options_form()
+    comparison = strategies.compare(result, options)
     totals = compare_frames.strategy_totals(comparison)
     st.subheader("Totals")
-    st.caption(
-        f"Input: {comparison.input_messages:,} messages, {comparison.input_chars:,} "
-        f"characters, about {comparison.input_tokens_estimate:,} tokens. {TOKEN_RULE}"
-    )
-    common.table(
-        totals.drop(columns=["key", "available"]),
-        column_config={
-            "output_chars": st.column_config.NumberColumn("characters out", format="localized"),
-            "tokens_estimate": st.column_config.NumberColumn(
-                "tokens (estimate)", format="localized", help=TOKEN_RULE
-            ),
-            "output_messages": st.column_config.NumberColumn("messages out"),
-            "cut_messages": st.column_config.NumberColumn("messages cut"),
-            "budget_met": st.column_config.CheckboxColumn("budget met"),
-            "how": None,  # in its own table below, wide enough to read
-        },
-    )
+    st.caption(strategies.input_caption(comparison))
+    strategies.totals_table(totals)
     st.caption("How each strategy was run")
     # a static table, so the longer settings wrap; the explorer's and engine's words only
     st.table(compare_frames.strategy_settings(totals), hide_index=True)
-    missing = comparison.outcome(LANGCHAIN)
-    if not missing.available:
-        st.warning(
-            "LangChain's trim_messages is not shown: the optional langchain-core package is "
-            "not installed. Install it in the project's environment and restart the "
-            "explorer:",
-            icon=":material/extension_off:",
-        )
-        st.code(LANGCHAIN_HINT, language="bash")
-    by_meaning = comparison.outcome(SEMANTIC_DEDUPE) if semantic else None
-    if by_meaning is not None and not by_meaning.available:
-        st.info(by_meaning.unavailable, icon=":material/extension_off:")
+    strategies.unavailable_notes(comparison, options)
     st.altair_chart(compare_charts.strategy_totals(totals, budget), width="stretch")
 
     st.subheader("What each strategy keeps")
@@ -133,20 +42,7 @@ def draw(outcome: Outcome) -> None:
         ),
         width="stretch",
     )
-    names = {o.key: o.name for o in comparison.outcomes if o.available}
-    common.table(
-        compare_frames.strategy_messages(comparison).drop(columns=["index"]),
-        column_config={
-            "original_chars": st.column_config.NumberColumn("characters in", format="localized"),
-            **{key: st.column_config.TextColumn(name) for key, name in names.items()},
-            **{
-                f"{key} chars": st.column_config.NumberColumn(
-                    f"{name}: characters", format="localized"
-                )
-                for key, name in names.items()
-            },
-        },
-    )
+    strategies.messages_table(comparison)
 
     seed = comparison.outcome(SEED_TRIM)
     st.subheader("The seed-003 trim's stats block")

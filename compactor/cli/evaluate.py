@@ -5,7 +5,8 @@ from __future__ import annotations
 import argparse
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from compactor.analyses.sweeps import BUDGET_RANGE
@@ -15,6 +16,7 @@ from compactor.evaluation import (
     BACKENDS,
     SUMMARY_BUDGETS,
     BackendUnavailable,
+    RunOptions,
     evaluate,
     load_corpus,
     parse_grid_option,
@@ -124,61 +126,103 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _run(args: argparse.Namespace) -> int:
+    plan = _plan(args)
+    _check_out(args)
+    items = load_corpus(args.corpus, args.format, keep_last=args.keep_last, cut_long=args.cut_long)
+    earlier = _earlier(args.out if args.resume else None, plan)
+    bar = ProgressBar(sys.stderr)
+    rows = evaluate(
+        items,
+        plan.settings,
+        plan.budgets,
+        RunOptions(args.workers, args.backend, args.address, args.encoding),
+        progress=bar.update,
+        skip=earlier.skip,
+        whole=earlier.whole,
+    )
+    writer = RowWriter(args.out) if args.out else None
+    try:
+        kept = earlier.kept + _write_and_keep(rows, writer, bar, plan)
+    finally:
+        if writer:
+            writer.close()
+    bar.close()
+    if writer:
+        writer.finish()
+    summary = summarise(kept, SUMMARY_BUDGETS if plan.sweep else None)
+    sys.stdout.write(summary_text(summary, len(items), plan.sweep))
+    sys.stdout.flush()
+    return 0
+
+
+@dataclass(frozen=True)
+class _Plan:
+    """What the command line asks to evaluate: the settings, the listed budgets (None: each
+    conversation's sweep) and whether the summary reads sweep rows at its own budgets."""
+
+    settings: list[dict[str, Any]]
+    budgets: list[int] | None
+    sweep: bool
+
+    def summary_rows(self, rows: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
+        """The rows the summary reads: at listed budgets all of them; of sweep rows, those in
+        force at the summary's budgets (taken conversation by conversation, so memory does not
+        grow with the rows)."""
+        return rows_in_force(rows, SUMMARY_BUDGETS) if self.sweep else list(rows)
+
+
+def _plan(args: argparse.Namespace) -> _Plan:
     grid = dict(parse_grid_option(option) for option in args.grid)
     settings = settings_grid({}, grid)
     budgets = _budgets(args.budgets)
     if budgets is not None and "budget_chars" in grid:
         raise ProblemError([Problem("give budget_chars once: in --grid or in --budgets")])
+    return _Plan(settings, budgets, sweep=budgets is None and "budget_chars" not in grid)
+
+
+def _check_out(args: argparse.Namespace) -> None:
     if args.resume and not args.out:
         raise ProblemError([Problem("--resume continues the rows of --out: give --out FILE")])
     if args.out:
         check_out(args.out, args.resume)
-    items = load_corpus(args.corpus, args.format, keep_last=args.keep_last, cut_long=args.cut_long)
-    earlier = read_rows(args.out) if args.resume else []
-    wanted = {setting_key(s) for s in settings}
-    sweep = budgets is None and "budget_chars" not in grid
-    # The summary's rows: at listed budgets all of them; of sweep rows, those in force at the
-    # summary's budgets, kept conversation by conversation so memory does not grow with rows.
-    keep = (lambda found: rows_in_force(found, SUMMARY_BUDGETS)) if sweep else list
-    kept = keep(r for r in earlier if setting_key(r) in wanted)
-    skip = {row_key(r) for r in earlier}
-    whole = written_whole(earlier, settings, budgets)  # not run again, though swept
-    del earlier
-    bar = ProgressBar(sys.stderr)
-    rows = evaluate(
-        items,
-        settings,
-        budgets,
-        workers=args.workers,
-        backend=args.backend,
-        address=args.address,
-        encoding=args.encoding,
-        progress=bar.update,
-        skip=skip,
-        whole=whole,
+
+
+@dataclass(frozen=True)
+class _Earlier:
+    """What a resumed run takes from the rows already written: the summary's rows, the rows
+    not to yield again, and the conversations not to run again (though swept)."""
+
+    kept: list[dict[str, Any]]
+    skip: set[Any]
+    whole: frozenset[Any]
+
+
+def _earlier(out: str | None, plan: _Plan) -> _Earlier:
+    """The rows already in ``out`` (None: a fresh run, none)."""
+    earlier = read_rows(out) if out else []
+    wanted = {setting_key(s) for s in plan.settings}
+    return _Earlier(
+        plan.summary_rows(r for r in earlier if setting_key(r) in wanted),
+        {row_key(r) for r in earlier},
+        written_whole(earlier, plan.settings, plan.budgets),
     )
-    writer = RowWriter(args.out) if args.out else None
+
+
+def _write_and_keep(
+    rows: Iterable[dict[str, Any]], writer: RowWriter | None, bar: ProgressBar, plan: _Plan
+) -> list[dict[str, Any]]:
+    """Write each row as it comes; the summary's rows, taken as each conversation ends."""
+    kept: list[dict[str, Any]] = []
     conversation: list[dict[str, Any]] = []
-    try:
-        for row in rows:
-            if writer:
-                writer.write(row)
-            if conversation and conversation[-1]["conversation"] != row["conversation"]:
-                kept += keep(conversation)
-                conversation = []
-            conversation.append(row)
-            bar.rows += 1
-    finally:
+    for row in rows:
         if writer:
-            writer.close()
-    kept += keep(conversation)
-    bar.close()
-    if writer:
-        writer.finish()
-    summary = summarise(kept, SUMMARY_BUDGETS if sweep else None)
-    sys.stdout.write(summary_text(summary, len(items), sweep))
-    sys.stdout.flush()
-    return 0
+            writer.write(row)
+        if conversation and conversation[-1]["conversation"] != row["conversation"]:
+            kept += plan.summary_rows(conversation)
+            conversation = []
+        conversation.append(row)
+        bar.rows += 1
+    return kept + plan.summary_rows(conversation)
 
 
 def _budgets(text: str | None) -> list[int] | None:

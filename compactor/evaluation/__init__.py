@@ -15,7 +15,13 @@ from compactor.evaluation.grid import SETTING_PARAMETERS, parse_grid_option, set
 from compactor.evaluation.ray_backend import INSTALL_HINT as RAY_INSTALL_HINT
 from compactor.evaluation.ray_backend import BackendUnavailable, ray_available
 from compactor.evaluation.rows import ROW_KEYS, TOKEN_KEYS, conversation_rows, row_key
-from compactor.evaluation.run import BACKENDS, default_workers, evaluate, written_whole
+from compactor.evaluation.run import (
+    BACKENDS,
+    RunOptions,
+    default_workers,
+    evaluate,
+    written_whole,
+)
 from compactor.evaluation.summary import SUMMARY_BUDGETS, rows_in_force, summarise
 
 __all__ = [
@@ -27,6 +33,7 @@ __all__ = [
     "TOKEN_KEYS",
     "BackendUnavailable",
     "CorpusItem",
+    "RunOptions",
     "conversation_rows",
     "default_workers",
     "evaluate",

@@ -15,6 +15,7 @@ import threading
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
+from dataclasses import dataclass
 from typing import Any
 
 from compactor.analyses.sweeps import BUDGET_RANGE
@@ -31,15 +32,49 @@ IN_FLIGHT_PER_WORKER = 4
 Progress = Callable[[int, int], None]
 
 
+@dataclass(frozen=True)
+class RunOptions:
+    """How a corpus evaluation runs: ``workers`` processes (default: one per core; 1 runs in this
+    process) on the ``local`` backend, or tasks on ``ray`` at ``address`` (a new local Ray
+    instance when None and none is running); ``encoding`` adds ``output_tokens`` to every row.
+    The rows are the same, in the same order, whatever the backend and workers."""
+
+    workers: int | None = None
+    backend: str = "local"
+    address: str | None = None
+    encoding: str | None = None
+
+    def check(self) -> None:
+        """Raise :class:`~compactor.errors.ProblemError` for a bad backend or worker count, and
+        fail on an unknown encoding (or a missing tokens extra) before any work."""
+        if self.backend not in BACKENDS:
+            raise ProblemError(
+                [Problem(f"unknown backend {self.backend!r}; choose one of {', '.join(BACKENDS)}")]
+            )
+        if self.workers is not None and self.workers < 1:
+            raise ProblemError([Problem(f"workers must be 1 or more, not {self.workers}")])
+        if self.encoding is not None:
+            tokenizer(self.encoding)
+
+
+@dataclass(frozen=True)
+class _Work:
+    """What one evaluation computes: the corpus, the conversations still to run, and the rows
+    of each (every setting at its budgets, less those in ``skip``)."""
+
+    items: list[CorpusItem]
+    todo: list[CorpusItem]
+    settings: list[dict[str, Any]]
+    budgets: list[int] | None
+    skip: frozenset[RowKey]
+
+
 def evaluate(
     items: Iterable[CorpusItem],
     settings: Sequence[Mapping[str, Any]],
     budgets: Sequence[int] | None = None,
+    options: RunOptions = RunOptions(),
     *,
-    workers: int | None = None,
-    backend: str = "local",
-    address: str | None = None,
-    encoding: str | None = None,
     progress: Progress | None = None,
     skip: Iterable[RowKey] = frozenset(),
     whole: Iterable[Any] = frozenset(),
@@ -49,10 +84,9 @@ def evaluate(
     ``settings`` come from :func:`~compactor.evaluation.settings_grid`. ``budgets`` lists the
     budgets every setting without its own ``budget_chars`` is evaluated at; None evaluates it at
     every budget point of the exact sweep of each conversation (the smallest budget of each step
-    of the output; the row holds up to the next point). ``workers`` processes (default: one per
-    core; 1 runs in this process) on the ``local`` backend, or tasks on ``ray`` at ``address``
-    (a new local Ray instance when None and none is running). ``encoding`` adds
-    ``output_tokens``. ``progress(done, total)`` is called with conversations done.
+    of the output; the row holds up to the next point). ``options`` (:class:`RunOptions`) say
+    on which backend and workers, and in which encoding, if any, to count output tokens.
+    ``progress(done, total)`` is called with conversations done.
     ``skip`` holds row keys (:func:`~compactor.evaluation.row_key`) already done: they are not
     yielded, and a conversation whose rows are all known to be done is not run. ``whole`` names
     conversations whose every row the caller has (:func:`written_whole` of a run's rows): they are
@@ -65,14 +99,7 @@ def evaluate(
     settings = [dict(s) for s in settings]
     budgets = _checked_budgets(budgets)
     _check_settings(settings)
-    if backend not in BACKENDS:
-        raise ProblemError(
-            [Problem(f"unknown backend {backend!r}; choose one of {', '.join(BACKENDS)}")]
-        )
-    if workers is not None and workers < 1:
-        raise ProblemError([Problem(f"workers must be 1 or more, not {workers}")])
-    if encoding is not None:
-        tokenizer(encoding)  # an unknown encoding or a missing extra fails before any work
+    options.check()
     skip, whole = frozenset(skip), frozenset(whole)
     todo = [
         item
@@ -80,44 +107,43 @@ def evaluate(
         if item.conversation not in whole and not _all_done(item, settings, budgets, skip)
     ]
     # Checked above, at the call; the rows are computed as they are read.
-    return _rows(
-        items, todo, settings, budgets, workers, backend, address, encoding, progress, skip
-    )
+    return _rows(_Work(items, todo, settings, budgets, skip), options, progress)
 
 
-def _rows(
-    items: list[CorpusItem],
-    todo: list[CorpusItem],
-    settings: list[dict[str, Any]],
-    budgets: list[int] | None,
-    workers: int | None,
-    backend: str,
-    address: str | None,
-    encoding: str | None,
-    progress: Progress | None,
-    skip: frozenset[RowKey],
-) -> Iterator[dict[str, Any]]:
-    done, total = len(items) - len(todo), len(items)
+def _rows(work: _Work, options: RunOptions, progress: Progress | None) -> Iterator[dict[str, Any]]:
+    done, total = len(work.items) - len(work.todo), len(work.items)
     if progress:
         progress(done, total)
-    if not todo:
+    if not work.todo:
         return
-    task = functools.partial(outcome, settings=settings, budgets=budgets, encoding=encoding)
-    if backend == "ray":
-        from compactor.evaluation.ray_backend import ray_outcomes
-
-        outcomes = ray_outcomes(todo, settings, budgets, encoding, workers, address)
-    else:
-        outcomes = local_outcomes(todo, task, workers)
-    for rows, problems in outcomes:
+    for rows, problems in _outcomes(work, options):
         if problems:
             raise InvalidRequest(problems)
         for row in rows:
-            if not skip or row_key(row) not in skip:
+            if not work.skip or row_key(row) not in work.skip:
                 yield row
         done += 1
         if progress:
             progress(done, total)
+
+
+def _outcomes(work: _Work, options: RunOptions) -> Iterator[Outcome]:
+    """Each conversation to run's rows and problems, in corpus order, on the chosen backend."""
+    if options.backend == "ray":
+        from compactor.evaluation.ray_backend import ray_outcomes
+
+        return ray_outcomes(
+            work.todo,
+            work.settings,
+            work.budgets,
+            options.encoding,
+            options.workers,
+            options.address,
+        )
+    task = functools.partial(
+        outcome, settings=work.settings, budgets=work.budgets, encoding=options.encoding
+    )
+    return local_outcomes(work.todo, task, options.workers)
 
 
 def default_workers() -> int:

@@ -88,7 +88,7 @@ def structure(
             if role == "tool":
                 turn.answers = message.get("id")
         turns.append(turn)
-    turns = _pair(turns, cut_ids, keep_orphans, set(empty_results), notes)
+    turns = _pair(turns, _Orphans(cut_ids, keep_orphans, set(empty_results)), notes)
     out = []
     for turn in turns:
         if turn.role == "assistant" and not turn.calls and not turn.text:
@@ -127,69 +127,91 @@ def _with_line(piece: Piece, content: str) -> Piece:
     return Piece(text=content[piece.call.start : piece.call.end], call=piece.call)
 
 
-def _pair(
-    turns: list[Turn], cut_ids: set[str], keep_orphans: bool, empty: set[str], notes: list[str]
-) -> list[Turn]:
+@dataclass(frozen=True)
+class _Orphans:
+    """How the pairing treats a half without its other half: the calls a trim cut, whether an
+    orphan is kept as text (else dropped), and the calls whose empty result the import removed."""
+
+    cut_ids: set[str]
+    keep: bool
+    empty: set[str]
+
+
+def _pair(turns: list[Turn], orphans: _Orphans, notes: list[str]) -> list[Turn]:
     """Results right after their calls' message; orphans dropped (or kept as text)."""
     out: list[Turn] = []
     open_turn: Turn | None = None  # the assistant message whose results may follow
     answered: set[str] = set()
-
-    def close() -> None:
-        if open_turn is None:
-            return
-        for k, piece in enumerate(open_turn.pieces):
-            call = piece.call
-            if call is None or k in open_turn.as_text or call.id in answered:
-                continue
-            if call.id in empty:
-                out.append(Turn("tool", open_turn.index, [Piece(text="")], call.id, call.id))
-                out[-1].restored = True
-                notes.append(
-                    f"#{open_turn.index}: gave back the empty result of the call to {call.name} "
-                    f"id={call.id} (the import had removed it, being empty)"
-                )
-                continue
-            if keep_orphans:
-                open_turn.as_text.add(k)
-                notes.append(
-                    f"#{open_turn.index}: the call to {call.name} id={call.id} has no result in "
-                    "the compacted conversation; kept as text"
-                )
-            else:
-                open_turn.pieces[k] = Piece()
-                notes.append(
-                    f"#{open_turn.index}: dropped the call to {call.name} id={call.id}: its "
-                    "result is not in the compacted conversation"
-                )
-
     for turn in turns:
         if turn.role != "tool":
-            close()
+            out += _close(open_turn, answered, orphans, notes)
             open_turn = turn if turn.role == "assistant" and turn.calls else None
             answered = set()
             out.append(turn)
             continue
         call = _answered_call(turn, open_turn, answered)
-        if call is not None:
-            answered.add(call.id)
-            turn.answers = turn.id = call.id
-            out.append(turn)
+        if call is None:
+            out += _orphan_result(turn, orphans, notes)
             continue
-        why = (
-            "a trim cut its call's line"
-            if turn.answers in cut_ids
-            else "its call is not in the compacted conversation right before it"
-        )
-        if keep_orphans:
-            label = f"[tool result id={turn.answers}]" if turn.answers else "[tool result]"
-            out.append(Turn("user", turn.index, [Piece(text=f"{label} {turn.text}")]))
-            notes.append(f"#{turn.index}: the tool result has no call ({why}); kept as user text")
-        else:
-            named = f" for call {turn.answers}" if turn.answers else ""
-            notes.append(f"#{turn.index}: dropped the tool result{named}: {why}")
-    close()
+        answered.add(call.id)
+        turn.answers = turn.id = call.id
+        out.append(turn)
+    out += _close(open_turn, answered, orphans, notes)
     return out
+
+
+def _close(
+    open_turn: Turn | None, answered: set[str], orphans: _Orphans, notes: list[str]
+) -> list[Turn]:
+    """Settle the calls of ``open_turn`` no result answered: each gets its empty result back
+    (returned, to follow the turn) or is kept as text or dropped from the turn."""
+    if open_turn is None:
+        return []
+    restored = []
+    for k, piece in enumerate(open_turn.pieces):
+        call = piece.call
+        if call is None or k in open_turn.as_text or call.id in answered:
+            continue
+        where = f"#{open_turn.index}"
+        if call.id in orphans.empty:
+            result = Turn("tool", open_turn.index, [Piece(text="")], call.id, call.id)
+            result.restored = True
+            restored.append(result)
+            notes.append(
+                f"{where}: gave back the empty result of the call to {call.name} "
+                f"id={call.id} (the import had removed it, being empty)"
+            )
+        elif orphans.keep:
+            open_turn.as_text.add(k)
+            notes.append(
+                f"{where}: the call to {call.name} id={call.id} has no result in "
+                "the compacted conversation; kept as text"
+            )
+        else:
+            open_turn.pieces[k] = Piece()
+            notes.append(
+                f"{where}: dropped the call to {call.name} id={call.id}: its "
+                "result is not in the compacted conversation"
+            )
+    return restored
+
+
+def _orphan_result(turn: Turn, orphans: _Orphans, notes: list[str]) -> list[Turn]:
+    """A tool result without its call: as user text when orphans are kept, else nothing."""
+    why = _orphan_why(turn, orphans.cut_ids)
+    if orphans.keep:
+        label = f"[tool result id={turn.answers}]" if turn.answers else "[tool result]"
+        notes.append(f"#{turn.index}: the tool result has no call ({why}); kept as user text")
+        return [Turn("user", turn.index, [Piece(text=f"{label} {turn.text}")])]
+    named = f" for call {turn.answers}" if turn.answers else ""
+    notes.append(f"#{turn.index}: dropped the tool result{named}: {why}")
+    return []
+
+
+def _orphan_why(turn: Turn, cut_ids: set[str]) -> str:
+    if turn.answers in cut_ids:
+        return "a trim cut its call's line"
+    return "its call is not in the compacted conversation right before it"
 
 
 def _answered_call(turn: Turn, open_turn: Turn | None, answered: set[str]) -> Call | None:

@@ -14,6 +14,7 @@ file that holds only a subagent's records is read as that subagent's conversatio
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from compactor.errors import FormatError, Problem
@@ -52,50 +53,86 @@ def convert_lines(items: list[tuple[str, Any]]) -> Conversion:
 def _convert(items: list[tuple[str, Any]]) -> Conversion:
     b = Builder("claude-code")
     skips = Skips("Claude Code's own records, not messages")
-    records = [(s, r) for s, r in items if isinstance(r, dict)]
-    messages = [r for _, r in records if _is_message(r)]
-    if not messages:
-        raise FormatError([Problem("the transcript has no user or assistant records", path="$")])
-    subagent_only = all(r.get("isSidechain") is True for r in messages)
-    turn: Turn | None = None
-    turn_id: Any = None
+    subagent_only = _only_a_subagent(items)
+    current: _Open | None = None
     for source, record in items:
         if not isinstance(record, dict):
             b.problem(f"a transcript record must be an object, not {describe(record)}", source)
             continue
-        if not _is_message(record):
-            skips.add(f"type {record.get('type')!r}", source)
+        skipped = _skipped_as(record, subagent_only)
+        if skipped is not None:
+            skips.add(skipped, source)
             continue
-        if record.get("isSidechain") is True and not subagent_only:
-            skips.add("a subagent's messages (isSidechain)", source)
-            continue
-        message = record["message"]
         where = at(source, "message")
-        message_id = message.get("id") if isinstance(message.get("id"), str) else None
-        same = (
-            turn is not None
-            and record["type"] == "assistant"
-            and message_id is not None
-            and message_id == turn_id
-        )
-        if not same:
-            if turn is not None:
-                turn.close()
-            role = read_role(b, message, where, {})
-            if role is None:
-                turn = None
-                continue
-            turn = Turn(b, role, where, message_id if role == "assistant" else None)
-            turn_id = message_id
-        _content(b, turn, message.get("content"), at(where, "content"))
-        skips.envelope([name for name in record if name not in ("type", "message")])
-        for name in message:
-            if name not in MESSAGE_FIELDS:
-                b.ignore(name, at(where, name))
-    if turn is not None:
-        turn.close()
+        current = _turn_for(b, current, record["message"], record["type"], where)
+        if current is not None:
+            _read_message(b, skips, current.turn, record, where)
+    if current is not None:
+        current.turn.close()
     skips.report(b)
     return b.finish()
+
+
+@dataclass(frozen=True)
+class _Open:
+    """The message being read, and the ``message.id`` its later lines would carry."""
+
+    turn: Turn
+    id: str | None
+
+
+def _only_a_subagent(items: list[tuple[str, Any]]) -> bool:
+    """Whether every message record is a subagent's (then they are the conversation read);
+    a problem when there is no message record at all."""
+    messages = [r for _, r in items if isinstance(r, dict) and _is_message(r)]
+    if not messages:
+        raise FormatError([Problem("the transcript has no user or assistant records", path="$")])
+    return all(r.get("isSidechain") is True for r in messages)
+
+
+def _skipped_as(record: dict, subagent_only: bool) -> str | None:
+    """The kind of record this is, when it is skipped; None for a message to read."""
+    if not _is_message(record):
+        return f"type {record.get('type')!r}"
+    if record.get("isSidechain") is True and not subagent_only:
+        return "a subagent's messages (isSidechain)"
+    return None
+
+
+def _turn_for(
+    b: Builder, current: _Open | None, message: dict, kind: str, where: str
+) -> _Open | None:
+    """The turn a message's content goes to: the open one when the line continues its assistant
+    message, else a new one (the open one closed); None when the message has no usable role."""
+    message_id = message.get("id") if isinstance(message.get("id"), str) else None
+    if _continues(current, kind, message_id):
+        return current
+    if current is not None:
+        current.turn.close()
+    role = read_role(b, message, where, {})
+    if role is None:
+        return None
+    return _Open(Turn(b, role, where, message_id if role == "assistant" else None), message_id)
+
+
+def _continues(current: _Open | None, kind: str, message_id: str | None) -> bool:
+    """Whether a line is another block of the open assistant message (the same message id)."""
+    return (
+        current is not None
+        and kind == "assistant"
+        and message_id is not None
+        and message_id == current.id
+    )
+
+
+def _read_message(b: Builder, skips: Skips, turn: Turn, record: dict, where: str) -> None:
+    """The message's content into ``turn``; the fields around it reported as not kept."""
+    message = record["message"]
+    _content(b, turn, message.get("content"), at(where, "content"))
+    skips.envelope([name for name in record if name not in ("type", "message")])
+    for name in message:
+        if name not in MESSAGE_FIELDS:
+            b.ignore(name, at(where, name))
 
 
 def _is_message(record: dict) -> bool:

@@ -4,7 +4,6 @@ the contract uses, and the validation of a request into the typed :class:`~compa
 from compactor.input.jsonio import (
     decode_text,
     dumps,
-    json_value_problems,
     parse_json,
 )
 from compactor.input.validation import (
@@ -12,6 +11,7 @@ from compactor.input.validation import (
     errors_of,
     validate,
 )
+from compactor.input.writable import json_value_problems
 
 __all__ = [
     "COMPACT_SCHEMA",

@@ -1,11 +1,10 @@
-"""JSON at the edges: reading text or bytes with errors that say where, writing UTF-8, and
-whether a Python value can be written as JSON at all."""
+"""JSON at the edges: reading text or bytes with errors that say where, and writing UTF-8
+(whether a Python value can be written as JSON at all: :mod:`compactor.input.writable`)."""
 
 from __future__ import annotations
 
 import gc
 import json
-import math
 import re
 import sys
 from collections import Counter
@@ -13,15 +12,13 @@ from collections.abc import Callable
 from itertools import chain
 from typing import Any
 
-from compactor.errors import MAX_DEPTH, Problem, UnreadableJSON, describe, format_path
+from compactor.errors import MAX_DEPTH, Problem, UnreadableJSON, format_path
 from compactor.input.schema_check import (
-    Parts,
     Report,
     finish,
     is_text,
     key_surrogate_message,
     surrogate_message,
-    type_name,
 )
 
 NOT_A_NUMBER = "is not a JSON number; use a finite number"
@@ -132,41 +129,68 @@ def _not_json(value: Any, report: Report, known: int | None) -> None:
     ``known`` is how many NaNs, infinities and repeated keys the parser met: the walk stops
     once it has found them all, or once the report is full (the rest are then counted).
     """
-    strings = known is None
     if type(value) not in _CONTAINERS:  # a document that is one value
-        if type(value) is _NotJSON:
-            report.add((), f"{value.name} {NOT_A_NUMBER}")
-        elif strings and type(value) is str and not is_text(value):
-            report.add((), surrogate_message(value))
+        _not_json_document(value, report, strings=known is None)
         return
     stack: list[tuple[Any, tuple]] = [(value, ())]
     seen = 0
-    while stack and not (known is not None and (seen >= known or report.full)):
+    while stack and not _walked_enough(report, known, seen):
         item, path = stack.pop()
-        if type(item) is _Duplicated:
-            for key, times in item.given.items():
-                if times > 1:
-                    seen += 1
-                    _add(report, (*path, key), lambda times=times: _given_twice(times))
-        pairs = item.items() if isinstance(item, dict) else enumerate(item)
-        children = []
-        for key, child in pairs:
-            if known is not None and report.full:
-                break  # the rest is counted from what the parser met
-            kind = type(child)
-            if kind is _NotJSON:
-                seen += 1
-                _add(report, (*path, key), lambda child=child: f"{child.name} {NOT_A_NUMBER}")
-            elif kind in _CONTAINERS:
-                if len(path) < MAX_DEPTH:  # deeper is reported once, as too deep
-                    children.append((child, (*path, key)))
-            elif strings and kind is str and not is_text(child):
-                _add(report, (*path, key), lambda child=child: surrogate_message(child))
-            if strings and type(key) is str and not is_text(key):
-                _add(report, path, lambda key=key: key_surrogate_message(key))
+        seen += _repeated_keys(item, path, report)
+        found, children = _not_json_members(item, path, report, known)
+        seen += found
         stack.extend(reversed(children))
     if known is not None:  # those the walk stopped before reaching, once the report was full
         report.more += known - seen
+
+
+def _not_json_document(value: Any, report: Report, strings: bool) -> None:
+    if type(value) is _NotJSON:
+        report.add((), f"{value.name} {NOT_A_NUMBER}")
+    elif strings and type(value) is str and not is_text(value):
+        report.add((), surrogate_message(value))
+
+
+def _walked_enough(report: Report, known: int | None, seen: int) -> bool:
+    """Whether the walk can stop: it knows how many to find, and found them or has no room."""
+    return known is not None and (seen >= known or report.full)
+
+
+def _repeated_keys(item: Any, path: tuple, report: Report) -> int:
+    """Report the keys an object was given more than once; how many there are."""
+    if type(item) is not _Duplicated:
+        return 0
+    repeated = [(key, times) for key, times in item.given.items() if times > 1]
+    for key, times in repeated:
+        _add(report, (*path, key), lambda times=times: _given_twice(times))
+    return len(repeated)
+
+
+def _not_json_members(
+    item: Any, path: tuple, report: Report, known: int | None
+) -> tuple[int, list[tuple[Any, tuple]]]:
+    """Report the members of an array or object that are not JSON (and, when ``known`` is None,
+    the keys and strings that are not text); the NaNs and infinities met, and the arrays and
+    objects to walk next, with their paths."""
+    strings = known is None
+    found = 0
+    children = []
+    pairs = item.items() if isinstance(item, dict) else enumerate(item)
+    for key, child in pairs:
+        if known is not None and report.full:
+            break  # the rest is counted from what the parser met
+        kind = type(child)
+        if kind is _NotJSON:
+            found += 1
+            _add(report, (*path, key), lambda child=child: f"{child.name} {NOT_A_NUMBER}")
+        elif kind in _CONTAINERS:
+            if len(path) < MAX_DEPTH:  # deeper is reported once, as too deep
+                children.append((child, (*path, key)))
+        elif strings and kind is str and not is_text(child):
+            _add(report, (*path, key), lambda child=child: surrogate_message(child))
+        if strings and type(key) is str and not is_text(key):
+            _add(report, path, lambda key=key: key_surrogate_message(key))
+    return found, children
 
 
 def _look(value: Any, limit: int) -> tuple[bool, bool]:
@@ -269,116 +293,3 @@ def _long_number(text: str) -> Problem:
 def dumps(value: Any, indent: int | None = 2) -> str:
     """JSON text, not ASCII-escaped; the same value always gives the same text."""
     return json.dumps(value, ensure_ascii=False, indent=indent)
-
-
-def json_value_problems(
-    value: Any, report: Report, parts: Parts = (), level: int = 1, max_depth: int = MAX_DEPTH
-) -> None:
-    """Add to ``report`` every place where ``value`` is not a JSON value that can be written
-    back (see :func:`_json_value_problems`); a quick look first, since JSON that came through
-    :func:`compactor.input.jsonio.parse_json` always passes it."""
-    if not _plainly_json(value, max_depth - level + 1):
-        _json_value_problems(value, report, parts, level, max_depth)
-
-
-_PLAIN = frozenset({str, int, float, bool, type(None), dict, list})
-
-
-def _plainly_json(value: Any, levels: int) -> bool:
-    """Whether ``value`` is, beyond doubt, JSON that can be written back: exact JSON types,
-    string keys, ASCII or encodable text, finite floats, integers of a printable size, at most
-    ``levels`` levels deep. Each level is looked at with C-speed steps."""
-    values = [value]
-    while values:
-        kinds = set(map(type, values))
-        if not kinds <= _PLAIN:
-            return False
-        if str in kinds and not all(map(is_text, [v for v in values if type(v) is str])):
-            return False
-        if float in kinds and not all(map(math.isfinite, [v for v in values if type(v) is float])):
-            return False
-        if (
-            int in kinds
-            and max(map(int.bit_length, [v for v in values if type(v) is int])) > 14_000
-        ):
-            return False
-        dicts = [v for v in values if type(v) is dict] if dict in kinds else []
-        lists = [v for v in values if type(v) is list] if list in kinds else []
-        if not (dicts or lists):
-            return True
-        levels -= 1
-        if levels < 0:
-            return False
-        keys = list(chain.from_iterable(dicts))
-        if not (set(map(type, keys)) <= {str} and all(map(is_text, keys))):
-            return False
-        values = list(chain(chain.from_iterable(map(dict.values, dicts)), *lists))
-    return True
-
-
-def _json_value_problems(
-    value: Any, report: Report, parts: Parts = (), level: int = 1, max_depth: int = MAX_DEPTH
-) -> None:
-    """Add to ``report`` every place where ``value`` is not a JSON value that can be written
-    back: a type JSON does not have, NaN or an infinity, an unpaired surrogate, a key that is
-    not a string, an integer too long to write, or nesting deeper than ``max_depth`` levels
-    (``value`` itself is at ``level``). Iterative: any depth of Python value is safe."""
-    stack: list[tuple[Any, Parts | None, int]] = [(value, parts, level)]
-    while stack:
-        item, where, depth = stack.pop()
-        if isinstance(item, str):
-            if not is_text(item):
-                _add_at(report, where, lambda item=item: surrogate_message(item))
-        elif isinstance(item, bool) or item is None:
-            continue
-        elif isinstance(item, int):
-            if item.bit_length() > 14_000 and not _writable(item):
-                _add_at(report, where, _too_many_digits)
-        elif isinstance(item, float):
-            if not math.isfinite(item):
-                _add_at(report, where, lambda: "must be a finite number")
-        elif isinstance(item, (dict, list)):
-            if depth > max_depth:
-                _add_at(report, where, lambda: f"is nested more than {max_depth} levels deep")
-                continue
-            counting = where is None or report.full
-            if isinstance(item, list):
-                children = [
-                    (child, None if counting else (*where, i), depth + 1)
-                    for i, child in enumerate(item)
-                ]
-            else:
-                children = []
-                for key, child in item.items():
-                    if not isinstance(key, str):
-                        _add_at(report, where, lambda key=key: _key_message(key))
-                    elif not is_text(key):
-                        _add_at(report, where, lambda key=key: key_surrogate_message(key))
-                    else:
-                        children.append((child, None if counting else (*where, key), depth + 1))
-            stack.extend(reversed(children))
-        else:
-            _add_at(report, where, lambda item=item: f"must be a JSON value, not {type_name(item)}")
-
-
-def _too_many_digits() -> str:
-    return f"has more than {sys.get_int_max_str_digits():,} digits; no field takes that many"
-
-
-def _key_message(key: Any) -> str:
-    return f"has a key that is not a string ({describe(key)}); JSON keys are strings"
-
-
-def _add_at(report: Report, where: Parts | None, message: Callable[[], str]) -> None:
-    if where is None or report.full:
-        report.more += 1
-    else:
-        report.add(where, message())
-
-
-def _writable(number: int) -> bool:
-    try:
-        str(number)
-    except ValueError:  # over sys.get_int_max_str_digits()
-        return False
-    return True

@@ -29,8 +29,8 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 from compactor.errors import InvalidRequest
-from compactor.input.jsonio import json_value_problems
 from compactor.input.schema_check import Report, Schema, check_request, finish
+from compactor.input.writable import json_value_problems
 from compactor.text.tokens import CHARS_PER_TOKEN, DEFAULT_ENCODING, count_tokens, tokenizer
 
 TRIM_REQUEST_SCHEMA: dict[str, Any] = {

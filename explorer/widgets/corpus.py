@@ -16,6 +16,7 @@ import streamlit as st
 
 from compactor.errors import Problem, ProblemError
 from compactor.evaluation import (
+    RunOptions,
     default_workers,
     evaluate,
     load_corpus,
@@ -272,7 +273,7 @@ def run(
                 corpus.items,
                 settings,
                 None if budgets is None else list(budgets),
-                workers=int(st.session_state.get(WORKERS_KEY) or 1),
+                RunOptions(workers=int(st.session_state.get(WORKERS_KEY) or 1)),
                 progress=advance,
             )
         )

@@ -7,7 +7,7 @@ from urllib.parse import parse_qs, urlsplit
 
 from playwright.sync_api import expect
 
-from compactor.evaluation import evaluate, load_corpus, settings_grid, summarise
+from compactor.evaluation import RunOptions, evaluate, load_corpus, settings_grid, summarise
 from explorer.frames import corpus as frames
 from explorer.navigation import PAGES
 from explorer.widgets import corpus as widgets
@@ -27,7 +27,7 @@ def fill(visit, label, text):
 def test_a_corpus_file_runs_and_a_worst_conversation_opens_in_a_view(visit):
     items = load_corpus(SHAREGPT)
     settings = settings_grid({}, {"keep_last_n": [1, 4], "max_message_chars": [400]})
-    rows = list(evaluate(items, settings, budgets=[300, 1500], workers=1))
+    rows = list(evaluate(items, settings, budgets=[300, 1500], options=RunOptions(workers=1)))
     summaries = summarise(rows)
 
     visit.open()

@@ -11,6 +11,7 @@ import pytest
 from compactor.errors import ProblemError
 from compactor.evaluation import (
     SUMMARY_BUDGETS,
+    RunOptions,
     evaluate,
     load_corpus,
     load_corpus_text,
@@ -56,7 +57,11 @@ def run_grid(at, grid=GRID, budgets=None):
 
 @pytest.fixture(scope="module")
 def engine_rows():
-    return list(evaluate(load_corpus(SHAREGPT), SETTINGS, budgets=[300, 1500], workers=1))
+    return list(
+        evaluate(
+            load_corpus(SHAREGPT), SETTINGS, budgets=[300, 1500], options=RunOptions(workers=1)
+        )
+    )
 
 
 @pytest.fixture(scope="module")
@@ -113,7 +118,14 @@ def test_a_chosen_setting_shows_its_conversations_worst_first(listed, engine_row
     # the engine, asked for this one setting at this one budget
     setting = {k: summary[k] for k in ("keep_last_n", "keep_roles", "duplicate_threshold")}
     setting["max_message_chars"] = summary["max_message_chars"]
-    rows = list(evaluate(load_corpus(SHAREGPT), [setting], [summary["budget_chars"]], workers=1))
+    rows = list(
+        evaluate(
+            load_corpus(SHAREGPT),
+            [setting],
+            [summary["budget_chars"]],
+            options=RunOptions(workers=1),
+        )
+    )
     bad = [
         r
         for r in rows
@@ -156,7 +168,7 @@ def test_a_worst_conversation_opens_in_a_view_with_that_setting(engine_rows):
     params = {name: at.session_state[key] for name, key in state.PARAM_KEYS.items()}
     assert params == frames.setting_of(summary)
     # the view shows what the corpus row says of that conversation under that setting
-    row = next(iter(evaluate([item], [params], workers=1)))
+    row = next(iter(evaluate([item], [params], options=RunOptions(workers=1))))
     shown = table(at, "anchor")
     assert ((shown["status"] == "kept").sum(), len(shown)) == (row["anchors_kept"], row["anchors"])
     assert at.query_params["c"] == conv.key
@@ -172,7 +184,7 @@ def test_a_sweep_run_is_summarised_at_common_budgets_as_the_engine_reads_it():
     assert_clean(at)
     items = load_corpus(SHAREGPT)
     settings = settings_grid({}, {"keep_last_n": [1, 4], "max_message_chars": [400]})
-    rows = list(evaluate(items, settings, workers=1))
+    rows = list(evaluate(items, settings, options=RunOptions(workers=1)))
     assert list(at.session_state[widgets.RUN_KEY].rows) == rows
     largest = max(sum(len(m["content"]) for m in i.request["messages"]) for i in items)
     budgets = frames.summary_budgets(SUMMARY_BUDGETS, largest)
@@ -184,7 +196,7 @@ def test_a_sweep_run_is_summarised_at_common_budgets_as_the_engine_reads_it():
     summary = summaries[3]
     at = at.selectbox(key=widgets.SETTING_KEY).set_value(frames.setting_label(summary)).run()
     setting = frames.setting_of(summary)
-    engine = list(evaluate(items, [setting], workers=1))
+    engine = list(evaluate(items, [setting], options=RunOptions(workers=1)))
     histogram = largest_data(at, "met")  # characters out: every conversation
     assert sorted(histogram["output_chars"].dropna()) == sorted(r["output_chars"] for r in engine)
 
@@ -251,7 +263,9 @@ def test_an_uploaded_corpus_is_loaded_and_run():
     at = run_grid(at, budgets="300,1500")
     assert_clean(at)
     assert list(at.session_state[widgets.RUN_KEY].rows) == list(
-        evaluate(load_corpus(SHAREGPT), SETTINGS, budgets=[300, 1500], workers=1)
+        evaluate(
+            load_corpus(SHAREGPT), SETTINGS, budgets=[300, 1500], options=RunOptions(workers=1)
+        )
     )
 
 

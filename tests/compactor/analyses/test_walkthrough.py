@@ -3,7 +3,13 @@
 from hypothesis import given, settings
 
 from compactor import run, validate
-from compactor.analyses.walkthrough import walkthrough
+from compactor.analyses.walkthrough import (
+    _drop_summary,
+    _pin_summary,
+    _trim_how,
+    _trim_summary,
+    walkthrough,
+)
 from compactor.samples import load_sample
 from tests.explorer.requests import rich_request
 from tests.generate import requests
@@ -132,3 +138,31 @@ def test_the_trim_step_says_how_many_of_its_cuts_drop_removes_later():
     assert f"so {len(cuts) - len(later):,} stay trimmed" in trim.summary
     quiet = walkthrough(run(validate(rich_request() | {"budget_chars": 400_000})))
     assert "later" not in quiet.steps[2].summary
+
+
+def test_the_pin_summary_says_when_the_protected_alone_exceed_the_budget():
+    within = _pin_summary(2, 5, 300, 400)
+    assert within == (
+        "2 of 5 messages are protected (300 characters): no later stage removes or cuts them."
+    )
+    assert _pin_summary(2, 5, 500, 400) == (
+        within.replace("300", "500") + " They alone exceed the budget of 400 characters."
+    )
+
+
+def test_a_trim_says_whether_it_found_a_sentence_end():
+    assert _trim_how("sentence", 1200).startswith("cut at the last sentence end")
+    assert "hard cut" in _trim_how("hard", 1200) and _trim_how("hard", 1200).endswith("1,200")
+
+
+def test_the_trim_summary_names_the_cuts_drop_removes_later_only_when_there_are_some():
+    assert _trim_summary(3, 0, 80, 120) == "3 messages cut to at most 80 characters, 120 removed."
+    assert _trim_summary(3, 1, 80, 120).endswith(
+        "Drop removes 1 of them later (step 4), so 2 stay trimmed."
+    )
+
+
+def test_the_drop_summary_tells_nothing_dropped_a_met_budget_and_an_unreachable_one():
+    assert _drop_summary(0, 300, 400).startswith("Nothing to drop: 300 characters")
+    assert _drop_summary(2, 380, 400).startswith("2 messages dropped, lowest score first")
+    assert _drop_summary(2, 450, 400).endswith("exceed the budget of 400 by 50.")

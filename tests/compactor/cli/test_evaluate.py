@@ -1,5 +1,6 @@
 """`python -m compactor evaluate`: real processes on real corpora, interrupted and resumed."""
 
+import argparse
 import json
 import os
 import random
@@ -10,7 +11,15 @@ import time
 
 import pytest
 
-from compactor.evaluation import SUMMARY_BUDGETS, evaluate, load_corpus, settings_grid, summarise
+from compactor.cli.evaluate import _earlier, _Plan, _plan, register
+from compactor.evaluation import (
+    SUMMARY_BUDGETS,
+    RunOptions,
+    evaluate,
+    load_corpus,
+    settings_grid,
+    summarise,
+)
 from tests.generate import VOCABULARY
 from tests.paths import CORPUS, ROOT
 
@@ -41,7 +50,7 @@ def test_a_multi_record_file_at_listed_budgets(tmp_path):
     done = cli(path, "--grid", "keep_last_n=2,5", "--budgets", "800,4000", "--out", out)
     assert done.returncode == 0, done.stderr
     chosen = settings_grid({}, {"keep_last_n": [2, 5]})
-    expected = list(evaluate(load_corpus(path), chosen, [800, 4000], workers=1))
+    expected = list(evaluate(load_corpus(path), chosen, [800, 4000], options=RunOptions(workers=1)))
     assert lines(out) == expected
     summary = summarise(expected)
     assert len(frontier_lines(done.stdout)) == sum(s["frontier"] for s in summary)
@@ -54,7 +63,7 @@ def test_a_folder_at_every_sweep_point_with_two_workers(tmp_path):
     done = cli(CORPUS, "--grid", "max_message_chars=200,600", "--workers", "2", "--out", out)
     assert done.returncode == 0, done.stderr
     chosen = settings_grid({}, {"max_message_chars": [200, 600]})
-    expected = list(evaluate(load_corpus(CORPUS), chosen, workers=1))
+    expected = list(evaluate(load_corpus(CORPUS), chosen, options=RunOptions(workers=1)))
     assert lines(out) == expected
     assert {r["conversation"] for r in expected} == {p.name for p in CORPUS.glob("*.json")}
     shown = len(summarise(expected, SUMMARY_BUDGETS))
@@ -69,7 +78,7 @@ def test_parquet_holds_the_same_rows(tmp_path):
     assert done.returncode == 0, done.stderr
     table = pq.read_table(tmp_path / "rows.parquet").to_pylist()
     items = load_corpus(REAL / "tau_airline_3_records.json")
-    assert table == list(evaluate(items, settings_grid(), [1000], workers=1))
+    assert table == list(evaluate(items, settings_grid(), [1000], options=RunOptions(workers=1)))
     assert not (tmp_path / "rows.parquet.rows.jsonl").exists()
 
 
@@ -158,7 +167,7 @@ def test_an_interrupted_run_resumed_loses_and_repeats_nothing(tmp_path):
     assert before  # it wrote rows before it was stopped
 
     chosen = settings_grid({}, {"keep_last_n": [1, 4], "max_message_chars": [100, 300]})
-    expected = list(evaluate(load_corpus(corpus), chosen, workers=1))
+    expected = list(evaluate(load_corpus(corpus), chosen, options=RunOptions(workers=1)))
     assert before.count(b"\n") < len(expected)  # stopped part way
     with out.open("ab") as handle:  # as if stopped in the middle of writing a row
         handle.write(b'{"conversation": 299, "budget_ch')
@@ -185,7 +194,7 @@ def test_a_finished_parquet_run_resumed_with_more_settings_holds_both(tmp_path):
     assert done.returncode == 0, done.stderr
     rows = pq.read_table(out).to_pylist()
     chosen = settings_grid({}, {"keep_last_n": [5, 8]})
-    fresh = list(evaluate(load_corpus(path), chosen, [700], workers=1))
+    fresh = list(evaluate(load_corpus(path), chosen, [700], options=RunOptions(workers=1)))
     first = [r for r in fresh if r["keep_last_n"] == 5]  # the default: the first run's rows
     assert rows == first + [r for r in fresh if r["keep_last_n"] == 8]
     assert "3 conversations, 2 settings" in done.stdout.decode()
@@ -199,3 +208,29 @@ def test_the_command_is_listed_and_explains_resume():
     text = " ".join(cli("--help").stdout.decode().split())
     for phrase in ("--resume", "--backend", "PATH#i", "every budget point", "Exit codes"):
         assert phrase in text
+
+
+def options(*argv):
+    parser = argparse.ArgumentParser()
+    register(parser.add_subparsers())
+    return parser.parse_args(["evaluate", "corpus.json", *argv])
+
+
+def test_the_plan_sweeps_unless_budgets_are_listed_or_in_the_grid():
+    assert _plan(options()).sweep and _plan(options()).budgets is None
+    listed = _plan(options("--budgets", "900,500", "--grid", "keep_last_n=1,2"))
+    assert (listed.sweep, listed.budgets, len(listed.settings)) == (False, [900, 500], 2)
+    assert not _plan(options("--grid", "budget_chars=600")).sweep
+
+
+def test_the_summary_reads_every_listed_row_but_only_the_sweep_rows_in_force():
+    # Sweep points at 100, 120 and 150: only 150 is in force at a summary budget (200).
+    setting = settings_grid()[0]
+    rows = [setting | {"conversation": 0, "budget_chars": b} for b in (100, 120, 150)]
+    assert _Plan([setting], [100, 120, 150], sweep=False).summary_rows(iter(rows)) == rows
+    assert _Plan([setting], None, sweep=True).summary_rows(rows) == [rows[0], rows[2]]
+
+
+def test_a_fresh_run_takes_nothing_from_earlier_rows():
+    earlier = _earlier(None, _plan(options()))
+    assert (earlier.kept, earlier.skip, earlier.whole) == ([], set(), frozenset())

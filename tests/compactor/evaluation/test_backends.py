@@ -4,11 +4,12 @@ import sys
 
 import pytest
 
-from compactor.errors import InvalidRequest
+from compactor.errors import InvalidRequest, ProblemError
 from compactor.evaluation import (
     RAY_INSTALL_HINT,
     BackendUnavailable,
     CorpusItem,
+    RunOptions,
     evaluate,
     load_corpus,
     row_key,
@@ -28,11 +29,11 @@ def items():
 
 @pytest.fixture(scope="module")
 def plain(items):
-    return list(evaluate(items, CHOSEN, workers=1))
+    return list(evaluate(items, CHOSEN, options=RunOptions(workers=1)))
 
 
 def test_the_process_pool_gives_the_same_rows_in_the_same_order(items, plain):
-    assert list(evaluate(items, CHOSEN, workers=2)) == plain
+    assert list(evaluate(items, CHOSEN, options=RunOptions(workers=2))) == plain
 
 
 @pytest.fixture(scope="module")
@@ -52,27 +53,41 @@ def ray_instance():
 
 def test_ray_gives_the_same_rows_in_the_same_order(ray_instance, items, plain):
     assert ray_instance.is_initialized()
-    assert list(evaluate(items, CHOSEN, backend="ray")) == plain
-    tokens = list(evaluate(items[:3], CHOSEN, [900], backend="ray", encoding="cl100k_base"))
-    assert tokens == list(evaluate(items[:3], CHOSEN, [900], workers=1, encoding="cl100k_base"))
+    assert list(evaluate(items, CHOSEN, options=RunOptions(backend="ray"))) == plain
+    tokens = list(
+        evaluate(
+            items[:3], CHOSEN, [900], options=RunOptions(backend="ray", encoding="cl100k_base")
+        )
+    )
+    assert tokens == list(
+        evaluate(items[:3], CHOSEN, [900], options=RunOptions(workers=1, encoding="cl100k_base"))
+    )
 
 
 def test_ray_missing_says_how_to_install_it(monkeypatch, items):
     monkeypatch.setitem(sys.modules, "ray", None)  # what an environment without ray gives
     with pytest.raises(BackendUnavailable, match=r'pip install -e "\.\[ray\]"'):
-        list(evaluate(items[:1], CHOSEN, backend="ray"))
+        list(evaluate(items[:1], CHOSEN, options=RunOptions(backend="ray")))
     assert "pip install" in RAY_INSTALL_HINT
 
 
 def test_progress_counts_conversations_up_to_all(items):
     seen = []
-    rows = list(evaluate(items[:5], CHOSEN, [1000], workers=2, progress=lambda *p: seen.append(p)))
+    rows = list(
+        evaluate(
+            items[:5],
+            CHOSEN,
+            [1000],
+            options=RunOptions(workers=2),
+            progress=lambda *p: seen.append(p),
+        )
+    )
     assert seen == [(k, 5) for k in range(6)] and len(rows) == 20
 
 
 def test_skipped_rows_are_not_given_and_done_conversations_not_run(items, plain):
     skip = {row_key(r) for r in plain[::3]}
-    assert list(evaluate(items, CHOSEN, workers=1, skip=skip)) == [
+    assert list(evaluate(items, CHOSEN, options=RunOptions(workers=1), skip=skip)) == [
         r for r in plain if row_key(r) not in skip
     ]
     broken = CorpusItem("broken", {"messages": [], "budget_chars": 100})
@@ -84,7 +99,7 @@ def test_skipped_rows_are_not_given_and_done_conversations_not_run(items, plain)
 def test_an_invalid_request_names_its_conversation(workers, items):
     broken = CorpusItem("a.json#7", {"messages": [{"role": "user", "content": "x"}]})
     with pytest.raises(InvalidRequest, match=r"conversation 'a.json#7'"):
-        list(evaluate([items[0], broken], CHOSEN, [500], workers=workers))
+        list(evaluate([items[0], broken], CHOSEN, [500], options=RunOptions(workers=workers)))
 
 
 def test_outcomes_come_back_in_order_whatever_finishes_first():
@@ -97,3 +112,21 @@ def _slow_first(item):
 
     time.sleep(0.05 if item.conversation % 7 == 0 else 0)
     return item.conversation
+
+
+@pytest.mark.parametrize(
+    ("options", "message"),
+    [
+        (RunOptions(backend="dask"), "unknown backend 'dask'; choose one of local, ray"),
+        (RunOptions(workers=0), "workers must be 1 or more, not 0"),
+    ],
+)
+def test_bad_run_options_are_refused_at_the_call_before_any_work(options, message):
+    with pytest.raises(ProblemError) as error:
+        evaluate([], CHOSEN, [500], options)
+    assert [p.message for p in error.value.problems] == [message]
+
+
+def test_good_run_options_pass_their_check():
+    RunOptions().check()
+    RunOptions(workers=2, backend="ray", address="auto").check()

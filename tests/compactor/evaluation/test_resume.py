@@ -4,7 +4,14 @@ whole (:func:`written_whole`) is not run again."""
 
 import pytest
 
-from compactor.evaluation import evaluate, load_corpus, row_key, settings_grid, written_whole
+from compactor.evaluation import (
+    RunOptions,
+    evaluate,
+    load_corpus,
+    row_key,
+    settings_grid,
+    written_whole,
+)
 from tests.paths import CORPUS, ROOT
 
 SWEPT = settings_grid({}, {"keep_last_n": [2, 5]})
@@ -25,7 +32,7 @@ def resumed(items, settings, written):
         evaluate(
             items,
             settings,
-            workers=1,
+            options=RunOptions(workers=1),
             skip={row_key(r) for r in written},
             whole=written_whole(written, settings),
             progress=lambda done, total: started.append(done),
@@ -37,7 +44,7 @@ def resumed(items, settings, written):
 @pytest.mark.parametrize("settings", [SWEPT, MIXED], ids=["swept", "swept and fixed"])
 @pytest.mark.parametrize("cut", [0.3, 0.75])
 def test_a_run_cut_short_resumes_with_the_missing_rows_only(items, settings, cut):
-    full = list(evaluate(items, settings, workers=1))
+    full = list(evaluate(items, settings, options=RunOptions(workers=1)))
     written = full[: int(len(full) * cut)]
     last = written[-1]["conversation"]
     rows, skipped = resumed(items, settings, written)
@@ -47,27 +54,31 @@ def test_a_run_cut_short_resumes_with_the_missing_rows_only(items, settings, cut
 
 
 def test_a_resume_with_a_setting_added_runs_every_conversation_for_it(items):
-    written = list(evaluate(items, SWEPT, workers=1))
+    written = list(evaluate(items, SWEPT, options=RunOptions(workers=1)))
     rows, skipped = resumed(items, SWEPT + ADDED, written)
     assert skipped == 0
-    assert rows == list(evaluate(items, ADDED, workers=1))
+    assert rows == list(evaluate(items, ADDED, options=RunOptions(workers=1)))
 
 
 @pytest.mark.parametrize("cut", [0.2, 0.55, 0.9])
 def test_a_resume_with_a_setting_added_and_cut_short_resumes_again(items, cut):
     """The first run wrote every row of SWEPT; a second, with a setting added, was cut short
     (maybe in the middle of a conversation's rows); a third finishes both."""
-    first = list(evaluate(items, SWEPT, workers=1))
-    second = list(evaluate(items, SWEPT + ADDED, workers=1, skip={row_key(r) for r in first}))
+    first = list(evaluate(items, SWEPT, options=RunOptions(workers=1)))
+    second = list(
+        evaluate(
+            items, SWEPT + ADDED, options=RunOptions(workers=1), skip={row_key(r) for r in first}
+        )
+    )
     written = first + second[: int(len(second) * cut)]
     rows, _ = resumed(items, SWEPT + ADDED, written)
     assert sorted(map(row_key, written + rows)) == sorted(
-        map(row_key, evaluate(items, SWEPT + ADDED, workers=1))
+        map(row_key, evaluate(items, SWEPT + ADDED, options=RunOptions(workers=1)))
     )
     assert len(written + rows) == len(first) + len(second)  # nothing twice
 
 
 def test_a_finished_run_resumed_runs_only_its_last_conversation(items):
-    written = list(evaluate(items, MIXED, workers=1))
+    written = list(evaluate(items, MIXED, options=RunOptions(workers=1)))
     rows, skipped = resumed(items, MIXED, written)
     assert rows == [] and skipped == len(items) - 1

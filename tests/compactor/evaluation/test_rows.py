@@ -11,6 +11,7 @@ from compactor.contract import ROLES
 from compactor.evaluation import (
     ROW_KEYS,
     CorpusItem,
+    RunOptions,
     conversation_rows,
     evaluate,
     load_corpus,
@@ -65,7 +66,7 @@ def test_every_sweep_row_equals_compact_at_its_budget_and_holds_to_the_next(requ
 def test_rows_at_listed_budgets_equal_compact(request, grid, budgets):
     item = CorpusItem("x.json#3", request)
     chosen = settings_grid({}, grid)
-    rows = list(evaluate([item], chosen, budgets, workers=1))
+    rows = list(evaluate([item], chosen, budgets, options=RunOptions(workers=1)))
     assert len(rows) == len(chosen) * len(budgets)
     expected = [brute_row(item, s, b) for s in chosen for b in sorted(budgets)]
     assert rows == expected
@@ -81,7 +82,7 @@ def test_a_setting_with_its_own_budget_is_evaluated_there():
         },
     )
     chosen = settings_grid({"keep_last_n": 1}, {"budget_chars": [150, 700]})
-    rows = list(evaluate([item], chosen, workers=1))
+    rows = list(evaluate([item], chosen, options=RunOptions(workers=1)))
     assert [r["budget_chars"] for r in rows] == [150, 700]
     assert rows == [brute_row(item, s, s["budget_chars"]) for s in chosen]
 
@@ -94,7 +95,7 @@ def test_the_real_corpus_rows_equal_compact_at_every_sweep_point():
     items = real_items()
     assert any(item.tool_links for item in items)  # the links of the import are used
     chosen = settings_grid({}, {"keep_last_n": [2, 6], "max_message_chars": [150, 800]})
-    rows = list(evaluate(items, chosen, workers=1))
+    rows = list(evaluate(items, chosen, options=RunOptions(workers=1)))
     rnd = random.Random(15)
     for row in rows if len(rows) < 800 else rnd.sample(rows, 800):
         item = next(i for i in items if i.conversation == row["conversation"])
@@ -105,7 +106,11 @@ def test_the_real_corpus_rows_equal_compact_at_every_sweep_point():
 def test_token_counts_equal_the_tokens_of_the_returned_contents():
     items = load_corpus(CORPUS / "tau_airline_tool_heavy.json")
     chosen = settings_grid({}, {"keep_last_n": [3]})
-    rows = list(evaluate(items, chosen, [500, 5000, 40000], workers=1, encoding="o200k_base"))
+    rows = list(
+        evaluate(
+            items, chosen, [500, 5000, 40000], options=RunOptions(workers=1, encoding="o200k_base")
+        )
+    )
     assert [r["output_tokens"] > 0 for r in rows] == [True] * 3
     assert rows == [brute_row(items[0], chosen[0], b, "o200k_base") for b in (500, 5000, 40000)]
 

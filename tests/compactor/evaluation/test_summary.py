@@ -7,6 +7,7 @@ from hypothesis import strategies as st
 from compactor.evaluation import (
     SUMMARY_BUDGETS,
     CorpusItem,
+    RunOptions,
     evaluate,
     load_corpus,
     rows_in_force,
@@ -78,8 +79,8 @@ def test_the_frontier_is_the_settings_no_other_beats_on_both(values):
 def test_sweep_rows_read_at_a_budget_equal_rows_evaluated_there():
     items = load_corpus(CORPUS)
     chosen = settings_grid({}, {"keep_last_n": [1, 4]})
-    swept = list(evaluate(items, chosen, workers=1))
-    listed = list(evaluate(items, chosen, list(SUMMARY_BUDGETS), workers=1))
+    swept = list(evaluate(items, chosen, options=RunOptions(workers=1)))
+    listed = list(evaluate(items, chosen, list(SUMMARY_BUDGETS), options=RunOptions(workers=1)))
     assert summarise(swept, SUMMARY_BUDGETS) == summarise(listed)
 
 
@@ -91,14 +92,16 @@ def test_sweep_rows_read_at_a_budget_equal_rows_evaluated_there():
 def test_sweep_rows_read_at_budgets_equal_listed_rows_on_random_conversations(requests, budgets):
     items = [CorpusItem(k, r) for k, r in enumerate(requests)]
     chosen = settings_grid({}, {"max_message_chars": [80, 200]})
-    swept = list(evaluate(items, chosen, workers=1))
-    listed = list(evaluate(items, chosen, budgets, workers=1))
+    swept = list(evaluate(items, chosen, options=RunOptions(workers=1)))
+    listed = list(evaluate(items, chosen, budgets, options=RunOptions(workers=1)))
     assert summarise(swept, budgets) == summarise(listed)
 
 
 def test_the_rows_in_force_give_the_same_summary():
     items = load_corpus(CORPUS)
-    swept = list(evaluate(items, settings_grid({}, {"keep_last_n": [1, 4]}), workers=1))
+    swept = list(
+        evaluate(items, settings_grid({}, {"keep_last_n": [1, 4]}), options=RunOptions(workers=1))
+    )
     few = rows_in_force(swept, SUMMARY_BUDGETS)
     assert len(few) < len(swept) / 2
     assert summarise(few, SUMMARY_BUDGETS) == summarise(swept, SUMMARY_BUDGETS)

@@ -3,7 +3,8 @@
 import pytest
 
 from compactor.errors import UnreadableJSON
-from compactor.input.jsonio import dumps, parse_json
+from compactor.input.jsonio import _walked_enough, dumps, parse_json
+from compactor.input.schema_check import Report
 
 
 def problems(source):
@@ -59,4 +60,22 @@ def test_nan_and_infinity_are_not_json():
 def test_a_number_too_long_to_convert_names_where_it_is():
     assert problems('{\n  "budget_chars": ' + "9" * 5000 + "}") == [
         "line 2, column 19: a number has more than 4,300 digits; no field takes that many"
+    ]
+
+
+def test_the_walk_for_what_the_parser_met_stops_when_all_are_found_or_the_report_is_full():
+    report = Report(limit=1)
+    assert not _walked_enough(report, None, 5)  # looking for surrogates: walk everything
+    assert not _walked_enough(report, 2, 1)
+    assert _walked_enough(report, 2, 2)
+    report.add(("a",), "a problem")
+    assert _walked_enough(report, 2, 1)
+
+
+def test_a_key_given_three_times_and_one_twice_are_each_reported_once():
+    with pytest.raises(UnreadableJSON) as error:
+        parse_json('{"a": 1, "a": 2, "b": 1, "a": 3, "b": 2}')
+    assert [(p.path, p.message) for p in error.value.problems] == [
+        ("a", "is given 3 times in one object; give each key once"),
+        ("b", "is given 2 times in one object; give each key once"),
     ]

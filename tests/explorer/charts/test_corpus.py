@@ -4,7 +4,7 @@ and the histograms counting every conversation of the setting."""
 
 import pytest
 
-from compactor.evaluation import evaluate, load_corpus, settings_grid, summarise
+from compactor.evaluation import RunOptions, evaluate, load_corpus, settings_grid, summarise
 from explorer.charts import corpus as charts
 from explorer.frames import corpus as frames
 from explorer.theme import FATE_COLOURS, INK, TOTAL_COLOUR
@@ -17,7 +17,11 @@ SHAREGPT = ROOT / "tests" / "fixtures" / "real" / "sharegpt_glaive_toolcall_4_re
 def rows():
     grid = {"keep_last_n": [1, 4], "max_message_chars": [120, 400]}
     settings = settings_grid({}, grid)
-    return list(evaluate(load_corpus(SHAREGPT), settings, budgets=[300, 1500], workers=1))
+    return list(
+        evaluate(
+            load_corpus(SHAREGPT), settings, budgets=[300, 1500], options=RunOptions(workers=1)
+        )
+    )
 
 
 @pytest.fixture(scope="module")

@@ -7,7 +7,14 @@ import math
 import pytest
 
 from compactor.contract import PARAMETERS
-from compactor.evaluation import SUMMARY_BUDGETS, evaluate, load_corpus, settings_grid, summarise
+from compactor.evaluation import (
+    SUMMARY_BUDGETS,
+    RunOptions,
+    evaluate,
+    load_corpus,
+    settings_grid,
+    summarise,
+)
 from explorer.frames import corpus as frames
 from tests.paths import ROOT
 
@@ -22,12 +29,16 @@ def corpus():
 
 @pytest.fixture(scope="module")
 def listed(corpus):
-    return list(evaluate(corpus, settings_grid({}, GRID), budgets=[300, 1500], workers=1))
+    return list(
+        evaluate(
+            corpus, settings_grid({}, GRID), budgets=[300, 1500], options=RunOptions(workers=1)
+        )
+    )
 
 
 @pytest.fixture(scope="module")
 def swept(corpus):
-    return list(evaluate(corpus, settings_grid({}, GRID), workers=1))
+    return list(evaluate(corpus, settings_grid({}, GRID), options=RunOptions(workers=1)))
 
 
 def test_the_rows_frame_holds_every_row_with_what_follows_from_it(listed):
@@ -57,7 +68,7 @@ def test_every_setting_has_its_own_label(listed):
 def test_a_setting_read_from_a_sweep_run_is_the_engine_at_that_budget(corpus, swept, budget):
     for setting in settings_grid({}, GRID):
         read = frames.setting_rows(swept, {**setting, "budget_chars": budget})
-        engine = list(evaluate(corpus, [setting], budgets=[budget], workers=1))
+        engine = list(evaluate(corpus, [setting], budgets=[budget], options=RunOptions(workers=1)))
         assert read == engine
 
 
@@ -118,7 +129,9 @@ def test_the_summary_frame_is_the_engines_summaries_with_the_frontiers_axes(swep
 
 
 def test_a_conversation_without_anchors_has_no_retention(corpus):
-    rows = list(evaluate(corpus[1:2], settings_grid({}, {}), budgets=[500], workers=1))
+    rows = list(
+        evaluate(corpus[1:2], settings_grid({}, {}), budgets=[500], options=RunOptions(workers=1))
+    )
     assert rows[0]["anchors"] == 0
     assert math.isnan(frames.rows_frame(rows)["retention"][0])
     summary = frames.summary_frame(summarise(rows))

@@ -9,7 +9,7 @@ import stat
 import pytest
 
 from compactor.contract import DEFAULTS
-from compactor.evaluation import CorpusItem, evaluate, load_corpus, settings_grid
+from compactor.evaluation import CorpusItem, RunOptions, evaluate, load_corpus, settings_grid
 from explorer.session import corpus_store, workspace
 from tests.paths import ROOT
 
@@ -28,7 +28,9 @@ def items():
 
 
 def rows_of(items, grid, budgets):
-    return tuple(evaluate(items, settings_grid({}, grid), budgets=budgets, workers=1))
+    return tuple(
+        evaluate(items, settings_grid({}, grid), budgets=budgets, options=RunOptions(workers=1))
+    )
 
 
 def runs(key):

@@ -1,0 +1,178 @@
+"""The Strategies page's parts: the options of the seed-003 trim and of semantic dedupe, the
+comparison they ask for, and its tables with their headers and notes."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import pandas as pd
+import streamlit as st
+
+from compactor.contract import LIMITS
+from compactor.engine.result import CompactionResult
+from compactor.strategies import LANGCHAIN, LANGCHAIN_HINT, SEMANTIC_DEDUPE, StrategyComparison
+from compactor.text import SEMANTIC_THRESHOLD as DEFAULT_THRESHOLD
+from explorer.frames import compare as compare_frames
+from explorer.frames import tokens as token_frames
+from explorer.session import cache, state
+from explorer.widgets import common
+
+TOKEN_RULE = (
+    "Tokens are estimated as ceil(characters / 4) per message, summed over the messages "
+    "returned: the seed-003 trim's rule of thumb, not a tokenizer count. The seed-003 trim "
+    "fits maxTokensEstimate = ceil(budget_chars / 4) under the same rule, or counted with a "
+    "real tokenizer when its option says so."
+)
+#: What the seed-003 trim counts maxTokensEstimate with: its estimate, or a tokenizer.
+TRIM_COUNTERS = ("the estimate (characters / 4)", *token_frames.ENCODINGS)
+
+
+@dataclass(frozen=True)
+class StrategyOptions:
+    """What the options form asks of the strategies beyond the sidebar's parameters."""
+
+    keep_last_messages: int | None = None  # the seed-003 trim's keepLastMessages; None: not set
+    drop_tool_parts: bool = False
+    semantic_threshold: float | None = None  # None: no memory-compact with semantic dedupe
+    trim_encoding: str | None = None  # None: maxTokensEstimate by the estimate
+
+
+def options_from(
+    keep_last: float | None,
+    drop_tools: bool,
+    counter: str,
+    tokenizer_missing: bool,
+    semantic: bool,
+    threshold: float,
+) -> StrategyOptions:
+    """The options as the form's widgets give them: a tokenizer only when one is installed and
+    chosen, a meaning threshold only when semantic dedupe is on."""
+    estimate = tokenizer_missing or counter == TRIM_COUNTERS[0]
+    return StrategyOptions(
+        keep_last_messages=None if keep_last is None else int(keep_last),
+        drop_tool_parts=bool(drop_tools),
+        semantic_threshold=float(threshold) if semantic else None,
+        trim_encoding=None if estimate else counter,
+    )
+
+
+def options_form() -> StrategyOptions:
+    """The bordered form of the seed-003 trim's and semantic dedupe's options."""
+    with st.container(border=True):
+        st.markdown("**Options of the seed-003 trim and of semantic dedupe**")
+        left, right = st.columns(2)
+        keep_last = left.number_input(
+            "keepLastMessages (empty: not set)",
+            min_value=0,
+            max_value=LIMITS["max_messages"],
+            value=None,
+            step=1,
+            placeholder="not set",
+            key="strategies_keep_last",
+            persist_state="session",
+            help="Keep only the last N messages before fitting the token estimate.",
+        )
+        drop_tools = right.toggle(
+            "dropToolParts",
+            key="strategies_drop_tool_parts",
+            persist_state="session",
+            help="Remove tool messages (role tool) and tool parts before fitting.",
+        )
+        missing = token_frames.unavailable_note()
+        counter = left.selectbox(
+            "maxTokensEstimate counted with",
+            TRIM_COUNTERS,
+            key="strategies_trim_counter",
+            disabled=missing is not None,
+            help="The seed's estimate, ceil(characters / 4) per message, or a real tokenizer: "
+            "the trim then fits the same number of real tokens.",
+        )
+        if missing is not None:
+            left.caption(f"A real tokenizer needs the tokens extra: {token_frames.INSTALL_COMMAND}")
+        semantic = right.toggle(
+            "Also memory-compact with semantic dedupe",
+            key="strategies_semantic",
+            persist_state="session",
+            help="Dedupe also removes a message whose meaning is close to an earlier one of its "
+            "role (wordllama embeddings; the semantic extra), whatever its word overlap.",
+        )
+        threshold = right.slider(
+            "Meaning threshold (cosine)",
+            0.2,
+            0.95,
+            DEFAULT_THRESHOLD,
+            0.05,
+            key="strategies_semantic_threshold",
+            disabled=not semantic,
+        )
+    return options_from(keep_last, drop_tools, counter, missing is not None, semantic, threshold)
+
+
+def compare(result: CompactionResult, options: StrategyOptions) -> StrategyComparison:
+    """Every strategy on the current conversation at ``result``'s budget, with ``options``."""
+    return cache.strategies(
+        state.conversation(),
+        result,
+        keep_last_messages=options.keep_last_messages,
+        drop_tool_parts=options.drop_tool_parts,
+        semantic_threshold=options.semantic_threshold,
+        trim_encoding=options.trim_encoding,
+    )
+
+
+def input_caption(comparison: StrategyComparison) -> str:
+    return (
+        f"Input: {comparison.input_messages:,} messages, {comparison.input_chars:,} "
+        f"characters, about {comparison.input_tokens_estimate:,} tokens. {TOKEN_RULE}"
+    )
+
+
+def totals_table(totals: pd.DataFrame) -> None:
+    """Each strategy's output in characters, tokens and messages, and whether it met the budget."""
+    common.table(
+        totals.drop(columns=["key", "available"]),
+        column_config={
+            "output_chars": st.column_config.NumberColumn("characters out", format="localized"),
+            "tokens_estimate": st.column_config.NumberColumn(
+                "tokens (estimate)", format="localized", help=TOKEN_RULE
+            ),
+            "output_messages": st.column_config.NumberColumn("messages out"),
+            "cut_messages": st.column_config.NumberColumn("messages cut"),
+            "budget_met": st.column_config.CheckboxColumn("budget met"),
+            "how": None,  # in its own table below, wide enough to read
+        },
+    )
+
+
+def unavailable_notes(comparison: StrategyComparison, options: StrategyOptions) -> None:
+    """Say which strategies could not run for a missing optional package, and how to add it."""
+    if not comparison.outcome(LANGCHAIN).available:
+        st.warning(
+            "LangChain's trim_messages is not shown: the optional langchain-core package is "
+            "not installed. Install it in the project's environment and restart the "
+            "explorer:",
+            icon=":material/extension_off:",
+        )
+        st.code(LANGCHAIN_HINT, language="bash")
+    if options.semantic_threshold is not None:
+        by_meaning = comparison.outcome(SEMANTIC_DEDUPE)
+        if not by_meaning.available:
+            st.info(by_meaning.unavailable, icon=":material/extension_off:")
+
+
+def messages_table(comparison: StrategyComparison) -> None:
+    """Message by message, what each strategy that ran kept of it, headed by its name."""
+    names = {o.key: o.name for o in comparison.outcomes if o.available}
+    common.table(
+        compare_frames.strategy_messages(comparison).drop(columns=["index"]),
+        column_config={
+            "original_chars": st.column_config.NumberColumn("characters in", format="localized"),
+            **{key: st.column_config.TextColumn(name) for key, name in names.items()},
+            **{
+                f"{key} chars": st.column_config.NumberColumn(
+                    f"{name}: characters", format="localized"
+                )
+                for key, name in names.items()
+            },
+        },
+    )
