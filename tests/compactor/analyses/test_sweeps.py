@@ -3,6 +3,7 @@
 from dataclasses import replace
 
 import numpy as np
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -185,6 +186,7 @@ def removed_at(result, threshold):
 
 @settings(max_examples=300, deadline=None)
 @given(requests() | overlapping_requests(), st.floats(*THRESHOLD_RANGE))
+@pytest.mark.slow
 def test_threshold_steps_match_running_dedupe_at_every_point(request, other):
     result = run(validate(request))
     sweep = threshold_sweep(result)
@@ -263,6 +265,7 @@ def trim_report(result):
 
 @EXAMPLES
 @given(requests(), st.integers(*MAX_CHARS_RANGE))
+@pytest.mark.slow
 def test_trim_sweep_matches_running_the_pipeline(request, other):
     result = run(validate(request))
     sweep = trim_sweep(result)

@@ -1,5 +1,6 @@
 """The walkthrough: what each stage did and why, with running totals that add up."""
 
+import pytest
 from hypothesis import given, settings
 
 from compactor import run, validate
@@ -98,6 +99,7 @@ def test_protected_messages_are_spared_and_an_unreachable_budget_is_said():
 
 @settings(max_examples=200, deadline=None)
 @given(requests())
+@pytest.mark.slow
 def test_running_totals_add_up_to_the_result(request):
     result = run(validate(request))
     w = walkthrough(result)

@@ -60,6 +60,7 @@ def test_sweep_of_each_golden_request_matches_brute_force(case):
 
 @settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(requests())
+@pytest.mark.slow
 def test_sweep_of_random_requests_matches_brute_force(request):
     assert_matches_brute_force(request, sweep_of(request))
 

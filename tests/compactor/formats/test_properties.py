@@ -2,6 +2,7 @@
 
 import json
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -119,6 +120,7 @@ def check(conversion):
 
 @settings(max_examples=150, suppress_health_check=[HealthCheck.too_slow])
 @given(plain, st.sampled_from(RENDER))
+@pytest.mark.slow
 def test_any_conversation_in_any_format_converts_or_says_why(messages, render):
     name, to_format = render
     data = to_format(messages)
@@ -154,6 +156,7 @@ def test_any_json_value_converts_or_raises_format_error(data):
     messy | near_documents,
     st.sampled_from([None, "request", "openai", "anthropic", "vercel", "sharegpt"]),
 )
+@pytest.mark.slow
 def test_documents_of_format_fields_nested_any_way_convert_or_say_why(data, format):
     try:
         conversion = convert(data, format)

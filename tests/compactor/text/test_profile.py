@@ -120,6 +120,7 @@ def histories(draw):
 
 @settings(max_examples=300, deadline=None)
 @given(histories(), st.booleans(), st.booleans())
+@pytest.mark.slow
 def test_the_incremental_analysis_equals_analyse_on_every_history(given, register, hint):
     recorded, steps = given
     incremental = IncrementalAnalysis()

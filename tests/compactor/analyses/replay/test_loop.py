@@ -108,6 +108,7 @@ def phrase_facts(request):
 
 @settings(max_examples=150, deadline=None)
 @given(requests(), st.sampled_from([ALWAYS, OVER_BUDGET]))
+@pytest.mark.slow
 def test_a_memory_compact_replay_equals_compact_on_every_turn(request, policy):
     facts = phrase_facts(request)
     result = replay_request(validate(request), "memory-compact", policy=policy, facts=facts)
@@ -258,6 +259,7 @@ trim_options = st.fixed_dictionaries(
 
 @settings(max_examples=100, deadline=None)
 @given(requests(), st.sampled_from([ALWAYS, OVER_BUDGET]), trim_options)
+@pytest.mark.slow
 def test_trim_replay_equals_the_plain_loop(request, policy, options):
     facts = phrase_facts(request)
     strategy = ContextTrim(
