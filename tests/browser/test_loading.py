@@ -47,8 +47,8 @@ def url_request(visit):
     }
 
 
-@pytest.mark.parametrize("name", list(FILES))
 @pytest.mark.slow
+@pytest.mark.parametrize("name", list(FILES))
 def test_uploading_a_file_loads_its_conversation(visit, name):
     visit.open()
     visit.go(CONVERSATION.title)

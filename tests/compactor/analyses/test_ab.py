@@ -82,9 +82,9 @@ params = st.builds(
 )
 
 
+@pytest.mark.slow
 @settings(max_examples=100, deadline=None)
 @given(requests(), params)
-@pytest.mark.slow
 def test_each_side_agrees_with_the_contract_response(request, b):
     typed = validate(request)
     comparison = compare_params(typed, typed.params, b)

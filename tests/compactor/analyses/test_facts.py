@@ -132,9 +132,9 @@ phrases = st.lists(
 )
 
 
+@pytest.mark.slow
 @settings(max_examples=200, deadline=None)
 @given(requests() | fact_requests(), phrases)
-@pytest.mark.slow
 def test_facts_match_the_output_at_every_budget(request, watched):
     result = run(validate(request))
     sweep = budget_sweep(result)

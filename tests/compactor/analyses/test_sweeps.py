@@ -184,9 +184,9 @@ def removed_at(result, threshold):
     )
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None)
 @given(requests() | overlapping_requests(), st.floats(*THRESHOLD_RANGE))
-@pytest.mark.slow
 def test_threshold_steps_match_running_dedupe_at_every_point(request, other):
     result = run(validate(request))
     sweep = threshold_sweep(result)
@@ -263,9 +263,9 @@ def trim_report(result):
     )
 
 
+@pytest.mark.slow
 @EXAMPLES
 @given(requests(), st.integers(*MAX_CHARS_RANGE))
-@pytest.mark.slow
 def test_trim_sweep_matches_running_the_pipeline(request, other):
     result = run(validate(request))
     sweep = trim_sweep(result)

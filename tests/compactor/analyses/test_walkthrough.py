@@ -97,9 +97,9 @@ def test_protected_messages_are_spared_and_an_unreachable_budget_is_said():
     assert drop.over_budget and not w.budget_met
 
 
+@pytest.mark.slow
 @settings(max_examples=200, deadline=None)
 @given(requests())
-@pytest.mark.slow
 def test_running_totals_add_up_to_the_result(request):
     result = run(validate(request))
     w = walkthrough(result)

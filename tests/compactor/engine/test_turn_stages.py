@@ -15,9 +15,9 @@ def params_of(request):
     return {k: v for k, v in request.items() if k != "messages"}
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None)
 @given(requests(max_size=14))
-@pytest.mark.slow
 def test_the_turn_stages_return_what_the_pipeline_returns(request):
     typed = validate(request)
     got = TurnStages(typed.params).outputs(
@@ -26,9 +26,9 @@ def test_the_turn_stages_return_what_the_pipeline_returns(request):
     assert tuple(got) == outputs(typed)
 
 
+@pytest.mark.slow
 @settings(max_examples=150, deadline=None)
 @given(requests(min_size=4, max_size=14), st.data())
-@pytest.mark.slow
 def test_one_analysis_serves_many_histories_of_the_same_contents(request, data):
     """As in a replay: histories of messages picked from one conversation, some cut short, all
     compacted with one TurnStages (so similarities, cuts and counts are reused)."""

@@ -118,9 +118,9 @@ def check(conversion):
         assert change.index is None or 0 <= change.index < n
 
 
+@pytest.mark.slow
 @settings(max_examples=150, suppress_health_check=[HealthCheck.too_slow])
 @given(plain, st.sampled_from(RENDER))
-@pytest.mark.slow
 def test_any_conversation_in_any_format_converts_or_says_why(messages, render):
     name, to_format = render
     data = to_format(messages)
@@ -151,12 +151,12 @@ def test_any_json_value_converts_or_raises_format_error(data):
     check(conversion)
 
 
+@pytest.mark.slow
 @settings(max_examples=300, suppress_health_check=[HealthCheck.too_slow])
 @given(
     messy | near_documents,
     st.sampled_from([None, "request", "openai", "anthropic", "vercel", "sharegpt"]),
 )
-@pytest.mark.slow
 def test_documents_of_format_fields_nested_any_way_convert_or_say_why(data, format):
     try:
         conversion = convert(data, format)

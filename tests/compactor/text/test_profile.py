@@ -118,9 +118,9 @@ def histories(draw):
     return recorded, steps
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None)
 @given(histories(), st.booleans(), st.booleans())
-@pytest.mark.slow
 def test_the_incremental_analysis_equals_analyse_on_every_history(given, register, hint):
     recorded, steps = given
     incremental = IncrementalAnalysis()

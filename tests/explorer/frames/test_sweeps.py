@@ -170,9 +170,9 @@ def test_threshold_spans_say_which_end_is_included():
         assert " < t ≤ " in sweep_frames.threshold_span(sweep.steps[1])
 
 
+@pytest.mark.slow
 @EXAMPLES
 @given(requests(), st.integers(80, 4000))
-@pytest.mark.slow
 def test_the_trim_rows_hold_the_sweep_at_every_limit_they_cover(request, limit):
     result = run(validate(request))
     sweep = trim_sweep(result)

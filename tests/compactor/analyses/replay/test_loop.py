@@ -106,9 +106,9 @@ def phrase_facts(request):
 # --- memory-compact ----------------------------------------------------------------------
 
 
+@pytest.mark.slow
 @settings(max_examples=150, deadline=None)
 @given(requests(), st.sampled_from([ALWAYS, OVER_BUDGET]))
-@pytest.mark.slow
 def test_a_memory_compact_replay_equals_compact_on_every_turn(request, policy):
     facts = phrase_facts(request)
     result = replay_request(validate(request), "memory-compact", policy=policy, facts=facts)
@@ -257,9 +257,9 @@ trim_options = st.fixed_dictionaries(
 )
 
 
+@pytest.mark.slow
 @settings(max_examples=100, deadline=None)
 @given(requests(), st.sampled_from([ALWAYS, OVER_BUDGET]), trim_options)
-@pytest.mark.slow
 def test_trim_replay_equals_the_plain_loop(request, policy, options):
     facts = phrase_facts(request)
     strategy = ContextTrim(
