@@ -18,25 +18,23 @@ repeat of one request; `compact`; and the finder's plain scan that the tests che
 Medians over interleaved rounds, so machine noise hits every measurement alike. Like
 bench/engine.py it reports and exits 0 either way: a verdict on a shared, busy machine is for a
 person to read, not for CI to fail on.
+
+    python -m bench.anchors    # from the project root
 """
 
 from __future__ import annotations
 
 import statistics
-import sys
 import time
 from collections.abc import Callable
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-
-from bench.sweep import biggest_request  # noqa: E402
-from compactor import compact, run, validate  # noqa: E402
-from compactor.analyses.anchors import finder as anchor_finder  # noqa: E402
-from compactor.analyses.anchors.finder import forget_found_anchors  # noqa: E402
-from compactor.analyses.anchors.report import Anchor, anchor_report, find_anchors  # noqa: E402
-from compactor.analyses.sweeps import BudgetSweep, budget_sweep  # noqa: E402
-from compactor.engine.result import CompactionResult  # noqa: E402
+from bench.sweep import biggest_request
+from compactor import compact, run, validate
+from compactor.analyses.anchors import finder as anchor_finder
+from compactor.analyses.anchors.finder import forget_found_anchors
+from compactor.analyses.anchors.report import Anchor, anchor_report, find_anchors
+from compactor.analyses.sweeps import BudgetSweep, budget_sweep
+from compactor.engine.result import CompactionResult
 
 ROUNDS = 15
 TARGET = 0.5

@@ -7,22 +7,19 @@ key's event to the first animation frame on which the Overview's charts draw the
 waterfall's budget rule and the fate chart's count of dropped messages, both as the engine says)
 and Streamlit is idle again (script not running, no status widget). Prints the median.
 Target: <= 1.5 s.
+
+    python -m bench.browser    # from the project root
 """
 
 from __future__ import annotations
 
 import statistics
-import sys
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
+from playwright.sync_api import sync_playwright
 
-from playwright.sync_api import sync_playwright  # noqa: E402
-
-from compactor import analyse, run, validate  # noqa: E402
-from compactor.samples import load_samples  # noqa: E402
-from harness import browser as driver  # noqa: E402
+from compactor import analyse, run, validate
+from compactor.samples import load_samples
+from harness import browser as driver
 
 #: New budgets only (none is the sample's own 120,000, so the server computes each afresh).
 BUDGETS = [40_000, 200_000, 80_000, 240_000, 100_000, 320_000, 160_000]

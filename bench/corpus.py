@@ -14,6 +14,8 @@ the time of one plain run / the time of two at once (what two cores give this wo
 1 when two at once take no longer than one). Ray runs after a warm-up (Ray's task registration)
 in ``RAY_ROUNDS`` rounds beside the pool of 2 workers, alternating; the median round's rate ratio
 is the figure (target >= 0.7).
+
+    python -m bench.corpus    # from the project root
 """
 
 from __future__ import annotations
@@ -23,22 +25,20 @@ import os
 import random
 import resource
 import statistics
-import sys
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-
-from compactor.evaluation import (  # noqa: E402
+from compactor.evaluation import (
     CorpusItem,
     RunOptions,
     evaluate,
     load_corpus,
     settings_grid,
 )
-from compactor.input.jsonio import dumps  # noqa: E402
-from harness.pieces import PIECES  # noqa: E402
+from compactor.input.jsonio import dumps
+from harness.pieces import PIECES
+
+ROOT = Path(__file__).resolve().parent.parent
 
 ROUNDS = 5
 RAY_ROUNDS = 3

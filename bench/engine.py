@@ -8,6 +8,8 @@ every content) over the same rounds, and the median of each round's ratio (the t
 back, in alternating order, so machine noise hits both alike). Validation (jsonschema, not the
 engine's own work) is timed separately and shown as its share of `compact`. Target: ratio <= 1.5
 on every kind; goal 1.3.
+
+    python -m bench.engine    # from the project root
 """
 
 from __future__ import annotations
@@ -16,15 +18,11 @@ import json
 import random
 import re
 import statistics
-import sys
 import time
 from collections.abc import Callable
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-
-from bench.prose import largest_request  # noqa: E402
-from compactor import compact, validate  # noqa: E402
+from bench.prose import largest_request
+from compactor import compact, validate
 
 ROUNDS = 31
 TARGET, GOAL = 1.5, 1.3

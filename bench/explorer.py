@@ -5,26 +5,24 @@ limit of 200 messages, the seeded 200 x ~8,000-character prose request of bench/
 the main page (Overview) in Streamlit's AppTest, then sets the budget to new values one after
 another and times each rerun: the script, the cached engine calls, the views, and AppTest's own
 work of turning the page into elements. Prints the median. Target: <= 0.5 s.
+
+    python -m bench.explorer    # from the project root
 """
 
 from __future__ import annotations
 
 import statistics
-import sys
 import time
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
+from streamlit.testing.v1 import AppTest
 
-from streamlit.testing.v1 import AppTest  # noqa: E402
-
-from bench.prose import largest_request  # noqa: E402
-from compactor.contract import LIMITS  # noqa: E402
-from compactor.samples import load_samples  # noqa: E402
-from explorer.session import state  # noqa: E402
-from explorer.session.conversation import Conversation, params_from  # noqa: E402
-from explorer.widgets.tuning import PHRASES_KEY  # noqa: E402
+from bench.prose import largest_request
+from compactor.contract import LIMITS
+from compactor.samples import load_samples
+from explorer.session import state
+from explorer.session.conversation import Conversation, params_from
+from explorer.widgets.tuning import PHRASES_KEY
+from harness.apptest import APP
 
 BUDGETS = [40_000, 80_000, 120_000, 160_000, 200_000, 240_000, 280_000, 320_000, 360_000]
 PAGES = ["pages/timeline.py", "pages/scores.py", "pages/duplicates.py", "pages/trims.py"]
@@ -56,7 +54,7 @@ def largest() -> tuple[str | None, dict]:
 
 def open_app(slug: str | None, request: dict) -> AppTest:
     """The app, about to open the sample by its link (or load the stand-in on its next run)."""
-    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=300)
+    at = AppTest.from_file(str(APP), default_timeout=300)
     if slug is not None:
         at.query_params["sample"] = slug
         return at

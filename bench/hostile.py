@@ -2,7 +2,7 @@
 
 Starts ``python -m compactor serve`` (2 workers by default, each with its compute processes) on
 a free loopback port and sends issue 11's body (4,160,048 bytes that break the schema 3,120,002
-times, tests/hostile/cases.py): first alone, a few times (answer time, body size), then four at
+times, harness/hostile_cases.py): first alone, a few times (answer time, body size), then four at
 once while /healthz is probed every 10 ms (its latency under that load). The peak RSS is the
 largest resident size any server process reached (VmHWM, Linux), which includes the compute
 processes that parse and check the body. The engine's own cost (parse and check, in this
@@ -13,7 +13,7 @@ they assert sizes and counts, which a loaded machine cannot change).
 
 Targets (issue 11): the answer in < 1 s with a body < 64 KiB; /healthz < 50 ms meanwhile.
 
-    python bench/hostile.py [--workers 2] [--rounds 5]
+    python -m bench.hostile [--workers 2] [--rounds 5]
 """
 
 from __future__ import annotations
@@ -28,14 +28,11 @@ import urllib.error
 import urllib.request
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-
-from compactor.engine.pipeline import compact  # noqa: E402
-from compactor.service.handling import handle  # noqa: E402
-from compactor.strategies.context_trim import trim_context  # noqa: E402
-from harness.hostile_cases import BY_NAME, CASES, COMPACT  # noqa: E402
-from harness.service import serving  # noqa: E402
+from compactor.engine.pipeline import compact
+from compactor.service.handling import handle
+from compactor.strategies.context_trim import trim_context
+from harness.hostile_cases import BY_NAME, CASES, COMPACT
+from harness.service import serving
 
 TARGET_SECONDS = 1.0
 TARGET_BYTES = 64 * 1024

@@ -4,8 +4,8 @@
 the same on every run), with parameters that give trim and drop work on all of it. Prints what
 it wrote and how long the engine takes on it.
 
-    python bench/make_largest_sample.py            # (re)write the sample
-    python bench/make_largest_sample.py --check    # exit 1 if the file is not what it would write
+    python -m bench.make_largest_sample            # (re)write the sample
+    python -m bench.make_largest_sample --check    # exit 1 if the file is not what it would write
 """
 
 from __future__ import annotations
@@ -16,11 +16,10 @@ import sys
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
+from bench.prose import largest_request
+from compactor import run, validate
 
-from bench.prose import largest_request  # noqa: E402
-from compactor import run, validate  # noqa: E402
+ROOT = Path(__file__).resolve().parent.parent
 
 PATH = ROOT / "sample_histories" / "99-largest.json"
 SEED = 20261130

@@ -9,20 +9,18 @@ Then the Replay page (``pages/replay.py``, in Streamlit's AppTest, the script ru
 process) on the largest sample: the server time of a rerun after a move of budget_chars (its
 two default settings replayed anew, drift over every anchor; the anchors are found once per
 conversation), median of a few moves. Target: <= 0.5 s.
+
+    python -m bench.replay    # from the project root
 """
 
 from __future__ import annotations
 
 import statistics
-import sys
 import time
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-
-from compactor import compact, validate  # noqa: E402
-from compactor.analyses.replay.strategies import replay_request  # noqa: E402
-from compactor.samples import load_sample  # noqa: E402
+from compactor import compact, validate
+from compactor.analyses.replay.strategies import replay_request
+from compactor.samples import load_sample
 
 ROUNDS = 9
 TARGET, GOAL = 3.0, 1.5

@@ -11,7 +11,7 @@ load clients are in bench/service_load.py.
 
 Target on the 2-core development machine: >= 1,000 dispatcher requests per second, 0 errors.
 
-    python bench/service.py [--workers 2] [--client auto|wrk|python] [--requests 10000]
+    python -m bench.service [--workers 2] [--client auto|wrk|python] [--requests 10000]
 """
 
 from __future__ import annotations
@@ -27,18 +27,15 @@ import time
 import urllib.request
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-
-from bench.prose import largest_request  # noqa: E402
-from bench.service_load import PATH, report, run_python, run_wrk  # noqa: E402
-from compactor import compact  # noqa: E402
-from compactor.contract import REQUEST_EXAMPLE  # noqa: E402
-from compactor.input.jsonio import dumps, parse_json  # noqa: E402
-from compactor.service import create_app  # noqa: E402
-from compactor.service.compute import ComputePool  # noqa: E402
-from compactor.service.handling import handle  # noqa: E402
-from harness.service import serving  # noqa: E402
+from bench.prose import largest_request
+from bench.service_load import PATH, report, run_python, run_wrk
+from compactor import compact
+from compactor.contract import REQUEST_EXAMPLE
+from compactor.input.jsonio import dumps, parse_json
+from compactor.service import create_app
+from compactor.service.compute import ComputePool
+from compactor.service.handling import handle
+from harness.service import serving
 
 TARGET_RPS = 1000
 #: Issue 17: the maximum-size throughput against the engine-alone bound of the same run.

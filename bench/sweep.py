@@ -7,23 +7,21 @@ printed: the sweep alone given a result, compact + sweep against compact, and th
 sensitivity sweeps (duplicate_threshold and max_message_chars), on the largest request and on a
 variant full of near-duplicates (many similarity values for the threshold sweep to visit).
 Medians over interleaved rounds, so machine noise hits every measurement alike.
+
+    python -m bench.sweep    # from the project root
 """
 
 from __future__ import annotations
 
 import random
 import statistics
-import sys
 import time
 from collections.abc import Callable
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-
-from bench.prose import largest_request  # noqa: E402
-from compactor import compact, run, validate  # noqa: E402
-from compactor.analyses.sweeps import budget_sweep, threshold_sweep, trim_sweep  # noqa: E402
-from compactor.samples import load_samples  # noqa: E402
+from bench.prose import largest_request
+from compactor import compact, run, validate
+from compactor.analyses.sweeps import budget_sweep, threshold_sweep, trim_sweep
+from compactor.samples import load_samples
 
 ROUNDS = 15
 TARGET = 1.2

@@ -1,6 +1,7 @@
-"""How pytest-xdist shares out the suite: every test on its own, except that a browser test file
-goes to one worker whole, so that its tests share that worker's server and Chromium (package
-fixtures) and its module fixtures (the dark-theme server) start once.
+"""What the whole suite shares: the ``browser`` mark on every test under tests/browser/, and how
+pytest-xdist shares out the suite: every test on its own, except that a browser test file goes to
+one worker whole, so that its tests share that worker's server and Chromium (package fixtures)
+and its module fixtures (the dark-theme server) start once.
 
 pytest-xdist's ``--dist loadfile`` would send every file whole, piling up a file of slow tests on
 one worker; its ``loadgroup`` marks a group by rewriting node ids, which pytest 9.2 ignores. The
@@ -12,6 +13,14 @@ from __future__ import annotations
 import pytest
 
 BROWSER = "tests/browser/"
+
+
+# tryfirst: the mark must be on the items before ``-m "not browser"`` deselects by it.
+@pytest.hookimpl(tryfirst=True)
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    for item in items:
+        if item.nodeid.startswith(BROWSER):
+            item.add_marker(pytest.mark.browser)
 
 
 @pytest.hookimpl(optionalhook=True)

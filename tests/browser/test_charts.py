@@ -46,6 +46,7 @@ def labels_and_rule(visit, chart):
     return texts, rule
 
 
+@pytest.mark.slow
 def test_waterfall_numbers_stand_clear_of_the_budget_line(demo):
     """The dispatcher at its budget of 400: 371 characters out, just under the line, used to be
     struck through by it ("-371"), and so were the 0 of trim and drop."""
@@ -73,6 +74,7 @@ STEP_4_DRAWN = """() => [...document.querySelectorAll('[data-testid="stVegaLiteC
     .some(chart => chart.querySelectorAll('svg.marks g.mark-text.role-mark > *').length === 5)"""
 
 
+@pytest.mark.slow
 def test_walkthrough_totals_stand_clear_of_the_budget_line(demo):
     demo.open()
     demo.go("Walkthrough")
@@ -112,6 +114,7 @@ def bars(visit):
     return chart, drawn
 
 
+@pytest.mark.slow
 def test_every_timeline_bar_can_be_clicked_and_its_tooltip_gives_the_length(demo):
     load_trace(demo)
     chart, drawn = bars(demo)
@@ -132,6 +135,7 @@ def test_every_timeline_bar_can_be_clicked_and_its_tooltip_gives_the_length(demo
     assert not demo.exceptions()
 
 
+@pytest.mark.slow
 def test_on_a_log_scale_every_bar_is_clickable_too(demo):
     load_trace(demo)
     demo.main.get_by_test_id("stButtonGroup").get_by_text(
@@ -150,6 +154,7 @@ def test_on_a_log_scale_every_bar_is_clickable_too(demo):
     assert not demo.exceptions()
 
 
+@pytest.mark.slow
 def test_the_two_budget_sweep_charts_x_axes_line_up(demo):
     demo.open("?sample=repeated-questions&budget_chars=1200")
     demo.go("Budget sweep")

@@ -5,6 +5,7 @@ conversation opening in the Overview with that setting."""
 import re
 from urllib.parse import parse_qs, urlsplit
 
+import pytest
 from playwright.sync_api import expect
 
 from compactor.evaluation import RunOptions, evaluate, load_corpus, settings_grid, summarise
@@ -24,6 +25,7 @@ def fill(visit, label, text):
     box.locator("input").fill(text)
 
 
+@pytest.mark.slow
 def test_a_corpus_file_runs_and_a_worst_conversation_opens_in_a_view(visit):
     items = load_corpus(SHAREGPT)
     settings = settings_grid({}, {"keep_last_n": [1, 4], "max_message_chars": [400]})

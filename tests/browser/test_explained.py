@@ -3,6 +3,7 @@ and pinning where you look. Each test keeps its screenshot in artifacts/screensh
 
 import json
 
+import pytest
 from playwright.sync_api import expect
 
 from compactor import run, validate
@@ -35,6 +36,7 @@ def paste(visit, request):
     visit.settle()
 
 
+@pytest.mark.slow
 def test_scores_show_the_terms_from_import_markup_and_the_scores_without_them(visit):
     visit.open()
     paste(visit, tool_heavy())
@@ -48,6 +50,7 @@ def test_scores_show_the_terms_from_import_markup_and_the_scores_without_them(vi
     assert not visit.exceptions()
 
 
+@pytest.mark.slow
 def test_duplicates_explain_the_first_message_of_each_role(visit):
     visit.open()
     paste(visit, rich_request())
@@ -59,6 +62,7 @@ def test_duplicates_explain_the_first_message_of_each_role(visit):
     assert not visit.exceptions()
 
 
+@pytest.mark.slow
 def test_a_message_is_pinned_from_its_detail_and_the_request_shows_it(visit):
     visit.open()
     paste(visit, rich_request())
@@ -78,6 +82,7 @@ def test_a_message_is_pinned_from_its_detail_and_the_request_shows_it(visit):
     assert not visit.exceptions()
 
 
+@pytest.mark.slow
 def test_overview_keeps_the_first_user_message_in_one_click(visit):
     visit.open()
     paste(visit, rich_request())

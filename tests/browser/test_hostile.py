@@ -5,6 +5,7 @@ on every page."""
 import json
 import re
 
+import pytest
 from playwright.sync_api import expect
 
 from explorer.frames.views import preview
@@ -50,6 +51,7 @@ def assert_nothing_rendered(visit, where: str) -> None:
     expect(visit.main.locator("strong, b").filter(has_text=re.compile(r"^bold$"))).to_have_count(0)
 
 
+@pytest.mark.slow
 def test_hostile_contents_are_shown_literally_and_run_or_load_nothing(visit):
     request = hostile()
     visit.open()

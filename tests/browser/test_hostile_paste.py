@@ -54,6 +54,7 @@ def expected() -> list[tuple[str, str, Answer, tuple[str, ...]]]:
 
 
 # 25 pastes in one page: more than one page visit's 120 s under a loaded machine
+@pytest.mark.slow
 @pytest.mark.timeout(300)
 def test_every_hostile_paste_is_refused_where_it_is_wrong_and_the_text_stays(visit):
     cases = expected()

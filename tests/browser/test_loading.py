@@ -47,6 +47,7 @@ def url_request(visit):
     }
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", list(FILES))
 def test_uploading_a_file_loads_its_conversation(visit, name):
     visit.open()
@@ -66,6 +67,7 @@ def test_uploading_a_file_loads_its_conversation(visit, name):
     assert not visit.exceptions()
 
 
+@pytest.mark.slow
 def test_pasting_broken_json_shows_where_and_keeps_the_text(visit):
     broken = '{"messages": [\n  {"role": "user", "content": "Where is van 2?",}\n]}'
     with pytest.raises(UnreadableJSON) as error:

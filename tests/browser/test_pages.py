@@ -63,6 +63,7 @@ def test_every_page_renders_its_charts_without_an_error(tour, spec):
     assert not visit.foreign, visit.foreign
 
 
+@pytest.mark.slow
 def test_a_chart_with_thousands_of_points_is_drawn_on_a_canvas_and_the_page_settles(visit):
     """Streamlit draws a chart with more than 2,000 rows on a canvas: the largest sample's trim
     curve has thousands of points, and the page still counts as drawn."""

@@ -2,6 +2,7 @@
 
 import re
 
+import pytest
 from playwright.sync_api import expect
 
 from compactor.samples import DEFAULT_SAMPLE, load_sample
@@ -10,6 +11,7 @@ from tests.browser.expected import engine_fates, result
 DISPATCHER = load_sample(DEFAULT_SAMPLE).request
 
 
+@pytest.mark.slow
 def test_moving_the_budget_slider_changes_the_fate_of_a_message_on_screen(visit):
     visit.open()
     before = visit.fates()
@@ -27,6 +29,7 @@ def test_moving_the_budget_slider_changes_the_fate_of_a_message_on_screen(visit)
     assert not visit.exceptions()
 
 
+@pytest.mark.slow
 def test_typing_an_exact_budget_changes_the_fates_and_the_numbers(visit):
     budget = 250
     typed = {**DISPATCHER, "budget_chars": budget}

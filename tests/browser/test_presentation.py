@@ -47,6 +47,7 @@ def stage(visit):
     return visit.main.locator(".st-key-walkthrough_stage")
 
 
+@pytest.mark.slow
 def test_presentation_mode_puts_large_type_on_the_whole_page(demo):
     walk_to(demo, "2 · Dedupe", presenting=True)
     area = stage(demo)
@@ -76,6 +77,7 @@ def test_presentation_mode_puts_large_type_on_the_whole_page(demo):
     assert looks.font_px(demo.sidebar.get_by_test_id("stCaptionContainer").first) < 16
 
 
+@pytest.mark.slow
 def test_the_events_table_grows_to_its_content_in_presentation_mode(demo):
     walk_to(demo, "2 · Dedupe", presenting=True)
     table = stage(demo).get_by_test_id("stTable").first
@@ -88,6 +90,7 @@ def test_the_events_table_grows_to_its_content_in_presentation_mode(demo):
     assert demo.main.get_by_test_id("stDataFrame").count() == 0
 
 
+@pytest.mark.slow
 def test_the_events_data_frame_grows_to_its_content_on_the_page(demo):
     """Without presentation mode the events are a data frame again, and it shows every row
     (the issue: about six rows in a small scroll box)."""
@@ -103,6 +106,7 @@ def test_the_events_data_frame_grows_to_its_content_on_the_page(demo):
     assert box is not None and box["height"] >= 66 * len(events)
 
 
+@pytest.mark.slow
 def test_the_dedupe_step_shows_each_pair_side_by_side_with_shared_words(demo):
     walk_to(demo, "2 · Dedupe", presenting=True)
     engine = result(REQUEST)

@@ -3,6 +3,7 @@ turn and shows the message where it happened; the slider shows the history of it
 
 import re
 
+import pytest
 from playwright.sync_api import expect
 
 from compactor import validate
@@ -21,6 +22,7 @@ def engine():
     return request, replay_request(request, "memory-compact", facts=facts)
 
 
+@pytest.mark.slow
 def test_clicking_a_loss_moves_the_slider_to_its_turn_and_message(visit):
     request, result = engine()
     assert result.losses, "the sample loses anchors under its own parameters"

@@ -1,6 +1,7 @@
 """The first screen: the dispatcher example with its duplicate removed, and a first interaction
 on a fresh server that registers (the router's workaround for Streamlit's first run)."""
 
+import pytest
 from playwright.sync_api import expect
 
 from compactor import run, validate
@@ -30,6 +31,7 @@ def test_it_opens_on_the_dispatcher_example_and_shows_the_removed_duplicate(visi
     assert not visit.exceptions()
 
 
+@pytest.mark.slow
 def test_the_first_interaction_on_a_fresh_server_registers(chromium, request):
     """A fresh server's first run executes the page file itself (Streamlit's pages/ folder
     rule); without the router's rerun, a widget on the page that run drew would ignore its

@@ -113,6 +113,7 @@ def test_every_line_label_and_outline_stands_out_on_both_themes(tours, theme, ti
     assert not visit.exceptions()
 
 
+@pytest.mark.slow
 def test_the_presentation_mode_reads_on_the_dark_theme(chromium, dark_server):
     with looks.demo_visit(chromium, dark_server, "theme_dark_Walkthrough_presentation") as visit:
         visit.open("?sample=dispatcher")

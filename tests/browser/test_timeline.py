@@ -2,6 +2,7 @@
 
 import re
 
+import pytest
 from playwright.sync_api import expect
 
 from compactor.samples import DEFAULT_SAMPLE, load_sample
@@ -12,6 +13,7 @@ DISPATCHER = load_sample(DEFAULT_SAMPLE).request
 TIMELINE = next(spec for spec in PAGES if spec.path == "pages/timeline.py")
 
 
+@pytest.mark.slow
 def test_clicking_a_message_in_the_fate_chart_shows_its_detail(visit):
     visit.open()
     visit.go(TIMELINE.title)

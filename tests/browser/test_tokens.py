@@ -2,6 +2,7 @@
 the Output table and the link show o200k_base tokens, as bpe-openai counts them."""
 
 import bpe_openai
+import pytest
 from playwright.sync_api import expect
 
 from compactor.analyses.anchors.report import anchor_report
@@ -17,6 +18,7 @@ def tokens(text):
     return len(bpe_openai.get_encoding("o200k_base").encode_ordinary(text))
 
 
+@pytest.mark.slow
 def test_picking_o200k_base_shows_token_columns(visit):
     visit.open()
     choice = visit.sidebar.get_by_role("combobox", name="Count in")
@@ -45,6 +47,7 @@ def test_picking_o200k_base_shows_token_columns(visit):
     assert not visit.exceptions()
 
 
+@pytest.mark.slow
 def test_the_sweep_draws_the_anchor_curve_and_the_budget_in_tokens(visit):
     visit.open("?tokens=o200k_base&sample=support-chat")
     visit.go("Budget sweep")

@@ -6,6 +6,7 @@ import json
 import re
 from urllib.parse import parse_qs, urlsplit
 
+import pytest
 from playwright.sync_api import expect
 
 from compactor.errors import FormatError
@@ -39,6 +40,7 @@ def request_of(visit, messages):
     }
 
 
+@pytest.mark.slow
 def test_a_picked_record_is_reproduced_by_its_link_in_another_browser(visit, chromium, app_server):
     expected = convert_text(TAU.read_bytes(), record=1).request["messages"]
     visit.open()
@@ -84,6 +86,7 @@ def test_a_link_to_a_conversation_the_server_does_not_have_says_so(visit):
     assert not visit.exceptions()
 
 
+@pytest.mark.slow
 def test_a_refused_paste_replaces_the_last_outcome_and_wraps_its_problems(visit):
     good = [
         {"role": "user", "content": "Where is van 2?"},

@@ -26,7 +26,15 @@ def session():
     return at
 
 
-@pytest.mark.parametrize("case", uploaded_only(), ids=lambda c: c.name)
+#: The case that takes seconds: parsing and checking 1,300,000 empty messages.
+SLOW = {"trim-1300000-empty-messages"}
+
+
+@pytest.mark.parametrize(
+    "case",
+    [pytest.param(c, marks=pytest.mark.slow) if c.name in SLOW else c for c in uploaded_only()],
+    ids=lambda c: c.name,
+)
 def test_an_upload_too_large_to_paste_is_refused_where_it_is_wrong(session, case):
     at = session
     before = at.session_state[state.CONVERSATION_KEY]

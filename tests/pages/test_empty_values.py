@@ -82,7 +82,11 @@ def every_page(at, name: str) -> list[str]:
     return problems
 
 
-@pytest.mark.parametrize("sample", load_samples(), ids=lambda s: s.slug)
+@pytest.mark.parametrize(
+    "sample",
+    [pytest.param(s, marks=pytest.mark.slow) if s.slug == "largest" else s for s in load_samples()],
+    ids=lambda s: s.slug,
+)
 def test_no_page_shows_none_on_a_sample(sample):
     assert every_page(start({"sample": sample.slug}), sample.slug) == []
 

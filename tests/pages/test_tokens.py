@@ -150,7 +150,11 @@ def test_the_budget_stays_in_characters():
 TOKEN_PAGES = ["app.py", "pages/conversation.py", "pages/output.py", "pages/timeline.py"]
 
 
-@pytest.mark.parametrize("sample", load_samples(), ids=lambda s: s.slug)
+@pytest.mark.parametrize(
+    "sample",
+    [pytest.param(s, marks=pytest.mark.slow) if s.slug == "largest" else s for s in load_samples()],
+    ids=lambda s: s.slug,
+)
 def test_every_sample_counts_in_tokens_on_every_page(sample):
     at = start({"sample": sample.slug, "tokens": "o200k_base"})
     for page in [*TOKEN_PAGES, "pages/sweeps.py"]:

@@ -82,6 +82,7 @@ params = st.builds(
 )
 
 
+@pytest.mark.slow
 @settings(max_examples=100, deadline=None)
 @given(requests(), params)
 def test_each_side_agrees_with_the_contract_response(request, b):

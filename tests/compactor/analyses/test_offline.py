@@ -36,6 +36,7 @@ def test_the_network_guard_refuses_connections():
     assert done.returncode != 0 and "network access is blocked" in done.stderr
 
 
+@pytest.mark.slow
 def test_tokenizer_and_embeddings_need_no_network(tmp_path):
     pytest.importorskip("bpe_openai")
     pytest.importorskip("wordllama")

@@ -3,6 +3,7 @@
 from dataclasses import replace
 
 import numpy as np
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -183,6 +184,7 @@ def removed_at(result, threshold):
     )
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None)
 @given(requests() | overlapping_requests(), st.floats(*THRESHOLD_RANGE))
 def test_threshold_steps_match_running_dedupe_at_every_point(request, other):
@@ -261,6 +263,7 @@ def trim_report(result):
     )
 
 
+@pytest.mark.slow
 @EXAMPLES
 @given(requests(), st.integers(*MAX_CHARS_RANGE))
 def test_trim_sweep_matches_running_the_pipeline(request, other):

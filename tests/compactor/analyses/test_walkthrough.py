@@ -1,5 +1,6 @@
 """The walkthrough: what each stage did and why, with running totals that add up."""
 
+import pytest
 from hypothesis import given, settings
 
 from compactor import run, validate
@@ -102,6 +103,7 @@ def test_protected_messages_are_spared_and_an_unreachable_budget_is_said():
     assert drop.over_budget and not w.budget_met
 
 
+@pytest.mark.slow
 @settings(max_examples=200, deadline=None)
 @given(requests())
 def test_running_totals_add_up_to_the_result(request):

@@ -77,6 +77,7 @@ def test_a_missing_file():
     )
 
 
+@pytest.mark.slow
 def test_help_explains_every_command():
     done = cli("--help")
     assert done.returncode == 0

@@ -2,6 +2,8 @@
 
 import json
 
+import pytest
+
 from compactor import compact
 from compactor.export import export
 from compactor.formats import convert_text
@@ -25,6 +27,7 @@ def test_a_raw_openai_list_is_imported_then_compacted_with_the_changes_on_stderr
     assert json.loads(done.stdout) == compact(request)
 
 
+@pytest.mark.slow
 def test_overrides_replace_the_files_own_parameters_and_the_schema_checks_them():
     path = ROOT.parent / "shared" / "golden" / "dispatcher.request.json"
     original = json.loads(path.read_text("utf-8"))

@@ -70,6 +70,7 @@ def test_a_folder_at_every_sweep_point_with_two_workers(tmp_path):
     assert f"of {shown} settings" in done.stdout.decode()
 
 
+@pytest.mark.slow
 def test_parquet_holds_the_same_rows(tmp_path):
     pq = pytest.importorskip("pyarrow.parquet")  # the parquet extra, in the test extra
     done = cli(
@@ -134,6 +135,7 @@ def generated_corpus(path, count, seed=15):
             handle.write(json.dumps({"messages": messages, "budget_chars": 1000}) + "\n")
 
 
+@pytest.mark.slow
 def test_an_interrupted_run_resumed_loses_and_repeats_nothing(tmp_path):
     corpus = tmp_path / "corpus.jsonl"
     generated_corpus(corpus, 300)
@@ -185,6 +187,7 @@ def test_an_interrupted_run_resumed_loses_and_repeats_nothing(tmp_path):
     assert f"of {total} settings" in done.stdout.decode()
 
 
+@pytest.mark.slow
 def test_a_finished_parquet_run_resumed_with_more_settings_holds_both(tmp_path):
     pq = pytest.importorskip("pyarrow.parquet")
     path = REAL / "tau_airline_3_records.json"

@@ -3,6 +3,8 @@
 import json
 import shutil
 
+import pytest
+
 from compactor.formats import convert_text
 from tests.compactor.cli.test_compact import cli
 from tests.paths import ROOT
@@ -11,6 +13,7 @@ REAL = ROOT / "tests" / "fixtures" / "real"
 TAU = REAL / "tau_airline_3_records.json"
 
 
+@pytest.mark.slow
 def test_record_picks_one_conversation_numbered_from_zero():
     done = cli("import", str(TAU), "--record", "2")
     assert done.returncode == 0

@@ -60,6 +60,7 @@ def test_the_command_prints_the_engines_replay(policy, strategy):
     ]
 
 
+@pytest.mark.slow
 def test_parameters_on_the_command_line_override_the_requests():
     printed = replayed(
         SUPPORT,
@@ -108,6 +109,7 @@ def test_anchors_and_watched_phrases_are_counted_as_anchors_lost():
     assert printed != plain  # the phrases are counted too
 
 
+@pytest.mark.slow
 def test_a_bad_request_or_parameter_exits_2_with_the_reason():
     done = cli("-", "--budget-chars", "50", stdin=json.dumps(SUPPORT).encode())
     assert done.returncode == 2 and done.stdout == b""
@@ -137,6 +139,7 @@ def test_any_importable_conversation_replays_as_its_imported_request():
     assert json.loads(done.stdout) == expected.to_dict()
 
 
+@pytest.mark.slow
 def test_with_an_encoding_each_turn_counts_the_tokens_it_sends():
     printed = replayed(SUPPORT, "--encoding", "cl100k_base", "--policy", "over-budget")
     request = validate(SUPPORT)

@@ -39,6 +39,7 @@ def no_secret(done):
     assert b"Traceback" not in done.stderr
 
 
+@pytest.mark.slow
 def test_summarize_with_a_provider_of_the_file_prints_the_response(llm, tmp_path):
     toml = providers_toml(llm, tmp_path / "providers.toml")
     done = cli(conversation(tmp_path), "--providers", str(toml), "--provider", "anthropic")
@@ -59,6 +60,7 @@ def test_summarize_with_a_provider_of_the_file_prints_the_response(llm, tmp_path
     no_secret(done)
 
 
+@pytest.mark.slow
 def test_base_url_stands_for_an_openai_compatible_provider(llm, tmp_path):
     done = cli(
         conversation(tmp_path),
@@ -78,6 +80,7 @@ def test_base_url_stands_for_an_openai_compatible_provider(llm, tmp_path):
     no_secret(done)
 
 
+@pytest.mark.slow
 def test_a_small_context_window_chunks_the_conversation(llm, tmp_path):
     toml = providers_toml(llm, tmp_path / "p.toml", max_output_tokens=100)
     path = conversation(tmp_path, providerID="openai")  # the file names its provider
@@ -88,6 +91,7 @@ def test_a_small_context_window_chunks_the_conversation(llm, tmp_path):
     assert expand(out["messages"][0]["content"]) == set(range(8))
 
 
+@pytest.mark.slow
 def test_a_provider_failure_is_one_line_and_exit_1_never_a_traceback(llm, tmp_path):
     llm.behaviour.fail_status, llm.behaviour.echo_key = 401, True
     toml = providers_toml(llm, tmp_path / "p.toml", max_retries=0)
@@ -99,6 +103,7 @@ def test_a_provider_failure_is_one_line_and_exit_1_never_a_traceback(llm, tmp_pa
     no_secret(done)
 
 
+@pytest.mark.slow
 def test_a_timeout_is_bounded_by_the_options(llm, tmp_path):
     llm.behaviour.delay = 5.0
     done = cli(

@@ -58,6 +58,7 @@ def test_sweep_of_each_golden_request_matches_brute_force(case):
     assert_matches_brute_force(json.loads(path.read_text("utf-8")), json.loads(done.stdout))
 
 
+@pytest.mark.slow
 @settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(requests())
 def test_sweep_of_random_requests_matches_brute_force(request):

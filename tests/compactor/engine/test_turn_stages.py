@@ -1,5 +1,6 @@
 """The replay's stages on content numbers decide what the pipeline decides, request by request."""
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -14,6 +15,7 @@ def params_of(request):
     return {k: v for k, v in request.items() if k != "messages"}
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None)
 @given(requests(max_size=14))
 def test_the_turn_stages_return_what_the_pipeline_returns(request):
@@ -24,6 +26,7 @@ def test_the_turn_stages_return_what_the_pipeline_returns(request):
     assert tuple(got) == outputs(typed)
 
 
+@pytest.mark.slow
 @settings(max_examples=150, deadline=None)
 @given(requests(min_size=4, max_size=14), st.data())
 def test_one_analysis_serves_many_histories_of_the_same_contents(request, data):

@@ -51,6 +51,7 @@ def ray_instance():
     ray.shutdown()
 
 
+@pytest.mark.slow
 def test_ray_gives_the_same_rows_in_the_same_order(ray_instance, items, plain):
     assert ray_instance.is_initialized()
     assert list(evaluate(items, CHOSEN, options=RunOptions(backend="ray"))) == plain

@@ -2,6 +2,7 @@
 
 import json
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -117,6 +118,7 @@ def check(conversion):
         assert change.index is None or 0 <= change.index < n
 
 
+@pytest.mark.slow
 @settings(max_examples=150, suppress_health_check=[HealthCheck.too_slow])
 @given(plain, st.sampled_from(RENDER))
 def test_any_conversation_in_any_format_converts_or_says_why(messages, render):
@@ -149,6 +151,7 @@ def test_any_json_value_converts_or_raises_format_error(data):
     check(conversion)
 
 
+@pytest.mark.slow
 @settings(max_examples=300, suppress_health_check=[HealthCheck.too_slow])
 @given(
     messy | near_documents,

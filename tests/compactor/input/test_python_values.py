@@ -105,12 +105,14 @@ def only_json_or_invalid_request(engine, value):
     return json.dumps(out, ensure_ascii=False, allow_nan=False).encode("utf-8")
 
 
+@pytest.mark.slow
 @settings(max_examples=1500, deadline=None)
 @given(request)
 def test_compact_on_any_python_value_answers_json_or_invalid_request(value):
     only_json_or_invalid_request(compact, value)
 
 
+@pytest.mark.slow
 @settings(max_examples=1000, deadline=None)
 @given(request)
 def test_trim_on_any_python_value_answers_json_or_invalid_request(value):

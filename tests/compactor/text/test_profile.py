@@ -118,6 +118,7 @@ def histories(draw):
     return recorded, steps
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None)
 @given(histories(), st.booleans(), st.booleans())
 def test_the_incremental_analysis_equals_analyse_on_every_history(given, register, hint):

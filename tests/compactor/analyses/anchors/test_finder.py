@@ -144,6 +144,7 @@ def test_segment_scan_is_the_plain_scan_on_every_shortcut_and_its_near_misses(co
     assert fast(text) == anchor_finder.find_matches_plainly(text)
 
 
+@pytest.mark.slow
 @EXAMPLES
 @given(st.lists(shaped | st.text(max_size=6), min_size=1, max_size=4))
 def test_segment_scan_is_the_previous_finder(contents):

@@ -97,6 +97,7 @@ def test_the_real_fixtures_are_all_read():
     assert len(real_fixtures()) >= 10
 
 
+@pytest.mark.slow
 @settings(max_examples=100, deadline=None)
 @given(requests(max_size=12), st.sampled_from([ALWAYS, OVER_BUDGET]))
 def test_losses_of_random_conversations_equal_the_plain_search(request, policy):

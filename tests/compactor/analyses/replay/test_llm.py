@@ -40,6 +40,7 @@ def chat(n):
     return validate({"messages": messages, "budget_chars": 1000})
 
 
+@pytest.mark.slow
 def test_the_loop_compacts_through_the_provider_over_the_limit(llm):
     typed = chat(12)
     compact = LLMCompact(provider(llm), "fake-small", keep_last_messages=2)

@@ -106,6 +106,7 @@ def phrase_facts(request):
 # --- memory-compact ----------------------------------------------------------------------
 
 
+@pytest.mark.slow
 @settings(max_examples=150, deadline=None)
 @given(requests(), st.sampled_from([ALWAYS, OVER_BUDGET]))
 def test_a_memory_compact_replay_equals_compact_on_every_turn(request, policy):
@@ -256,6 +257,7 @@ trim_options = st.fixed_dictionaries(
 )
 
 
+@pytest.mark.slow
 @settings(max_examples=100, deadline=None)
 @given(requests(), st.sampled_from([ALWAYS, OVER_BUDGET]), trim_options)
 def test_trim_replay_equals_the_plain_loop(request, policy, options):
