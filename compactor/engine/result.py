@@ -6,8 +6,8 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
-from compactor import contract
 from compactor.engine.response import build_response
+from compactor.engine.score import Score
 from compactor.model import Message, Request
 from compactor.text.profile import TextAnalysis
 
@@ -79,26 +79,6 @@ class Cut:
 @dataclass(frozen=True)
 class Trimming:
     cuts: tuple[Cut, ...]
-
-
-@dataclass(frozen=True)
-class Score:
-    """Stage 4, drop: a message's score and its three components."""
-
-    recency: float  # index / (n - 1)
-    role_weight: float
-    topic_overlap: float
-    value: float  # the weighted sum, rounded to 6 decimals
-
-    @property
-    def parts(self) -> dict[str, float]:
-        """The weighted contribution of each component (they add up to the unrounded score)."""
-        w = contract.WEIGHTS
-        return {
-            "recency": w["recency"] * self.recency,
-            "role": w["role"] * self.role_weight,
-            "topic_overlap": w["topic_overlap"] * self.topic_overlap,
-        }
 
 
 @dataclass(frozen=True)
