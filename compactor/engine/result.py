@@ -1,12 +1,11 @@
-"""Typed results: what each stage decided, per message and in total, and the contract response."""
+"""Typed results: what each stage decided, per message and in total (the contract response is
+:func:`compactor.engine.response.build_response` of one)."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import Any
 
-from compactor.engine.response import build_response
 from compactor.engine.score import Score
 from compactor.model import Message, Request
 from compactor.text.profile import TextAnalysis
@@ -174,7 +173,3 @@ class CompactionResult:
     @property
     def budget_met(self) -> bool:
         return self.totals.output <= self.request.params.budget_chars
-
-    def to_response(self) -> dict[str, Any]:
-        """The memory-compact response, keys in the contract's order."""
-        return build_response(self)
