@@ -24,7 +24,7 @@ from compactor.contract import LIMITS  # noqa: E402
 from compactor.samples import load_samples  # noqa: E402
 from explorer.session import state  # noqa: E402
 from explorer.session.conversation import Conversation, params_from  # noqa: E402
-from explorer.widgets.tuning import PHRASES_KEY  # noqa: E402
+from explorer.session.keys import PHRASES_KEY  # noqa: E402
 
 BUDGETS = [40_000, 80_000, 120_000, 160_000, 200_000, 240_000, 280_000, 320_000, 360_000]
 PAGES = ["pages/timeline.py", "pages/scores.py", "pages/duplicates.py", "pages/trims.py"]
