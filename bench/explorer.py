@@ -21,7 +21,7 @@ from compactor.contract import LIMITS
 from compactor.samples import load_samples
 from explorer.session import state
 from explorer.session.conversation import Conversation, params_from
-from explorer.widgets.tuning import PHRASES_KEY
+from explorer.session.keys import PHRASES_KEY
 from harness.apptest import APP
 
 BUDGETS = [40_000, 80_000, 120_000, 160_000, 200_000, 240_000, 280_000, 320_000, 360_000]

@@ -5,7 +5,7 @@ import streamlit as st
 
 from compactor.analyses import parse_phrases
 from explorer.frames import checks
-from explorer.session import cache, state
+from explorer.session import cache, keys, state
 from explorer.widgets import common, page
 from explorer.widgets import tuning as tuning_widgets
 
@@ -20,9 +20,9 @@ MATCHING = (
 def draw() -> None:
     text = st.text_area(
         "Phrases to watch, one per line",
-        key=tuning_widgets.PHRASES_KEY,
+        key=keys.PHRASES_KEY,
         persist_state="session",
-        max_chars=tuning_widgets.PHRASES_MAX_CHARS,
+        max_chars=keys.PHRASES_MAX_CHARS,
         height=140,
         placeholder="an order id, a date, a name...\nAC-1234\n12 March\nLeila",
         help="Kept while you visit other pages.",

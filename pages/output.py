@@ -2,6 +2,7 @@
 
 import streamlit as st
 
+from compactor.export import compacted_messages
 from explorer.frames import snippets
 from explorer.frames import tokens as token_frames
 from explorer.session import cache, state
@@ -47,7 +48,7 @@ def draw(outcome: Outcome) -> None:
         ("Download response", lambda: snippets.request_json(response), "response"),
         (
             "Download compacted messages",
-            lambda: snippets.request_json(snippets.compacted_messages(response)),
+            lambda: snippets.request_json(compacted_messages(response)),
             "compacted",
         ),
     ]

@@ -9,9 +9,10 @@ from explorer.charts import replay as charts
 from explorer.frames import replay as frames
 from explorer.session import replay_cache, state
 from explorer.session.cache import Outcome
+from explorer.session.keys import PHRASES_KEY
 from explorer.widgets import common, page
 from explorer.widgets import replay as controls
-from explorer.widgets.tuning import MAX_PHRASES, PHRASES_KEY
+from explorer.widgets.tuning import MAX_PHRASES
 
 TURN_KEY = "replay_turn"
 VIEW_KEY = "replay_view"

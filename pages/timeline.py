@@ -8,10 +8,10 @@ from explorer.frames import sweeps as sweep_frames
 from explorer.frames import views
 from explorer.session import cache, state
 from explorer.session.cache import Outcome
+from explorer.session.keys import PICKER_KEY
 from explorer.widgets import common, detail, page
 
 CHART_KEY = "timeline_chart"
-PICKER_KEY = "timeline_message"
 LAST_PICK_KEY = "timeline_last_pick"
 SCALE_KEY = "timeline_scale"
 

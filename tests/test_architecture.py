@@ -1,5 +1,7 @@
-"""The layout's rules, checked on the source: layers import one way, no loops, no private
-Streamlit, no oversized module, every package shipped, and the engine's public face."""
+"""The layout's rules, checked on the source: layers import one way (the explorer's and, inside
+the engine, the engine's), no loops (type-only imports count), frames and charts free of
+Streamlit, the explorer reading the engine through its faces, no family of name prefixes, no
+private Streamlit, no oversized module, every package shipped, and the engine's public face."""
 
 from __future__ import annotations
 
@@ -30,6 +32,35 @@ LAYERS = (
     ("app", "pages"),
 )
 PUBLIC_STREAMLIT = {"streamlit", "streamlit.testing.v1", "streamlit.components.v1"}
+#: The engine's foundation: what every layer of it may import.
+FOUNDATION = (
+    "compactor.contract",
+    "compactor.errors",
+    "compactor.model",
+    "compactor.wording",
+    "compactor.samples",
+    "compactor.data",
+)
+#: The engine's own layers, lower first; the root face ``compactor`` sits above the engine and
+#: below the plug-in families (``integrations`` keeps its rank before it exists).
+ENGINE_LAYERS = (
+    FOUNDATION,
+    ("compactor.text",),
+    ("compactor.input",),
+    ("compactor.engine",),
+    ("compactor",),
+    ("compactor.formats",),
+    ("compactor.export",),
+    ("compactor.providers",),
+    ("compactor.strategies",),
+    ("compactor.analyses",),
+    ("compactor.evaluation",),
+    ("compactor.integrations",),
+    ("compactor.service",),
+    ("compactor.cli", "compactor.__main__"),
+)
+#: Modules whose contents run inside the frames' and charts' pure functions: no Streamlit.
+PURE = ("explorer.frames", "explorer.charts")
 
 
 def module_name(path: Path) -> str:
@@ -64,6 +95,67 @@ def layer(name: str) -> int | None:
 
 
 KNOWN = {module_name(p) for p in SOURCES}
+#: The package faces: modules that are a package's ``__init__``.
+FACES = {module_name(p) for p in SOURCES if p.name == "__init__.py"}
+
+
+def bound_names(path: Path) -> set[str]:
+    """The names a module's own top level binds (imports, definitions, assignments)."""
+    names = set()
+    for node in ast.parse(path.read_text("utf-8")).body:
+        if isinstance(node, ast.Import | ast.ImportFrom):
+            names.update((a.asname or a.name).split(".")[0] for a in node.names)
+        elif isinstance(node, ast.FunctionDef | ast.ClassDef):
+            names.add(node.name)
+        elif isinstance(node, ast.Assign | ast.AnnAssign):
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            names.update(t.id for t in targets if isinstance(t, ast.Name))
+    return names
+
+
+#: What each face binds itself: ``from compactor.analyses import token_report`` is the face's
+#: function of that name, not the submodule it comes from.
+FACE_NAMES = {module_name(p): bound_names(p) for p in SOURCES if p.name == "__init__.py"}
+
+
+def resolved_imports(path: Path, type_checking: bool = True) -> set[str]:
+    """The modules ``path`` imports, each named once: ``from compactor import contract`` is
+    ``compactor.contract`` (a module), ``from compactor import run`` is ``compactor`` (the face).
+    With ``type_checking``, the imports under ``if TYPE_CHECKING:`` count too."""
+    tree = ast.parse(path.read_text("utf-8"))
+    skip = set()
+    if not type_checking:
+        for node in ast.walk(tree):
+            if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test):
+                skip.update(id(n) for n in ast.walk(node))
+    found = set()
+    for node in ast.walk(tree):
+        if id(node) in skip:
+            continue
+        if isinstance(node, ast.Import):
+            found.update(a.name for a in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            for a in node.names:
+                sub = f"{node.module}.{a.name}"
+                face_binds = a.name in FACE_NAMES.get(node.module, ())
+                found.add(sub if sub in KNOWN and not face_binds else node.module)
+    return found
+
+
+def engine_layer(name: str) -> int | None:
+    """The rank of an engine module: the longest prefix of ``ENGINE_LAYERS`` that names it."""
+    best, rank = -1, None
+    for k, prefixes in enumerate(ENGINE_LAYERS):
+        for p in prefixes:
+            if (name == p or name.startswith(p + ".")) and len(p) > best:
+                best, rank = len(p), k
+    return rank
+
+
+def ancestors(name: str) -> list[str]:
+    """The packages Python runs before ``name``: ``a.b.c`` runs ``a`` and ``a.b`` first."""
+    parts = name.split(".")
+    return [".".join(parts[:k]) for k in range(1, len(parts))]
 
 
 def test_every_layer_imports_only_the_layers_below_it():
@@ -75,6 +167,71 @@ def test_every_layer_imports_only_the_layers_below_it():
             ours = name.split(".")[0] in ("compactor", "explorer")
             if ours and there is not None and here is not None and there > here:
                 wrong.append(f"{module_name(path)} imports {name}")
+    assert wrong == []
+
+
+def test_the_engines_layers_import_only_downwards_or_within():
+    wrong = []
+    for path in SOURCES:
+        here = module_name(path)
+        if not here.startswith("compactor"):
+            continue
+        for name in resolved_imports(path):
+            if name.split(".")[0] != "compactor" or name not in KNOWN:
+                continue
+            if engine_layer(name) > engine_layer(here):
+                wrong.append(f"{here} imports {name}")
+    assert wrong == []
+
+
+def test_every_engine_module_has_a_layer():
+    assert [m for m in sorted(KNOWN) if m.startswith("compactor") and engine_layer(m) is None] == []
+
+
+def test_frames_and_charts_import_no_streamlit_even_through_the_modules_they_import():
+    runtime = {module_name(p): resolved_imports(p, type_checking=False) for p in SOURCES}
+    wrong = []
+    for start in sorted(m for m in runtime if m.startswith(PURE)):
+        seen, todo, trail = set(), [start], {start: [start]}
+        while todo:
+            here = todo.pop()
+            if here in seen:
+                continue
+            seen.add(here)
+            for name in sorted(runtime.get(here, ())):
+                if name == "streamlit" or name.startswith("streamlit."):
+                    wrong.append(" -> ".join([*trail[here], name]))
+                for nxt in (*ancestors(name), name):
+                    if nxt.startswith("explorer") and nxt in runtime and nxt not in trail:
+                        trail[nxt] = [*trail[here], nxt]
+                        todo.append(nxt)
+    assert wrong == []
+
+
+def test_the_explorer_reads_the_engine_only_through_its_faces_and_foundation():
+    wrong = [
+        f"{module_name(p)} imports {name}"
+        for p in SOURCES
+        if not module_name(p).startswith("compactor")
+        for name in sorted(resolved_imports(p))
+        if name.split(".")[0] == "compactor" and name not in FACES and name not in FOUNDATION
+    ]
+    assert wrong == []
+
+
+def test_no_folder_holds_a_family_of_name_prefixes():
+    """Three modules ``anchor_scan``, ``anchor_words``, ``anchor_text`` in one folder are a
+    family that wants to be a package (``anchors/``) with a face."""
+    families: dict[tuple[Path, str], list[str]] = {}
+    for path in SOURCES + TOOLS:
+        stem = path.stem.strip("_")
+        if "_" in stem:
+            families.setdefault((path.parent, stem.split("_")[0]), []).append(path.stem)
+    wrong = [
+        f"{folder.relative_to(ROOT)}/{prefix}_*: {', '.join(sorted(stems))}"
+        for (folder, prefix), stems in sorted(families.items())
+        if len(stems) >= 3
+    ]
     assert wrong == []
 
 
@@ -103,8 +260,9 @@ def test_no_private_streamlit_module_is_imported_anywhere():
 
 
 def test_there_are_no_import_loops():
+    # type-only imports count: a loop hidden under TYPE_CHECKING is still a loop in the design
     graph = {
-        module_name(p): {n for n in imports(p) if n in KNOWN and n != module_name(p)}
+        module_name(p): {n for n in resolved_imports(p) if n in KNOWN and n != module_name(p)}
         for p in SOURCES
     }
     loops = []
@@ -124,6 +282,13 @@ def test_there_are_no_import_loops():
     done: set[str] = set()
     for name in sorted(graph):
         visit(name, [], done)
+    # ... but a submodule importing its own package's face closes a loop through that face
+    loops += [
+        f"{name} -> {face} -> {name}"
+        for name, imported in sorted(graph.items())
+        for face in sorted(imported)
+        if face in ancestors(name) and face in FACES
+    ]
     assert loops == []
 
 

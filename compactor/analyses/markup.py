@@ -21,6 +21,7 @@ from dataclasses import dataclass
 
 from compactor import contract
 from compactor.engine.result import CompactionResult
+from compactor.engine.score import drop_order, value
 from compactor.text.words import words
 
 #: The head of a tool call as the importer writes it.
@@ -110,21 +111,19 @@ def without_markup(result: CompactionResult) -> WithoutMarkup:
     stripped = [strip_markup(c) for c in result.request.contents]
     terms = topic_terms(stripped)
     chosen = {term for term, _ in terms}
-    w = contract.WEIGHTS
     rows = []
     for index, score in sorted(result.dropping.scores.items()):
         distinct = set(words(stripped[index]))
         overlap = len(distinct & chosen) / len(distinct) if distinct else 0.0
-        value = round(
-            w["recency"] * score.recency
-            + w["role"] * score.role_weight
-            + w["topic_overlap"] * overlap,
-            contract.SCORE_DECIMALS,
-        )
-        rows.append((index, score.value, value, score.topic_overlap, overlap))
-    before = {i: rank for rank, (i, *_rest) in enumerate(sorted(rows, key=lambda r: (r[1], r[0])))}
-    after = {i: rank for rank, (i, *_rest) in enumerate(sorted(rows, key=lambda r: (r[2], r[0])))}
+        without = value(score.recency, score.role_weight, overlap)
+        rows.append((index, score.value, without, score.topic_overlap, overlap))
+    before = _ranks(drop_order({i: s for i, s, *_rest in rows}))
+    after = _ranks(drop_order({i: s2 for i, _s, s2, *_rest in rows}))
     scores = tuple(
         MarkupFreeScore(i, s, s2, o, o2, before[i] + 1, after[i] + 1) for i, s, s2, o, o2 in rows
     )
     return WithoutMarkup(terms, scores)
+
+
+def _ranks(order: tuple[int, ...]) -> dict[int, int]:
+    return {i: rank for rank, i in enumerate(order)}

@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from compactor.engine import stages
+from compactor.engine.response import build_response
 from compactor.engine.result import (
     CharTotals,
     CompactionResult,
@@ -138,4 +139,4 @@ def compact(request: dict[str, Any]) -> dict[str, Any]:
     >>> out["budget"]["budget_met"], out["loss"]["truncated_chars"]
     (True, 221)
     """
-    return run(validate(request)).to_response()
+    return build_response(run(validate(request)))

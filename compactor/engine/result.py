@@ -1,13 +1,12 @@
-"""Typed results: what each stage decided, per message and in total, and the contract response."""
+"""Typed results: what each stage decided, per message and in total (the contract response is
+:func:`compactor.engine.response.build_response` of one)."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import Any
 
-from compactor import contract
-from compactor.engine.response import build_response
+from compactor.engine.score import Score
 from compactor.model import Message, Request
 from compactor.text.profile import TextAnalysis
 
@@ -79,26 +78,6 @@ class Cut:
 @dataclass(frozen=True)
 class Trimming:
     cuts: tuple[Cut, ...]
-
-
-@dataclass(frozen=True)
-class Score:
-    """Stage 4, drop: a message's score and its three components."""
-
-    recency: float  # index / (n - 1)
-    role_weight: float
-    topic_overlap: float
-    value: float  # the weighted sum, rounded to 6 decimals
-
-    @property
-    def parts(self) -> dict[str, float]:
-        """The weighted contribution of each component (they add up to the unrounded score)."""
-        w = contract.WEIGHTS
-        return {
-            "recency": w["recency"] * self.recency,
-            "role": w["role"] * self.role_weight,
-            "topic_overlap": w["topic_overlap"] * self.topic_overlap,
-        }
 
 
 @dataclass(frozen=True)
@@ -194,7 +173,3 @@ class CompactionResult:
     @property
     def budget_met(self) -> bool:
         return self.totals.output <= self.request.params.budget_chars
-
-    def to_response(self) -> dict[str, Any]:
-        """The memory-compact response, keys in the contract's order."""
-        return build_response(self)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
 from dataclasses import dataclass, replace
 from itertools import compress
 
@@ -16,10 +16,10 @@ from compactor.engine.result import (
     Dropping,
     Protection,
     Removal,
-    Score,
     Similar,
     Trimming,
 )
+from compactor.engine.score import Score, drop_order
 from compactor.model import Message, Params
 from compactor.text.profile import TextAnalysis
 from compactor.text.words import cut
@@ -42,20 +42,27 @@ class State:
         return sum(compress(self.chars, self.present))
 
 
+def pin_rules(
+    index: int, n: int, role: str, pinned: bool, keep_roles: Collection[str], keep_last_n: int
+) -> tuple[bool, bool, bool]:
+    """Stage 1's rule: whether each reason of :data:`contract.PIN_REASONS` holds for message
+    ``index`` of ``n``: its ``pin`` is true, its role is kept, it is among the last
+    ``keep_last_n``. The message is protected when any holds."""
+    return (pinned, role in keep_roles, index >= n - keep_last_n)
+
+
 def pin(messages: Sequence[Message], params: Params) -> Protection:
     """Stage 1: protect pinned messages, messages of a kept role and the last ``keep_last_n``."""
-    n = len(messages)
-    keep_roles = set(params.keep_roles)
-
-    def reasons(m: Message) -> tuple[str, ...]:
-        holds = {
-            "pin": m.pin,
-            "role": m.role in keep_roles,
-            "recent": m.index >= n - params.keep_last_n,
-        }
-        return tuple(reason for reason in contract.PIN_REASONS if holds[reason])
-
-    because = tuple(reasons(m) for m in messages)
+    n, keep_roles = len(messages), frozenset(params.keep_roles)
+    because = tuple(
+        tuple(
+            compress(
+                contract.PIN_REASONS,
+                pin_rules(m.index, n, m.role, m.pin, keep_roles, params.keep_last_n),
+            )
+        )
+        for m in messages
+    )
     return Protection(because, explicit_pins=sum(m.pin for m in messages))
 
 
@@ -101,28 +108,48 @@ def dedupe(
     )
 
 
+def cuts(
+    chars: Sequence[int],
+    candidates: Iterable[int],
+    contents: Sequence[str],
+    limit: int,
+    cutter: Callable[[str, int], tuple[int, str]] = cut,
+) -> Iterator[tuple[int, int, str]]:
+    """Stage 3's rule: each candidate (unprotected, still present) longer than ``limit``, with
+    the length ``cutter`` (:func:`compactor.text.words.cut` or a cache of it) keeps and the cut's
+    kind."""
+    for i in candidates:
+        if chars[i] > limit:
+            yield (i, *cutter(contents[i], limit))
+
+
 def trim(
     state: State, messages: Sequence[Message], protected: Sequence[bool], limit: int
 ) -> tuple[State, Trimming]:
     """Stage 3: cut every unprotected message still present that is longer than ``limit``."""
     chars = list(state.chars)
-    cuts: list[Cut] = []
-    for m in messages:
-        if state.present[m.index] and not protected[m.index] and chars[m.index] > limit:
-            length, kind = cut(m.content, limit)
-            cuts.append(Cut(m.index, chars[m.index], length, kind))
-            chars[m.index] = length
-    return replace(state, chars=tuple(chars)), Trimming(tuple(cuts))
+    candidates = [m.index for m in messages if state.present[m.index] and not protected[m.index]]
+    contents = [m.content for m in messages]
+    found: list[Cut] = []
+    for i, length, kind in cuts(chars, candidates, contents, limit):
+        found.append(Cut(i, chars[i], length, kind))
+        chars[i] = length
+    return replace(state, chars=tuple(chars)), Trimming(tuple(found))
 
 
 def score(message: Message, n: int, analysis: TextAnalysis) -> Score:
     """A message's drop score: 0.5 recency + 0.3 role weight + 0.2 topic overlap."""
-    w = contract.WEIGHTS
-    recency = message.index / (n - 1)
-    role_weight = contract.ROLE_WEIGHTS[message.role]
-    topic_overlap = analysis.topic_overlap[message.index]
-    value = w["recency"] * recency + w["role"] * role_weight + w["topic_overlap"] * topic_overlap
-    return Score(recency, role_weight, topic_overlap, round(value, contract.SCORE_DECIMALS))
+    return Score.of(message.index, n, message.role, analysis.topic_overlap[message.index])
+
+
+def drops(order: Iterable[int], chars: Sequence[int], total: int, budget: int) -> Iterator[int]:
+    """Stage 4's rule: the messages of ``order`` it drops, the next while the present
+    characters (``total``, less each message dropped) exceed ``budget``."""
+    for i in order:
+        if total <= budget:
+            return
+        yield i
+        total -= chars[i]
 
 
 def drop(
@@ -139,13 +166,11 @@ def drop(
         for m in messages
         if state.present[m.index] and not protected[m.index]
     }
-    order = tuple(sorted(scores, key=lambda i: (scores[i].value, i)))
+    order = drop_order({i: s.value for i, s in scores.items()})
     present = list(state.present)
     total = state.total
     dropped: list[Drop] = []
-    for i in order:
-        if total <= budget:
-            break
+    for i in drops(order, state.chars, total, budget):
         present[i] = False
         dropped.append(
             Drop(

@@ -6,8 +6,10 @@ A replay compacts about 200 histories of about 25 messages that share nearly all
 every topic overlap) and every stage's report for each; here the stages decide on plain lists,
 from what :class:`IncrementalAnalysis` computed once per content or pair:
 similarities are read only for unprotected messages, trims are cut once per content, and the
-topic terms are counted only on the turns where the drop stage has to drop. SPEC part A, stage by
-stage; ``tests/compactor/engine/test_turn_stages.py`` checks it against ``outputs``.
+topic terms are counted only on the turns where the drop stage has to drop. The rules themselves
+are :mod:`~compactor.engine.stages`' (who is protected, which message is cut and where, which go
+and in what order) and :mod:`~compactor.engine.score`'s; only the dedupe walk is written again,
+on content numbers; ``tests/compactor/engine/test_turn_stages.py`` checks it against ``outputs``.
 """
 
 from __future__ import annotations
@@ -15,6 +17,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from compactor import contract
+from compactor.engine.score import drop_order, recency, value
+from compactor.engine.stages import cuts, drops, pin_rules
 from compactor.model import Params
 from compactor.text.incremental import IncrementalAnalysis
 from compactor.text.words import cut
@@ -28,7 +32,7 @@ class TurnStages:
         self.params = params
         self.analysis = analysis or IncrementalAnalysis()
         self._keep_roles = frozenset(params.keep_roles)
-        self._cuts: dict[str, int] = {}  # content -> its length after the trim stage
+        self._cuts: dict[str, tuple[int, str]] = {}  # content -> its trim: length, kind
 
     def outputs(
         self,
@@ -42,12 +46,12 @@ class TurnStages:
         params = self.params
         n = len(contents)
         numbers = self.analysis.numbers(contents, sources)
-        # stage 1, pin: a kept role, an explicit pin, or among the last keep_last_n
-        recent = n - params.keep_last_n
+        # stage 1, pin: the free messages are those no pin rule protects
+        keep_roles, keep_last_n = self._keep_roles, params.keep_last_n
         free = [
             i
-            for i in range(min(n, max(recent, 0)))
-            if not pins[i] and roles[i] not in self._keep_roles
+            for i in range(n)
+            if not any(pin_rules(i, n, roles[i], pins[i], keep_roles, keep_last_n))
         ]
         present = [True] * n
         chars = [len(c) for c in contents]
@@ -72,36 +76,26 @@ class TurnStages:
                     present[i] = False
                     break
         # stage 3, trim: a present free message longer than the limit is cut
-        limit = params.max_message_chars
-        for i in free:
-            if present[i] and chars[i] > limit:
-                chars[i] = self._cut(contents[i], limit)
+        candidates = [i for i in free if present[i]]
+        for i, length, _ in cuts(chars, candidates, contents, params.max_message_chars, self._cut):
+            chars[i] = length
         # stage 4, drop: the lowest scores go while the present messages exceed the budget
         total = sum(c for c, here in zip(chars, present, strict=True) if here)
         if total > params.budget_chars:
-            candidates = [i for i in free if present[i]]
             _, overlap = self.analysis.topics(numbers, candidates)
-            w, role_weights = contract.WEIGHTS, contract.ROLE_WEIGHTS
+            role_weights = contract.ROLE_WEIGHTS
             score = {
-                i: round(
-                    w["recency"] * (i / (n - 1))
-                    + w["role"] * role_weights[roles[i]]
-                    + w["topic_overlap"] * share,
-                    contract.SCORE_DECIMALS,
-                )
+                i: value(recency(i, n), role_weights[roles[i]], share)
                 for i, share in zip(candidates, overlap, strict=True)
             }
-            for i in sorted(candidates, key=lambda i: (score[i], i)):
-                if total <= params.budget_chars:
-                    break
+            for i in drops(drop_order(score), chars, total, params.budget_chars):
                 present[i] = False
-                total -= chars[i]
         return [
             c[:k] if here else None for c, k, here in zip(contents, chars, present, strict=True)
         ]
 
-    def _cut(self, content: str, limit: int) -> int:
-        length = self._cuts.get(content)
-        if length is None:
-            length = self._cuts[content] = cut(content, limit)[0]
-        return length
+    def _cut(self, content: str, limit: int) -> tuple[int, str]:
+        found = self._cuts.get(content)
+        if found is None:
+            found = self._cuts[content] = cut(content, limit)
+        return found

@@ -18,7 +18,7 @@ from compactor.analyses.replay import (
     cache_reuse,
     message_fates,
 )
-from explorer.session.replay_cache import ReplayRun
+from explorer.session.replays import ReplayRun
 
 TURN_COLUMNS = [
     "setting",

@@ -1,5 +1,5 @@
 """What the Output page offers: the returned messages as a table, ready-to-run code that sends the
-current request to the service (a curl command, a Python script), the survivors to send on.
+current request to the service (a curl command, a Python script).
 
 Small requests are written into the snippet; large ones are read from the downloaded
 ``request.json``, so a snippet never holds megabytes of text.
@@ -133,14 +133,3 @@ def provider_export(
     """The compacted conversation in a provider's format (orphan halves dropped, noted)."""
     empty = {call for _, call in conv.removed_results}
     return export(response, request, target, empty_results=empty)
-
-
-def compacted_messages(response: dict[str, Any]) -> list[dict[str, Any]]:
-    """The survivors as a conversation to send on: role, content, and id when the input had one."""
-    out = []
-    for m in response["messages"]:
-        message = {"role": m["role"], "content": m["content"]}
-        if "id" in m:
-            message["id"] = m["id"]
-        out.append(message)
-    return out

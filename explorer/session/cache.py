@@ -38,6 +38,7 @@ from compactor.analyses import (
     watch,
 )
 from compactor.analyses.anchors import AnchorReport, anchor_report, find_anchors
+from compactor.engine import build_response
 from compactor.errors import Problem
 from compactor.strategies import StrategyComparison, compare_strategies
 from compactor.text import semantic_similarity
@@ -66,7 +67,7 @@ def _outcome(key: str, params_key: str, _request: dict[str, Any]) -> Outcome:
     except InvalidRequest as error:
         return Outcome(_request, errors=error.problems)
     result = run(request, _analysis(key, request.contents, request.roles))
-    return Outcome(_request, result, result.to_response())
+    return Outcome(_request, result, build_response(result))
 
 
 def params_key(params: Mapping[str, Any]) -> str:

@@ -1,5 +1,5 @@
 """Corpora loaded on the Corpus page and the results of evaluating them, kept in the workspace's
-SQLite database (:mod:`explorer.session.workspace`), so reopening a corpus shows its results
+SQLite database (:mod:`explorer.session.database`), so reopening a corpus shows its results
 without a re-run.
 
 A corpus is keyed by the hash of its conversations (loading the same file twice keeps one
@@ -15,13 +15,12 @@ import json
 import logging
 import sqlite3
 import time
-from collections.abc import Iterator, Mapping, Sequence
-from contextlib import closing, contextmanager
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from compactor.evaluation import CorpusItem
-from explorer.session import workspace
+from explorer.session import database, workspace
 from explorer.session.conversation import Conversation, params_from
 
 log = logging.getLogger("explorer")
@@ -49,17 +48,6 @@ _SCHEMA = (
     )
     """,
 )
-
-
-@contextmanager
-def _connection() -> Iterator[sqlite3.Connection]:
-    folder = workspace.data_folder()
-    folder.mkdir(parents=True, exist_ok=True)
-    with closing(sqlite3.connect(folder / workspace.DATABASE, timeout=5)) as db:
-        for statement in _SCHEMA:
-            db.execute(statement)
-        with db:  # one transaction, committed on success
-            yield db
 
 
 @dataclass(frozen=True)
@@ -166,7 +154,7 @@ def save_corpus(name: str, format: str | None, items: Sequence[CorpusItem]) -> C
     corpus = Corpus(corpus_key(items), name, format, tuple(items))
     now = time.time()
     try:
-        with _connection() as db:
+        with database.connection(_SCHEMA) as db:
             db.execute(
                 "insert into corpora values (?, ?, ?, ?, ?, ?, ?) on conflict(key) "
                 "do update set used = excluded.used, name = excluded.name",
@@ -182,7 +170,7 @@ def get_corpus(key: str) -> Corpus | None:
     if not workspace.KEY.fullmatch(key):
         return None
     try:
-        with _connection() as db:
+        with database.connection(_SCHEMA) as db:
             row = db.execute(
                 "select name, format, items from corpora where key = ?", (key,)
             ).fetchone()
@@ -204,7 +192,7 @@ def get_corpus(key: str) -> Corpus | None:
 def corpora(limit: int = 20) -> list[CorpusEntry]:
     """The stored corpora, used most recently first, with how many runs each has."""
     try:
-        with _connection() as db:
+        with database.connection(_SCHEMA) as db:
             rows = db.execute(
                 "select c.key, c.name, c.conversations, count(r.grid) from corpora c "
                 "left join corpus_runs r on r.corpus = c.key group by c.key "
@@ -231,7 +219,7 @@ class RunEntry:
 def save_run(corpus: Corpus, run: Run) -> bool:
     """Keep a run's rows with its corpus (the same grid again replaces them); True when kept."""
     try:
-        with _connection() as db:
+        with database.connection(_SCHEMA) as db:
             db.execute(
                 "insert into corpus_runs values (?, ?, ?, ?, ?) on conflict(corpus, grid) "
                 "do update set rows = excluded.rows, row_count = excluded.row_count, "
@@ -257,7 +245,7 @@ def _budgets(grid: dict[str, Any]) -> tuple[int, ...] | None:
 def run_entries(key: str) -> list[RunEntry]:
     """The runs kept for the corpus with this key, newest first."""
     try:
-        with _connection() as db:
+        with database.connection(_SCHEMA) as db:
             found = db.execute(
                 "select grid, row_count, created from corpus_runs where corpus = ? "
                 "order by created desc",
@@ -276,7 +264,7 @@ def run_entries(key: str) -> list[RunEntry]:
 def get_run(key: str, grid: str) -> Run | None:
     """The kept run of the corpus with this key and this grid (:attr:`Run.grid`), or None."""
     try:
-        with _connection() as db:
+        with database.connection(_SCHEMA) as db:
             found = db.execute(
                 "select rows, created from corpus_runs where corpus = ? and grid = ?",
                 (key, grid),

@@ -2,8 +2,9 @@
 and the conversation's anchors found once, so moving the turn slider or clicking a loss costs
 nothing and a parameter move replays only the settings it changes.
 
-A setting is a strategy and a policy (:data:`SETTINGS`); the seeds/003 loop around an LLM compact
-is offered only when a provider is configured, and runs on a button (each turn is a paid call).
+A setting is a strategy and a policy (:data:`explorer.session.replays.SETTINGS`); the seeds/003
+loop around an LLM compact is offered only when a provider is configured, and runs on a button
+(each turn is a paid call).
 """
 
 from __future__ import annotations
@@ -11,7 +12,6 @@ from __future__ import annotations
 import json
 import threading
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
 from typing import Any
 
 import streamlit as st
@@ -20,86 +20,20 @@ from compactor import validate
 from compactor.analyses.anchors import find_anchors
 from compactor.analyses.replay import (
     ALWAYS,
-    OVER_BUDGET,
-    Carried,
-    ContextTrim,
     Fact,
     FactIndex,
-    KeepLast,
-    Loss,
-    MemoryCompact,
     ProviderCompact,
-    Replay,
     SeedLoop,
-    recorded_of,
-    replay,
 )
-from compactor.model import Request
 from compactor.text import IncrementalAnalysis, history_tokens
 from explorer.session.cache import params_key
 from explorer.session.conversation import Conversation
-
-MEMORY_ALWAYS = "memory-compact, every turn"
-MEMORY_OVER = "memory-compact, over budget only"
-KEEP_LAST = "keep-last (what fits the budget)"
-SEED_TRIM = "seeds/003 trim"
-SEED_LOOP = "seeds/003 loop (LLM compact)"
-#: The settings a side of the page can replay, without a provider.
-SETTINGS: tuple[str, ...] = (MEMORY_ALWAYS, MEMORY_OVER, KEEP_LAST, SEED_TRIM)
-
-
-@dataclass(frozen=True)
-class ReplayRun:
-    """One setting replayed: the replay, the facts watched, and each loss."""
-
-    setting: str
-    replay: Replay
-    recorded: tuple[Carried, ...]
-    facts: tuple[Fact, ...]
-    losses: tuple[Loss, ...]
-
-
-def _strategy(
-    setting: str,
-    request: Request,
-    options: Mapping[str, Any],
-    analysis: IncrementalAnalysis | None = None,
-):
-    params = request.params
-    if setting in (MEMORY_ALWAYS, MEMORY_OVER):
-        policy = ALWAYS if setting == MEMORY_ALWAYS else OVER_BUDGET
-        return MemoryCompact(params, analysis), policy
-    if setting == KEEP_LAST:
-        return KeepLast(params.budget_chars), ALWAYS
-    if setting == SEED_TRIM:
-        strategy = ContextTrim(
-            options.get("keep_last_messages"),
-            bool(options.get("drop_tool_parts", False)),
-            options.get("max_tokens_estimate"),
-        )
-        return strategy, ALWAYS
-    raise ValueError(f"unknown setting {setting!r}")
-
-
-def _run(
-    setting: str,
-    request: Request,
-    strategy: Any,
-    policy: str,
-    facts: Sequence[Fact],
-    index: FactIndex | None = None,
-    on_turn: Callable[[int, int], None] | None = None,
-) -> ReplayRun:
-    result = replay(
-        request.messages,
-        strategy,
-        policy=policy,
-        budget_chars=request.params.budget_chars,
-        facts=index if index is not None else facts,
-        on_turn=on_turn,
-    )
-    recorded = tuple(recorded_of(request.messages))
-    return ReplayRun(setting, result, recorded, tuple(facts), result.losses)
+from explorer.session.replays import (
+    SEED_LOOP,
+    ReplayRun,
+    replay_setting,
+    strategy_of,
+)
 
 
 @st.cache_resource(max_entries=8, show_spinner=False)
@@ -132,8 +66,8 @@ def _replay(
     facts, index = _facts(key, watched, only_watched, request.contents)
     analysis, lock = _analysis(key)
     with lock:  # one replay at a time uses the conversation's analysis
-        strategy, policy = _strategy(setting, request, json.loads(options), analysis)
-        return _run(setting, request, strategy, policy, facts, index)
+        strategy, policy = strategy_of(setting, request, json.loads(options), analysis)
+        return replay_setting(setting, request, strategy, policy, facts, index)
 
 
 def replayed(
@@ -205,6 +139,6 @@ def run_loop(
     request = validate(conversation.request(params))
     facts, index = _facts(conversation.key, tuple(watched), only_watched, request.contents)
     strategy = SeedLoop(ProviderCompact(compact), token_limit=token_limit)
-    done = _run(SEED_LOOP, request, strategy, ALWAYS, facts, index, on_turn)
+    done = replay_setting(SEED_LOOP, request, strategy, ALWAYS, facts, index, on_turn)
     st.session_state.setdefault(LOOP_RESULTS_KEY, {})[key] = done
     return done

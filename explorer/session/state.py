@@ -22,6 +22,15 @@ from compactor.contract import RANGES
 from compactor.text import ENCODINGS, tokens_available
 from explorer.session import workspace
 from explorer.session.conversation import PARAM_NAMES, Conversation
+from explorer.session.keys import (
+    B_FOR_KEY,
+    B_KEYS,
+    PHRASES_KEY,
+    PHRASES_MAX_CHARS,
+    PICKER_KEY,
+    STEP_KEY,
+    STEPS,
+)
 from explorer.session.linkvalues import (
     INTEGER,
     clean_float,
@@ -46,17 +55,6 @@ TOKENS_PARAM = "tokens"
 TOKENS_KEY = "count_in"
 #: The sidebar's values as the last run began (not a widget's key, so Streamlit keeps it).
 SIDEBAR_VALUES_KEY = "sidebar_values"
-#: Session keys of the view the link carries. The widgets own them: these equal
-#: explorer.widgets.tuning.PHRASES_KEY, B_KEYS, B_FOR_KEY, STEP_KEY and pages/timeline.py's
-#: PICKER_KEY (a test checks it), repeated here because this layer cannot import those.
-PHRASES_KEY = "watched_phrases"
-B_KEYS: Mapping[str, str] = {name: f"ab_{name}" for name in PARAM_NAMES}
-B_FOR_KEY = "ab_conversation"
-STEP_KEY = "walkthrough_step"
-PICKER_KEY = "timeline_message"
-STEPS = (1, 2, 3, 4)
-#: The watched phrases a link may carry (as tuning's text box takes them).
-PHRASES_MAX_CHARS = 5_000
 #: Widget keys of the sidebar's parameter controls (the budget has a slider and a number box).
 PARAM_KEYS: Mapping[str, str] = {name: f"param_{name}" for name in PARAM_NAMES}
 BUDGET_SLIDER_KEY = "param_budget_slider"

@@ -1,36 +1,31 @@
 """The workspace: every conversation loaded into the explorer, kept in a local SQLite database.
 
 Conversations are keyed by their content hash (:attr:`Conversation.key`), so a link's ``?c=KEY``
-reopens the same messages on the same server, and loading a file twice keeps one entry. The
-database is ``workspace.sqlite3`` in the data folder: ``$COMPACTOR_EXPLORER_DATA`` when set,
-else ``$XDG_DATA_HOME/compaction-explorer`` (``~/.local/share/compaction-explorer``); it is
-created on first use. A workspace that cannot be written (a read-only disk) never stops the
-explorer: saving reports False and the conversation is used as it is.
+reopens the same messages on the same server, and loading a file twice keeps one entry. They are
+a table of the explorer's database (:mod:`explorer.session.database`). A workspace that cannot
+be written (a read-only disk) never stops the explorer: saving reports False and the
+conversation is used as it is.
 """
 
 from __future__ import annotations
 
 import json
 import logging
-import os
 import re
 import sqlite3
 import time
-from collections.abc import Iterator
-from contextlib import closing, contextmanager
 from dataclasses import dataclass
-from pathlib import Path
 
+from explorer.session import database
 from explorer.session.conversation import Conversation
 
-DATA_ENV = "COMPACTOR_EXPLORER_DATA"
-DATABASE = "workspace.sqlite3"
 #: A conversation key as :func:`explorer.session.conversation.content_key` makes it.
 KEY = re.compile(r"[0-9a-f]{24}")
 
 log = logging.getLogger("explorer")
 
-_SCHEMA = """
+_SCHEMA = (
+    """
 create table if not exists conversations (
     key text primary key,
     label text not null,
@@ -42,25 +37,8 @@ create table if not exists conversations (
     created real not null,
     used real not null
 )
-"""
-
-
-def data_folder() -> Path:
-    given = os.environ.get(DATA_ENV)
-    if given:
-        return Path(given)
-    base = os.environ.get("XDG_DATA_HOME") or Path.home() / ".local" / "share"
-    return Path(base) / "compaction-explorer"
-
-
-@contextmanager
-def _connection() -> Iterator[sqlite3.Connection]:
-    folder = data_folder()
-    folder.mkdir(parents=True, exist_ok=True)
-    with closing(sqlite3.connect(folder / DATABASE, timeout=5)) as db:
-        db.execute(_SCHEMA)
-        with db:  # one transaction, committed on success
-            yield db
+""",
+)
 
 
 @dataclass(frozen=True)
@@ -90,7 +68,7 @@ def save(conv: Conversation) -> bool:
     """Keep ``conv`` (a loaded file, paste or edit); True when it is in the workspace."""
     now = time.time()
     try:
-        with _connection() as db:
+        with database.connection(_SCHEMA) as db:
             db.execute(
                 "insert into conversations values (?, ?, ?, ?, ?, ?, ?, ?, ?) on conflict(key) "
                 "do update set used = excluded.used",
@@ -117,7 +95,7 @@ def get(key: str) -> Conversation | None:
     if not KEY.fullmatch(key):
         return None
     try:
-        with _connection() as db:
+        with database.connection(_SCHEMA) as db:
             row = db.execute(
                 "select label, file_name, record, format, source, body from conversations "
                 "where key = ?",
@@ -150,7 +128,7 @@ def get(key: str) -> Conversation | None:
 def recent(limit: int = 20) -> list[Entry]:
     """The conversations used most recently, newest first."""
     try:
-        with _connection() as db:
+        with database.connection(_SCHEMA) as db:
             rows = db.execute(
                 "select key, label, body from conversations order by used desc limit ?", (limit,)
             ).fetchall()

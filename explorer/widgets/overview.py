@@ -8,8 +8,8 @@ from typing import Any
 
 import streamlit as st
 
+from compactor import CompactionResult
 from compactor.analyses.anchors import AnchorReport
-from compactor.engine.result import CompactionResult
 from explorer.charts import views as charts
 from explorer.frames import anchors as anchor_frames
 from explorer.frames import stages as stage_frames

@@ -12,7 +12,7 @@ from compactor.errors import ProblemError
 from compactor.strategies import LLMCompact
 from explorer.session import llm, replay_cache
 from explorer.session.conversation import Conversation
-from explorer.session.replay_cache import SEED_LOOP, SEED_TRIM, SETTINGS, ReplayRun
+from explorer.session.replays import SEED_LOOP, SEED_TRIM, SETTINGS, ReplayRun
 from explorer.widgets import common
 
 A_KEY, B_KEY = "replay_setting_a", "replay_setting_b"

@@ -8,8 +8,8 @@ from dataclasses import dataclass
 import pandas as pd
 import streamlit as st
 
+from compactor import CompactionResult
 from compactor.contract import LIMITS
-from compactor.engine.result import CompactionResult
 from compactor.strategies import LANGCHAIN, LANGCHAIN_HINT, SEMANTIC_DEDUPE, StrategyComparison
 from compactor.text import SEMANTIC_THRESHOLD as DEFAULT_THRESHOLD
 from explorer.frames import compare as compare_frames

@@ -9,18 +9,13 @@ from typing import Any
 
 import streamlit as st
 
-from compactor import contract
 from compactor.analyses import parse_phrases
 from explorer.session import state
-from explorer.session.conversation import PARAM_NAMES, Conversation
+from explorer.session.conversation import Conversation
+from explorer.session.keys import B_FOR_KEY, B_KEYS, PHRASES_KEY, STEP_KEY, STEPS
 from explorer.widgets import params
 
 # --- A/B: the B parameter set ---------------------------------------------------------------
-
-#: Widget keys of the B controls on the A/B page.
-B_KEYS: Mapping[str, str] = {name: f"ab_{name}" for name in PARAM_NAMES}
-#: The conversation the B controls were set up for (a new conversation starts B as a copy of A).
-B_FOR_KEY = "ab_conversation"
 
 
 def set_b(values: Mapping[str, Any]) -> None:
@@ -73,9 +68,6 @@ def b_controls() -> None:
 
 
 # --- walkthrough: the step shown ------------------------------------------------------------
-
-STEP_KEY = "walkthrough_step"
-STEPS = tuple(stage.order for stage in contract.STAGES)
 
 
 def _move_step(by: int) -> None:
@@ -162,10 +154,8 @@ def presentation_toggle() -> bool:
 
 # --- watched facts: the phrases -------------------------------------------------------------
 
-PHRASES_KEY = "watched_phrases"
 #: At most this many phrases are watched (each is a search of the whole history).
 MAX_PHRASES = 50
-PHRASES_MAX_CHARS = 5_000
 
 
 def watched_phrases() -> list[str]:

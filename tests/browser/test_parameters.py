@@ -5,6 +5,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
+from compactor.engine import build_response
 from compactor.samples import DEFAULT_SAMPLE, load_sample
 from tests.browser.expected import engine_fates, result
 
@@ -38,7 +39,7 @@ def test_typing_an_exact_budget_changes_the_fates_and_the_numbers(visit):
     visit.type_budget(budget)
     visit.wait_for_budget(budget)
     assert visit.fates() == engine_fates(typed)
-    output = result(typed).to_response()["budget"]["output_chars"]
+    output = build_response(result(typed))["budget"]["output_chars"]
     delta = visit.metric("Budget").get_by_test_id("stMetricDelta")
     expect(delta).to_have_text(f"{output:,} of {budget:,}")
     assert not visit.exceptions()

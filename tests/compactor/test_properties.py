@@ -7,6 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from compactor import InvalidRequest, compact, run, validate
+from compactor.engine import build_response
 from tests.generate import requests
 
 EXAMPLES = settings(max_examples=300, deadline=None)
@@ -77,7 +78,7 @@ def test_raising_the_budget_never_removes_a_kept_message(request, more):
 @given(requests())
 def test_fates_agree_with_the_response(request):
     result = run(validate(request))
-    response = result.to_response()
+    response = build_response(result)
     assert [t.index for t in result.survivors] == [m["index"] for m in response["messages"]]
     for trace in result.messages:
         if trace.fate == "duplicate":

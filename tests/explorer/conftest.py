@@ -2,7 +2,7 @@
 
 import pytest
 
-from explorer.session.workspace import DATA_ENV
+from explorer.session.database import DATA_ENV
 
 
 @pytest.fixture(autouse=True, scope="session")

@@ -5,7 +5,7 @@ pages that call a language model reach the test server through a providers file 
 import pytest
 
 from compactor.providers import PROVIDERS_ENV
-from explorer.session.workspace import DATA_ENV
+from explorer.session.database import DATA_ENV
 from tests.llm_server import KEY_ENV, SECRET, llm_fixture, providers_toml
 
 llm = llm_fixture()

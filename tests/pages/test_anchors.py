@@ -5,7 +5,7 @@ import pytest
 
 from compactor.analyses.anchors.report import anchor_report, stage_losses
 from explorer.frames.anchors import survives_label
-from explorer.widgets.tuning import PHRASES_KEY
+from explorer.session.keys import PHRASES_KEY
 from harness.apptest import (
     MOVES,
     assert_clean,

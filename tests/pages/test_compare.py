@@ -6,7 +6,7 @@ from compactor import validate
 from compactor.analyses.ab import compare_params
 from compactor.model import Params
 from compactor.samples import load_samples
-from explorer.widgets.tuning import B_KEYS
+from explorer.session.keys import B_KEYS
 from harness.apptest import (
     assert_clean,
     goto,

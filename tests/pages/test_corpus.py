@@ -20,7 +20,7 @@ from compactor.evaluation import (
 )
 from explorer.frames import corpus as frames
 from explorer.frames.imports import problem_rows
-from explorer.session import corpus_store, state, workspace
+from explorer.session import corpus_store, database, state, workspace
 from explorer.widgets import corpus as widgets
 from explorer.widgets import corpus_results as results
 from harness.apptest import assert_clean, charts, goto, metrics, start, table
@@ -205,8 +205,8 @@ def test_another_session_reopens_the_corpus_with_its_results_without_a_run(liste
     # a second run of the corpus in another session: the newest, so the one reopened
     sweep = run_grid(load_path(on_corpus_page(), SHAREGPT), grid={**GRID, "keep_last_n": "2"})
     assert_clean(sweep)
-    folder = workspace.data_folder()
-    with sqlite3.connect(folder / workspace.DATABASE) as db:
+    folder = database.data_folder()
+    with sqlite3.connect(folder / database.DATABASE) as db:
         kept = [json.loads(body) for (body,) in db.execute("select rows from corpus_runs")]
     assert engine_rows in kept  # the rows, in the file
     at = on_corpus_page()

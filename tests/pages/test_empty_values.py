@@ -9,8 +9,8 @@ from streamlit.testing.v1 import AppTest
 
 from compactor.samples import load_samples
 from explorer.navigation import PAGES
+from explorer.session.keys import B_KEYS, PHRASES_KEY
 from explorer.widgets.common import MISSING
-from explorer.widgets.tuning import B_KEYS, PHRASES_KEY
 from harness.apptest import arrow_frame, assert_clean, goto, start
 
 #: Text a cell or a tooltip shows for a missing value when nothing replaces it.

@@ -6,7 +6,7 @@ import pytest
 
 from compactor.analyses.facts import parse_phrases, watch
 from compactor.samples import load_samples
-from explorer.widgets.tuning import PHRASES_KEY
+from explorer.session.keys import PHRASES_KEY
 from harness.apptest import (
     MOVES,
     assert_clean,

@@ -5,6 +5,7 @@ import shlex
 
 import pytest
 
+from compactor.engine import build_response
 from explorer.frames import snippets
 from harness.apptest import MOVES, assert_clean, follows_the_engine, on_page, request_of, table
 from tests.explorer.requests import rich_request
@@ -27,7 +28,7 @@ def reported(at):
 
 
 def expected(result):
-    response = result.to_response()
+    response = build_response(result)
     rows = [(m["index"], m["kept"], m["chars"], m["content"]) for m in response["messages"]]
     return {"rows": rows, "response": response}
 

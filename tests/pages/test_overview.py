@@ -2,6 +2,7 @@
 
 import pytest
 
+from compactor.engine import build_response
 from compactor.samples import load_sample
 from explorer.frames import stages as stage_frames
 from explorer.frames.views import LIST_LIMIT
@@ -50,7 +51,7 @@ def reported(at):
 
 
 def expected(result):
-    response = result.to_response()
+    response = build_response(result)
     loss, budget, totals = response["loss"], response["budget"], result.totals
     stages = response["stages"]
     acted = {

@@ -2,6 +2,7 @@
 
 import pytest
 
+from compactor.engine import build_response
 from harness.apptest import MOVES, follows_the_engine, metrics, table
 from tests.explorer.requests import rich_request
 
@@ -23,7 +24,7 @@ def reported(at):
 
 
 def expected(result):
-    response = result.to_response()
+    response = build_response(result)
     protected = [t for t in result.messages if t.protected]
     count = {r: sum(r in t.protected_because for t in protected) for r in ("pin", "role", "recent")}
     return {

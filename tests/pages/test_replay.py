@@ -11,7 +11,7 @@ from compactor.analyses.replay.strategies import replay_request
 from compactor.formats import apply_fixes, convert_text
 from compactor.samples import load_samples
 from explorer.session import state
-from explorer.session.replay_cache import KEEP_LAST, MEMORY_ALWAYS, MEMORY_OVER, SEED_TRIM
+from explorer.session.replays import KEEP_LAST, MEMORY_ALWAYS, MEMORY_OVER, SEED_TRIM
 from explorer.widgets.replay import A_KEY, B_KEY, NONE, TRIM_KEEP_KEY
 from harness.apptest import (
     assert_clean,

@@ -10,7 +10,8 @@ from compactor.analyses.walkthrough import walkthrough
 from compactor.samples import load_samples
 from explorer.charts import walkthrough as walk_charts
 from explorer.frames import views
-from explorer.widgets.tuning import PRESENTING_KEY, STAGE_KEY, STEP_KEY
+from explorer.session.keys import STEP_KEY
+from explorer.widgets.tuning import PRESENTING_KEY, STAGE_KEY
 from harness.apptest import (
     MOVES,
     assert_clean,

@@ -3,7 +3,7 @@ detail, the Overview's stage sentence and the Budget sweep's curve, as the engin
 
 from compactor.analyses.anchors.report import anchor_report, message_anchors
 from explorer.frames import sweeps as sweep_frames
-from explorer.widgets.tuning import PHRASES_KEY
+from explorer.session.keys import PHRASES_KEY
 from harness.apptest import assert_clean, engine, goto, on_page, table
 from tests.explorer.requests import rich_request
 

@@ -3,7 +3,8 @@
 import pytest
 
 from compactor.engine import stages
-from compactor.engine.result import Cut, Drop, Removal, Score, Similar
+from compactor.engine.result import Cut, Drop, Removal, Similar
+from compactor.engine.score import Score
 from compactor.model import Message, Params
 from compactor.text.profile import analyse
 

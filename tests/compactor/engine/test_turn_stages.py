@@ -1,10 +1,11 @@
 """The replay's stages on content numbers decide what the pipeline decides, request by request."""
 
+import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from compactor import validate
+from compactor import analyse, run, validate
 from compactor.engine.pipeline import outputs
 from compactor.engine.turn_stages import TurnStages
 from compactor.text.incremental import IncrementalAnalysis
@@ -45,3 +46,29 @@ def test_one_analysis_serves_many_histories_of_the_same_contents(request, data):
         sources = [m["content"] for m in picked[:200]]
         got = stages.outputs(again.contents, again.roles, [m.pin for m in again.messages], sources)
         assert tuple(got) == outputs(again)
+
+
+@settings(max_examples=200, deadline=None)
+@given(requests(min_size=3, max_size=14), st.data())
+def test_the_turn_stages_agree_on_each_rules_edge(request, data):
+    """Parameters drawn on the rules' edges, where a ``>`` written for a ``>=`` shows: a
+    threshold equal to a similarity in the history, a limit equal to a message's length, a
+    budget equal to a total the drop stage passes through."""
+    typed = validate(request)
+    similarity = analyse(typed.contents, typed.roles).similarity
+    similarities = sorted({float(s) for s in similarity[~np.isnan(similarity)] if s >= 0.5})
+    lengths = sorted({len(c) for c in typed.contents if 80 <= len(c) <= 4000})
+    edges = {}
+    if similarities:
+        edges["duplicate_threshold"] = data.draw(st.sampled_from(similarities))
+    if lengths:
+        edges["max_message_chars"] = data.draw(st.sampled_from(lengths))
+    on_edge = validate({**request, **edges})
+    passed = run(on_edge).dropping.dropped
+    totals = sorted({t for d in passed for t in (d.total_before, d.total_after) if t >= 100})
+    if totals:
+        on_edge = validate({**request, **edges, "budget_chars": data.draw(st.sampled_from(totals))})
+    got = TurnStages(on_edge.params).outputs(
+        on_edge.contents, on_edge.roles, [m.pin for m in on_edge.messages]
+    )
+    assert tuple(got) == outputs(on_edge)

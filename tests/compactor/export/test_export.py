@@ -7,7 +7,7 @@ import json
 import pytest
 
 from compactor import compact
-from compactor.export import TARGETS, export, resolve
+from compactor.export import TARGETS, compacted_messages, export, resolve
 from compactor.formats import apply_fixes, convert, convert_text
 from tests.paths import ROOT
 
@@ -245,3 +245,23 @@ def test_same_is_the_input_format_where_there_is_a_writer():
     with pytest.raises(ValueError, match="the input is codex"):
         resolve("same", "codex")
     assert "same" in TARGETS
+
+
+def test_compacted_messages_are_the_survivors_ready_to_send():
+    request = {
+        "budget_chars": 200,
+        "keep_last_n": 1,
+        "messages": [
+            {"role": "system", "id": "sys", "content": "You are terse."},
+            {"role": "user", "content": "Where is order DE-4471? " * 12},
+            {"role": "assistant", "id": "a-1", "content": "It left Lyon at 03:10."},
+            {"role": "user", "content": "Thanks!"},
+        ],
+    }
+    response = compact(request)
+    messages = compacted_messages(response)
+    assert [m["content"] for m in messages] == [m["content"] for m in response["messages"]]
+    assert all(set(m) <= {"role", "content", "id"} for m in messages)
+    with_id = [m for m in response["messages"] if "id" in m]
+    assert [m["id"] for m in messages if "id" in m] == [m["id"] for m in with_id] == ["sys", "a-1"]
+    assert export(response, request, "messages").value == messages

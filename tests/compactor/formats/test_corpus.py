@@ -5,6 +5,7 @@ import json
 import pytest
 
 from compactor import compact, run, validate
+from compactor.engine import build_response
 from compactor.formats import apply_fixes, convert_text
 from tests.paths import CORPUS
 
@@ -66,7 +67,7 @@ def test_a_recorded_conversation_imports_with_an_accurate_report_and_compacts(pa
     # and it compacts: the budget is met by dropping, the accounting adds up
     result = run(typed)
     response = compact(request)
-    assert response == result.to_response()
+    assert response == build_response(result)
     loss = response["loss"]
     assert loss["input_messages"] == len(kept)
     assert loss["output_messages"] < loss["input_messages"]

@@ -9,7 +9,7 @@ from compactor.analyses.replay.loop import Fact
 from compactor.analyses.replay.strategies import KeepLast, MemoryCompact
 from compactor.samples import load_sample
 from explorer.frames import replay as frames
-from explorer.session.replay_cache import KEEP_LAST, MEMORY_ALWAYS, ReplayRun, _run
+from explorer.session.replays import KEEP_LAST, MEMORY_ALWAYS, ReplayRun, replay_setting
 from tests.explorer.requests import rich_request
 
 
@@ -17,7 +17,7 @@ def run_of(request, setting=MEMORY_ALWAYS):
     typed = validate(request)
     facts = tuple(Fact(a.text, a.occurrences) for a in find_anchors(typed.contents))
     strategy = MemoryCompact(typed.params) if setting == MEMORY_ALWAYS else KeepLast(600)
-    return _run(setting, typed, strategy, "always", facts)
+    return replay_setting(setting, typed, strategy, "always", facts)
 
 
 @pytest.fixture(scope="module")
@@ -98,7 +98,7 @@ def test_a_replay_without_facts_says_so():
     typed = validate(rich_request())
     run = ReplayRun(
         MEMORY_ALWAYS,
-        _run(MEMORY_ALWAYS, typed, MemoryCompact(typed.params), "always", ()).replay,
+        replay_setting(MEMORY_ALWAYS, typed, MemoryCompact(typed.params), "always", ()).replay,
         tuple(recorded_of(typed.messages)),
         (),
         (),

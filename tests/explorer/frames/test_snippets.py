@@ -116,16 +116,6 @@ def test_the_python_snippet_gets_the_engines_response_from_the_service(
     assert namespace["result"] == compact(request)
 
 
-def test_compacted_messages_are_the_survivors_ready_to_send():
-    request = rich_request()
-    response = compact(request)
-    messages = snippets.compacted_messages(response)
-    assert [m["content"] for m in messages] == [m["content"] for m in response["messages"]]
-    assert all(set(m) <= {"role", "content", "id"} for m in messages)
-    with_id = [m for m in response["messages"] if "id" in m]
-    assert [m["id"] for m in messages if "id" in m] == [m["id"] for m in with_id]
-
-
 def test_the_output_table_is_the_response_with_an_empty_id_where_there_is_none():
     request = rich_request()
     request["messages"][0]["id"] = "msg-0"

@@ -9,6 +9,7 @@ import pytest
 
 from compactor import run, validate
 from compactor.analyses.token_report import token_report
+from compactor.engine import build_response
 from compactor.samples import load_sample
 from compactor.text.tokens import INSTALL_HINT
 from explorer.frames import snippets, stages
@@ -110,7 +111,7 @@ def test_stage_rows_take_the_tokens_each_stage_removed():
 def test_the_output_rows_get_their_tokens():
     result = run(validate(load_sample("dispatcher").request))
     rows = token_frames.with_tokens(
-        snippets.output_rows(result.to_response()), token_report(result)
+        snippets.output_rows(build_response(result)), token_report(result)
     )
     assert rows["tokens_out"].tolist() == [direct(c) for c in rows["content"]]
     assert rows["estimate_out"].tolist() == [math.ceil(len(c) / 4) for c in rows["content"]]

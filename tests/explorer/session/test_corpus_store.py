@@ -10,7 +10,7 @@ import pytest
 
 from compactor.contract import DEFAULTS
 from compactor.evaluation import CorpusItem, RunOptions, evaluate, load_corpus, settings_grid
-from explorer.session import corpus_store, workspace
+from explorer.session import corpus_store, database
 from tests.paths import ROOT
 
 TAU = ROOT / "tests" / "fixtures" / "real" / "tau_airline_3_records.json"
@@ -18,7 +18,7 @@ TAU = ROOT / "tests" / "fixtures" / "real" / "tau_airline_3_records.json"
 
 @pytest.fixture
 def folder(tmp_path, monkeypatch):
-    monkeypatch.setenv(workspace.DATA_ENV, str(tmp_path / "data"))
+    monkeypatch.setenv(database.DATA_ENV, str(tmp_path / "data"))
     return tmp_path / "data"
 
 
@@ -41,7 +41,7 @@ def runs(key):
 def test_a_corpus_and_its_run_come_back_whole_from_the_file(folder, items):
     assert any(i.tool_links for i in items)
     corpus = corpus_store.save_corpus("tau_airline_3_records.json", "openai", items)
-    assert (folder / workspace.DATABASE).is_file()
+    assert (folder / database.DATABASE).is_file()
     settings = settings_grid({}, {"keep_last_n": [1, 4]})
     run = corpus_store.Run(
         tuple(settings), (500, 2000), rows_of(items, {"keep_last_n": [1, 4]}, [500, 2000])
@@ -60,7 +60,7 @@ def test_a_corpus_and_its_run_come_back_whole_from_the_file(folder, items):
         run.rows,
     )
     # what the file itself holds, read with plain sqlite3
-    with sqlite3.connect(folder / workspace.DATABASE) as db:
+    with sqlite3.connect(folder / database.DATABASE) as db:
         assert db.execute("select count(*) from corpora").fetchone() == (1,)
         assert db.execute("select count(*) from corpus_runs").fetchone() == (1,)
     assert corpus_store.corpora() == [
@@ -107,10 +107,10 @@ def test_a_workspace_that_cannot_be_written_still_gives_the_corpus(tmp_path, mon
     locked = tmp_path / "locked"
     locked.mkdir()
     locked.chmod(stat.S_IRUSR | stat.S_IXUSR)
-    monkeypatch.setenv(workspace.DATA_ENV, str(locked / "data"))
+    monkeypatch.setenv(database.DATA_ENV, str(locked / "data"))
     try:
         if os.access(locked, os.W_OK):  # root writes anywhere: use a file where a folder goes
-            monkeypatch.setenv(workspace.DATA_ENV, str(tmp_path / "file"))
+            monkeypatch.setenv(database.DATA_ENV, str(tmp_path / "file"))
             (tmp_path / "file").write_text("not a folder")
         corpus = corpus_store.save_corpus("x", None, items)
         assert corpus.items == tuple(items)
@@ -123,7 +123,7 @@ def test_a_workspace_that_cannot_be_written_still_gives_the_corpus(tmp_path, mon
 
 def test_a_database_that_is_not_one_never_stops_the_page(folder, items):
     folder.mkdir(parents=True)
-    (folder / workspace.DATABASE).write_bytes(b"this is not a database" * 100)
+    (folder / database.DATABASE).write_bytes(b"this is not a database" * 100)
     corpus = corpus_store.save_corpus("x", None, items)
     assert corpus.items == tuple(items)
     assert not corpus_store.save_run(corpus, corpus_store.Run((), None, ()))

@@ -2,7 +2,7 @@
 
 import ast
 
-from explorer.session import state
+from explorer.session import keys, state
 from explorer.session.conversation import message_name, safe_name, source_position
 from explorer.widgets import tuning
 from tests.paths import ROOT
@@ -17,19 +17,23 @@ PARAMS = {
 KEY = "0123456789abcdef01234567"
 
 
-def test_the_view_keys_are_the_widgets_own():
-    assert state.PHRASES_KEY == tuning.PHRASES_KEY
-    assert dict(state.B_KEYS) == dict(tuning.B_KEYS)
-    assert state.B_FOR_KEY == tuning.B_FOR_KEY
-    assert state.STEP_KEY == tuning.STEP_KEY
-    assert state.STEPS == tuning.STEPS
+def test_the_view_keys_are_written_once_where_the_widgets_and_the_link_read_them():
+    # the widgets, the timeline page and the link all use explorer.session.keys' values
+    for name in ("PHRASES_KEY", "B_KEYS", "B_FOR_KEY", "STEP_KEY", "STEPS", "PHRASES_MAX_CHARS"):
+        assert getattr(state, name) is getattr(keys, name)
+    for name in ("B_KEYS", "B_FOR_KEY", "STEP_KEY", "STEPS", "PHRASES_KEY"):
+        assert getattr(tuning, name) is getattr(keys, name)
+    assert keys.STEPS == (1, 2, 3, 4)
     tree = ast.parse((ROOT / "pages" / "timeline.py").read_text("utf-8"))
     assigned = {
-        node.targets[0].id: node.value.value
+        target.id
         for node in tree.body
-        if isinstance(node, ast.Assign) and isinstance(node.value, ast.Constant)
+        if isinstance(node, ast.Assign)
+        for target in node.targets
+        if isinstance(target, ast.Name)
     }
-    assert assigned["PICKER_KEY"] == state.PICKER_KEY
+    assert "PICKER_KEY" not in assigned  # imported from explorer.session.keys
+    assert state.PICKER_KEY is keys.PICKER_KEY
 
 
 def test_a_link_to_a_workspace_conversation_with_its_view_reads_back():

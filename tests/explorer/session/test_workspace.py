@@ -5,13 +5,13 @@ import stat
 
 import pytest
 
-from explorer.session import workspace
+from explorer.session import database, workspace
 from explorer.session.conversation import Conversation
 
 
 @pytest.fixture
 def folder(tmp_path, monkeypatch):
-    monkeypatch.setenv(workspace.DATA_ENV, str(tmp_path / "data"))
+    monkeypatch.setenv(database.DATA_ENV, str(tmp_path / "data"))
     return tmp_path / "data"
 
 
@@ -37,7 +37,7 @@ def test_the_folder_is_created_on_first_use_and_a_conversation_comes_back_whole(
         removed_results=((1, "c0"),),
     )
     assert workspace.save(conv)
-    assert (folder / workspace.DATABASE).is_file()
+    assert (folder / database.DATABASE).is_file()
     again = workspace.get(conv.key)
     fields = ("messages", "params", "label", "source", "format", "tool_links", "file_name")
     for name in (*fields, "record", "sources", "removed_results", "key"):
@@ -64,19 +64,13 @@ def test_a_workspace_that_cannot_be_written_never_fails_the_explorer(tmp_path, m
     locked = tmp_path / "locked"
     locked.mkdir()
     locked.chmod(stat.S_IRUSR | stat.S_IXUSR)
-    monkeypatch.setenv(workspace.DATA_ENV, str(locked / "data"))
+    monkeypatch.setenv(database.DATA_ENV, str(locked / "data"))
     try:
         if os.access(locked, os.W_OK):  # root writes anywhere: use a file where a folder goes
-            monkeypatch.setenv(workspace.DATA_ENV, str(tmp_path / "file"))
+            monkeypatch.setenv(database.DATA_ENV, str(tmp_path / "file"))
             (tmp_path / "file").write_text("not a folder")
         assert workspace.save(conversation()) is False
         assert workspace.get(conversation().key) is None
         assert workspace.recent() == []
     finally:
         locked.chmod(stat.S_IRWXU)
-
-
-def test_the_default_folder_is_under_the_users_data_folder(monkeypatch, tmp_path):
-    monkeypatch.delenv(workspace.DATA_ENV, raising=False)
-    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
-    assert workspace.data_folder() == tmp_path / "compaction-explorer"

@@ -1,0 +1,59 @@
+"""The drop score of SPEC part A, stage 4, written once: a message's score from its three
+components, and the order the drop stage removes messages in. The stages, the replay's turn
+stages and the analyses (the markup-free scores) all score here."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from compactor import contract
+
+
+def recency(index: int, n: int) -> float:
+    """0 for the first of ``n`` messages, 1 for the last."""
+    return index / (n - 1)
+
+
+#: The components, by their names in :data:`contract.WEIGHTS`, in the formula's order.
+COMPONENTS = ("recency", "role", "topic_overlap")
+_W_RECENCY, _W_ROLE, _W_TOPIC = (contract.WEIGHTS[name] for name in COMPONENTS)
+
+
+def weighted(recency: float, role_weight: float, topic_overlap: float) -> tuple[float, ...]:
+    """Each component times its weight, in :data:`COMPONENTS`' order; the score is their sum,
+    rounded."""
+    return (_W_RECENCY * recency, _W_ROLE * role_weight, _W_TOPIC * topic_overlap)
+
+
+def value(recency: float, role_weight: float, topic_overlap: float) -> float:
+    """The score: 0.5 recency + 0.3 role weight + 0.2 topic overlap, rounded to 6 decimals."""
+    return round(sum(weighted(recency, role_weight, topic_overlap)), contract.SCORE_DECIMALS)
+
+
+@dataclass(frozen=True)
+class Score:
+    """A message's score and its three components."""
+
+    recency: float  # index / (n - 1)
+    role_weight: float
+    topic_overlap: float
+    value: float  # the weighted sum, rounded to 6 decimals
+
+    @classmethod
+    def of(cls, index: int, n: int, role: str, topic_overlap: float) -> Score:
+        """The score of message ``index`` of ``n``, of ``role``, with that topic overlap."""
+        r, role_weight = recency(index, n), contract.ROLE_WEIGHTS[role]
+        return cls(r, role_weight, topic_overlap, value(r, role_weight, topic_overlap))
+
+    @property
+    def parts(self) -> dict[str, float]:
+        """The weighted contribution of each component (they add up to the unrounded score)."""
+        products = weighted(self.recency, self.role_weight, self.topic_overlap)
+        return dict(zip(COMPONENTS, products, strict=True))
+
+
+def drop_order(values: Mapping[int, float]) -> tuple[int, ...]:
+    """The indices of ``values`` (index -> score) in the order drop removes them: the lowest
+    score first, the lower index on a tie."""
+    return tuple(sorted(values, key=lambda i: (values[i], i)))

@@ -1,0 +1,93 @@
+"""The Replay page's settings and one setting replayed, plain functions (no Streamlit), so the
+frames read a :class:`ReplayRun` and tests build one; :mod:`explorer.session.replay_cache` keeps
+them across reruns.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from compactor.analyses.replay import (
+    ALWAYS,
+    OVER_BUDGET,
+    Carried,
+    ContextTrim,
+    Fact,
+    FactIndex,
+    KeepLast,
+    Loss,
+    MemoryCompact,
+    Replay,
+    recorded_of,
+    replay,
+)
+from compactor.model import Request
+from compactor.text import IncrementalAnalysis
+
+MEMORY_ALWAYS = "memory-compact, every turn"
+MEMORY_OVER = "memory-compact, over budget only"
+KEEP_LAST = "keep-last (what fits the budget)"
+SEED_TRIM = "seeds/003 trim"
+SEED_LOOP = "seeds/003 loop (LLM compact)"
+#: The settings a side of the page can replay, without a provider.
+SETTINGS: tuple[str, ...] = (MEMORY_ALWAYS, MEMORY_OVER, KEEP_LAST, SEED_TRIM)
+
+
+@dataclass(frozen=True)
+class ReplayRun:
+    """One setting replayed: the replay, the facts watched, and each loss."""
+
+    setting: str
+    replay: Replay
+    recorded: tuple[Carried, ...]
+    facts: tuple[Fact, ...]
+    losses: tuple[Loss, ...]
+
+
+def strategy_of(
+    setting: str,
+    request: Request,
+    options: Mapping[str, Any],
+    analysis: IncrementalAnalysis | None = None,
+) -> tuple[Any, str]:
+    """The strategy and the policy ``setting`` replays with (``options`` are the seed trim's;
+    ``analysis`` is shared by memory-compact's turns)."""
+    params = request.params
+    if setting in (MEMORY_ALWAYS, MEMORY_OVER):
+        policy = ALWAYS if setting == MEMORY_ALWAYS else OVER_BUDGET
+        return MemoryCompact(params, analysis), policy
+    if setting == KEEP_LAST:
+        return KeepLast(params.budget_chars), ALWAYS
+    if setting == SEED_TRIM:
+        strategy = ContextTrim(
+            options.get("keep_last_messages"),
+            bool(options.get("drop_tool_parts", False)),
+            options.get("max_tokens_estimate"),
+        )
+        return strategy, ALWAYS
+    raise ValueError(f"unknown setting {setting!r}")
+
+
+def replay_setting(
+    setting: str,
+    request: Request,
+    strategy: Any,
+    policy: str,
+    facts: Sequence[Fact],
+    index: FactIndex | None = None,
+    on_turn: Callable[[int, int], None] | None = None,
+) -> ReplayRun:
+    """``request``'s messages replayed turn by turn with ``strategy`` and ``policy``, drift
+    counted on ``facts`` (found faster through ``index`` when given)."""
+    result = replay(
+        request.messages,
+        strategy,
+        policy=policy,
+        budget_chars=request.params.budget_chars,
+        facts=index if index is not None else facts,
+        on_turn=on_turn,
+    )
+    recorded = tuple(recorded_of(request.messages))
+    return ReplayRun(setting, result, recorded, tuple(facts), result.losses)

@@ -1,0 +1,27 @@
+"""The drop score on its own: the contract's formula, its rounding, and the drop order."""
+
+import pytest
+
+from compactor import contract
+from compactor.engine.score import COMPONENTS, Score, drop_order, recency, value
+
+
+def test_recency_runs_from_the_first_message_to_the_last():
+    assert [recency(i, 5) for i in range(5)] == [0.0, 0.25, 0.5, 0.75, 1.0]
+
+
+def test_the_score_is_the_weighted_sum_rounded_to_the_contracts_decimals():
+    assert value(0.5, 0.7, 1.0) == 0.66
+    assert value(1 / 3, 1.0, 1 / 7) == round(0.5 / 3 + 0.3 + 0.2 / 7, contract.SCORE_DECIMALS)
+
+
+def test_a_scores_parts_are_its_components_weighted_and_add_up_to_it():
+    s = Score.of(1, 3, "assistant", 1.0)
+    assert s == Score(recency=0.5, role_weight=0.7, topic_overlap=1.0, value=0.66)
+    assert list(s.parts) == list(COMPONENTS) == list(contract.WEIGHTS)
+    assert s.parts == pytest.approx({"recency": 0.25, "role": 0.21, "topic_overlap": 0.2})
+
+
+def test_drop_order_takes_the_lowest_score_first_and_the_lower_index_on_a_tie():
+    assert drop_order({4: 0.3, 1: 0.5, 2: 0.3, 0: 0.9}) == (2, 4, 1, 0)
+    assert drop_order({}) == ()
