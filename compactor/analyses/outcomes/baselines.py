@@ -105,7 +105,7 @@ def lift(setting: float | None, keep_last: float | None) -> float | None:
     """The setting's figure minus keep-last's (None when either is undefined)."""
     if setting is None or keep_last is None:
         return None
-    return round(setting - keep_last, 6)
+    return setting - keep_last
 
 
 def _round(value: float | None) -> float | None:

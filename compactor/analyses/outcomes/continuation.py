@@ -59,7 +59,7 @@ class Retention:
             "setting": _round(self.setting),
             "keep_last": _round(self.keep_last),
             "random": self.random.to_dict(),
-            "lift": self.lift,
+            "lift": _round(self.lift),
         }
 
 
@@ -134,7 +134,7 @@ class ContinuationCheck:
             "setting": self.setting.to_dict(),
             "keep_last": self.keep_last.to_dict(),
             "random": self.random.to_dict(),
-            "lift": self.lift,
+            "lift": _round(self.lift),
         }
         out["anchor_retention"] = self.retention.to_dict() if self.retention else None
         out["curve"] = [s.to_dict() for s in self.curve]

@@ -111,7 +111,7 @@ def _needs(found: FoundAnchors, roles: tuple[str, ...]) -> Needs:
     counts = np.asarray(found.counts, dtype=np.int64)
     message = np.asarray(found.message, dtype=np.int64)
     end = np.asarray(found.end, dtype=np.int64)
-    heads = np.concatenate(([0], np.cumsum(counts)[:-1])).astype(np.int64)
+    heads = np.cumsum(counts) - counts
     owner = np.repeat(np.arange(len(counts), dtype=np.int64), counts)
     position = np.arange(len(message), dtype=np.int64) - np.repeat(heads, counts)
     # An occurrence opens a need when it is the first of its anchor in its message and not the

@@ -192,7 +192,7 @@ class ProbeOutcomes:
             "setting": self.setting.to_dict(),
             "keep_last": self.keep_last.to_dict(),
             "random": {kind: value.to_dict() for kind, value in self.random.items()},
-            "lift": self.lift,
+            "lift": {kind: _round(value) for kind, value in self.lift.items()},
         }
 
 
