@@ -264,11 +264,13 @@ def _retention(
 def _stage_lost(result: CompactionResult) -> Callable[[int, int], str]:
     """Where memory-compact lost an occurrence ending at ``end`` in message ``i``."""
 
+    duplicate = [t.fate is Fate.DUPLICATE for t in result.messages]
+    cut = [t.cut.chars if t.cut is not None else None for t in result.messages]
+
     def lost_at(i: int, end: int) -> str:
-        trace = result.messages[i]
-        if trace.fate is Fate.DUPLICATE:
+        if duplicate[i]:
             return "dedupe"
-        if trace.cut is not None and end > trace.cut.chars:
+        if cut[i] is not None and end > cut[i]:
             return "trim"
         return "drop"
 

@@ -107,10 +107,7 @@ class NeededRecall:
 def judged_needs(needs: Needs, past: int) -> np.ndarray:
     """Indices of the needs a compaction of the first ``past`` messages is judged on: users
     after the past, anchors with an occurrence in it."""
-    if not len(needs):
-        return np.zeros(0, dtype=np.int64)
-    first = needs.occurrence_message[needs.heads]
-    return np.flatnonzero((needs.user >= past) & (first[needs.anchor] < past))
+    return needs.past_view(past).judged
 
 
 def met_needs(needs: Needs, lengths: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -118,14 +115,13 @@ def met_needs(needs: Needs, lengths: np.ndarray) -> tuple[np.ndarray, np.ndarray
     per strategy or draw; -1 for a removed message): the judged needs' indices and, per row,
     whether each is met."""
     lengths = np.asarray(lengths, dtype=np.int64)
-    judged = judged_needs(needs, lengths.shape[-1])
+    view = needs.past_view(lengths.shape[-1])
     rows = lengths.reshape(-1, lengths.shape[-1])
-    if not len(judged):
-        return judged, np.zeros((len(rows), 0), dtype=bool).reshape(*lengths.shape[:-1], 0)
-    kept = _occurrence_values(needs, rows, -1) >= needs.occurrence_end
-    anchor_kept = np.logical_or.reduceat(kept, needs.heads, axis=1)
-    met = anchor_kept[:, needs.anchor[judged]]
-    return judged, met.reshape(*lengths.shape[:-1], len(judged))
+    if not len(view.judged):
+        return view.judged, np.zeros((*lengths.shape[:-1], 0), dtype=bool)
+    kept = rows[:, view.message] >= view.end
+    met = np.logical_or.reduceat(kept, view.heads, axis=1)[:, view.slot]
+    return view.judged, met.reshape(*lengths.shape[:-1], len(view.judged))
 
 
 def need_from_budgets(
@@ -136,18 +132,16 @@ def need_from_budgets(
     (``from_budget``, NEVER for never; one row, or one per draw) and the length it is then
     returned at (``returned_chars``; None: whole)."""
     from_budget = np.asarray(from_budget, dtype=np.int64)
-    past = from_budget.shape[-1]
-    judged = judged_needs(needs, past)
-    rows = from_budget.reshape(-1, past)
-    if not len(judged):
-        return judged, np.zeros((len(rows), 0), dtype=np.int64).reshape(*from_budget.shape[:-1], 0)
-    values = _occurrence_values(needs, rows, NEVER)
+    view = needs.past_view(from_budget.shape[-1])
+    rows = from_budget.reshape(-1, from_budget.shape[-1])
+    if not len(view.judged):
+        return view.judged, np.zeros((*from_budget.shape[:-1], 0), dtype=np.int64)
+    values = rows[:, view.message]
     if returned_chars is not None:
-        chars = _occurrence_values(needs, np.asarray(returned_chars)[None, :], -1)[0]
-        values = np.where(chars >= needs.occurrence_end, values, NEVER)
-    anchor_from = np.minimum.reduceat(values, needs.heads, axis=1)
-    found = anchor_from[:, needs.anchor[judged]]
-    return judged, found.reshape(*from_budget.shape[:-1], len(judged))
+        fits = np.asarray(returned_chars, dtype=np.int64)[view.message] >= view.end
+        values = np.where(fits, values, NEVER)
+    found = np.minimum.reduceat(values, view.heads, axis=1)[:, view.slot]
+    return view.judged, found.reshape(*from_budget.shape[:-1], len(view.judged))
 
 
 def judge_lengths(
@@ -188,14 +182,6 @@ def role_recalls(needs: Needs, judged: np.ndarray, met: np.ndarray) -> tuple[Rol
         if mine.any():
             out.append(RoleRecall(role, int(mine.sum()), int(met[mine].sum())))
     return tuple(out)
-
-
-def _occurrence_values(needs: Needs, rows: np.ndarray, missing: int) -> np.ndarray:
-    """Per row, each occurrence's message value (``missing`` for messages past the rows)."""
-    past = rows.shape[1]
-    message = needs.occurrence_message
-    padded = np.concatenate((rows, np.full((len(rows), 1), missing, dtype=np.int64)), axis=1)
-    return padded[:, np.where(message < past, message, past)]
 
 
 def _round(value: float | None) -> float | None:

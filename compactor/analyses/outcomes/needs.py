@@ -63,6 +63,7 @@ class Needs:
     occurrence_message: np.ndarray = field(repr=False)
     occurrence_end: np.ndarray = field(repr=False)
     heads: np.ndarray = field(repr=False)
+    _views: dict[int, PastView] = field(default_factory=dict, repr=False)
 
     def __len__(self) -> int:
         return len(self.user)
@@ -80,6 +81,47 @@ class Needs:
 
     def to_dict(self) -> dict[str, Any]:
         return {"needs": len(self), "list": [n.to_dict() for n in self.needs]}
+
+    def past_view(self, past: int) -> PastView:
+        """What a compaction of the first ``past`` messages is judged on (remembered)."""
+        view = self._views.get(past)
+        if view is None:
+            view = self._views[past] = _past_view(self, past)
+        return view
+
+
+@dataclass(frozen=True, eq=False)
+class PastView:
+    """The needs a compaction of the first ``past`` messages is judged on (users after the
+    past, anchors with an occurrence in it), and the past occurrences of their anchors only:
+    the columns a judge reads, a small part of the conversation's."""
+
+    past: int
+    judged: np.ndarray  # indices into the needs, in need order
+    slot: np.ndarray  # per judged need, its anchor's place among ``anchors``
+    anchors: np.ndarray  # the anchors judged (indices into ``Needs.anchors``)
+    message: np.ndarray  # their past occurrences, anchor after anchor
+    end: np.ndarray
+    heads: np.ndarray  # where each judged anchor's occurrences start
+
+
+def _past_view(needs: Needs, past: int) -> PastView:
+    first = needs.occurrence_message[needs.heads] if len(needs.heads) else needs.heads
+    judged = np.flatnonzero((needs.user >= past) & (first[needs.anchor] < past))
+    anchors, slot = np.unique(needs.anchor[judged], return_inverse=True)
+    keep = np.isin(needs.occurrence_anchor, anchors) & (needs.occurrence_message < past)
+    counts = np.bincount(
+        np.searchsorted(anchors, needs.occurrence_anchor[keep]), minlength=len(anchors)
+    )
+    return PastView(
+        past,
+        judged,
+        slot.reshape(-1),
+        anchors,
+        needs.occurrence_message[keep],
+        needs.occurrence_end[keep],
+        np.cumsum(counts) - counts,
+    )
 
 
 def find_needs(
