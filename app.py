@@ -13,7 +13,7 @@ from explorer.frames import stages as stage_frames
 from explorer.frames import views
 from explorer.session import cache, edits, state
 from explorer.session.cache import Outcome
-from explorer.widgets import common, page, tuning
+from explorer.widgets import common, outcomes, page, tuning
 from explorer.widgets import tokens as token_widgets
 
 
@@ -123,6 +123,7 @@ def draw(outcome: Outcome) -> None:
         label="Open a message in the fate timeline",
         icon=":material/arrow_forward:",
     )
+    outcomes.needs_section(outcome)
 
 
 def pin_the_task(result) -> None:

@@ -15,7 +15,7 @@ from explorer.frames import llm as llm_frames
 from explorer.frames import tokens as token_frames
 from explorer.session import cache, llm, state
 from explorer.session.cache import Outcome
-from explorer.widgets import common, page
+from explorer.widgets import common, outcomes, page
 
 TOKEN_RULE = (
     "Tokens are estimated as ceil(characters / 4) per message, summed over the messages "
@@ -125,6 +125,7 @@ def draw(outcome: Outcome) -> None:
     if by_meaning is not None and not by_meaning.available:
         st.info(by_meaning.unavailable, icon=":material/extension_off:")
     st.altair_chart(compare_charts.strategy_totals(totals, budget), width="stretch")
+    outcomes.strategies_section(result, keep_last, drop_tools, encoding)
 
     st.subheader("What each strategy keeps")
     st.altair_chart(
