@@ -3,14 +3,25 @@ show is the engine's continuation check, on several samples and on an imported r
 control; an unmet need opens its message in the fate timeline; a past that is no request says
 why."""
 
+import json
+
 import pytest
 
-from compactor import validate
-from compactor.analyses.outcomes import continuation_check
+from compactor import run, validate
+from compactor.analyses.anchors.report import find_anchors
+from compactor.analyses.outcomes import (
+    continuation_check,
+    find_needs,
+    parse_probes,
+    probe_outcomes,
+    replay_misses,
+)
+from compactor.analyses.replay.strategies import replay_request
 from compactor.formats import apply_fixes, convert_text
 from explorer.frames import outcomes as frames
 from explorer.session import state
-from explorer.widgets.outcomes import OPEN_PICK_KEY
+from explorer.session.replay_cache import MEMORY_ALWAYS
+from explorer.widgets.outcomes import OPEN_PICK_KEY, PROBE_TEXT_KEY
 from harness.apptest import (
     assert_clean,
     chart_rows,
@@ -196,3 +207,72 @@ def _sample_request(slug):
     from compactor.samples import load_samples
 
     return next(s.request for s in load_samples() if s.slug == slug)
+
+
+def replay_engine(at):
+    request = validate(request_of(at))
+    facts = [(a.text, a.occurrences) for a in find_anchors(request.contents)]
+    done = replay_request(request, "memory-compact", policy="always", facts=facts)
+    return replay_misses(done, find_needs(request.contents, request.roles))
+
+
+@pytest.mark.parametrize("source", ["pins-and-ids", "real"])
+def test_replay_names_the_first_miss_and_draws_the_misses_per_turn(source):
+    if source == "real":
+        request = apply_fixes(convert_text(REAL.read_bytes())).request
+        at = goto(load(start(), {**request, "budget_chars": 3000}), "pages/replay.py")
+    else:
+        at = goto(start({"sample": source}), "pages/replay.py")
+    assert_clean(at)
+    misses = replay_engine(at)
+    line = next(c.value for c in at.code if c.value.startswith(f"{MEMORY_ALWAYS}:"))
+    assert line.endswith(frames.miss_clause(misses))
+    if misses.first_miss is not None:
+        first = misses.first_miss
+        assert f"the first at turn {first.miss.turn}: {first.miss.anchor}" in line
+    if misses.misses:
+        drawn = chart_rows(at, "misses")
+        mine = drawn[drawn["setting"] == MEMORY_ALWAYS]
+        assert mine["misses"].sum() == len(misses.misses)
+        assert set(zip(mine["turn"], mine["role"], strict=True)) == {
+            (m.turn, m.role) for m in misses.misses
+        }
+
+
+PROBES = (
+    '{"probes": [{"id": "order", "evidence": [1, 2], "answer": "%s"}, '
+    '{"id": "late", "evidence": [%d]}]}'
+)
+
+
+def test_a_pasted_probe_file_shows_its_recall_on_overview():
+    at = goto(start({"sample": "pins-and-ids"}), "pages/conversation.py")
+    request = validate(request_of(at))
+    answer = request.contents[2].split()[0]
+    text = PROBES % (answer, len(request.messages) - 3)
+    at.text_area(key=PROBE_TEXT_KEY).set_value(text).run()
+    at.button(key="outcome_probes_use").click().run()
+    assert_clean(at)
+    assert list(table(at, "evidence")["probe"]) == ["order", "late"]
+    at = goto(at, "app.py")
+    assert_clean(at)
+    found = probe_outcomes(parse_probes(json.loads(text), request.messages), run(request))
+    shown_probes = table(at, "strict").set_index("strategy")
+    for kind in ("strict", "partial", "answer"):
+        assert shown_probes.loc[frames.SETTING, kind] == getattr(found.setting, kind)
+        assert shown_probes.loc[frames.KEEP_LAST, kind] == getattr(found.keep_last, kind)
+        assert shown_probes.loc["random (mean)", kind] == pytest.approx(found.random[kind].mean)
+
+
+def test_a_probe_that_names_no_message_is_an_error_with_its_path():
+    at = goto(start({"sample": "pins-and-ids"}), "pages/conversation.py")
+    bad = '{"probes": [{"id": "x", "evidence": ["no-such-id"]}]}'
+    at.text_area(key=PROBE_TEXT_KEY).set_value(bad).run()
+    at.button(key="outcome_probes_use").click().run()
+    assert_clean(at)
+    problems = table(at, "problem")
+    assert list(problems["where"]) == ["$.probes[0].evidence[0]"]
+    assert "names no message" in problems["problem"].iloc[0]
+    at.text_area(key=PROBE_TEXT_KEY).set_value('{"probes": [').run()
+    at.button(key="outcome_probes_use").click().run()
+    assert table(at, "problem")["where"].iloc[0].startswith("line 1, column")
