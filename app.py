@@ -10,7 +10,7 @@ import streamlit as st
 from explorer.charts import views as charts
 from explorer.frames import views
 from explorer.session.cache import Outcome
-from explorer.widgets import common, overview, page
+from explorer.widgets import common, outcomes, overview, page
 
 
 def draw(outcome: Outcome) -> None:
@@ -39,6 +39,7 @@ def draw(outcome: Outcome) -> None:
 
     st.subheader("Every message's fate")
     overview.fate_timeline(result)
+    outcomes.needs_section(outcome)
 
 
 page.run("Overview", draw)

@@ -6,7 +6,7 @@ from explorer.charts import compare as compare_charts
 from explorer.frames import compare as compare_frames
 from explorer.session import cache, state
 from explorer.theme import DIFF_ROW_BACKGROUND
-from explorer.widgets import common, page
+from explorer.widgets import common, outcomes, page
 from explorer.widgets import tuning as tuning_widgets
 
 DIFF_BACKGROUND = f"background-color: {DIFF_ROW_BACKGROUND}"
@@ -59,6 +59,8 @@ def draw() -> None:
                     ),
                 },
             )
+
+        outcomes.ab_section(conv, both.a, both.b)
 
         st.subheader("Every message under A and under B")
         common.fate_legend()

@@ -6,7 +6,7 @@ from explorer.frames import tokens as token_frames
 from explorer.frames.markup import markdown_literal
 from explorer.session import cache, state
 from explorer.session.samples import sample_conversations, sample_descriptions
-from explorer.widgets import importing, page
+from explorer.widgets import importing, outcomes, page
 from explorer.widgets import tokens as token_widgets
 
 MODES = ["Samples", "Paste", "Upload", "Edit messages"]
@@ -43,6 +43,7 @@ def draw() -> None:
         contents = [m["content"] for m in conv.messages]
         counts = cache.content_tokens(conv, encoding)
         token_widgets.message_table(token_frames.content_frame(roles, contents, counts), encoding)
+    outcomes.probes_panel(conv)
 
 
 page.run_input("Conversation", draw)

@@ -6,11 +6,12 @@ import streamlit as st
 
 from compactor.analyses import parse_phrases
 from explorer.charts import replay as charts
+from explorer.frames import outcomes as outcome_frames
 from explorer.frames import replay as frames
 from explorer.session import replay_cache, state
 from explorer.session.cache import Outcome
 from explorer.session.keys import PHRASES_KEY
-from explorer.widgets import common, page
+from explorer.widgets import common, outcomes, page
 from explorer.widgets import replay as controls
 from explorer.widgets.tuning import MAX_PHRASES
 
@@ -49,8 +50,10 @@ def draw(outcome: Outcome) -> None:
         return
     noun = "watched facts" if st.session_state.get(controls.ONLY_WATCHED_KEY) else "anchors"
     st.caption("For a design review (copy with the button at the right):")
+    misses = outcomes.replay_misses(runs, outcome.result.request, watched)
     for run in runs:
-        st.code(frames.summary_line(run, noun), language=None, wrap_lines=True)
+        line = f"{frames.summary_line(run, noun)} {outcome_frames.miss_clause(misses[run.setting])}"
+        st.code(line, language=None, wrap_lines=True)
     encoding = state.token_encoding()
     sent = (
         {run.setting: replay_cache.tokens_sent(run, encoding) for run in runs} if encoding else None
@@ -84,6 +87,7 @@ def draw(outcome: Outcome) -> None:
             st.session_state[TURN_KEY] = turn
             st.session_state[MARK_KEY] = index
     st.session_state[LAST_LOSS_KEY] = picked
+    outcomes.misses_chart(misses)
     with st.expander(f"Every turn ({len(turns):,} rows)"):
         columns = {"stable_share": st.column_config.NumberColumn("stable share", format="percent")}
         if encoding:

@@ -13,7 +13,7 @@ from explorer.frames import compare as compare_frames
 from explorer.frames import llm as llm_frames
 from explorer.session import llm, state
 from explorer.session.cache import Outcome
-from explorer.widgets import common, page, strategies
+from explorer.widgets import common, outcomes, page, strategies
 
 
 def draw(outcome: Outcome) -> None:
@@ -34,6 +34,9 @@ def draw(outcome: Outcome) -> None:
     st.table(compare_frames.strategy_settings(totals), hide_index=True)
     strategies.unavailable_notes(comparison, options)
     st.altair_chart(compare_charts.strategy_totals(totals, budget), width="stretch")
+    outcomes.strategies_section(
+        result, options.keep_last_messages, options.drop_tool_parts, options.trim_encoding
+    )
 
     st.subheader("What each strategy keeps")
     st.altair_chart(

@@ -6,7 +6,7 @@ from explorer.charts import sweeps as sweep_charts
 from explorer.frames import sweeps as sweep_frames
 from explorer.session import cache, state
 from explorer.session.cache import Outcome
-from explorer.widgets import common, page, tuning
+from explorer.widgets import common, outcomes, page, tuning
 
 
 def draw(outcome: Outcome) -> None:
@@ -69,6 +69,7 @@ def draw(outcome: Outcome) -> None:
         )
 
     anchors_section(result, sweep.current_budget, sweep_charts.budget_axis_extent(frame))
+    outcomes.curve_section(result, frame, sweep_charts.budget_axis_extent(frame))
 
     st.subheader("From which budget each message is kept")
     table = sweep_frames.survival_frame(sweep, result)

@@ -67,6 +67,10 @@ CONVERSATION_KEY = "conversation"
 PENDING_KEY = "pending_load"
 NOTICES_KEY = "url_notices"
 READY_KEY = "explorer_ready"
+#: The outcome views' k (the last k messages are the future) and the Conversation page's probe
+#: file ({"key": conversation key, "name", "text"}), kept for the session.
+FUTURE_KEY = "outcomes_future"
+PROBES_KEY = "outcome_probes"
 
 _INTEGER_PARAMS = ("budget_chars", "keep_last_n", "max_message_chars")
 

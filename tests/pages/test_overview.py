@@ -36,12 +36,24 @@ def acted_on(at):
     return {stage: list(group["message"]) for stage, group in acted.groupby("stage", sort=True)}
 
 
+#: The headline's figures; the outcomes section below them has its own (tests/pages/test_outcomes.py).
+HEADLINE = (
+    "Characters out",
+    "Messages out",
+    "Retained characters",
+    "Budget",
+    "Protected characters",
+)
+
+
 def reported(at):
     waterfall = chart_rows(at, "step").set_index("step")
     stages = stage_table(at)
     return {
-        "metrics": metrics(at),
-        "deltas": {m.label: m.proto.delta for m in at.metric if m.proto.delta},
+        "metrics": {k: v for k, v in metrics(at).items() if k in HEADLINE},
+        "deltas": {
+            m.label: m.proto.delta for m in at.metric if m.proto.delta and m.label in HEADLINE
+        },
         "stages": list(stages["Messages"]),
         "which": list(stages["Which"]),
         "acted": acted_on(at),

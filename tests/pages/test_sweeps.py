@@ -3,7 +3,8 @@
 import pandas as pd
 import pytest
 
-from compactor.analyses.anchors.report import anchor_report
+from compactor.analyses.anchors import anchor_report
+from compactor.analyses.outcomes import continuation_check
 from compactor.analyses.sweeps import budget_sweep
 from compactor.samples import load_samples
 from explorer.frames import sweeps as sweep_frames
@@ -87,7 +88,11 @@ def test_every_sample_gets_its_sweep(sample):
         if "value" in f.columns
         for v in f["value"]
     ]
-    marks = 3 if anchor_report(engine(at)).anchors else 2  # the anchors chart marks it too
+    result = engine(at)
+    marks = 3 if anchor_report(result).anchors else 2  # the anchors chart marks it too
+    # the page's k: 5 by default, at most n - 2 so that the past keeps two messages
+    check = continuation_check(result.request, min(5, len(result.messages) - 2))
+    marks += bool(check.valid and check.setting.needs)  # and the needed-later recall curve
     assert budgets.count(int(sample.request["budget_chars"])) == marks
 
 
@@ -116,9 +121,11 @@ def test_the_budget_charts_line_up(sample):
     at = goto(start({"sample": sample}), PAGE)
     assert_clean(at)
     specs = [spec for spec, _ in charts(at)]
-    assert len(specs) == 3
-    (chars_axis,), (messages_axis,), (anchors_axis,) = (y_axes(s) for s in specs)
+    assert len(specs) == 4  # characters, messages, anchors; then the needed-later recall curve
+    (chars_axis,), (messages_axis,), (anchors_axis,) = (y_axes(s) for s in specs[:3])
     assert anchors_axis["minExtent"] == anchors_axis["maxExtent"] == chars_axis["maxExtent"]
+    recall_axes = y_axes(specs[3])
+    assert recall_axes and all(a["minExtent"] == chars_axis["maxExtent"] for a in recall_axes)
     assert chars_axis["minExtent"] == chars_axis["maxExtent"]
     assert (messages_axis["minExtent"], messages_axis["maxExtent"]) == (
         chars_axis["minExtent"],

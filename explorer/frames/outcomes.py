@@ -1,0 +1,249 @@
+"""Outcome frames (SPEC part D): the engine's outcome figures as data frames and sentences, for
+the Overview, Budget sweep, Replay, A/B compare, Strategies and Conversation pages.
+
+Pure functions of the engine's objects (:mod:`compactor.analyses.outcomes`); every share stays a
+number in 0..1 (None where the engine has no figure), so tables sort and tests compare exactly.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from typing import Any
+
+import pandas as pd
+
+from compactor.analyses.outcomes import (
+    DEFAULT_FUTURE,
+    ContinuationCheck,
+    Needs,
+    ProbeOutcomes,
+    ReplayMisses,
+    RoleBalance,
+    judge_outcome,
+)
+from compactor.errors import Problem
+from compactor.strategies import StrategyComparison
+
+SETTING, KEEP_LAST, RANDOM = "this setting", "keep-last", "random"
+#: How a source was lost, in the unmet needs table: memory-compact's stages, then the words the
+#: judge uses for the other strategies.
+LOST = {
+    "dedupe": "dedupe",
+    "trim": "trim",
+    "drop": "drop (never kept)",
+    "removed": "removed",
+    "cut": "cut",
+}
+
+
+def future_range(messages: int) -> tuple[int, int]:
+    """``(low, high)`` of k, the future's messages: 1 to n - 2 (1 when there are fewer)."""
+    return 1, max(1, messages - 2)
+
+
+def clamp_future(value: Any, messages: int) -> int:
+    """``value`` as a k in range for ``messages`` (the default, 5, when it is not a number)."""
+    low, high = future_range(messages)
+    k = value if isinstance(value, int) and not isinstance(value, bool) else DEFAULT_FUTURE
+    return min(max(k, low), high)
+
+
+def percent(value: float | None) -> str:
+    """``83%``, or an em dash when there is no figure."""
+    return "—" if value is None else f"{value:.0%}"
+
+
+def signed_points(value: float | None) -> str:
+    """A lift in percentage points: ``+12 pp``, ``-5 pp``, ``±0 pp``; an em dash when none."""
+    if value is None:
+        return "—"
+    points = round(value * 100)
+    return "±0 pp" if points == 0 else f"{points:+d} pp"
+
+
+def recall_frame(check: ContinuationCheck) -> pd.DataFrame:
+    """Needed-later recall of the setting, keep-last and random (mean, 2.5th and 97.5th
+    percentiles), with the needs judged and met."""
+    columns = ["strategy", "recall", "low", "high", "met", "needs"]
+    if check.setting is None or check.keep_last is None:
+        return pd.DataFrame(columns=columns)
+    needs = check.setting.needs
+    r = check.random
+    rows = [
+        [SETTING, check.setting.recall, None, None, check.setting.met, needs],
+        [KEEP_LAST, check.keep_last.recall, None, None, check.keep_last.met, needs],
+        [RANDOM, r.mean, r.low, r.high, None, needs],
+    ]
+    return pd.DataFrame(rows, columns=columns)
+
+
+def source_text(sources) -> str:
+    """Where each past source of an unmet need was lost: ``#3 trim; #5 drop (never kept)``."""
+    return "; ".join(f"#{s.index} {LOST.get(s.lost_at, s.lost_at)}" for s in sources)
+
+
+def unmet_frame(check: ContinuationCheck) -> pd.DataFrame:
+    """Every unmet need of the setting: the message that needs it (``index`` and ``#j``), its
+    role, the anchor and its kind, and where each past source was lost."""
+    columns = ["index", "message", "role", "anchor", "kind", "lost"]
+    unmet = () if check.setting is None else check.setting.unmet
+    rows = [[u.user, f"#{u.user}", u.role, u.anchor, u.kind, source_text(u.sources)] for u in unmet]
+    return pd.DataFrame(rows, columns=columns)
+
+
+def role_recall_frame(check: ContinuationCheck) -> pd.DataFrame:
+    """Needed-later recall by the role of the message that needs, setting beside keep-last."""
+    columns = ["role", "needs", "met", "recall", "keep_last"]
+    if check.setting is None or check.keep_last is None:
+        return pd.DataFrame(columns=columns)
+    kept = {r.role: r.recall for r in check.keep_last.by_role}
+    rows = [[r.role, r.needs, r.met, r.recall, kept.get(r.role)] for r in check.setting.by_role]
+    return pd.DataFrame(rows, columns=columns)
+
+
+def balance_frame(balance: RoleBalance) -> pd.DataFrame:
+    """Each role's share of the input's characters and of the output's, one row per share."""
+    rows = []
+    for share in balance.roles:
+        rows.append([share.role, "input", share.input_share, share.input_chars])
+        rows.append([share.role, "output", share.output_share, share.output_chars])
+    return pd.DataFrame(rows, columns=["role", "side", "share", "chars"])
+
+
+def curve_frame(check: ContinuationCheck, limit: int) -> pd.DataFrame:
+    """Needed-later recall against the budget up to ``limit`` (the budget charts' right end):
+    one row per step start, a last row at ``limit`` closing the final step."""
+    rows = []
+    for step in check.curve:
+        if step.from_budget > limit:
+            break
+        rows.append(
+            {
+                "budget": step.from_budget,
+                "to_budget": step.to_budget,
+                "setting": step.setting,
+                "keep_last": step.keep_last,
+                "random": step.random.mean,
+                "random_low": step.random.low,
+                "random_high": step.random.high,
+                "end": False,
+            }
+        )
+    if rows and rows[-1]["budget"] < limit:
+        rows.append({**rows[-1], "budget": limit, "end": True})
+    columns = ["budget", "to_budget", "setting", "keep_last", "random", "random_low"]
+    return pd.DataFrame(rows, columns=[*columns, "random_high", "end"])
+
+
+def ab_frame(checks: Mapping[str, ContinuationCheck]) -> pd.DataFrame:
+    """One row per side (A, B): needed-later recall, keep-last's and random's at its budget, the
+    lift, and the needs judged (an empty figure where the past is not a valid request)."""
+    rows = []
+    for side, check in checks.items():
+        valid = check.setting is not None and check.keep_last is not None
+        rows.append(
+            {
+                "side": side,
+                "budget_chars": check.budget_chars,
+                "recall": check.recall,
+                "keep_last": check.keep_last.recall if valid else None,
+                "random": check.random.mean,
+                "random_low": check.random.low,
+                "random_high": check.random.high,
+                "lift": check.lift,
+                "needs": check.setting.needs if valid else None,
+            }
+        )
+    frame = pd.DataFrame(rows)
+    return frame.astype({"needs": "Int64"}) if len(frame) else frame
+
+
+def strategy_frame(
+    needs: Needs, comparison: StrategyComparison, check: ContinuationCheck
+) -> pd.DataFrame:
+    """Needed-later recall of each strategy of the lineup run on the past (the same judge for
+    all), its lift over keep-last, and random's mean and interval as the reference."""
+    base = None if check.keep_last is None else check.keep_last.recall
+    rows = []
+    for o in comparison.outcomes:
+        recall = met = judged = None
+        if o.available:
+            judged_recall = judge_outcome(needs, o)
+            recall, met, judged = judged_recall.recall, judged_recall.met, judged_recall.needs
+        rows.append(
+            {
+                "key": o.key,
+                "strategy": o.name,
+                "recall": recall,
+                "met": met,
+                "needs": judged,
+                "lift": None if recall is None or base is None else recall - base,
+            }
+        )
+    r = check.random
+    rows.append(
+        {
+            "key": RANDOM,
+            "strategy": f"random (mean of {r.draws}; {percent(r.low)} to {percent(r.high)})",
+            "recall": r.mean,
+            "met": None,
+            "needs": None if check.setting is None else check.setting.needs,
+            "lift": None if r.mean is None or base is None else r.mean - base,
+        }
+    )
+    return pd.DataFrame(rows).astype({"met": "Int64", "needs": "Int64"})
+
+
+def probe_frame(found: ProbeOutcomes) -> pd.DataFrame:
+    """Probe recall (strict, partial, answer) of the setting, keep-last and random (mean and
+    interval), and the lift."""
+    kinds = ("strict", "partial", "answer")
+    lift = found.lift
+    rows = [
+        [SETTING, *(getattr(found.setting, k) for k in kinds)],
+        [KEEP_LAST, *(getattr(found.keep_last, k) for k in kinds)],
+        [f"{RANDOM} (mean)", *(found.random[k].mean for k in kinds)],
+        [f"{RANDOM} (2.5%)", *(found.random[k].low for k in kinds)],
+        [f"{RANDOM} (97.5%)", *(found.random[k].high for k in kinds)],
+        ["lift over keep-last", *(lift[k] for k in kinds)],
+    ]
+    return pd.DataFrame(rows, columns=["strategy", *kinds])
+
+
+def read_json(text: str) -> tuple[Any, tuple[Problem, ...]]:
+    """``text`` as JSON, or the problem with its line and column."""
+    try:
+        return json.loads(text), ()
+    except json.JSONDecodeError as error:
+        return None, (Problem(f"is not JSON: {error.msg}", None, error.lineno, error.colno),)
+
+
+def miss_clause(misses: ReplayMisses) -> str:
+    """The replay's misses for the design-review line: ``41 needs missed, the first at turn 12:
+    DE-4471, lost at turn 9 by the trim of #3.``"""
+    if not misses.needs:
+        return "No message needs an anchor an earlier one holds."
+    count = len(misses.misses)
+    if not count:
+        return f"All {misses.needs:,} needs met."
+    text = f"{count:,} of {misses.needs:,} needs missed"
+    first = misses.first_miss
+    if first is None:
+        return text + "."
+    how = "trim" if first.lost_stage == "trim" else "removal"
+    return (
+        f"{text}, the first at turn {first.miss.turn}: {first.miss.anchor}, lost at turn "
+        f"{first.lost_turn} by the {how} of #{first.lost_index}."
+    )
+
+
+def misses_frame(by_setting: Mapping[str, ReplayMisses]) -> pd.DataFrame:
+    """Misses per turn and role of the needing message, for each replayed setting."""
+    rows = []
+    for setting, found in by_setting.items():
+        counts: dict[tuple[int, str], int] = {}
+        for miss in found.misses:
+            counts[miss.turn, miss.role] = counts.get((miss.turn, miss.role), 0) + 1
+        rows += [[setting, t, role, n] for (t, role), n in sorted(counts.items())]
+    return pd.DataFrame(rows, columns=["setting", "turn", "role", "misses"])

@@ -1,0 +1,376 @@
+"""Outcome widgets (SPEC part D): the k control, and one section per page that reads the engine's
+outcome figures (Overview, Budget sweep, Replay, A/B compare, Strategies) and the probe file
+on the Conversation page. Pages call one function each; the figures come from
+:mod:`explorer.session.outcome_cache`, the tables from :mod:`explorer.frames.outcomes`.
+
+Anchors and probe answers are the conversation's own text: they appear in tables and code
+blocks only, never in Markdown."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import pandas as pd
+import streamlit as st
+
+from compactor import CompactionResult, InvalidRequest, validate
+from compactor.analyses.outcomes import (
+    ContinuationCheck,
+    InvalidProbes,
+    Probe,
+    ReplayMisses,
+    parse_probes,
+    role_balance,
+)
+from compactor.model import Message, Request
+from explorer.charts import outcomes as charts
+from explorer.frames import outcomes as frames
+from explorer.session import outcome_cache, state
+from explorer.session.cache import Outcome
+from explorer.session.conversation import Conversation
+from explorer.widgets import common, tuning
+
+TIMELINE = "pages/timeline.py"
+OPEN_PICK_KEY = "outcomes_open_message"
+#: The k the user asked for (the box shows it capped at n - 2).
+WANTED_KEY = "outcomes_future_wanted"
+PROBE_TEXT_KEY = "outcome_probes_text"
+PROBE_FILE_KEY = "outcome_probes_file"
+RULE = (
+    "The last k messages are the future, the others the past. The past is compacted with the "
+    "sidebar's parameters; a future message needs an anchor (id, number, date, path, watched "
+    "phrase) when an earlier message holds it too, and the need is met when one of its sources "
+    "in the past is kept. Keep-last keeps the most recent whole messages that fit the same "
+    "budget; random removes messages in a seeded random order until the rest fits (20 draws)."
+)
+SHARE = st.column_config.NumberColumn(format="percent")
+
+
+def future_control(messages: int) -> int:
+    """The k number box (1 to n - 2, default 5), shared by every outcome view: the k asked
+    for is kept apart from the box, so a short conversation's cap does not stick to the next."""
+    low, high = frames.future_range(messages)
+    st.session_state[state.FUTURE_KEY] = frames.clamp_future(
+        st.session_state.get(WANTED_KEY), messages
+    )
+    value = st.number_input(
+        "k: the last k messages are the future",
+        min_value=low,
+        max_value=high,
+        step=1,
+        key=state.FUTURE_KEY,
+        on_change=_want,
+        width=320,
+        help=f"1 to {high} here. The past (the other messages) is compacted; the future's "
+        "needs are judged.",
+    )
+    return int(value)
+
+
+def _want() -> None:
+    st.session_state[WANTED_KEY] = st.session_state[state.FUTURE_KEY]
+
+
+def current_check(result: CompactionResult, k: int) -> ContinuationCheck:
+    conv = state.conversation()
+    return outcome_cache.continuation(conv, result, k, tuning.watched_phrases())
+
+
+def show_invalid(check: ContinuationCheck) -> bool:
+    """Say why there is no figure (the past is not a valid request); True when so."""
+    if check.valid:
+        return False
+    common.show_problems(
+        f"The past, the first {check.past_messages:,} messages, is not a valid request, so "
+        "there is no figure. Choose a smaller k, or load a longer conversation.",
+        check.problems,
+    )
+    return True
+
+
+def no_needs(check: ContinuationCheck) -> bool:
+    """Say that the future needs nothing from the past; True when so."""
+    if check.setting is not None and check.setting.needs:
+        return False
+    st.info(
+        f"None of the last {check.future:,} messages needs an anchor that an earlier message "
+        "holds: there is nothing to judge.",
+        icon=":material/info:",
+    )
+    return True
+
+
+def recall_metrics(check: ContinuationCheck) -> None:
+    setting, keep_last, r = check.setting, check.keep_last, check.random
+    assert setting is not None and keep_last is not None
+    cols = st.columns(4)
+    cols[0].metric(
+        "Needed-later recall",
+        frames.percent(setting.recall),
+        f"{setting.met:,} of {setting.needs:,} needs met",
+        delta_color="off",
+        delta_arrow="off",
+    )
+    cols[1].metric("Keep-last", frames.percent(keep_last.recall), delta=None)
+    cols[2].metric(
+        f"Random ({r.draws} draws)",
+        frames.percent(r.mean),
+        f"{frames.percent(r.low)} to {frames.percent(r.high)} (2.5-97.5%)",
+        delta_color="off",
+        delta_arrow="off",
+    )
+    cols[3].metric("Lift over keep-last", frames.signed_points(check.lift))
+
+
+def needs_section(outcome: Outcome) -> None:
+    """Overview: what the next k messages need, beside keep-last and random; the unmet needs,
+    each able to open its message; the role balance; the probes when a file is given."""
+    result = outcome.result
+    st.subheader("What the next k messages need")
+    st.caption(RULE)
+    check = current_check(result, future_control(len(result.messages)))
+    if not show_invalid(check) and not no_needs(check):
+        recall_metrics(check)
+        common.table(
+            frames.role_recall_frame(check),
+            column_config={
+                "recall": SHARE,
+                "keep_last": st.column_config.NumberColumn("keep-last", format="percent"),
+            },
+        )
+        unmet_table(frames.unmet_frame(check))
+    left, right = st.columns([2, 3], gap="large")
+    with left:
+        st.markdown("**Role balance**")
+        st.caption("Each role's share of the input's characters and of the output's.")
+        st.altair_chart(
+            charts.role_balance(frames.balance_frame(role_balance(result))), width="stretch"
+        )
+    with right:
+        probes_figures(result)
+
+
+def unmet_table(frame: pd.DataFrame) -> None:
+    if frame.empty:
+        st.success("Every need of the future was kept.", icon=":material/check_circle:")
+        return
+    st.markdown(f"**Unmet needs ({len(frame):,})**")
+    common.table(
+        frame.drop(columns=["index"]),
+        column_config={
+            "message": st.column_config.TextColumn("needed by", width="small"),
+            "anchor": st.column_config.TextColumn("anchor", width="medium"),
+            "lost": st.column_config.TextColumn("where each past source was lost", width="large"),
+        },
+    )
+    options = list(dict.fromkeys(int(i) for i in frame["index"]))
+    left, right = st.columns([2, 1], vertical_alignment="bottom")
+    if st.session_state.get(OPEN_PICK_KEY) not in options:
+        st.session_state[OPEN_PICK_KEY] = options[0]
+    picked = left.selectbox(
+        "Message that needs them", options, key=OPEN_PICK_KEY, format_func=lambda i: f"#{i}"
+    )
+    if right.button(
+        "Open it in the fate timeline",
+        key="outcomes_open",
+        icon=":material/open_in_new:",
+        on_click=_pick,
+        args=(picked,),
+        width="stretch",
+    ):
+        st.switch_page(TIMELINE)
+
+
+def _pick(index: int) -> None:
+    st.session_state[state.PICKER_KEY] = index
+
+
+def curve_section(result: CompactionResult, budgets: pd.DataFrame, extent: int) -> None:
+    """Budget sweep: needed-later recall at every budget, on the axis of the budget charts
+    (``budgets``, a budget steps frame)."""
+    st.subheader("Needed-later recall against the budget")
+    check = current_check(result, future_control(len(result.messages)))
+    if show_invalid(check) or no_needs(check):
+        return
+    low, high = int(budgets["budget"].min()), int(budgets["budget"].max())
+    current = check.budget_chars
+    step = check.at(current)
+    st.caption(
+        f"The past (all but the last {check.future:,} messages) compacted at every budget, each "
+        "line exact from one run. At the current budget of "
+        f"{current:,}: this setting {frames.percent(step.setting)}, keep-last "
+        f"{frames.percent(step.keep_last)}, random {frames.percent(step.random.mean)} "
+        f"({frames.percent(step.random.low)} to {frames.percent(step.random.high)})."
+    )
+    frame = frames.curve_frame(check, high)
+    st.altair_chart(charts.recall_curve(frame, current, (low, high), extent), width="stretch")
+
+
+def replay_misses(
+    runs: Sequence[Any], request: Request, watched: Sequence[str]
+) -> dict[str, ReplayMisses]:
+    """Replay: the misses of each replayed setting (cached per replay)."""
+    conv = state.conversation()
+    return {r.setting: outcome_cache.misses(conv, r.replay, request, watched) for r in runs}
+
+
+def misses_chart(misses: Mapping[str, ReplayMisses]) -> None:
+    """Replay: the misses per turn by role of the message that needed, one row per setting."""
+    st.subheader("Needs missed per turn")
+    st.caption(
+        "A message misses a need when the history it arrives to holds no kept occurrence of an "
+        "anchor it uses from an earlier message: the fact the compacted model no longer had."
+    )
+    frame = frames.misses_frame(misses)
+    if frame.empty:
+        st.info("No need was missed in these replays.", icon=":material/check_circle:")
+        return
+    st.altair_chart(charts.misses_per_turn(frame), width="stretch")
+
+
+def ab_section(conv: Conversation, a: Outcome, b: Outcome) -> None:
+    """A/B compare: needed-later recall of A and B, each beside its keep-last and random."""
+    if a.result is None or b.result is None:
+        return
+    st.subheader("What the next k messages need, under A and under B")
+    k = future_control(len(a.result.messages))
+    watched = tuning.watched_phrases()
+    checks = {
+        side: outcome_cache.continuation(conv, o.result, k, watched)
+        for side, o in (("A", a), ("B", b))
+    }
+    for side, check in checks.items():
+        if not check.valid:
+            common.show_problems(f"{side}: the past is not a valid request.", check.problems)
+    common.table(frames.ab_frame(checks), column_config=_recall_columns())
+
+
+def strategies_section(
+    result: CompactionResult,
+    keep_last_messages: float | None,
+    drop_tool_parts: bool,
+    trim_encoding: str | None,
+) -> None:
+    """Strategies: each strategy run on the past (with the page's options for the seed trim)
+    and judged on the future's needs."""
+    st.subheader("What the next k messages need, by strategy")
+    check = current_check(result, future_control(len(result.messages)))
+    if show_invalid(check) or no_needs(check):
+        return
+    conv = state.conversation()
+    comparison = outcome_cache.past_strategies(
+        conv,
+        result,
+        check,
+        None if keep_last_messages is None else int(keep_last_messages),
+        bool(drop_tool_parts),
+        trim_encoding,
+    )
+    found = outcome_cache.needs(conv, result.request, tuning.watched_phrases())
+    st.caption(
+        f"Every strategy compacts the past (all but the last {check.future:,} messages) at the "
+        "same budget; the same judge reads what each returned."
+    )
+    common.table(
+        frames.strategy_frame(found, comparison, check).drop(columns=["key"]),
+        column_config=_recall_columns(),
+    )
+
+
+def _recall_columns() -> dict[str, Any]:
+    return {
+        "recall": st.column_config.NumberColumn("needed-later recall", format="percent"),
+        "keep_last": st.column_config.NumberColumn("keep-last", format="percent"),
+        "random": st.column_config.NumberColumn("random (mean)", format="percent"),
+        "random_low": st.column_config.NumberColumn("random 2.5%", format="percent"),
+        "random_high": st.column_config.NumberColumn("random 97.5%", format="percent"),
+        "lift": st.column_config.NumberColumn("lift over keep-last", format="percent"),
+    }
+
+
+# --- probes -----------------------------------------------------------------------------------
+
+
+def stored_probes(conv: Conversation) -> dict[str, str] | None:
+    """The probe file given beside ``conv`` this session, if any."""
+    held = st.session_state.get(state.PROBES_KEY)
+    return held if held and held.get("key") == conv.key else None
+
+
+def read_probes(text: str, messages: Sequence[Message]) -> tuple[tuple[Probe, ...], tuple]:
+    """The probes of a file's text, or its problems (each with its line or JSON path)."""
+    data, problems = frames.read_json(text)
+    if problems:
+        return (), problems
+    try:
+        return parse_probes(data, messages), ()
+    except InvalidProbes as error:
+        return (), tuple(error.problems)
+
+
+def probes_panel(conv: Conversation) -> None:
+    """Conversation page: upload or paste a probe file ``{"probes": [...]}`` for this
+    conversation; kept for the session, shown on Overview."""
+    st.subheader("Probes (labelled evidence)")
+    st.caption(
+        'A probe file, {"probes": [{"id", "evidence": [message id or 0-based index, ...], '
+        '"answer"?}]}, says which messages hold the evidence for a question; Overview then shows '
+        "how many probes the setting keeps, beside keep-last and random."
+    )
+    try:
+        messages = validate(conv.request(state.params())).messages
+    except InvalidRequest:
+        st.caption("Probes can be given once the conversation is a valid request.")
+        return
+    left, right = st.columns(2)
+    upload = left.file_uploader("Upload a probe file", type=["json"], key=PROBE_FILE_KEY)
+    pasted = right.text_area("or paste one", key=PROBE_TEXT_KEY, height=110)
+    if right.button("Use the pasted probes", key="outcome_probes_use", disabled=not pasted):
+        _keep(conv, "pasted", pasted)
+    elif upload is not None and (stored_probes(conv) or {}).get("name") != upload.name:
+        _keep(conv, upload.name, upload.getvalue().decode("utf-8", "replace"))
+    held = stored_probes(conv)
+    if held is None:
+        return
+    probes, problems = read_probes(held["text"], messages)
+    if problems:
+        common.show_problems("The probe file cannot be used; nothing is kept.", problems)
+        return
+    st.caption(f"{len(probes):,} probes kept for this conversation.")
+    common.table(
+        pd.DataFrame(
+            [[p.id, ", ".join(f"#{i}" for i in p.evidence), p.answer] for p in probes],
+            columns=["probe", "evidence", "answer"],
+        )
+    )
+    if st.button("Forget the probes", key="outcome_probes_forget"):
+        st.session_state.pop(state.PROBES_KEY, None)
+        st.rerun()
+
+
+def _keep(conv: Conversation, name: str, text: str) -> None:
+    st.session_state[state.PROBES_KEY] = {"key": conv.key, "name": name, "text": text}
+
+
+def probes_figures(result: CompactionResult) -> None:
+    """Overview: probe recall of the setting beside keep-last and random, when probes are given."""
+    st.markdown("**Probe recall**")
+    held = stored_probes(state.conversation())
+    if held is None:
+        st.caption("Give a probe file on the Conversation page to see how many probes are kept.")
+        return
+    probes, problems = read_probes(held["text"], result.request.messages)
+    if problems:
+        common.show_problems("The probe file cannot be used.", problems)
+        return
+    found = outcome_cache.probes(state.conversation(), result, probes)
+    st.caption(
+        f"{found.setting.probes:,} probes: strict when every evidence message is kept whole, "
+        "partial when each is kept, answer when its answer is still in a kept evidence message "
+        f"({found.setting.answer_probes:,} probes have one)."
+    )
+    common.table(
+        frames.probe_frame(found),
+        column_config={kind: SHARE for kind in ("strict", "partial", "answer")},
+    )

@@ -1,0 +1,150 @@
+"""The outcome frames say what the engine's outcome figures say, on every sample."""
+
+import pytest
+
+from compactor import run, validate
+from compactor.analyses.outcomes import (
+    continuation_check,
+    find_needs,
+    parse_probes,
+    probe_outcomes,
+    replay_misses,
+    role_balance,
+)
+from compactor.analyses.replay import ALWAYS, MemoryCompact, replay
+from compactor.samples import load_samples
+from compactor.strategies import compare_strategies
+from explorer.frames import outcomes as frames
+
+SAMPLES = {s.slug: validate(s.request) for s in load_samples()}
+
+
+@pytest.mark.parametrize("slug", sorted(SAMPLES))
+def test_the_recall_frame_is_the_checks_figures(slug):
+    check = continuation_check(SAMPLES[slug])
+    frame = frames.recall_frame(check).set_index("strategy")
+    if not check.valid:
+        assert frame.empty
+        return
+    assert frame.loc[frames.SETTING, "recall"] == check.recall
+    assert frame.loc[frames.KEEP_LAST, "recall"] == check.keep_last.recall
+    random = frame.loc[frames.RANDOM]
+    assert (random["recall"], random["low"], random["high"]) == (
+        check.random.mean,
+        check.random.low,
+        check.random.high,
+    )
+    assert set(frame["needs"]) == {check.setting.needs}
+
+
+@pytest.mark.parametrize("slug", ["pins-and-ids", "research-chat", "largest"])
+def test_every_unmet_need_is_a_row_with_where_each_source_was_lost(slug):
+    check = continuation_check(SAMPLES[slug])
+    frame = frames.unmet_frame(check)
+    assert list(frame["index"]) == [u.user for u in check.setting.unmet]
+    assert list(frame["message"]) == [f"#{u.user}" for u in check.setting.unmet]
+    assert list(frame["anchor"]) == [u.anchor for u in check.setting.unmet]
+    for lost, need in zip(frame["lost"], check.setting.unmet, strict=True):
+        assert lost.count("#") == len(need.sources)
+        assert all(f"#{s.index} " in lost for s in need.sources)
+
+
+def test_a_source_dropped_reads_never_kept():
+    sources = frames.unmet_frame(continuation_check(SAMPLES["pins-and-ids"]))["lost"]
+    assert sources.str.contains("drop (never kept)", regex=False).any()
+
+
+def test_the_dispatcher_past_at_k5_is_not_a_request_so_no_frame_has_a_figure():
+    check = continuation_check(SAMPLES["dispatcher"])
+    assert not check.valid
+    assert frames.unmet_frame(check).empty and frames.role_recall_frame(check).empty
+    assert frames.ab_frame({"A": check}).loc[0, "recall"] is None
+
+
+def test_k_runs_from_1_to_n_minus_2_and_defaults_to_5():
+    assert frames.future_range(29) == (1, 27)
+    assert frames.future_range(2) == (1, 1)
+    assert frames.clamp_future(None, 29) == 5
+    assert frames.clamp_future(None, 6) == 4
+    assert frames.clamp_future(40, 29) == 27
+    assert frames.clamp_future(True, 29) == 5
+
+
+def test_percent_and_lift_words():
+    assert frames.percent(None) == "—" and frames.percent(0.826) == "83%"
+    assert frames.signed_points(0.029) == "+3 pp"
+    assert frames.signed_points(-1 / 3) == "-33 pp"
+    assert frames.signed_points(0.0) == "±0 pp"
+
+
+def test_role_balance_has_an_input_and_an_output_share_per_role():
+    balance = role_balance(run(SAMPLES["largest"]))
+    frame = frames.balance_frame(balance)
+    assert len(frame) == 2 * len(balance.roles)
+    inputs = frame[frame["side"] == "input"].set_index("role")["share"]
+    assert inputs.to_dict() == {r.role: r.input_share for r in balance.roles}
+    assert inputs.sum() == pytest.approx(1.0)
+
+
+def test_the_curve_frame_holds_the_current_budget_and_closes_at_the_limit():
+    request = SAMPLES["largest"]
+    check = continuation_check(request)
+    limit = 2 * request.params.budget_chars
+    frame = frames.curve_frame(check, limit)
+    assert frame["budget"].is_monotonic_increasing and frame["budget"].iloc[-1] == limit
+    assert frame["end"].iloc[-1] and not frame["end"].iloc[:-1].any()
+    budget = request.params.budget_chars
+    row = frame[frame["budget"] <= budget].iloc[-1]
+    assert (row["setting"], row["keep_last"], row["random"]) == (
+        check.recall,
+        check.keep_last.recall,
+        check.random.mean,
+    )
+
+
+def test_the_strategy_frame_judges_every_strategy_run_on_the_past():
+    request = SAMPLES["research-chat"]
+    check = continuation_check(request)
+    needs = find_needs(request.contents, request.roles)
+    comparison = compare_strategies(check.result.request)
+    frame = frames.strategy_frame(needs, comparison, check).set_index("key")
+    assert frame.loc["memory-compact", "recall"] == check.recall
+    assert frame.loc["keep-last", "recall"] == check.keep_last.recall
+    assert frame.loc["keep-last", "lift"] == 0
+    assert frame.loc[frames.RANDOM, "recall"] == check.random.mean
+
+
+def test_the_probe_frame_reads_the_probe_outcomes():
+    request = SAMPLES["pins-and-ids"]
+    result = run(request)
+    probes = parse_probes({"probes": [{"id": "a", "evidence": [1, 2]}]}, request.messages)
+    found = probe_outcomes(probes, result)
+    frame = frames.probe_frame(found).set_index("strategy")
+    assert frame.loc[frames.SETTING, "strict"] == found.setting.strict
+    assert frame.loc[frames.KEEP_LAST, "partial"] == found.keep_last.partial
+    assert frame.loc["random (mean)", "strict"] == found.random["strict"].mean
+
+
+def test_bad_json_is_a_problem_with_its_line_and_column():
+    data, problems = frames.read_json('{"probes": [\n  {"id": 1,}\n]}')
+    assert data is None
+    assert (problems[0].line, problems[0].column) == (2, 12)
+
+
+def test_the_miss_clause_names_the_first_miss_and_where_it_was_lost():
+    request = SAMPLES["largest"]
+    needs = find_needs(request.contents, request.roles)
+    done = replay(
+        request.messages,
+        MemoryCompact(request.params),
+        policy=ALWAYS,
+        budget_chars=request.params.budget_chars,
+    )
+    misses = replay_misses(done, needs)
+    clause = frames.miss_clause(misses)
+    first = misses.first_miss
+    assert clause.startswith(f"{len(misses.misses):,} of {misses.needs:,} needs missed")
+    assert f"the first at turn {first.miss.turn}: {first.miss.anchor}" in clause
+    assert f"lost at turn {first.lost_turn}" in clause and f"#{first.lost_index}." in clause
+    frame = frames.misses_frame({"a": misses})
+    assert frame["misses"].sum() == len(misses.misses)
