@@ -15,6 +15,12 @@ the time of one plain run / the time of two at once (what two cores give this wo
 in ``RAY_ROUNDS`` rounds beside the pool of 2 workers, alternating; the median round's rate ratio
 is the figure (target >= 0.7).
 
+``python -m bench.corpus --outcomes``: the same corpus and grid on one worker with and without
+the outcome columns and baselines' rows (SPEC part D), in ``OUTCOME_ROUNDS`` alternating rounds;
+rows per second of each, their ratio (target >= 0.6), and the ratio of wall times per
+conversation (the rows differ: with outcomes a sweep lists the budgets where a need starts to be
+met, and the baselines add rows of their own).
+
     python -m bench.corpus    # from the project root
 """
 
@@ -25,6 +31,7 @@ import os
 import random
 import resource
 import statistics
+import sys
 import time
 from pathlib import Path
 
@@ -41,6 +48,8 @@ from harness.pieces import PIECES
 ROOT = Path(__file__).resolve().parent.parent
 
 ROUNDS = 5
+OUTCOME_ROUNDS = 5
+OUTCOME_TARGET = 0.6
 RAY_ROUNDS = 3
 GENERATED = 150
 SCALING_TARGET, RAY_TARGET = 0.8, 0.7
@@ -119,8 +128,44 @@ def peak_mb(who: int) -> float:
     return resource.getrusage(who).ru_maxrss / 1024  # kilobytes on Linux
 
 
+def outcomes_ratio(items, chosen) -> None:
+    """Rows per second with and without outcomes, side by side in alternating rounds."""
+    runs = {
+        "without": RunOptions(workers=1, future=None),
+        "with": RunOptions(workers=1),
+    }
+    for options in runs.values():  # warm up
+        list(evaluate(items[:20], chosen, options=options))
+    rounds = []
+    for k in range(OUTCOME_ROUNDS):
+        spent: dict[str, tuple[int, float]] = {}
+        for name in list(runs) if k % 2 == 0 else list(reversed(runs)):
+            start = time.perf_counter()
+            count = len(list(evaluate(items, chosen, options=runs[name])))
+            spent[name] = (count, time.perf_counter() - start)
+        rate = {name: count / seconds for name, (count, seconds) in spent.items()}
+        rounds.append((rate["with"] / rate["without"], rate, spent))
+        print(
+            f"    without {rate['without']:7,.0f} rows/s, with {rate['with']:7,.0f} rows/s: "
+            f"ratio {rate['with'] / rate['without']:.2f}; time per conversation "
+            f"{spent['with'][1] / spent['without'][1]:.2f}x"
+        )
+    ratio, rate, spent = sorted(rounds, key=lambda r: r[0])[len(rounds) // 2]
+    print(
+        f"  outcomes, median of {OUTCOME_ROUNDS} rounds (1 worker): without {rate['without']:,.0f}"
+        f" rows/s ({spent['without'][0]:,} rows), with {rate['with']:,.0f} rows/s "
+        f"({spent['with'][0]:,} rows); ratio {ratio:.2f} (target >= {OUTCOME_TARGET}); wall time "
+        f"with / without {spent['with'][1] / spent['without'][1]:.2f}"
+    )
+
+
 def main() -> None:
     items = corpus()
+    if "--outcomes" in sys.argv[1:]:
+        chosen = settings_grid({}, GRID)
+        print(f"corpus: {len(items)} conversations; {len(chosen)} settings, every sweep point")
+        outcomes_ratio(items, chosen)
+        return
     chosen = settings_grid({}, GRID)
     messages = sum(len(i.request["messages"]) for i in items)
     chars = sum(len(m["content"]) for i in items for m in i.request["messages"])

@@ -9,11 +9,14 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from compactor.analyses.outcomes import DEFAULT_FUTURE
 from compactor.analyses.sweeps import BUDGET_RANGE
 from compactor.cli.io import fail
 from compactor.errors import Problem, ProblemError
 from compactor.evaluation import (
     BACKENDS,
+    BASELINES,
+    STRATEGY,
     SUMMARY_BUDGETS,
     BackendUnavailable,
     RunOptions,
@@ -51,8 +54,16 @@ the summary then reads every conversation at the budgets
 
 Rows: conversation, budget_chars, keep_last_n, keep_roles, duplicate_threshold,
 max_message_chars, output_chars, output_messages, budget_met, anchors, anchors_kept,
-tool_pairs_broken (and output_tokens with --encoding). --out FILE.jsonl appends them as they
-finish, flushed row by row; --out FILE.parquet writes Parquet at the end (rows go to
+tool_pairs_broken (and output_tokens with --encoding), then the outcomes: strategy, needs and
+needs_met (the continuation check: the last --future K messages, default {DEFAULT_FUTURE}, are the
+future, the rest the past, compacted with the row's setting at its budget; needs counts the
+future's needs of an anchor the past holds, needs_met those with a past source kept; both null
+when the conversation is too short for that future), and probes, probes_strict, probes_partial,
+probes_answer when the corpus's records carry probes. Keep-last and random (the mean of 20
+seeded draws) come as rows of their own (strategy keep-last or random, no parameter) at the
+listed budgets or the summary's; --no-outcomes leaves all of that out. --out FILE.jsonl
+appends the rows as they finish, flushed row by row; --out FILE.parquet writes Parquet at the
+end (rows go to
 FILE.parquet.rows.jsonl meanwhile). An interrupted run keeps what it wrote: run it again with
 --resume to go on, skipping every row already there. Progress goes to standard error; the summary
 to standard output. Exit codes: 0 done; 2 for an unreadable corpus, a bad grid or budget, or a
@@ -97,6 +108,18 @@ def register(sub: argparse._SubParsersAction) -> None:
         metavar="E",
         help=f"add output_tokens in this encoding ({', '.join(ENCODINGS)}; the tokens extra)",
     )
+    parser.add_argument(
+        "--future",
+        type=int,
+        default=DEFAULT_FUTURE,
+        metavar="K",
+        help=f"the continuation check's future: the last K messages (default {DEFAULT_FUTURE})",
+    )
+    parser.add_argument(
+        "--no-outcomes",
+        action="store_true",
+        help="leave out the outcome columns and the baselines' rows",
+    )
     parser.add_argument("--out", metavar="FILE", help="write the rows to FILE.jsonl or .parquet")
     parser.add_argument(
         "--resume", action="store_true", help="continue the run whose rows are in --out"
@@ -135,7 +158,13 @@ def _run(args: argparse.Namespace) -> int:
         items,
         plan.settings,
         plan.budgets,
-        RunOptions(args.workers, args.backend, args.address, args.encoding),
+        RunOptions(
+            args.workers,
+            args.backend,
+            args.address,
+            args.encoding,
+            None if args.no_outcomes else args.future,
+        ),
         progress=bar.update,
         skip=earlier.skip,
         whole=earlier.whole,
@@ -201,6 +230,7 @@ def _earlier(out: str | None, plan: _Plan) -> _Earlier:
     """The rows already in ``out`` (None: a fresh run, none)."""
     earlier = read_rows(out) if out else []
     wanted = {setting_key(s) for s in plan.settings}
+    wanted |= {setting_key({**dict.fromkeys(plan.settings[0]), STRATEGY: b}) for b in BASELINES}
     return _Earlier(
         plan.summary_rows(r for r in earlier if setting_key(r) in wanted),
         {row_key(r) for r in earlier},
@@ -296,26 +326,42 @@ def _duration(seconds: float) -> str:
 
 
 def summary_text(summary: Sequence[dict[str, Any]], conversations: int, sweep: bool) -> str:
-    """The summary as a table, the frontier marked with ``*``."""
+    """The summary as a table, the frontier marked with ``*`` (and ``+`` on the frontier read
+    by needed-later recall); the baselines' figures beside each setting, not as settings."""
     how = "each conversation read at these budgets from its sweep" if sweep else "listed budgets"
+    settings = [s for s in summary if s.get(STRATEGY, "memory-compact") == "memory-compact"]
+    needed = any("needed_recall" in s for s in settings)
     lines = [
-        f"{conversations:,} conversations, {len(summary):,} settings ({how}); * = on the "
-        "frontier (no other setting keeps more anchors with fewer output characters)",
-        f"{'':1} {'budget':>7} {'last_n':>6} {'keep_roles':<22} {'dup':>5} {'max':>5} "
-        f"{'met':>5} {'chars p10/median/p90':>26} {'anchors p10/median/p90':>24} {'broken':>6}",
+        f"{conversations:,} conversations, {len(settings):,} settings ({how}); * = on the "
+        "frontier (no other setting keeps more anchors with fewer output characters)"
+        + ("; + = on it by needed-later recall" if needed else ""),
+        f"{'':2} {'budget':>7} {'last_n':>6} {'keep_roles':<22} {'dup':>5} {'max':>5} "
+        f"{'met':>5} {'chars p10/median/p90':>26} {'anchors p10/median/p90':>24} {'broken':>6}"
+        + (f" {'needed: setting/keep-last/random':>33}" if needed else ""),
     ]
-    for s in summary:
+    for s in settings:
         roles = "+".join(s["keep_roles"]) or "none"
         chars = "/".join(f"{s[f'output_chars_{p}']:,.0f}" for p in ("p10", "median", "p90"))
         kept = "/".join(
             "-" if s[f"anchor_retention_{p}"] is None else f"{s[f'anchor_retention_{p}']:.2f}"
             for p in ("p10", "median", "p90")
         )
-        lines.append(
-            f"{'*' if s['frontier'] else ' '} {s['budget_chars']:>7,} {s['keep_last_n']:>6} "
+        marks = ("*" if s["frontier"] else " ") + ("+" if s.get("frontier_needed") else " ")
+        line = (
+            f"{marks} {s['budget_chars']:>7,} {s['keep_last_n']:>6} "
             f"{roles:<22} {s['duplicate_threshold']:>5.3g} {s['max_message_chars']:>5} "
             f"{s['budget_met_rate']:>5.0%} {chars:>26} {kept:>24} {s['tool_pairs_broken']:>6,}"
         )
-    frontier = sum(s["frontier"] for s in summary)
-    lines.append(f"frontier: {frontier:,} of {len(summary):,} settings")
+        if needed:
+            figures = "/".join(
+                "-" if s.get(k) is None else f"{s[k]:.2f}"
+                for k in ("needed_recall", "needed_recall_keep_last", "needed_recall_random")
+            )
+            line += f" {figures:>33}"
+        lines.append(line)
+    frontier = sum(s["frontier"] for s in settings)
+    lines.append(f"frontier: {frontier:,} of {len(settings):,} settings")
+    if needed:
+        by_needs = sum(bool(s.get("frontier_needed")) for s in settings)
+        lines.append(f"frontier by needed-later recall: {by_needs:,} of {len(settings):,}")
     return "\n".join(lines) + "\n"

@@ -8,10 +8,19 @@ the budgets from the exact sweep; per-setting summaries and the frontier.
 >>> rows = list(evaluate(items, settings_grid({"keep_last_n": 0}), budgets=[100]))
 >>> {k: rows[0][k] for k in ("output_chars", "budget_met", "anchors", "anchors_kept")}
 {'output_chars': 53, 'budget_met': True, 'anchors': 2, 'anchors_kept': 2}
+>>> [(r["strategy"], r["needs"]) for r in rows]  # two messages: too short for a future of 5
+[('memory-compact', None), ('keep-last', None), ('random', None)]
 """
 
 from compactor.evaluation.corpus import CorpusItem, load_corpus, load_corpus_text
-from compactor.evaluation.grid import SETTING_PARAMETERS, parse_grid_option, settings_grid
+from compactor.evaluation.grid import (
+    MEMORY_COMPACT,
+    SETTING_PARAMETERS,
+    STRATEGY,
+    parse_grid_option,
+    settings_grid,
+)
+from compactor.evaluation.outcomes import BASELINES, OUTCOME_KEYS, PROBE_KEYS
 from compactor.evaluation.ray_backend import INSTALL_HINT as RAY_INSTALL_HINT
 from compactor.evaluation.ray_backend import BackendUnavailable, ray_available
 from compactor.evaluation.rows import ROW_KEYS, TOKEN_KEYS, conversation_rows, row_key
@@ -22,10 +31,20 @@ from compactor.evaluation.run import (
     evaluate,
     written_whole,
 )
-from compactor.evaluation.summary import SUMMARY_BUDGETS, rows_in_force, summarise
+from compactor.evaluation.summary import (
+    SUMMARY_BUDGETS,
+    rows_in_force,
+    summarise,
+    worst_by_needed_recall,
+)
 
 __all__ = [
     "BACKENDS",
+    "BASELINES",
+    "MEMORY_COMPACT",
+    "OUTCOME_KEYS",
+    "PROBE_KEYS",
+    "STRATEGY",
     "RAY_INSTALL_HINT",
     "ROW_KEYS",
     "SETTING_PARAMETERS",
@@ -45,5 +64,6 @@ __all__ = [
     "rows_in_force",
     "settings_grid",
     "summarise",
+    "worst_by_needed_recall",
     "written_whole",
 ]

@@ -8,6 +8,10 @@ conversation is named as ``import --all`` names it: its record number ``i`` in a
 ``import --all`` prints (``{"record", "id", "request"}``) are a corpus too, named by their
 ``record``.
 
+A collection record may carry labelled evidence (``../shared/SPEC.md`` part D, "Probes"): a
+``probes`` list beside its conversation, each ref a message ``id`` or 0-based index of that
+conversation; a ref that names no message is an error with its path in the file.
+
 >>> items = load_corpus_text('{"messages": [{"role": "user", "content": "Hi"},'
 ...     ' {"role": "assistant", "content": "Hello"}], "budget_chars": 100}', "one.json")
 >>> [(item.conversation, len(item.request["messages"])) for item in items]
@@ -17,16 +21,18 @@ conversation is named as ``import --all`` names it: its record number ``i`` in a
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
+from compactor.analyses.outcomes import InvalidProbes, Probe, parse_probes
 from compactor.contract import LIMITS
 from compactor.errors import FormatError, Problem, UnreadableJSON
 from compactor.formats import Conversion, apply_fixes, convert_document, read_document
+from compactor.formats.collections import place_in_record
 from compactor.formats.reading import Document
 from compactor.formats.types import PENDING
-from compactor.input.validation import errors_of
+from compactor.input.validation import errors_of, validate
 
 #: The files of a folder that make a corpus.
 SUFFIXES = (".json", ".jsonl")
@@ -43,12 +49,14 @@ class CorpusItem:
 
     ``tool_links`` are the (call, result) message index pairs the import linked by tool-call id
     (:attr:`compactor.formats.Conversion.tool_links`); tool pairs not linked are paired by
-    position, as :func:`compactor.analyses.pairing.tool_pairs` does.
+    position, as :func:`compactor.analyses.pairing.tool_pairs` does. ``probes`` are the
+    record's labelled evidence, refs resolved to message indices (none when it has none).
     """
 
     conversation: ConversationName
     request: dict[str, Any]
     tool_links: tuple[tuple[int, int], ...] = field(default=(), compare=True)
+    probes: tuple[Probe, ...] = ()
 
 
 def load_corpus(
@@ -160,7 +168,12 @@ def _items(
         if invalid:
             problems += [_in(p, _record_label(record, shown)) for p in invalid]
             continue
-        items.append(CorpusItem(record, conversion.request, conversion.tool_links))
+        try:
+            probes = _probes(document, number, conversion.request)
+        except InvalidProbes as error:
+            problems += [_in(p, _record_label(record, shown)) for p in error.problems]
+            continue
+        items.append(CorpusItem(record, conversion.request, conversion.tool_links, probes))
     if problems:
         raise ProblemsIn(problems, False)
     return items
@@ -174,6 +187,25 @@ def _records(name: str | None, document: Document) -> Iterator[tuple[Conversatio
         return
     for i in range(len(collection)):
         yield (f"{name}#{i}" if name is not None else i), i
+
+
+def _probes(document: Document, number: int | None, request: dict[str, Any]) -> tuple[Probe, ...]:
+    """The ``probes`` of collection record ``number``, resolved against its request's messages;
+    raises :class:`InvalidProbes` with each problem placed in the file (``[3].probes[0]...``)."""
+    collection = document.collection
+    if collection is None or number is None:
+        return ()
+    record = collection.records[number]
+    if "probes" not in record.value:
+        return ()
+    try:
+        return parse_probes({"probes": record.value["probes"]}, validate(request).messages)
+    except InvalidProbes as error:
+        placed = [
+            place_in_record(record.source, replace(p, path=(p.path or "$").removeprefix("$.")))
+            for p in error.problems
+        ]
+        raise InvalidProbes(placed) from None
 
 
 def _imported_lines(document: Document) -> list[CorpusItem] | None:

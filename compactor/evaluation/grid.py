@@ -26,6 +26,10 @@ from compactor.errors import Problem, ProblemError, quoted
 from compactor.input.validation import errors_of
 
 BUDGET = "budget_chars"
+#: Which strategy a row is of: memory-compact under a grid's setting, or a baseline (SPEC part
+#: D), whose rows are pseudo-settings with no parameter (every parameter None).
+STRATEGY = "strategy"
+MEMORY_COMPACT = "memory-compact"
 #: The parameters every setting holds (all but the budget), in the schema's order.
 SETTING_PARAMETERS: tuple[str, ...] = tuple(name for name in PARAMETERS if name != BUDGET)
 # Two short messages: a request to check one parameter value against the schema.
@@ -110,8 +114,11 @@ def parse_grid_option(text: str) -> tuple[str, list[Any]]:
 
 
 def setting_key(setting: Mapping[str, Any]) -> tuple[Any, ...]:
-    """A setting as a hashable key: its four setting parameters, ``keep_roles`` as a tuple."""
-    return tuple(_hashable(setting[name]) for name in SETTING_PARAMETERS)
+    """A setting (or a row) as a hashable key: its strategy (memory-compact when not named, as
+    for a grid's settings and rows written without outcomes) and its four setting parameters,
+    ``keep_roles`` as a tuple."""
+    strategy = setting.get(STRATEGY) or MEMORY_COMPACT
+    return (strategy, *(_hashable(setting[name]) for name in SETTING_PARAMETERS))
 
 
 def _hashable(value: Any) -> Any:

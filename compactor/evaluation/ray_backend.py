@@ -36,11 +36,9 @@ def ray_available() -> bool:
     return True
 
 
-def _batch(
-    items: Sequence[CorpusItem], work: tuple[list[Mapping[str, Any]], Any, str | None]
-) -> list[Any]:
-    settings, budgets, encoding = work
-    return [outcome(item, settings, budgets, encoding) for item in items]
+def _batch(items: Sequence[CorpusItem], work: tuple[Any, ...]) -> list[Any]:
+    settings, budgets, encoding, future, probe_columns = work
+    return [outcome(item, settings, budgets, encoding, future, probe_columns) for item in items]
 
 
 def ray_outcomes(
@@ -50,6 +48,8 @@ def ray_outcomes(
     encoding: str | None,
     workers: int | None,
     address: str | None,
+    future: int | None = None,
+    probe_columns: bool = False,
 ) -> Iterator[Any]:
     """The outcome of every item, in order, computed by Ray tasks."""
     try:
@@ -71,7 +71,7 @@ def ray_outcomes(
             ray.init(address=address, logging_level="ERROR")
     try:
         task = ray.remote(num_cpus=1)(_batch)
-        work = ray.put((list(settings), budgets, encoding))
+        work = ray.put((list(settings), budgets, encoding, future, probe_columns))
         cpus = max(1, int(ray.cluster_resources().get("CPU", 1)))
         window = cpus * IN_FLIGHT_PER_CPU
         pending: deque[Any] = deque()

@@ -4,7 +4,10 @@ The text analysis (words, topic terms, similarities), the anchors and the tool p
 the contents alone: they are found once per conversation and reused for every setting. Each
 setting is run once; the budget sweep then gives the output at every budget, the anchors'
 ``survives_from_budget`` the anchors kept, and the messages' survival budgets the tool pairs
-broken: no run per budget (``../shared/SPEC.md`` part C, "Corpus evaluation").
+broken: no run per budget (``../shared/SPEC.md`` part C, "Corpus evaluation"). With a future,
+the outcome columns and the baselines' rows follow (:mod:`~compactor.evaluation.outcomes`); a
+sweep then also lists the budgets at which a need starts to be met, so every row still holds up
+to the next one.
 """
 
 from __future__ import annotations
@@ -15,12 +18,15 @@ from typing import Any
 import numpy as np
 
 from compactor.analyses.anchors.report import anchor_report, find_anchors
+from compactor.analyses.outcomes import DEFAULT_FUTURE
 from compactor.analyses.pairing import tool_pairs
 from compactor.analyses.sweeps import BUDGET_RANGE, budget_sweep
 from compactor.engine.pipeline import run
 from compactor.errors import InvalidRequest, Problem
 from compactor.evaluation.corpus import CorpusItem
 from compactor.evaluation.grid import BUDGET, SETTING_PARAMETERS, setting_key
+from compactor.evaluation.outcomes import ConversationOutcomes, baseline_rows, change_points
+from compactor.evaluation.summary import SUMMARY_BUDGETS
 from compactor.input.validation import validate
 from compactor.model import Params, Request
 from compactor.text.profile import analyse
@@ -61,16 +67,33 @@ def budgets_of(setting: Mapping[str, Any], budgets: Sequence[int] | None) -> lis
     return None if budgets is None else list(budgets)
 
 
+def baseline_budgets(
+    settings: Sequence[Mapping[str, Any]], budgets: Sequence[int] | None
+) -> list[int]:
+    """The budgets the baselines' rows are given at: every setting's listed budgets, and the
+    summary's budgets when a setting is swept."""
+    points: set[int] = set()
+    for setting in settings:
+        listed = budgets_of(setting, budgets)
+        points.update(SUMMARY_BUDGETS if listed is None else listed)
+    return sorted(points)
+
+
 def outcome(
     item: CorpusItem,
     settings: Sequence[Mapping[str, Any]],
     budgets: Sequence[int] | None,
     encoding: str | None,
+    future: int | None = DEFAULT_FUTURE,
+    probe_columns: bool | None = None,
 ) -> Outcome:
     """The rows of one conversation, or the problems of its request (each naming it): errors
     travel back from a worker as values, since a pickled ProblemError loses its problems."""
     try:
-        return conversation_rows(item, settings, budgets, encoding), ()
+        rows = conversation_rows(
+            item, settings, budgets, encoding, future=future, probe_columns=probe_columns
+        )
+        return rows, ()
     except InvalidRequest as error:
         named = f"(conversation {item.conversation!r})"
         return [], tuple(
@@ -83,14 +106,20 @@ def conversation_rows(
     settings: Sequence[Mapping[str, Any]],
     budgets: Sequence[int] | None = None,
     encoding: str | None = None,
+    *,
+    future: int | None = DEFAULT_FUTURE,
+    probe_columns: bool | None = None,
 ) -> list[dict[str, Any]]:
-    """The rows of one conversation, setting by setting, budgets ascending.
+    """The rows of one conversation, setting by setting, budgets ascending, then (with a
+    ``future``) the baselines' rows.
 
     Each row equals what ``compact`` gives for the conversation's messages with that setting
     and budget: ``output_chars``, ``output_messages`` and ``budget_met`` of the response,
     ``anchors`` found in the contents and ``anchors_kept`` of them, and ``tool_pairs_broken``
     (kept tool results without their call, and kept calls without their result). With an
-    ``encoding``, ``output_tokens`` counts the returned contents' tokens. Raises
+    ``encoding``, ``output_tokens`` counts the returned contents' tokens. With a ``future``
+    (None: no outcome), ``strategy``, ``needs`` and ``needs_met`` follow, and the probe columns
+    when ``probe_columns`` (None: when the item has probes). Raises
     :class:`~compactor.errors.InvalidRequest` for an invalid request.
     """
     base = validate(item.request)
@@ -100,6 +129,10 @@ def conversation_rows(
     calls = np.array([p[0] for p in pairs], dtype=np.int64)
     answers = np.array([p[1] for p in pairs], dtype=np.int64)
     counted: dict[tuple[int, int], int] = {}  # (message, returned chars) -> its tokens
+    shared = None
+    if future is not None:
+        with_probes = bool(item.probes) if probe_columns is None else probe_columns
+        shared = ConversationOutcomes.of(base, future, item.probes, with_probes)
     rows = []
     for setting in settings:
         points = budgets_of(setting, budgets)
@@ -131,8 +164,10 @@ def conversation_rows(
             dtype=np.int64,
         )
         returned = [s.chars for s in sweep.survival]
+        need_from = None if shared is None else shared.need_from(params)
         if points is None:
             points = [step.from_budget for step in sweep.steps]
+            points = sorted({*points, *change_points(need_from, *BUDGET_RANGE)})
         fixed = {name: setting[name] for name in SETTING_PARAMETERS}
         fixed["keep_roles"] = list(fixed["keep_roles"])
         for budget in sorted(points):
@@ -153,7 +188,29 @@ def conversation_rows(
                 row["output_tokens"] = _output_tokens(
                     base.contents, returned, np.flatnonzero(alive), encoding, counted
                 )
+            if shared is not None:
+                now = [r if a else None for r, a in zip(returned, alive.tolist(), strict=True)]
+                row.update(shared.columns(need_from, budget, base.contents, now))
             rows.append(row)
+    if shared is not None:
+        tokens = None
+        if encoding is not None:
+            whole = [len(c) for c in base.contents]
+            tokens = np.array(
+                [
+                    _output_tokens(base.contents, whole, np.array([i]), encoding, counted)
+                    for i in range(len(whole))
+                ],
+                dtype=np.int64,
+            )
+        rows += baseline_rows(
+            item.conversation,
+            base,
+            shared,
+            baseline_budgets(settings, budgets),
+            (calls, answers),
+            tokens=tokens,
+        )
     return rows
 
 

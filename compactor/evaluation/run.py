@@ -18,11 +18,25 @@ from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass
 from typing import Any
 
+from compactor.analyses.outcomes import DEFAULT_FUTURE
 from compactor.analyses.sweeps import BUDGET_RANGE
 from compactor.errors import InvalidRequest, Problem, ProblemError
 from compactor.evaluation.corpus import CorpusItem
-from compactor.evaluation.grid import SETTING_PARAMETERS, setting_key, settings_grid
-from compactor.evaluation.rows import Outcome, RowKey, budgets_of, outcome, row_key
+from compactor.evaluation.grid import (
+    SETTING_PARAMETERS,
+    STRATEGY,
+    setting_key,
+    settings_grid,
+)
+from compactor.evaluation.outcomes import BASELINES
+from compactor.evaluation.rows import (
+    Outcome,
+    RowKey,
+    baseline_budgets,
+    budgets_of,
+    outcome,
+    row_key,
+)
 from compactor.text.tokens import tokenizer
 
 BACKENDS = ("local", "ray")
@@ -36,13 +50,16 @@ Progress = Callable[[int, int], None]
 class RunOptions:
     """How a corpus evaluation runs: ``workers`` processes (default: one per core; 1 runs in this
     process) on the ``local`` backend, or tasks on ``ray`` at ``address`` (a new local Ray
-    instance when None and none is running); ``encoding`` adds ``output_tokens`` to every row.
-    The rows are the same, in the same order, whatever the backend and workers."""
+    instance when None and none is running); ``encoding`` adds ``output_tokens`` to every row;
+    ``future`` is the continuation check's future (the last ``future`` messages; None: no
+    outcome columns and no baseline rows). The rows are the same, in the same order, whatever
+    the backend and workers."""
 
     workers: int | None = None
     backend: str = "local"
     address: str | None = None
     encoding: str | None = None
+    future: int | None = DEFAULT_FUTURE
 
     def check(self) -> None:
         """Raise :class:`~compactor.errors.ProblemError` for a bad backend or worker count, and
@@ -53,6 +70,10 @@ class RunOptions:
             )
         if self.workers is not None and self.workers < 1:
             raise ProblemError([Problem(f"workers must be 1 or more, not {self.workers}")])
+        if self.future is not None and (isinstance(self.future, bool) or self.future < 1):
+            raise ProblemError(
+                [Problem(f"the future is 1 message or more, not {self.future}", path="future")]
+            )
         if self.encoding is not None:
             tokenizer(self.encoding)
 
@@ -67,6 +88,7 @@ class _Work:
     settings: list[dict[str, Any]]
     budgets: list[int] | None
     skip: frozenset[RowKey]
+    probe_columns: bool = False  # whether the corpus carries probes
 
 
 def evaluate(
@@ -104,10 +126,12 @@ def evaluate(
     todo = [
         item
         for item in items
-        if item.conversation not in whole and not _all_done(item, settings, budgets, skip)
+        if item.conversation not in whole
+        and not _all_done(item, settings, budgets, skip, options.future is not None)
     ]
+    probes = any(item.probes for item in items)
     # Checked above, at the call; the rows are computed as they are read.
-    return _rows(_Work(items, todo, settings, budgets, skip), options, progress)
+    return _rows(_Work(items, todo, settings, budgets, skip, probes), options, progress)
 
 
 def _rows(work: _Work, options: RunOptions, progress: Progress | None) -> Iterator[dict[str, Any]]:
@@ -139,9 +163,16 @@ def _outcomes(work: _Work, options: RunOptions) -> Iterator[Outcome]:
             options.encoding,
             options.workers,
             options.address,
+            options.future,
+            work.probe_columns,
         )
     task = functools.partial(
-        outcome, settings=work.settings, budgets=work.budgets, encoding=options.encoding
+        outcome,
+        settings=work.settings,
+        budgets=work.budgets,
+        encoding=options.encoding,
+        future=options.future,
+        probe_columns=work.probe_columns,
     )
     return local_outcomes(work.todo, task, options.workers)
 
@@ -271,11 +302,19 @@ def _all_done(
     settings: Sequence[Mapping[str, Any]],
     budgets: list[int] | None,
     skip: frozenset[RowKey],
+    baselines: bool = False,
 ) -> bool:
-    """Whether every row of the conversation is in ``skip``; False when its budgets follow from
-    its sweep (:func:`written_whole` says for those)."""
+    """Whether every row of the conversation (with the ``baselines``' rows) is in ``skip``;
+    False when its budgets follow from its sweep (:func:`written_whole` says for those)."""
     if not skip:
         return False
+    if baselines:
+        for strategy in BASELINES:
+            for budget in baseline_budgets(settings, budgets):
+                pseudo = {name: None for name in SETTING_PARAMETERS}
+                row = {**pseudo, STRATEGY: strategy, "budget_chars": budget}
+                if row_key({**row, "conversation": item.conversation}) not in skip:
+                    return False
     for setting in settings:
         points = budgets_of(setting, budgets)
         if points is None:

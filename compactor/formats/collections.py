@@ -137,6 +137,12 @@ def _placed(base: str, change: Change) -> Change:
     return replace(change, source=source, message=message)
 
 
+def place_in_record(source: str, problem: Problem) -> Problem:
+    """A problem whose path is inside the record at ``source`` (``probes[0]``), placed in the
+    file: ``[3].probes[0]``, or the record's JSONL line."""
+    return _under(source, problem)
+
+
 def _under(base: str, problem: Problem) -> Problem:
     """A record's problem, placed in the file: ``[3].traj[5].role``, or its JSONL line."""
     if base.startswith("line "):

@@ -15,6 +15,13 @@ from explorer.theme import TOTAL_COLOUR
 
 FRONTIER = "on the frontier"
 INSIDE = "inside the frontier"
+#: The frontier chart's vertical axes: the measure, its frontier flag, and its title.
+MEASURES = {
+    "retention": ("frontier", "Anchors kept (of all anchors)"),
+    "needed_recall": ("frontier_needed", "Needed-later recall (needs met, of all)"),
+}
+#: The baselines drawn as reference points, one shape each.
+BASELINE_SHAPES = {"keep-last": "square", "random": "triangle-up"}
 MET = "budget met"
 MISSED = "budget missed"
 
@@ -24,6 +31,7 @@ _SETTING_TOOLTIP = [
     alt.Tooltip("output_chars_median:Q", title="Characters out, median", format=",.0f"),
     alt.Tooltip("retention:Q", title="Anchors kept, of all", format=".1%"),
     alt.Tooltip("anchor_retention_median:Q", title="Anchor retention, median", format=".1%"),
+    alt.Tooltip("needed_recall:Q", title="Needed-later recall", format=".1%"),
     alt.Tooltip("budget_met_rate:Q", title="Budget met", format=".0%"),
     alt.Tooltip("place:N", title="Frontier"),
 ]
@@ -38,23 +46,29 @@ def _frontier_colour(colour: str) -> alt.Color:
     )
 
 
-def frontier(summary: pd.DataFrame, chosen: str | None = None, height: int = 320) -> alt.LayerChart:
-    """Anchor retention against characters out, one point per setting: the two measures the
-    frontier is decided on (characters out per conversation, and anchors kept of all anchors,
-    which is anchors kept per conversation over a fixed total). The frontier's points are
-    joined in order of characters, the chosen setting ringed."""
-    frame = summary.assign(place=summary["frontier"].map({True: FRONTIER, False: INSIDE}))
+def frontier(
+    summary: pd.DataFrame,
+    chosen: str | None = None,
+    height: int = 320,
+    *,
+    measure: str = "retention",
+    baselines: pd.DataFrame | None = None,
+) -> alt.LayerChart:
+    """``measure`` (anchor retention, or needed-later recall) against characters out, one
+    point per setting: characters out per conversation, and anchors kept of all anchors (or
+    needs met of all needs). The frontier by that measure is joined in order of characters,
+    the chosen setting ringed, and the ``baselines`` (:func:`baseline_frame`: keep-last and
+    random at each budget) drawn as grey reference points, a shape each."""
+    flag, title = MEASURES[measure]
+    frame = summary.assign(place=summary[flag].map({True: FRONTIER, False: INSIDE}))
     colour = ink(frame)
     x = alt.X("chars_per_conversation:Q", title="Characters out per conversation (mean)")
     x = x.axis(format=",d")
     y = alt.Y(
-        "retention:Q",
-        title="Anchors kept (of all anchors)",
-        scale=alt.Scale(domain=[0, 1]),
-        axis=alt.Axis(format="%"),
+        f"{measure}:Q", title=title, scale=alt.Scale(domain=[0, 1]), axis=alt.Axis(format="%")
     )
     line = (
-        alt.Chart(frame[frame["frontier"]].sort_values("chars_per_conversation"))
+        alt.Chart(frame[frame[flag]].sort_values("chars_per_conversation"))
         .mark_line(color=colour, strokeWidth=1.5, interpolate="step-after")
         .encode(x=x, y=y)
     )
@@ -64,6 +78,30 @@ def frontier(summary: pd.DataFrame, chosen: str | None = None, height: int = 320
         .encode(x=x, y=y, color=_frontier_colour(colour), tooltip=_SETTING_TOOLTIP)
     )
     layers = [line, points]
+    if baselines is not None and not baselines[measure].isna().all():
+        shown = baselines[baselines[measure].notna()]
+        reference = (
+            alt.Chart(shown)
+            .mark_point(filled=False, size=70, color=TOTAL_COLOUR, strokeWidth=1.5)
+            .encode(
+                x=x,
+                y=y,
+                shape=alt.Shape(
+                    "strategy:N",
+                    title="Baselines",
+                    scale=alt.Scale(
+                        domain=list(BASELINE_SHAPES), range=list(BASELINE_SHAPES.values())
+                    ),
+                    legend=alt.Legend(orient="top"),
+                ),
+                tooltip=[
+                    alt.Tooltip("setting:N", title="Baseline"),
+                    alt.Tooltip("chars_per_conversation:Q", title="Characters out", format=",.0f"),
+                    alt.Tooltip(f"{measure}:Q", title=title, format=".1%"),
+                ],
+            )
+        )
+        layers.insert(0, reference)
     if chosen is not None and (frame["setting"] == chosen).any():
         ring = (
             alt.Chart(frame[frame["setting"] == chosen])

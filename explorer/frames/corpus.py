@@ -9,7 +9,7 @@ from typing import Any
 import pandas as pd
 
 from compactor.contract import PARAMETERS
-from compactor.evaluation import ROW_KEYS
+from compactor.evaluation import MEMORY_COMPACT, ROW_KEYS, STRATEGY, worst_by_needed_recall
 from explorer.session.linkvalues import format_threshold
 
 #: The columns of a row the engine reports, after the conversation and the five parameters.
@@ -63,6 +63,10 @@ def rows_frame(rows: Sequence[Mapping[str, Any]]) -> pd.DataFrame:
         record["setting"] = setting_label(row)
         records.append(record)
     frame = pd.DataFrame(records, columns=columns)
+    needs = pd.Series([row.get("needs") for row in rows], dtype=float)
+    met = pd.Series([row.get("needs_met") for row in rows], dtype=float)
+    frame["needs"], frame["needs_met"] = needs, met
+    frame["needed_recall"] = (met / needs).where(needs > 0)
     frame["anchors_lost"] = frame["anchors"] - frame["anchors_kept"]
     kept = frame["anchors_kept"].astype(float)
     anchors = frame["anchors"].astype(float)
@@ -85,7 +89,9 @@ def setting_rows(
     budget = setting["budget_chars"]
     found: dict[Any, Mapping[str, Any]] = {}
     for row in rows:
-        if row["budget_chars"] > budget or setting_key({**row, "budget_chars": 0}) != wanted:
+        if not is_setting(row) or row["budget_chars"] > budget:
+            continue
+        if setting_key({**row, "budget_chars": 0}) != wanted:
             continue
         held = found.get(row["conversation"])
         if held is None or row["budget_chars"] > held["budget_chars"]:
@@ -93,11 +99,50 @@ def setting_rows(
     return [{**row, "budget_chars": budget} for row in found.values()]
 
 
+def is_setting(summary: Mapping[str, Any]) -> bool:
+    """A grid's setting (memory-compact), not a baseline's pseudo-setting."""
+    return (summary.get(STRATEGY) or MEMORY_COMPACT) == MEMORY_COMPACT
+
+
+def settings_of(summaries: Sequence[Mapping[str, Any]]) -> list[Mapping[str, Any]]:
+    """The summaries of the grid's settings, without the baselines'."""
+    return [s for s in summaries if is_setting(s)]
+
+
+def baseline_frame(summaries: Sequence[Mapping[str, Any]]) -> pd.DataFrame:
+    """The baselines' summaries, one row per baseline and budget: the frontier chart's
+    reference points (characters out per conversation, anchors kept, needed-later recall)."""
+    records = [
+        {
+            "strategy": s[STRATEGY],
+            "budget_chars": s["budget_chars"],
+            "setting": f"{s[STRATEGY]} · budget {int(s['budget_chars']):,}",
+            "chars_per_conversation": s["output_chars"] / s["conversations"],
+            "retention": s["anchors_kept"] / s["anchors"] if s["anchors"] else None,
+            "needed_recall": s.get("needed_recall"),
+        }
+        for s in summaries
+        if not is_setting(s)
+    ]
+    columns = [
+        "strategy",
+        "budget_chars",
+        "setting",
+        "chars_per_conversation",
+        "retention",
+        "needed_recall",
+    ]
+    return pd.DataFrame(records, columns=columns).astype(
+        {"retention": float, "needed_recall": float}
+    )
+
+
 def summary_frame(summaries: Sequence[Mapping[str, Any]]) -> pd.DataFrame:
-    """The engine's summaries, one row per setting, with its label and the two axes of the
-    frontier: characters out per conversation, and the share of all anchors kept."""
+    """The engine's summaries of the grid's settings, one row per setting, with its label and
+    the axes of the frontier: characters out per conversation, the share of all anchors kept
+    and (with outcomes) the needed-later recall; the baselines are :func:`baseline_frame`."""
     records = []
-    for summary in summaries:
+    for summary in settings_of(summaries):
         record = dict(summary)
         record["setting"] = setting_label(summary)
         record["keep_roles"] = roles_label(summary["keep_roles"])
@@ -110,6 +155,9 @@ def summary_frame(summaries: Sequence[Mapping[str, Any]]) -> pd.DataFrame:
         return frame
     first = ["setting", *PARAMETERS, "conversations", "budget_met_rate", "frontier"]
     frame = frame[first + [c for c in frame.columns if c not in first]]
+    frame = frame.drop(columns=[STRATEGY], errors="ignore")
+    if "needed_recall" in frame:
+        frame = frame.astype({"frontier_needed": bool, "needed_recall": float})
     return frame.astype({"frontier": bool, "retention": float})
 
 
@@ -151,6 +199,29 @@ def worst_frame(frame: pd.DataFrame, limit: int = WORST_LIMIT) -> pd.DataFrame:
         ]
     ].reset_index(drop=True)
     out.insert(1, "problems", [problems_of(r) for r in out.to_dict("records")])
+    return out
+
+
+def worst_needed_frame(frame: pd.DataFrame, limit: int = WORST_LIMIT) -> pd.DataFrame:
+    """The conversations a setting treats worst by needed-later recall (``frame``: its
+    :func:`rows_frame`): those with a need unmet, the lowest recall first (the engine's
+    :func:`~compactor.evaluation.worst_by_needed_recall`)."""
+    rows = [
+        {**r, "needs": int(r["needs"]), "needs_met": int(r["needs_met"])}
+        for r in frame.to_dict("records")
+        if r["needs"] == r["needs"] and r["needs"] > 0  # not NaN: the conversation has needs
+    ]
+    worst = worst_by_needed_recall(rows, limit)
+    columns = [
+        "conversation",
+        "needs",
+        "needs_met",
+        "needed_recall",
+        "anchors_lost",
+        "output_chars",
+    ]
+    out = pd.DataFrame([{k: r[k] for k in columns} for r in worst], columns=columns)
+    out.insert(3, "needs_unmet", out["needs"] - out["needs_met"])
     return out
 
 

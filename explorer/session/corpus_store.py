@@ -19,6 +19,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from compactor.analyses.outcomes import Probe
 from compactor.evaluation import CorpusItem
 from explorer.session import database, workspace
 from explorer.session.conversation import Conversation, params_from
@@ -131,6 +132,8 @@ def _items_json(items: Sequence[CorpusItem]) -> str:
                 "conversation": i.conversation,
                 "request": i.request,
                 "tool_links": [list(link) for link in i.tool_links],
+                # only when there are any, so a corpus without probes keeps its key
+                **({"probes": [p.to_dict() for p in i.probes]} if i.probes else {}),
             }
             for i in items
         ],
@@ -183,7 +186,14 @@ def get_corpus(key: str) -> Corpus | None:
         return None
     name, format, items = row
     loaded = tuple(
-        CorpusItem(i["conversation"], i["request"], tuple(tuple(t) for t in i["tool_links"]))
+        CorpusItem(
+            i["conversation"],
+            i["request"],
+            tuple(tuple(t) for t in i["tool_links"]),
+            tuple(
+                Probe(p["id"], tuple(p["evidence"]), p.get("answer")) for p in i.get("probes", ())
+            ),
+        )
         for i in json.loads(items)
     )
     return Corpus(key, name, format, loaded)

@@ -23,6 +23,12 @@ WORST_KEY = "corpus_worst"
 VIEW_KEY = "corpus_view"
 OPEN_KEY = "corpus_open"
 RUN_PICK_KEY = "corpus_run_pick"
+MEASURE_KEY = "corpus_measure"
+WORST_NEEDED_KEY = "corpus_worst_needed"
+VIEW_NEEDED_KEY = "corpus_view_needed"
+OPEN_NEEDED_KEY = "corpus_open_needed"
+#: The frontier chart's vertical axis: the measure's column and its label.
+MEASURES = {"retention": "Anchors kept", "needed_recall": "Needed-later recall"}
 #: The single-conversation views a worst conversation opens in.
 VIEWS = ("app.py", "pages/anchors.py", "pages/pairing.py", "pages/timeline.py", "pages/output.py")
 
@@ -101,6 +107,11 @@ def _summary_table(summary: pd.DataFrame) -> None:
             "budget_met_rate": st.column_config.NumberColumn("budget met", format="percent"),
             "retention": st.column_config.NumberColumn("anchors kept", format="percent"),
             **{f"anchor_retention_{p}": percent for p in ("median", "p10", "p90")},
+            **{
+                name: percent
+                for name in summary.columns
+                if name.startswith(("needed_recall", "probes_")) or name == "needed_lift"
+            },
             **{f"output_chars_{p}": chars for p in ("median", "p10", "p90")},
             "output_chars": st.column_config.NumberColumn("output_chars (all)", format="localized"),
         },
@@ -123,8 +134,26 @@ def results(corpus: corpus_store.Corpus, run: corpus_store.Run) -> None:
     cols[1].metric("Settings", f"{len(summary):,}")
     cols[2].metric("Rows", f"{len(run.rows):,}")
     cols[3].metric("On the frontier", f"{int(summary['frontier'].sum()):,}")
-    st.subheader("Anchor retention against characters out")
-    st.altair_chart(charts.frontier(summary, chosen), width="stretch")
+    measures = [m for m in MEASURES if m in summary]
+    if st.session_state.get(MEASURE_KEY) not in measures:
+        st.session_state[MEASURE_KEY] = measures[0]
+    st.subheader("What a setting keeps against characters out")
+    st.radio(
+        "Measure",
+        measures,
+        key=MEASURE_KEY,
+        horizontal=True,
+        format_func=MEASURES.get,
+        help="Anchors kept of all anchors, or needed-later recall: of the needs of each "
+        "conversation's last messages on an anchor the earlier ones hold, the share whose "
+        "source the compacted earlier messages keep. Keep-last and random (the mean of 20 "
+        "draws) at each budget are the grey reference points.",
+    )
+    measure = st.session_state[MEASURE_KEY]
+    st.altair_chart(
+        charts.frontier(summary, chosen, measure=measure, baselines=frames.baseline_frame(raw)),
+        width="stretch",
+    )
     st.subheader("Budget met, per setting")
     st.altair_chart(charts.budget_met(summary), width="stretch")
     with st.expander(f"Every setting's summary ({len(summary):,})"):
@@ -133,19 +162,55 @@ def results(corpus: corpus_store.Corpus, run: corpus_store.Run) -> None:
     st.subheader("One setting over the conversations")
     st.selectbox("Setting", labels, key=SETTING_KEY, persist_state="session")
     at = labels.index(chosen)
-    one, setting = summary.iloc[at], frames.setting_of(raw[at])
+    one, setting = summary.iloc[at], frames.setting_of(frames.settings_of(raw)[at])
     rows = frames.rows_frame(frames.setting_rows(run.rows, setting))
-    cols = st.columns(3)
+    cols = st.columns(4)
     cols[0].metric("Budget met", f"{one['budget_met_rate']:.0%}")
     kept = one["retention"]
     cols[1].metric("Anchors kept", "—" if kept != kept else f"{kept:.1%}")
     cols[2].metric("Tool pairs broken", f"{int(one['tool_pairs_broken']):,}")
+    if "needed_recall" in one:
+        recall, keep_last = one["needed_recall"], one.get("needed_recall_keep_last")
+        cols[3].metric(
+            "Needed-later recall",
+            "—" if recall != recall else f"{recall:.1%}",
+            delta=None
+            if keep_last is None or keep_last != keep_last or recall != recall
+            else f"{recall - keep_last:+.1%}",
+            help="The delta is the lift over keep-last at the same budget.",
+        )
     left, right = st.columns(2)
     with left:
         st.altair_chart(charts.retention_histogram(rows), width="stretch")
     with right:
         st.altair_chart(charts.output_histogram(rows), width="stretch")
     worst(corpus, rows, setting)
+    if rows["needs"].notna().any():
+        worst_needed(corpus, rows, setting)
+
+
+def worst_needed(corpus: corpus_store.Corpus, rows: pd.DataFrame, setting: dict[str, Any]) -> None:
+    """The conversations the setting treats worst by needed-later recall, each to open."""
+    st.subheader("Its worst conversations by needed-later recall")
+    bad = frames.worst_needed_frame(rows)
+    if bad.empty:
+        st.success(
+            "Under this setting every need of a conversation's last messages is met.",
+            icon=":material/check_circle:",
+        )
+        return
+    st.caption(
+        "The lowest needed-later recall first, then the most needs unmet; "
+        f"{len(bad):,} conversations with a need unmet."
+    )
+    common.table(
+        bad,
+        column_config={
+            "conversation": st.column_config.TextColumn("conversation", width="small"),
+            "needed_recall": st.column_config.NumberColumn("needed-later recall", format="percent"),
+        },
+    )
+    _opener(corpus, bad, setting, (WORST_NEEDED_KEY, VIEW_NEEDED_KEY, OPEN_NEEDED_KEY))
 
 
 def worst(corpus: corpus_store.Corpus, rows: pd.DataFrame, setting: dict[str, Any]) -> None:
@@ -171,28 +236,41 @@ def worst(corpus: corpus_store.Corpus, rows: pd.DataFrame, setting: dict[str, An
             "problems": st.column_config.TextColumn("problems", width="large"),
         },
     )
+    _opener(corpus, bad, setting, (WORST_KEY, VIEW_KEY, OPEN_KEY))
+
+
+def _opener(
+    corpus: corpus_store.Corpus,
+    bad: pd.DataFrame,
+    setting: dict[str, Any],
+    keys: tuple[str, str, str],
+) -> None:
+    """Pick one of ``bad``'s conversations and a view, and open it there with ``setting``."""
+    pick, view_key, open_key = keys
     titles = _view_titles()
     left, middle, right = st.columns([2, 1, 1], vertical_alignment="bottom")
     labels = list(bad["conversation"])
-    if st.session_state.get(WORST_KEY) not in labels:
-        st.session_state[WORST_KEY] = labels[0]
-    left.selectbox(
-        "Conversation",
-        labels,
-        key=WORST_KEY,
-        format_func=lambda c: f"{c}: {bad.loc[labels.index(c), 'problems']}",
-    )
+    if st.session_state.get(pick) not in labels:
+        st.session_state[pick] = labels[0]
+    if "problems" in bad:
+        said = lambda c: f"{c}: {bad.loc[labels.index(c), 'problems']}"  # noqa: E731
+    else:
+        said = lambda c: (  # noqa: E731
+            f"{c}: {int(bad.loc[labels.index(c), 'needs_unmet']):,} of "
+            f"{int(bad.loc[labels.index(c), 'needs']):,} needs unmet"
+        )
+    left.selectbox("Conversation", labels, key=pick, format_func=said)
     middle.selectbox(
-        "View", list(titles), key=VIEW_KEY, format_func=titles.get, persist_state="session"
+        "View", list(titles), key=view_key, format_func=titles.get, persist_state="session"
     )
-    view = st.session_state.get(VIEW_KEY) or VIEWS[0]
+    view = st.session_state.get(view_key) or VIEWS[0]
     opened = right.button(
         "Open with this setting",
-        key=OPEN_KEY,
+        key=open_key,
         type="primary",
         icon=":material/open_in_new:",
         on_click=_open,
-        args=(corpus, st.session_state[WORST_KEY], setting),
+        args=(corpus, st.session_state[pick], setting),
         width="stretch",
     )
     if opened:

@@ -17,6 +17,7 @@ from compactor.evaluation import (
     load_corpus_text,
     settings_grid,
     summarise,
+    worst_by_needed_recall,
 )
 from explorer.frames import corpus as frames
 from explorer.frames.imports import problem_rows
@@ -81,9 +82,18 @@ def summary_shown(at):
     return table(at, "budget_met_rate")
 
 
+def settings_of(rows, budgets=None):
+    """The summaries of the grid's settings (the baselines' are reference points)."""
+    return frames.settings_of(summarise(rows, budgets))
+
+
+def of_settings(rows):
+    return [r for r in rows if r["strategy"] == "memory-compact"]
+
+
 def test_the_summary_and_the_charts_are_the_engines(listed, engine_rows):
     at = listed
-    summaries = summarise(engine_rows)
+    summaries = settings_of(engine_rows)
     assert metrics(at)["Rows"] == f"{len(engine_rows):,}"
     assert metrics(at)["Settings"] == f"{len(summaries):,}"
     assert metrics(at)["On the frontier"] == str(sum(s["frontier"] for s in summaries))
@@ -110,7 +120,7 @@ def test_the_summary_and_the_charts_are_the_engines(listed, engine_rows):
 
 @pytest.mark.parametrize("at_setting", [0, 3, 6])
 def test_a_chosen_setting_shows_its_conversations_worst_first(listed, engine_rows, at_setting):
-    summary = summarise(engine_rows)[at_setting]
+    summary = settings_of(engine_rows)[at_setting]
     label = frames.setting_label(summary)
     at = listed.selectbox(key=widgets.SETTING_KEY).set_value(label).run()
     assert_clean(at)
@@ -118,7 +128,7 @@ def test_a_chosen_setting_shows_its_conversations_worst_first(listed, engine_row
     # the engine, asked for this one setting at this one budget
     setting = {k: summary[k] for k in ("keep_last_n", "keep_roles", "duplicate_threshold")}
     setting["max_message_chars"] = summary["max_message_chars"]
-    rows = list(
+    rows = of_settings(
         evaluate(
             load_corpus(SHAREGPT),
             [setting],
@@ -155,7 +165,9 @@ def test_a_worst_conversation_opens_in_a_view_with_that_setting(engine_rows):
     at = run_grid(load_path(on_corpus_page(), TAU), budgets="2000")
     assert_clean(at)
     label = at.selectbox(key=widgets.SETTING_KEY).value
-    summary = next(s for s in summarise_page(at) if frames.setting_label(s) == label)
+    summary = next(
+        s for s in frames.settings_of(summarise_page(at)) if frames.setting_label(s) == label
+    )
     first = at.selectbox(key=results.WORST_KEY).value
     at.selectbox(key=results.VIEW_KEY).set_value("pages/anchors.py")
     at = at.button(key=results.OPEN_KEY).click().run()
@@ -188,7 +200,7 @@ def test_a_sweep_run_is_summarised_at_common_budgets_as_the_engine_reads_it():
     assert list(at.session_state[widgets.RUN_KEY].rows) == rows
     largest = max(sum(len(m["content"]) for m in i.request["messages"]) for i in items)
     budgets = frames.summary_budgets(SUMMARY_BUDGETS, largest)
-    summaries = summarise(rows, budgets)
+    summaries = settings_of(rows, budgets)
     shown = summary_shown(at)
     assert list(shown["setting"]) == [frames.setting_label(s) for s in summaries]
     assert list(shown["budget_met_rate"]) == [s["budget_met_rate"] for s in summaries]
@@ -196,7 +208,7 @@ def test_a_sweep_run_is_summarised_at_common_budgets_as_the_engine_reads_it():
     summary = summaries[3]
     at = at.selectbox(key=widgets.SETTING_KEY).set_value(frames.setting_label(summary)).run()
     setting = frames.setting_of(summary)
-    engine = list(evaluate(items, [setting], options=RunOptions(workers=1)))
+    engine = of_settings(evaluate(items, [setting], options=RunOptions(workers=1)))
     histogram = largest_data(at, "met")  # characters out: every conversation
     assert sorted(histogram["output_chars"].dropna()) == sorted(r["output_chars"] for r in engine)
 
@@ -223,7 +235,7 @@ def test_another_session_reopens_the_corpus_with_its_results_without_a_run(liste
     assert not at.get("progress")
     assert metrics(at)["Rows"] == f"{len(engine_rows):,}"
     assert list(summary_shown(at)["budget_met_rate"]) == [
-        s["budget_met_rate"] for s in summarise(engine_rows)
+        s["budget_met_rate"] for s in settings_of(engine_rows)
     ]
 
 
@@ -367,3 +379,33 @@ def test_a_conversation_over_the_limits_is_refused_until_a_fix_is_chosen(tmp_pat
     corpus = at.session_state[widgets.CORPUS_KEY]
     assert [len(i.request["messages"]) for i in corpus.items] == [2, 200]
     assert corpus.items[1].request["messages"] == long[-200:]
+
+
+def test_needed_later_recall_beside_the_baselines_and_its_worst_conversations(listed, engine_rows):
+    summaries = summarise(engine_rows)
+    mine = frames.settings_of(summaries)
+    shown = summary_shown(listed)
+    for column in ("needed_recall", "needed_recall_keep_last", "needed_recall_random"):
+        assert list(shown[column]) == pytest.approx([s[column] for s in mine]), column
+    at = listed.radio(key=results.MEASURE_KEY).set_value("needed_recall").run()
+    assert_clean(at)
+    reference = largest_data(at, "strategy")  # keep-last and random at each budget
+    assert sorted(zip(reference["strategy"], reference["budget_chars"], strict=True)) == sorted(
+        (s["strategy"], s["budget_chars"]) for s in summaries if s not in mine
+    )
+    label = at.selectbox(key=widgets.SETTING_KEY).value
+    summary = next(s for s in mine if frames.setting_label(s) == label)
+    rows = frames.setting_rows(engine_rows, frames.setting_of(summary))
+    worst = worst_by_needed_recall(rows, frames.WORST_LIMIT)
+    if not worst:
+        assert any("every need" in s.value for s in at.success)
+        return
+    table_shown = table(at, "needs_unmet")
+    assert list(table_shown["conversation"]) == [f"record {r['conversation']}" for r in worst]
+    first = at.selectbox(key=results.WORST_NEEDED_KEY).value
+    at = at.button(key=results.OPEN_NEEDED_KEY).click().run()
+    assert_clean(at)
+    item = next(
+        i for i in load_corpus(SHAREGPT) if frames.conversation_label(i.conversation) == first
+    )
+    assert list(at.session_state[state.CONVERSATION_KEY].messages) == item.request["messages"]

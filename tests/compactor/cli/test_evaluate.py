@@ -41,7 +41,12 @@ def lines(path):
 
 
 def frontier_lines(stdout):
-    return [line for line in stdout.decode().splitlines() if line.startswith("* ")]
+    return [line for line in stdout.decode().splitlines() if line.startswith("*")]
+
+
+def settings_in(summary):
+    """The grid's settings of a summary (the baselines are beside them, not among them)."""
+    return sum(s["strategy"] == "memory-compact" for s in summary)
 
 
 def test_a_multi_record_file_at_listed_budgets(tmp_path):
@@ -66,7 +71,7 @@ def test_a_folder_at_every_sweep_point_with_two_workers(tmp_path):
     expected = list(evaluate(load_corpus(CORPUS), chosen, options=RunOptions(workers=1)))
     assert lines(out) == expected
     assert {r["conversation"] for r in expected} == {p.name for p in CORPUS.glob("*.json")}
-    shown = len(summarise(expected, SUMMARY_BUDGETS))
+    shown = settings_in(summarise(expected, SUMMARY_BUDGETS))
     assert f"of {shown} settings" in done.stdout.decode()
 
 
@@ -183,7 +188,7 @@ def test_an_interrupted_run_resumed_loses_and_repeats_nothing(tmp_path):
     key = lambda r: json.dumps(r, sort_keys=True)  # noqa: E731
     assert len({key(r) for r in rows}) == len(rows)  # nothing twice
     assert sorted(map(key, rows)) == sorted(map(key, expected))  # nothing lost
-    total = len(summarise(expected, SUMMARY_BUDGETS))
+    total = settings_in(summarise(expected, SUMMARY_BUDGETS))
     assert f"of {total} settings" in done.stdout.decode()
 
 
@@ -198,7 +203,8 @@ def test_a_finished_parquet_run_resumed_with_more_settings_holds_both(tmp_path):
     rows = pq.read_table(out).to_pylist()
     chosen = settings_grid({}, {"keep_last_n": [5, 8]})
     fresh = list(evaluate(load_corpus(path), chosen, [700], options=RunOptions(workers=1)))
-    first = [r for r in fresh if r["keep_last_n"] == 5]  # the default: the first run's rows
+    # the default setting and the baselines: the first run's rows
+    first = [r for r in fresh if r["keep_last_n"] != 8]
     assert rows == first + [r for r in fresh if r["keep_last_n"] == 8]
     assert "3 conversations, 2 settings" in done.stdout.decode()
 
@@ -237,3 +243,15 @@ def test_the_summary_reads_every_listed_row_but_only_the_sweep_rows_in_force():
 def test_a_fresh_run_takes_nothing_from_earlier_rows():
     earlier = _earlier(None, _plan(options()))
     assert (earlier.kept, earlier.skip, earlier.whole) == ([], set(), frozenset())
+
+
+def test_future_and_no_outcomes_choose_the_outcome_columns(tmp_path):
+    path = REAL / "tau_airline_3_records.json"
+    chosen = settings_grid()
+    for flags, options in [
+        (["--future", "2"], RunOptions(workers=1, future=2)),
+        (["--no-outcomes"], RunOptions(workers=1, future=None)),
+    ]:
+        out = tmp_path / f"rows{len(flags)}.jsonl"
+        assert cli(path, "--budgets", "900", *flags, "--out", out).returncode == 0
+        assert lines(out) == list(evaluate(load_corpus(path), chosen, [900], options=options))

@@ -6,6 +6,7 @@ import pytest
 
 from compactor.errors import InvalidRequest, ProblemError
 from compactor.evaluation import (
+    BASELINES,
     RAY_INSTALL_HINT,
     BackendUnavailable,
     CorpusItem,
@@ -83,7 +84,8 @@ def test_progress_counts_conversations_up_to_all(items):
             progress=lambda *p: seen.append(p),
         )
     )
-    assert seen == [(k, 5) for k in range(6)] and len(rows) == 20
+    # 4 settings and the 2 baselines, at one budget, for each of 5 conversations
+    assert seen == [(k, 5) for k in range(6)] and len(rows) == 30
 
 
 def test_skipped_rows_are_not_given_and_done_conversations_not_run(items, plain):
@@ -93,6 +95,9 @@ def test_skipped_rows_are_not_given_and_done_conversations_not_run(items, plain)
     ]
     broken = CorpusItem("broken", {"messages": [], "budget_chars": 100})
     done = {row_key({**s, "conversation": "broken", "budget_chars": 500}) for s in CHOSEN}
+    assert list(evaluate([broken], CHOSEN, [500], options=RunOptions(future=None), skip=done)) == []
+    baselines = [{**dict.fromkeys(CHOSEN[0]), "strategy": s} for s in BASELINES]
+    done |= {row_key({**s, "conversation": "broken", "budget_chars": 500}) for s in baselines}
     assert list(evaluate([broken], CHOSEN, [500], skip=done)) == []  # not run: it would fail
 
 

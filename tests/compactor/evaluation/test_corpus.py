@@ -107,3 +107,32 @@ def test_a_conversation_beyond_the_limits_says_which_option_fixes_it(tmp_path):
 def test_an_empty_folder_is_an_error(tmp_path):
     with pytest.raises(FormatError, match="holds no .json or .jsonl file"):
         load_corpus(tmp_path)
+
+
+def probes_records(probes):
+    messages = [
+        {"role": "user", "content": "Order DE-4471, please.", "id": "m0"},
+        {"role": "assistant", "content": "DE-4471 noted."},
+    ]
+    return [{"id": "a", "messages": messages, "probes": probes}, {"id": "b", "messages": messages}]
+
+
+def test_a_record_carries_its_probes_refs_resolved(tmp_path):
+    path = tmp_path / "probes.json"
+    probes = [{"id": "p", "evidence": ["m0", 1], "answer": "DE-4471"}]
+    path.write_text(json.dumps(probes_records(probes)))
+    first, second = load_corpus(path)
+    assert [(p.id, p.evidence, p.answer) for p in first.probes] == [("p", (0, 1), "DE-4471")]
+    assert second.probes == ()
+
+
+def test_a_probe_ref_naming_no_message_is_an_error_with_its_path(tmp_path):
+    path = tmp_path / "probes.json"
+    path.write_text(json.dumps(probes_records([{"id": "p", "evidence": ["m9", 2]}])))
+    with pytest.raises(FormatError) as error:
+        load_corpus(path)
+    assert [p.path for p in error.value.problems] == [
+        "[0].probes[0].evidence[0]",
+        "[0].probes[0].evidence[1]",
+    ]
+    assert "no message has the id 'm9'" in error.value.problems[0].message

@@ -13,6 +13,7 @@ from compactor.evaluation import (
     rows_in_force,
     settings_grid,
     summarise,
+    worst_by_needed_recall,
 )
 from tests.generate import requests
 from tests.paths import CORPUS
@@ -94,7 +95,17 @@ def test_sweep_rows_read_at_budgets_equal_listed_rows_on_random_conversations(re
     chosen = settings_grid({}, {"max_message_chars": [80, 200]})
     swept = list(evaluate(items, chosen, options=RunOptions(workers=1)))
     listed = list(evaluate(items, chosen, budgets, options=RunOptions(workers=1)))
-    assert summarise(swept, budgets) == summarise(listed)
+    # The baselines' rows of a sweep are at the summary's budgets only: compare the settings'.
+    assert settings_only(summarise(swept, budgets)) == settings_only(summarise(listed))
+
+
+def settings_only(summaries):
+    beside = ("needed_recall_keep_last", "needed_recall_random", "needed_lift")
+    return [
+        {k: v for k, v in s.items() if k not in beside}
+        for s in summaries
+        if s["strategy"] == "memory-compact"
+    ]
 
 
 def test_the_rows_in_force_give_the_same_summary():
@@ -105,3 +116,59 @@ def test_the_rows_in_force_give_the_same_summary():
     few = rows_in_force(swept, SUMMARY_BUDGETS)
     assert len(few) < len(swept) / 2
     assert summarise(few, SUMMARY_BUDGETS) == summarise(swept, SUMMARY_BUDGETS)
+
+
+def needs_row(conversation, budget, needs, met, strategy="memory-compact", chars=100):
+    params = (
+        {}
+        if strategy == "memory-compact"
+        else dict.fromkeys(
+            ("keep_last_n", "keep_roles", "duplicate_threshold", "max_message_chars")
+        )
+    )
+    return {
+        **row(conversation, budget, chars, 0, 0, True),
+        **params,
+        "strategy": strategy,
+        "needs": needs,
+        "needs_met": met,
+    }
+
+
+def test_needed_later_recall_pooled_and_median_beside_the_baselines():
+    rows = [
+        needs_row(0, 500, 4, 1),
+        needs_row(1, 500, 1, 1),
+        needs_row(2, 500, 5, 5),
+        needs_row(3, 500, None, None),  # too short for a future
+        needs_row(4, 500, 0, 0),  # no need
+        *(needs_row(k, 500, n, m, "keep-last") for k, (n, m) in enumerate([(4, 0), (1, 1)])),
+        needs_row(0, 500, 4, 2.5, "random"),
+    ]
+    mine, keep_last, drawn = summarise(rows)
+    assert (mine["needs"], mine["needs_met"], mine["needed_recall"]) == (10, 7, 0.7)
+    assert mine["needed_recall_median"] == 1.0  # of 0.25, 1 and 1
+    assert (keep_last["strategy"], keep_last["needed_recall"]) == ("keep-last", 0.2)
+    assert drawn["needed_recall"] == 0.625 and drawn["keep_last_n"] is None
+    assert mine["needed_recall_keep_last"] == 0.2 and mine["needed_recall_random"] == 0.625
+    assert mine["needed_lift"] == 0.5
+    assert mine["frontier"] and mine["frontier_needed"] and not keep_last["frontier_needed"]
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.lists(points, min_size=1, max_size=10))
+def test_the_needed_frontier_is_the_settings_no_other_beats_on_both(values):
+    rows = [needs_row(0, 100 + k, 6, a, chars=100 * c) for k, (a, c) in enumerate(values)]
+    found = {s["budget_chars"]: s["frontier_needed"] for s in summarise(rows)}
+    for k, (a, c) in enumerate(values):
+        beaten = any(a2 >= a and c2 <= c and (a2 > a or c2 < c) for a2, c2 in values)
+        assert found[100 + k] is not beaten
+
+
+def test_the_worst_by_needed_later_recall_come_lowest_recall_first():
+    rows = [
+        needs_row(k, 500, n, m)
+        for k, (n, m) in enumerate([(4, 3), (2, 0), (None, None), (3, 3), (4, 1), (8, 2)])
+    ]
+    assert [r["conversation"] for r in worst_by_needed_recall(rows)] == [1, 5, 4, 0]
+    assert len(worst_by_needed_recall(rows, 2)) == 2

@@ -97,10 +97,30 @@ def test_the_histograms_count_the_settings_conversations(rows, summary, at):
         assert spec["encoding"]["color"]["scale"]["domain"] == [charts.MISSED, charts.MET]
 
 
+def test_the_needed_later_recall_frontier_with_the_baselines_at_each_budget(rows, summary):
+    reference = frames.baseline_frame(summarise(rows))
+    spec = charts.frontier(summary, measure="needed_recall", baselines=reference).to_dict()
+    layers = list(units(spec))
+    baselines, line, points = layers
+    assert points["encoding"]["y"]["field"] == "needed_recall"
+    drawn = [(r["chars_per_conversation"], r["needed_recall"]) for r in data_of(spec, line)]
+    frontier = summary[summary["frontier_needed"]].sort_values("chars_per_conversation")
+    assert drawn == list(
+        zip(frontier["chars_per_conversation"], frontier["needed_recall"], strict=True)
+    )
+    shown = sorted((r["strategy"], r["budget_chars"]) for r in data_of(spec, baselines))
+    assert shown == sorted((s, b) for s in ("keep-last", "random") for b in (300, 1500))
+    assert baselines["encoding"]["shape"]["scale"]["domain"] == list(charts.BASELINE_SHAPES)
+    assert baselines["mark"]["color"] == TOTAL_COLOUR
+
+
 def test_no_chart_uses_a_fate_colour(summary, rows):
-    frame = frames.rows_frame(rows)
+    frame = frames.rows_frame(frames.setting_rows(rows, frames.setting_of(summarise(rows)[0])))
     specs = [
         charts.frontier(summary, summary["setting"][0]),
+        charts.frontier(
+            summary, measure="needed_recall", baselines=frames.baseline_frame(summarise(rows))
+        ),
         charts.budget_met(summary),
         charts.retention_histogram(frame),
         charts.output_histogram(frame),

@@ -27,13 +27,23 @@ def corpus():
     return load_corpus(SHAREGPT)
 
 
+def of_settings(rows):
+    """The rows of the grid's settings (the baselines' rows are the reference points)."""
+    return [r for r in rows if r["strategy"] == "memory-compact"]
+
+
 @pytest.fixture(scope="module")
-def listed(corpus):
+def listed_all(corpus):
     return list(
         evaluate(
             corpus, settings_grid({}, GRID), budgets=[300, 1500], options=RunOptions(workers=1)
         )
     )
+
+
+@pytest.fixture(scope="module")
+def listed(listed_all):
+    return of_settings(listed_all)
 
 
 @pytest.fixture(scope="module")
@@ -69,7 +79,7 @@ def test_a_setting_read_from_a_sweep_run_is_the_engine_at_that_budget(corpus, sw
     for setting in settings_grid({}, GRID):
         read = frames.setting_rows(swept, {**setting, "budget_chars": budget})
         engine = list(evaluate(corpus, [setting], budgets=[budget], options=RunOptions(workers=1)))
-        assert read == engine
+        assert read == of_settings(engine)
 
 
 def test_a_setting_of_a_listed_run_is_its_own_rows(listed):
@@ -80,7 +90,7 @@ def test_a_setting_of_a_listed_run_is_its_own_rows(listed):
 
 
 def test_the_worst_list_is_the_rows_with_a_problem_sorted_worst_first(swept):
-    for summary in summarise(swept, [300, 1000]):
+    for summary in frames.settings_of(summarise(swept, [300, 1000])):
         rows = frames.setting_rows(swept, frames.setting_of(summary))
         worst = frames.worst_frame(frames.rows_frame(rows))
         bad = [
@@ -107,13 +117,13 @@ def test_the_worst_list_is_the_rows_with_a_problem_sorted_worst_first(swept):
 
 
 def test_the_worst_list_stops_at_its_limit(swept):
-    rows = frames.rows_frame(swept)
+    rows = frames.rows_frame(of_settings(swept))
     assert len(frames.worst_frame(rows, limit=3)) == 3
     assert len(frames.worst_frame(rows)) <= frames.WORST_LIMIT
 
 
 def test_the_summary_frame_is_the_engines_summaries_with_the_frontiers_axes(swept):
-    summaries = summarise(swept, [300, 1000, 5000])
+    summaries = frames.settings_of(summarise(swept, [300, 1000, 5000]))
     frame = frames.summary_frame(summaries)
     assert list(frame["setting"]) == [frames.setting_label(s) for s in summaries]
     for summary, shown in zip(summaries, frame.to_dict("records"), strict=True):
@@ -133,7 +143,7 @@ def test_a_conversation_without_anchors_has_no_retention(corpus):
         evaluate(corpus[1:2], settings_grid({}, {}), budgets=[500], options=RunOptions(workers=1))
     )
     assert rows[0]["anchors"] == 0
-    assert math.isnan(frames.rows_frame(rows)["retention"][0])
+    assert math.isnan(frames.rows_frame(of_settings(rows))["retention"][0])
     summary = frames.summary_frame(summarise(rows))
     assert math.isnan(summary["retention"][0])
 
@@ -153,3 +163,39 @@ def test_labels_name_a_conversation_by_its_record_or_path():
     assert frames.setting_label(setting) == (
         "budget 12,000 · last 0 · roles none · threshold 1 · trim 80"
     )
+
+
+def test_the_needed_later_recall_of_a_row_and_the_worst_by_it(swept):
+    for summary in frames.settings_of(summarise(swept, [300, 1000])):
+        rows = frames.setting_rows(swept, frames.setting_of(summary))
+        frame = frames.rows_frame(rows)
+        for row, shown in zip(rows, frame.to_dict("records"), strict=True):
+            if row["needs"]:
+                assert shown["needed_recall"] == row["needs_met"] / row["needs"]
+            else:
+                assert math.isnan(shown["needed_recall"])
+        worst = frames.worst_needed_frame(frame)
+        unmet = [r for r in rows if r["needs"] and r["needs_met"] < r["needs"]]
+        unmet.sort(key=lambda r: (r["needs_met"] / r["needs"], r["needs_met"] - r["needs"]))
+        assert list(worst["conversation"]) == [f"record {r['conversation']}" for r in unmet]
+        assert list(worst["needs_unmet"]) == [r["needs"] - r["needs_met"] for r in unmet]
+
+
+def test_the_baselines_are_reference_points_beside_the_settings(swept):
+    summaries = summarise(swept, [500, 1000])  # a sweep's baselines are at the summary's budgets
+    frame = frames.summary_frame(summaries)
+    assert len(frame) == len(frames.settings_of(summaries)) == 2 * 2 * 2
+    assert "needed_recall" in frame and "needed_recall_keep_last" in frame
+    reference = frames.baseline_frame(summaries)
+    assert sorted(zip(reference["strategy"], reference["budget_chars"], strict=True)) == sorted(
+        (s, b) for s in ("keep-last", "random") for b in (500, 1000)
+    )
+    for summary in summaries:
+        if summary["strategy"] == "memory-compact":
+            continue
+        shown = reference[
+            (reference["strategy"] == summary["strategy"])
+            & (reference["budget_chars"] == summary["budget_chars"])
+        ].iloc[0]
+        assert shown["chars_per_conversation"] == summary["output_chars"] / summary["conversations"]
+        assert shown["needed_recall"] == summary["needed_recall"]

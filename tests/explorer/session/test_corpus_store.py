@@ -147,3 +147,13 @@ def test_a_conversation_opens_with_its_messages_links_and_a_safe_label(items):
     label = corpus_store.conversation_of(corpus, hostile, fallback).label
     assert not set(label) & set("*<>=[]`!")
     assert label.startswith("Corpus tau.json, ") and label.endswith(".json#0")
+
+
+def test_a_corpus_keeps_its_probes_and_one_without_keeps_its_key(folder, items):
+    from compactor.analyses.outcomes import Probe
+
+    before = corpus_store.corpus_key(items)
+    probed = [CorpusItem(0, items[0].request, items[0].tool_links, (Probe("p", (0, 2), "a"),))]
+    kept = corpus_store.save_corpus("probed.json", None, probed)
+    assert corpus_store.get_corpus(kept.key).items == tuple(probed)
+    assert corpus_store.corpus_key(items) == before != kept.key
