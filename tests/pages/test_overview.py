@@ -36,7 +36,7 @@ def acted_on(at):
     return {stage: list(group["message"]) for stage, group in acted.groupby("stage", sort=True)}
 
 
-#: The headline's figures; the outcomes section below them has its own (tests/pages/test_outcomes.py).
+#: The headline's figures; the outcomes section below has its own (tests/pages/test_outcomes.py).
 HEADLINE = (
     "Characters out",
     "Messages out",
