@@ -40,7 +40,7 @@ def reported(at):
         ],
         "kept": {
             key: list(messages[key])
-            for key in ("memory-compact", "keep-last", "seed-trim", "langchain")
+            for key in ("memory-compact", "keep-last", "seed-trim", "langchain-trim")
         },
         "stats": stats,
     }
@@ -93,7 +93,7 @@ def test_without_langchain_the_page_says_how_to_install_it(monkeypatch):
         assert_clean(at)
         assert INSTALL_HINT in [c.value for c in at.code]
         assert any("langchain-core" in w.value for w in at.warning)
-        assert "langchain" not in table(at, "memory-compact").columns
+        assert "langchain-trim" not in table(at, "memory-compact").columns
         totals = table(at, "tokens_estimate").set_index("strategy")
         assert pd.isna(totals.loc["LangChain trim_messages", "output_chars"])  # drawn as —
         settings = static_table(at, "How").set_index("Strategy")

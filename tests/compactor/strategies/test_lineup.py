@@ -40,7 +40,7 @@ def test_dispatcher_at_300_characters():
         "memory-compact": ((0, 1, 4, 5), 264, 4, 68, True),
         "keep-last": ((2, 3, 4, 5), 298, 4, 76, True),
         "seed-trim": ((3, 4, 5), 191, 3, 49, True),
-        "langchain": ((0, 3, 4, 5), 264, 4, 68, True),
+        "langchain-trim": ((0, 3, 4, 5), 264, 4, 68, True),
     }
     trim = comparison.outcome("seed-trim")
     assert trim.parameters == {"maxTokensEstimate": 75, "dropToolParts": False}
@@ -63,7 +63,7 @@ def test_dispatcher_at_300_characters():
         "memory-compact": "removed",
         "keep-last": "verbatim",
         "seed-trim": "removed",
-        "langchain": "removed",
+        "langchain-trim": "removed",
     }
 
 
@@ -148,7 +148,7 @@ def test_every_strategy_on_random_histories(request):
         assert outcome.budget_met == (outcome.output_chars <= budget)
     assert comparison.outcome("memory-compact").kept == tuple(t.index for t in run(typed).survivors)
     assert comparison.outcome("keep-last").budget_met
-    assert comparison.outcome("langchain").kept == langchain_by_hand(roles, contents, budget)
+    assert comparison.outcome("langchain-trim").kept == langchain_by_hand(roles, contents, budget)
     trim = comparison.outcome("seed-trim")
     by_trim = trim_context(
         {
@@ -173,11 +173,11 @@ def test_without_langchain_the_outcome_says_how_to_install_it(monkeypatch):
     with pytest.raises(LangChainUnavailable, match="pip install -e"):
         langchain_trim(["user", "user"], ["a", "b"], 100)
     comparison = compare_strategies(dispatcher())
-    outcome = comparison.outcome("langchain")
+    outcome = comparison.outcome("langchain-trim")
     assert not outcome.available and outcome.messages == ()
     assert INSTALL_HINT in outcome.unavailable
     assert outcome.output_chars is None and outcome.budget_met is None
-    assert "langchain" not in comparison.rows()[0]
+    assert "langchain-trim" not in comparison.rows()[0]
     assert [o.available for o in comparison.outcomes] == [True, True, True, False]
 
 
