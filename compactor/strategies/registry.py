@@ -21,7 +21,13 @@ from typing import Any
 from compactor.errors import Problem
 from compactor.input.validation import validate
 from compactor.model import Request
-from compactor.strategies import baselines
+from compactor.strategies import (
+    baselines,
+    context_editing,
+    observation_masking,
+    openai_truncation,
+    prune_messages,
+)
 from compactor.strategies.outcome import StrategyOutcome
 from compactor.strategies.semantic_dedupe import DEFAULT_THRESHOLD
 from compactor.strategies.spec import (
@@ -199,3 +205,10 @@ register(
         needs="the semantic extra",
     )
 )
+
+# The strategies other teams ship, each from its own published documentation.
+register(context_editing.ANTHROPIC_STRATEGY)
+register(context_editing.LANGCHAIN_STRATEGY)
+register(observation_masking.STRATEGY)
+register(prune_messages.STRATEGY)
+register(openai_truncation.STRATEGY)
