@@ -29,6 +29,9 @@ from tests.explorer.requests import rich_request
 PAGE = "pages/strategies.py"
 
 
+SHOWN = ("memory-compact", "keep-last", "seed-trim", "langchain-trim")
+
+
 def reported(at):
     totals = table(at, "tokens_estimate")
     messages = table(at, "memory-compact")
@@ -38,10 +41,7 @@ def reported(at):
             (r.strategy, int(r.output_chars), int(r.tokens_estimate), int(r.output_messages))
             for r in totals.itertuples()
         ],
-        "kept": {
-            key: list(messages[key])
-            for key in ("memory-compact", "keep-last", "seed-trim", "langchain-trim")
-        },
+        "kept": {key: list(messages[key]) for key in SHOWN},
         "stats": stats,
     }
 
@@ -53,7 +53,9 @@ def expected_for(request, **options):
             (o.name, o.output_chars, o.tokens_estimate, o.output_messages)
             for o in comparison.outcomes
         ],
-        "kept": {o.key: [m.kept for m in o.messages] for o in comparison.outcomes},
+        "kept": {
+            o.key: [m.kept for m in o.messages] for o in comparison.outcomes if o.key in SHOWN
+        },
         "stats": dict(comparison.outcome("seed-trim").stats),
     }
 
