@@ -11,6 +11,7 @@ from typing import Any
 
 from compactor.analyses.outcomes import DEFAULT_FUTURE
 from compactor.analyses.sweeps import BUDGET_RANGE
+from compactor.cli.evaluate_strategy import add_arguments, run_strategy
 from compactor.cli.io import fail
 from compactor.errors import Problem, ProblemError
 from compactor.evaluation import (
@@ -67,7 +68,13 @@ end (rows go to
 FILE.parquet.rows.jsonl meanwhile). An interrupted run keeps what it wrote: run it again with
 --resume to go on, skipping every row already there. Progress goes to standard error; the summary
 to standard output. Exit codes: 0 done; 2 for an unreadable corpus, a bad grid or budget, or a
-file that exists without --resume, each problem with where it is."""
+file that exists without --resume, each problem with where it is.
+
+--strategy NAME evaluates another strategy of the registry at --budgets (default: each
+request's own budget_chars), with --strategy-param KEY=VALUE and --strategy-grid KEY=V1,V2,...
+in its own parameter names; its rows hold conversation, strategy, strategy_params,
+budget_chars, output_chars, output_messages, budget_met, replaced_messages, anchors,
+anchors_kept and tool_pairs_broken."""
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -134,6 +141,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         action="store_true",
         help="cut contents over 8,000 characters (else they are an error)",
     )
+    add_arguments(parser)
     parser.set_defaults(run=run)
 
 
@@ -149,6 +157,8 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _run(args: argparse.Namespace) -> int:
+    if args.strategy != "memory-compact" or args.strategy_param or args.strategy_grid:
+        return run_strategy(args, _budgets(args.budgets))
     plan = _plan(args)
     _check_out(args)
     items = load_corpus(args.corpus, args.format, keep_last=args.keep_last, cut_long=args.cut_long)

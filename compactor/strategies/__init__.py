@@ -1,7 +1,10 @@
 """Strategies: other ways to shrink a history, to compare with memory-compact on the same
 conversation: keep-last, the seeds/003 trim (:mod:`~compactor.strategies.context_trim`),
 LangChain's ``trim_messages``, memory-compact with semantic dedupe, and the seeds/003 LLM
-compact through a provider; :mod:`~compactor.strategies.lineup` runs them side by side."""
+compact through a provider, and the strategies other teams ship (Anthropic and LangChain context
+editing, observation masking, the AI SDK's ``pruneMessages``, OpenAI's ``truncation: "auto"``).
+:mod:`~compactor.strategies.registry` names every one with its parameters and source;
+:mod:`~compactor.strategies.lineup` runs them side by side."""
 
 from compactor.strategies.context_trim import (
     trim_context,
@@ -28,6 +31,29 @@ from compactor.strategies.llm_compact import (
     cache_key,
     llm_compact,
 )
+from compactor.strategies.outcome import (
+    REPLACED,
+    StrategyMessage,
+)
+from compactor.strategies.registry import (
+    STRATEGIES,
+    register,
+)
+from compactor.strategies.registry import (
+    apply as apply_strategy,
+)
+from compactor.strategies.registry import (
+    get as get_strategy,
+)
+from compactor.strategies.registry import (
+    names as strategy_names,
+)
+from compactor.strategies.spec import (
+    Parameter,
+    RegisteredStrategy,
+    Source,
+    StrategyParameterError,
+)
 
 __all__ = [
     "KEEP_LAST",
@@ -35,14 +61,25 @@ __all__ = [
     "LANGCHAIN_HINT",
     "LLMCompact",
     "MEMORY_COMPACT",
+    "Parameter",
+    "REPLACED",
+    "RegisteredStrategy",
+    "STRATEGIES",
+    "Source",
+    "StrategyMessage",
+    "StrategyParameterError",
     "SEED_TRIM",
     "SEMANTIC_DEDUPE",
     "StrategyComparison",
     "StrategyOutcome",
+    "apply_strategy",
     "cache_key",
     "compare_strategies",
+    "get_strategy",
     "keep_last_count",
     "llm_compact",
+    "register",
+    "strategy_names",
     "trim_context",
     "trim_token_counter",
 ]

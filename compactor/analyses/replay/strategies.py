@@ -1,5 +1,6 @@
 """The strategies a replay runs on every turn (memory-compact, keep-last-N, the seeds/003 trim,
-the seeds/003 loop) and :func:`replay_request`, which builds one by name and replays."""
+the seeds/003 loop, and any strategy of the registry through :class:`Registered`) and
+:func:`replay_request`, which builds one by name and replays."""
 
 from __future__ import annotations
 
@@ -9,9 +10,11 @@ from typing import Any
 
 from compactor.analyses.replay.loop import ALWAYS, Carried, Fact, Replay, Shrunk, Strategy, replay
 from compactor.engine.turn_stages import TurnStages
-from compactor.model import Params, Request
+from compactor.model import Message, Params, Request
+from compactor.strategies import registry
 from compactor.strategies.context_trim import estimate_tokens, trim_context
 from compactor.strategies.keep_last import keep_last
+from compactor.strategies.outcome import CUT, REMOVED, VERBATIM
 from compactor.text.incremental import IncrementalAnalysis
 
 
@@ -141,7 +144,46 @@ class ProviderCompact:
         return Shrunk((summary, *(history[len(history) - kept :] if kept else ())))
 
 
-#: The strategies the command line offers, by name (the seed loop needs a compact strategy).
+class Registered:
+    """Any strategy of :mod:`compactor.strategies.registry`, by name, on every turn at
+    ``params.budget_chars`` with its own ``strategy_params``.
+
+    A message it returns verbatim or cut keeps its origin; a replaced one (a cleared tool
+    result, a masked observation) is new text (no origin). A strategy that clears earlier
+    messages changes the prefix sent before, which the replay's stable prefix shows (the
+    provider's prompt cache is invalidated from the first changed message on).
+    """
+
+    def __init__(
+        self, name: str, params: Params, strategy_params: dict[str, Any] | None = None
+    ) -> None:
+        self.strategy = registry.get(name)
+        self.strategy.validate(strategy_params)  # fail before the first turn
+        self.params = params
+        self.strategy_params = dict(strategy_params or {})
+        self.name = name
+
+    def __call__(self, history: Sequence[Carried]) -> list[Carried]:
+        request = Request(
+            tuple(Message(i, m.role, m.content, m.id, m.pin) for i, m in enumerate(history)),
+            self.params,
+        )
+        outcome = self.strategy.apply(request, self.params.budget_chars, self.strategy_params)
+        out = []
+        for m in outcome.messages:
+            if m.kept == REMOVED:
+                continue
+            carried = history[m.index]
+            if m.kept == VERBATIM:
+                out.append(carried)
+            else:
+                origin = carried.origin if m.kept == CUT else None
+                out.append(replace(carried, content=m.content or "", origin=origin))
+        return out
+
+
+#: The strategies the command line offers, by name (the seed loop needs a compact strategy);
+#: every name of the registry is offered too (:class:`Registered`).
 STRATEGIES = ("memory-compact", "keep-last", "trim")
 
 
@@ -152,16 +194,21 @@ def build_strategy(
     keep_last_messages: int | None = None,
     drop_tool_parts: bool = False,
     max_tokens_estimate: int | None = None,
+    strategy_params: dict[str, Any] | None = None,
 ) -> Strategy:
     """One of :data:`STRATEGIES`: memory-compact with ``params``, keep-last within
-    ``params.budget_chars``, or the trim with its own options."""
+    ``params.budget_chars``, or the trim with its own options; or any registry strategy
+    (:class:`Registered`) with ``strategy_params``."""
     if name == "memory-compact":
         return MemoryCompact(params)
     if name == "keep-last":
         return KeepLast(params.budget_chars)
     if name == "trim":
         return ContextTrim(keep_last_messages, drop_tool_parts, max_tokens_estimate)
-    raise ValueError(f"strategy must be one of {', '.join(STRATEGIES)}, not {name!r}")
+    if name in registry.names():
+        return Registered(name, params, strategy_params)
+    known = ", ".join(dict.fromkeys((*STRATEGIES, *registry.names())))
+    raise ValueError(f"strategy must be one of {known}, not {name!r}")
 
 
 def replay_request(

@@ -136,8 +136,8 @@ def test_an_unavailable_strategy_has_a_row_without_numbers(rich, monkeypatch):
     monkeypatch.setitem(sys.modules, "langchain_core.messages", None)
     comparison = compare_strategies(rich.request)
     totals = compare_frames.strategy_totals(comparison).set_index("key")
-    assert not totals.loc["langchain", "available"]
-    assert pd.isna(totals.loc["langchain", "output_chars"])
-    assert 'pip install -e ".[langchain]"' in totals.loc["langchain", "how"]
-    assert "langchain" not in compare_frames.strategy_messages(comparison).columns
+    assert not totals.loc["langchain-trim", "available"]
+    assert pd.isna(totals.loc["langchain-trim", "output_chars"])
+    assert 'pip install -e ".[langchain]"' in totals.loc["langchain-trim", "how"]
+    assert "langchain-trim" not in compare_frames.strategy_messages(comparison).columns
     assert "LangChain trim_messages" not in compare_frames.strategy_order(comparison)

@@ -1,0 +1,98 @@
+"""``evaluate CORPUS --strategy NAME``: a registry strategy's rows over a corpus (any strategy
+but memory-compact, whose rows, sweep and ``--resume`` stay with :mod:`compactor.cli.evaluate`)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import sys
+from typing import Any
+
+from compactor.errors import Problem, ProblemError
+from compactor.evaluation import load_corpus
+from compactor.evaluation.output import RowWriter, check_out
+from compactor.evaluation.strategy_rows import parse_strategy_grid, strategy_rows, strategy_settings
+from compactor.strategies import registry
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    names = ", ".join(registry.names())
+    parser.add_argument(
+        "--strategy",
+        metavar="NAME",
+        default="memory-compact",
+        help=f"the strategy to evaluate ({names}; default memory-compact)",
+    )
+    parser.add_argument(
+        "--strategy-param",
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
+        help="a parameter of --strategy, by its own name (repeatable)",
+    )
+    parser.add_argument(
+        "--strategy-grid",
+        action="append",
+        default=[],
+        metavar="KEY=V1,V2,...",
+        help="values of a parameter of --strategy; every combination is run (repeatable)",
+    )
+
+
+def run_strategy(args: argparse.Namespace, budgets: list[int] | None) -> int:
+    """The rows of ``args.strategy`` at ``budgets`` (default: each request's own budget)."""
+    strategy = registry.get(args.strategy)
+    if args.grid:
+        raise ProblemError(
+            [Problem("--grid sets memory-compact's parameters; use --strategy-grid", path="--grid")]
+        )
+    if args.resume:
+        raise ProblemError([Problem("--resume is for memory-compact's rows", path="--resume")])
+    params = strategy.parse(args.strategy_param)
+    grid = dict(parse_strategy_grid(strategy, option) for option in args.strategy_grid)
+    settings = strategy_settings(strategy, params, grid)
+    if args.out:
+        check_out(args.out, False)
+    items = load_corpus(args.corpus, args.format, keep_last=args.keep_last, cut_long=args.cut_long)
+    writer = RowWriter(args.out) if args.out else None
+    rows: list[dict[str, Any]] = []
+    try:
+        for item in items:
+            for row in strategy_rows(item, strategy, settings, budgets):
+                if writer:
+                    writer.write(row)
+                rows.append(row)
+    finally:
+        if writer:
+            writer.close()
+    if writer:
+        writer.finish()
+    sys.stdout.write(summary_text(strategy.name, settings, rows, len(items)))
+    return 0
+
+
+def summary_text(
+    name: str, settings: list[dict[str, Any]], rows: list[dict[str, Any]], conversations: int
+) -> str:
+    """One line per parameter setting: budget met, median characters, anchors, pairs broken."""
+    lines = [
+        f"{conversations:,} conversations, strategy {name}, {len(settings):,} settings",
+        f"{'parameters':<40} {'rows':>5} {'met':>5} {'chars median':>12} "
+        f"{'anchors kept':>12} {'broken':>6}",
+    ]
+    for setting in settings:
+        mine = [r for r in rows if r["strategy_params"] == setting]
+        if not mine:
+            continue
+        met = sum(bool(r["budget_met"]) for r in mine) / len(mine)
+        chars = statistics.median(r["output_chars"] or 0 for r in mine)
+        anchors = sum(r["anchors"] for r in mine)
+        kept = sum(r["anchors_kept"] for r in mine) / anchors if anchors else None
+        shown = json.dumps(setting, separators=(",", ":"))
+        lines.append(
+            f"{shown:<40} {len(mine):>5} {met:>5.0%} {chars:>12,.0f} "
+            f"{'-' if kept is None else f'{kept:.2f}':>12} "
+            f"{sum(r['tool_pairs_broken'] for r in mine):>6,}"
+        )
+    return "\n".join(lines) + "\n"

@@ -1,0 +1,124 @@
+"""Corpus rows of any registry strategy: one per (conversation, parameters, budget), with the
+columns memory-compact's rows share (characters, anchors, tool pairs broken).
+
+A strategy runs once per budget (no sweep: the peers' outputs are not prefixes of one order).
+An anchor is kept when one of its occurrences is still in what the strategy returns (a cut
+message up to its end, a replaced message anywhere in the new text); a tool pair is broken
+when exactly one of the call and the result is returned (a cleared result still answers its
+call). ``needs``/``needs_met`` (needed-later recall) are not on this branch:
+:func:`needs_columns` is the hook that fills them once they exist.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from compactor.analyses.anchors.finder import find_anchors
+from compactor.analyses.pairing import tool_pairs
+from compactor.errors import Problem, ProblemError
+from compactor.evaluation.corpus import CorpusItem
+from compactor.evaluation.grid import BUDGET
+from compactor.input.validation import validate
+from compactor.strategies.outcome import CUT, REMOVED, VERBATIM, StrategyOutcome
+from compactor.strategies.spec import RegisteredStrategy
+
+STRATEGY_ROW_KEYS: tuple[str, ...] = (
+    "conversation",
+    "strategy",
+    "strategy_params",
+    BUDGET,
+    "output_chars",
+    "output_messages",
+    "budget_met",
+    "replaced_messages",
+    "anchors",
+    "anchors_kept",
+    "tool_pairs_broken",
+)
+
+
+def strategy_settings(
+    strategy: RegisteredStrategy,
+    params: Mapping[str, Any] | None = None,
+    grid: Mapping[str, Sequence[Any]] | None = None,
+) -> list[dict[str, Any]]:
+    """Every combination of the ``grid`` values over ``params`` (the first grid parameter
+    varies slowest), each checked by the strategy; StrategyParameterError names what is wrong."""
+    params, grid = dict(params or {}), dict(grid or {})
+    for name, values in grid.items():
+        strategy.parameter(name)  # an unknown name fails here, by name
+        if not values:
+            raise ProblemError([Problem("must list at least one value", path=f"grid.{name}")])
+    combos = itertools.product(*grid.values()) if grid else [()]
+    settings = [{**params, **dict(zip(grid, combo, strict=True))} for combo in combos]
+    for setting in settings:
+        strategy.validate(setting)
+    return settings
+
+
+def parse_strategy_grid(strategy: RegisteredStrategy, option: str) -> tuple[str, list[Any]]:
+    """``keep=1,3,5`` -> ``("keep", [1, 3, 5])``, each value parsed as the parameter's kind."""
+    name, sep, text = option.partition("=")
+    if not sep:
+        raise ProblemError([Problem(f"must be NAME=V1,V2,..., not {option!r}", path="--grid")])
+    parameter = strategy.parameter(name)
+    return name, [parameter.parse(v) for v in text.split(",")]
+
+
+def strategy_rows(
+    item: CorpusItem,
+    strategy: RegisteredStrategy,
+    settings: Sequence[Mapping[str, Any]],
+    budgets: Sequence[int] | None = None,
+) -> list[dict[str, Any]]:
+    """The rows of one conversation: every setting at every budget (default: the request's
+    own ``budget_chars``). Raises InvalidRequest for an invalid request."""
+    request = validate(item.request)
+    anchors = find_anchors(request.contents)
+    pairs, _ = tool_pairs(request.roles, item.tool_links)
+    rows = []
+    for setting in settings:
+        for budget in sorted(budgets or [request.params.budget_chars]):
+            outcome = strategy.apply(request, budget, setting)
+            alive = [m.kept != REMOVED for m in outcome.messages] or [False] * len(request.contents)
+            kept = sum(any(_holds(outcome, o, a.text) for o in a.occurrences) for a in anchors)
+            rows.append(
+                {
+                    "conversation": item.conversation,
+                    "strategy": strategy.name,
+                    "strategy_params": dict(setting),
+                    BUDGET: budget,
+                    "output_chars": outcome.output_chars,
+                    "output_messages": outcome.output_messages,
+                    "budget_met": outcome.budget_met,
+                    "replaced_messages": outcome.replaced_messages,
+                    "anchors": len(anchors),
+                    "anchors_kept": kept,
+                    "tool_pairs_broken": sum(alive[c] != alive[r] for c, r, _ in pairs),
+                    **needs_columns(item, outcome),
+                }
+            )
+    return rows
+
+
+def needs_columns(item: CorpusItem, outcome: StrategyOutcome) -> dict[str, Any]:
+    """The needed-later recall columns (``needs``, ``needs_met``) of a row: none yet. Hook for
+    the branch that adds them to memory-compact's rows; judge the outcome with
+    ``compactor.analyses.outcomes.judge.judge_outcome(needs, outcome)`` here."""
+    return {}
+
+
+def _holds(outcome: StrategyOutcome, occurrence: Any, text: str) -> bool:
+    index, end = occurrence[0], occurrence[2]
+    if not outcome.messages:
+        return False
+    m = outcome.messages[index]
+    if m.kept == REMOVED or m.content is None:
+        return False
+    if m.kept == VERBATIM:
+        return True
+    if m.kept == CUT:
+        return end <= len(m.content)
+    return text in m.content  # replaced: the anchor survives only if the new text holds it

@@ -1,0 +1,214 @@
+"""Every strategy by its stable name: the lineup, the replay, the corpus evaluation and
+``shrink`` look them up here.
+
+>>> from compactor import validate
+>>> from compactor.samples import load_sample
+>>> strategy = get("keep-last")
+>>> outcome = strategy.apply(validate(load_sample("dispatcher").request), 300)
+>>> outcome.kept, outcome.budget_met
+((2, 3, 4, 5), True)
+
+A strategy of our own is added with :func:`register` (its module defines a
+:class:`~compactor.strategies.spec.RegisteredStrategy`, and this module registers it).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from types import MappingProxyType
+from typing import Any
+
+from compactor.errors import Problem
+from compactor.input.validation import validate
+from compactor.model import Request
+from compactor.strategies import (
+    baselines,
+    context_editing,
+    observation_masking,
+    openai_truncation,
+    prune_messages,
+)
+from compactor.strategies.outcome import StrategyOutcome
+from compactor.strategies.semantic_dedupe import DEFAULT_THRESHOLD
+from compactor.strategies.spec import (
+    Parameter,
+    RegisteredStrategy,
+    Source,
+    StrategyParameterError,
+)
+
+_ENCODING = Parameter(
+    "encoding",
+    "str",
+    None,
+    "count tokens with this tokenizer (o200k_base, cl100k_base; the tokens extra) instead of "
+    "the ceil(characters / 4) estimate",
+    nullable=True,
+)
+
+
+def _ids(request: Request) -> list[str | None]:
+    return [m.id for m in request.messages]
+
+
+def _memory_compact(
+    request: Request, budget: int, params: Mapping[str, Any], given: frozenset[str]
+) -> StrategyOutcome:
+    overrides = {k: v for k, v in params.items() if k in given}
+    if overrides or budget != request.params.budget_chars:
+        request = validate({**request.to_dict(), **overrides, "budget_chars": budget})
+    return baselines.memory_compact(request)
+
+
+def _keep_last(
+    request: Request, budget: int, params: Mapping[str, Any], given: frozenset[str]
+) -> StrategyOutcome:
+    return baselines.keep_last(request.roles, request.contents, budget, _ids(request))
+
+
+def _seed_trim(
+    request: Request, budget: int, params: Mapping[str, Any], given: frozenset[str]
+) -> StrategyOutcome:
+    return baselines.seed_trim(
+        request.roles,
+        request.contents,
+        budget,
+        params["keepLastMessages"],
+        params["dropToolParts"],
+        params["encoding"],
+        _ids(request),
+    )
+
+
+def _langchain_trim(
+    request: Request, budget: int, params: Mapping[str, Any], given: frozenset[str]
+) -> StrategyOutcome:
+    return baselines.langchain(request.roles, request.contents, budget, _ids(request))
+
+
+def _semantic(
+    request: Request, budget: int, params: Mapping[str, Any], given: frozenset[str]
+) -> StrategyOutcome:
+    if budget != request.params.budget_chars:
+        request = validate({**request.to_dict(), "budget_chars": budget})
+    return baselines.semantic_memory_compact(request, params["semantic_threshold"])
+
+
+_SPEC = Source("memory-compact specification (shared/SPEC.md)", "../shared/SPEC.md", "this project")
+_CONTRACT = (
+    Parameter("keep_last_n", "int", None, "the request's own unless given", 0, nullable=True),
+    Parameter("keep_roles", "names", None, "the request's own unless given", nullable=True),
+    Parameter(
+        "duplicate_threshold", "float", None, "the request's own unless given", 0, nullable=True
+    ),
+    Parameter("max_message_chars", "int", None, "the request's own unless given", 1, nullable=True),
+)
+
+_STRATEGIES: dict[str, RegisteredStrategy] = {}
+#: Every registered strategy by name, in the order the lineup shows them (read-only).
+STRATEGIES: Mapping[str, RegisteredStrategy] = MappingProxyType(_STRATEGIES)
+
+
+def register(strategy: RegisteredStrategy) -> RegisteredStrategy:
+    """Add ``strategy`` under its name; a name is registered once."""
+    if strategy.name in _STRATEGIES:
+        raise ValueError(f"a strategy named {strategy.name!r} is already registered")
+    _STRATEGIES[strategy.name] = strategy
+    return strategy
+
+
+def get(name: str) -> RegisteredStrategy:
+    """The strategy registered as ``name``; StrategyParameterError lists the names otherwise."""
+    try:
+        return _STRATEGIES[name]
+    except KeyError:
+        known = ", ".join(_STRATEGIES)
+        raise StrategyParameterError(
+            [Problem(f"is not a strategy; the strategies are {known}", path=name)]
+        ) from None
+
+
+def names() -> tuple[str, ...]:
+    return tuple(_STRATEGIES)
+
+
+def apply(
+    name: str,
+    request: Request,
+    budget_chars: int | None = None,
+    params: Mapping[str, Any] | None = None,
+) -> StrategyOutcome:
+    """:meth:`RegisteredStrategy.apply` of the strategy registered as ``name``."""
+    return get(name).apply(request, budget_chars, params)
+
+
+register(
+    RegisteredStrategy(
+        baselines.MEMORY_COMPACT,
+        "memory-compact",
+        _SPEC,
+        _CONTRACT,
+        _memory_compact,
+        budget="budget_chars is the budget; the other parameters are the request's own unless "
+        "given",
+    )
+)
+register(
+    RegisteredStrategy(
+        baselines.KEEP_LAST,
+        "keep the last N",
+        Source("the baseline of every chat application", "", "n/a"),
+        (),
+        _keep_last,
+        budget="N is the most last messages whose characters fit the budget",
+    )
+)
+register(
+    RegisteredStrategy(
+        baselines.SEED_TRIM,
+        "trim (seeds/003)",
+        Source("seeds/003 trim (compactor/strategies/context_trim.py)", "seeds/003", "2025"),
+        (
+            Parameter("keepLastMessages", "int", None, "keep only the last N", 0, nullable=True),
+            Parameter("dropToolParts", "bool", False, "remove tool calls and results"),
+            _ENCODING,
+        ),
+        _seed_trim,
+        budget="maxTokensEstimate = ceil(budget_chars / 4)",
+    )
+)
+register(
+    RegisteredStrategy(
+        baselines.LANGCHAIN,
+        "LangChain trim_messages",
+        Source(
+            "langchain_core.messages.utils.trim_messages",
+            "https://python.langchain.com/api_reference/core/messages/"
+            "langchain_core.messages.utils.trim_messages.html",
+            "langchain-core 0.3/1.x (2025)",
+        ),
+        (),
+        _langchain_trim,
+        budget="max_tokens = budget_chars with a character counter, strategy='last', "
+        "include_system=True",
+        needs="langchain-core",
+    )
+)
+register(
+    RegisteredStrategy(
+        baselines.SEMANTIC_DEDUPE,
+        "memory-compact, semantic dedupe",
+        _SPEC,
+        (Parameter("semantic_threshold", "float", DEFAULT_THRESHOLD, "cosine threshold", 0),),
+        _semantic,
+        budget="as memory-compact",
+        needs="the semantic extra",
+    )
+)
+
+# The strategies other teams ship, each from its own published documentation.
+register(context_editing.ANTHROPIC_STRATEGY)
+register(context_editing.LANGCHAIN_STRATEGY)
+register(observation_masking.STRATEGY)
+register(prune_messages.STRATEGY)
+register(openai_truncation.STRATEGY)

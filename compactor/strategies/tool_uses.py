@@ -1,0 +1,114 @@
+"""The tool uses of a history as the import writes them: a call is a line
+``[tool call NAME id=ID] ARGUMENTS`` of an assistant message, its result a ``tool`` message whose
+``id`` is the call's id. The peers' strategies clear, mask or prune these.
+
+The call-line pattern is the one :mod:`compactor.export.calls` reads back (a test keeps the two
+equal); strategies do not import the export layer.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+from compactor.model import Request
+from compactor.strategies.outcome import StrategyOutcome, strategy_outcome
+from compactor.text.tokens import CHARS_PER_TOKEN, count_tokens
+
+CALL_LINE = re.compile(
+    r"^\[tool call (?P<name>[^\s\]]+)(?: id=(?P<id>[^\]\s]+))?\](?: (?P<args>[^\n]*))?$",
+    re.MULTILINE,
+)
+#: What a cleared tool input becomes: no arguments, as LangChain's ``args = {}``.
+CLEARED_INPUT = "{}"
+
+
+@dataclass(frozen=True)
+class ToolUse:
+    """One tool result and the call that asked for it."""
+
+    result: int  # index of the tool message
+    call: int | None  # index of the assistant message with the call (None: none found)
+    name: str | None  # the tool's name, from the call line (None: no call line names it)
+    id: str | None  # the call id
+
+
+def tool_uses(
+    roles: Sequence[str], contents: Sequence[str], ids: Sequence[str | None]
+) -> list[ToolUse]:
+    """Every tool message, oldest first, with its call: the call line with its id in an earlier
+    assistant message, else (no id, or no such line) the nearest earlier assistant message
+    with only tool messages in between, its tool name then unknown."""
+    by_id: dict[str, tuple[int, str]] = {}
+    uses = []
+    caller: int | None = None
+    for i, (role, content) in enumerate(zip(roles, contents, strict=True)):
+        if role == "assistant":
+            caller = i
+            for match in CALL_LINE.finditer(content):
+                if match["id"]:
+                    by_id.setdefault(match["id"], (i, match["name"]))
+        elif role == "tool":
+            found = by_id.get(ids[i] or "")
+            if found:
+                uses.append(ToolUse(i, found[0], found[1], ids[i]))
+            else:
+                uses.append(ToolUse(i, caller, None, ids[i]))
+        else:
+            caller = None
+    return uses
+
+
+def clear_input(content: str, call_id: str | None) -> str:
+    """``content`` with the arguments of the call line ``call_id`` cleared (``{}``)."""
+    if call_id is None:
+        return content
+
+    def cleared(match: re.Match[str]) -> str:
+        if match["id"] != call_id:
+            return match[0]
+        return f"[tool call {match['name']} id={call_id}] {CLEARED_INPUT}"
+
+    return CALL_LINE.sub(cleared, content)
+
+
+def tokens(text: str, encoding: str | None = None) -> int:
+    """One message's tokens: ``ceil(characters / 4)``, or counted with ``encoding``."""
+    if encoding is None:
+        return math.ceil(len(text) / CHARS_PER_TOKEN)
+    return count_tokens(text, encoding)
+
+
+def total_tokens(contents: Sequence[str], encoding: str | None = None) -> int:
+    return sum(tokens(c, encoding) for c in contents)
+
+
+def budget_tokens(budget_chars: int) -> int:
+    """The character budget in tokens under the estimate: ``ceil(budget_chars / 4)``."""
+    return math.ceil(budget_chars / CHARS_PER_TOKEN)
+
+
+def peer_outcome(
+    key: str,
+    name: str,
+    how: str,
+    parameters: Mapping[str, object],
+    request: Request,
+    returned: Mapping[int, str],
+    budget_chars: int,
+) -> StrategyOutcome:
+    """The outcome of a peer's strategy, which may replace content with placeholders."""
+    return strategy_outcome(
+        key,
+        name,
+        how,
+        parameters,
+        request.roles,
+        request.contents,
+        returned,
+        budget_chars,
+        ids=[m.id for m in request.messages],
+        replaces=True,
+    )
