@@ -1,7 +1,9 @@
 """Strategies: other ways to shrink a history, to compare with memory-compact on the same
 conversation: keep-last, the seeds/003 trim (:mod:`~compactor.strategies.context_trim`),
 LangChain's ``trim_messages``, memory-compact with semantic dedupe, and the seeds/003 LLM
-compact through a provider; :mod:`~compactor.strategies.lineup` runs them side by side."""
+compact through a provider; :mod:`~compactor.strategies.lineup` runs them side by side.
+:mod:`~compactor.strategies.anchor_keep` is our own: the units that hold salient terms, within
+the budget, then recent context (``anchor_keep.apply`` and ``anchor_keep.outcome``)."""
 
 from compactor.strategies.context_trim import (
     trim_context,
