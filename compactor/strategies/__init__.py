@@ -3,8 +3,9 @@ conversation: keep-last, the seeds/003 trim (:mod:`~compactor.strategies.context
 LangChain's ``trim_messages``, memory-compact with semantic dedupe, and the seeds/003 LLM
 compact through a provider, and the strategies other teams ship (Anthropic and LangChain context
 editing, observation masking, the AI SDK's ``pruneMessages``, OpenAI's ``truncation: "auto"``).
-:mod:`~compactor.strategies.registry` names every one with its parameters and source;
-:mod:`~compactor.strategies.lineup` runs them side by side."""
+:mod:`~compactor.strategies.anchor_keep` is our own: the units that hold salient terms, within
+the budget, then recent context. :mod:`~compactor.strategies.registry` names every one with its
+parameters and source; :mod:`~compactor.strategies.lineup` runs them side by side."""
 
 from compactor.strategies.context_trim import (
     trim_context,

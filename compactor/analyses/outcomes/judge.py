@@ -8,7 +8,8 @@ number of lengths given); a need is judged when its user is after the past and i
 an occurrence in the past; it is met when one of those past occurrences is kept (its message
 returned at least ``end`` characters long). Every past occurrence of an anchor is a source of
 each later need of it, so a need's fate is its anchor's: the judge works per anchor, with numpy,
-for one strategy or for many draws at once.
+for one strategy or for many draws at once. A strategy that keeps parts of a message other than
+a prefix (anchor-keep) is judged by its kept spans instead (:func:`judge_spans`).
 """
 
 from __future__ import annotations
@@ -161,6 +162,40 @@ def judge_lengths(
         need = needs.need(k)
         sources = tuple(SourceLoss(i, s, e, where(i, e)) for i, s, e in need.sources if i < past)
         unmet.append(UnmetNeed(need.user, need.anchor, need.kind, need.role, sources))
+    return NeededRecall(len(judged), int(met.sum()), role_recalls(needs, judged, met), tuple(unmet))
+
+
+def judge_spans(
+    needs: Needs, kept_spans: Sequence[Sequence[tuple[int, int]] | None]
+) -> NeededRecall:
+    """Needed-later recall of a strategy that keeps parts of messages: ``kept_spans[i]`` are
+    the ``(start, end)`` spans of past message ``i`` it returned (None or empty when removed).
+    A source ``(i, s, e)`` is kept when one span of message ``i`` holds it whole
+    (``start <= s`` and ``e <= end``); adjacent spans should be given joined, as their
+    concatenation returns them. An anchor's fate decides all its needs, as in
+    :func:`judge_lengths`."""
+    past = len(kept_spans)
+    view = needs.past_view(past)
+    spans = [tuple(s or ()) for s in kept_spans]
+
+    def holds(i: int, start: int, end: int) -> bool:
+        return any(a <= start and end <= b for a, b in spans[i])
+
+    kept_anchor = {}
+    for a in view.anchors.tolist():
+        occurrences = needs.anchors[a].occurrences
+        kept_anchor[a] = any(holds(i, s, e) for i, s, e in occurrences if i < past)
+    met = np.array([kept_anchor[int(needs.anchor[k])] for k in view.judged], dtype=bool)
+    unmet = []
+    for k in view.judged[~met].tolist():
+        need = needs.need(k)
+        sources = tuple(
+            SourceLoss(i, s, e, CUT if spans[i] else REMOVED)
+            for i, s, e in need.sources
+            if i < past
+        )
+        unmet.append(UnmetNeed(need.user, need.anchor, need.kind, need.role, sources))
+    judged = view.judged
     return NeededRecall(len(judged), int(met.sum()), role_recalls(needs, judged, met), tuple(unmet))
 
 

@@ -12,6 +12,7 @@ def test_the_face_exports_exactly_its_names():
         "find_needs",
         "judge_lengths",
         "judge_outcome",
+        "judge_spans",
         "replay_misses",
         "parse_probes",
         "probe_outcomes",
