@@ -10,6 +10,7 @@ from compactor.cli import (
     compact,
     evaluate,
     import_,
+    outcomes,
     replay,
     serve,
     similar,
@@ -19,7 +20,19 @@ from compactor.cli import (
 )
 
 #: Every subcommand, in the order ``--help`` lists them; each module has ``register(sub)``.
-COMMANDS = (compact, import_, sweep, replay, anchors, tokens, similar, summarize, evaluate, serve)
+COMMANDS = (
+    compact,
+    import_,
+    sweep,
+    replay,
+    anchors,
+    outcomes,
+    tokens,
+    similar,
+    summarize,
+    evaluate,
+    serve,
+)
 
 DESCRIPTION = """\
 memory-compact from the command line: the same engine as the explorer and the HTTP service.

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 
 from compactor.analyses.anchors.report import find_anchors
+from compactor.analyses.outcomes import find_needs, replay_misses
 from compactor.analyses.replay.loop import POLICIES
 from compactor.analyses.replay.strategies import STRATEGIES, replay_request
 from compactor.cli.anchors import FILE_HELP, read_request
@@ -34,7 +35,9 @@ def register(sub: argparse._SubParsersAction) -> None:
             '"compacted", "stable_prefix_messages", "stable_prefix_chars", "anchors_lost"}], '
             '"final": [messages]}: the stable prefix is what a prompt cache can reuse from the '
             "turn before, anchors_lost how many anchors of the messages so far (ids, numbers, "
-            "dates, paths, ...; and the phrases of --watch) no longer appear whole; with "
+            "dates, paths, ...; and the phrases of --watch) no longer appear whole, needs how "
+            "many anchors the turn's message uses that an earlier message holds (SPEC part D) "
+            "and misses how many of those the history sent before it no longer held; with "
             "--encoding, each turn also has tokens_out, the tokens of what is sent. "
             f"{FILE_HELP} Exit 0 on success; 2 when the input cannot be used, one line per "
             "problem."
@@ -104,6 +107,9 @@ def run(args: argparse.Namespace) -> int:
         **options,
     )
     out = result.to_dict()
+    misses = replay_misses(result, find_needs(request.contents, request.roles, args.watch))
+    for turn, missed in zip(out["turns"], misses.turns, strict=True):
+        turn["needs"], turn["misses"] = missed.needs, missed.misses
     if args.encoding:
         # histories[0] is [m_0], before the first turn
         sent = tokens.history_tokens(result.histories[1:], args.encoding)

@@ -1,0 +1,188 @@
+"""The judge every strategy shares (SPEC part D): from what a strategy returned of the past,
+which later needs are met.
+
+A strategy is read only through the length it returned of each past message (None when it
+removed it): memory-compact, keep-last, the seeds/003 trim, LangChain, an LLM compact or any
+strategy to come is judged by the same figure. The past is the first ``p`` messages (``p`` the
+number of lengths given); a need is judged when its user is after the past and its anchor has
+an occurrence in the past; it is met when one of those past occurrences is kept (its message
+returned at least ``end`` characters long). Every past occurrence of an anchor is a source of
+each later need of it, so a need's fate is its anchor's: the judge works per anchor, with numpy,
+for one strategy or for many draws at once.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from compactor.analyses.outcomes.needs import Needs
+from compactor.contract import ROLES
+from compactor.strategies import lineup
+
+if TYPE_CHECKING:
+    from compactor.strategies.lineup import StrategyOutcome
+
+#: Where a strategy other than memory-compact lost a source: it removed or cut its message.
+REMOVED, CUT = "removed", "cut"
+#: A budget no budget reaches (a source never kept).
+NEVER = np.iinfo(np.int64).max
+
+
+@dataclass(frozen=True)
+class SourceLoss:
+    """A past source of an unmet need, and where it was lost."""
+
+    index: int
+    start: int
+    end: int
+    lost_at: str  # "dedupe", "trim" or "drop" for memory-compact; "removed" or "cut" else
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"index": self.index, "start": self.start, "end": self.end, "lost_at": self.lost_at}
+
+
+@dataclass(frozen=True)
+class UnmetNeed:
+    """A need none of whose past sources was kept."""
+
+    user: int
+    anchor: str
+    kind: str
+    role: str
+    sources: tuple[SourceLoss, ...]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "user": self.user,
+            "anchor": self.anchor,
+            "kind": self.kind,
+            "role": self.role,
+            "sources": [s.to_dict() for s in self.sources],
+        }
+
+
+@dataclass(frozen=True)
+class RoleRecall:
+    """Needed-later recall of the needs whose user message has ``role``."""
+
+    role: str
+    needs: int
+    met: int
+
+    @property
+    def recall(self) -> float | None:
+        return self.met / self.needs if self.needs else None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"needs": self.needs, "met": self.met, "recall": _round(self.recall)}
+
+
+@dataclass(frozen=True)
+class NeededRecall:
+    """Needed-later recall under one strategy: met needs / needs (None when there are none)."""
+
+    needs: int
+    met: int
+    by_role: tuple[RoleRecall, ...]  # the roles that have needs, in the schema's order
+    unmet: tuple[UnmetNeed, ...]
+
+    @property
+    def recall(self) -> float | None:
+        return self.met / self.needs if self.needs else None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "needs": self.needs,
+            "met": self.met,
+            "recall": _round(self.recall),
+            "by_role": {r.role: r.to_dict() for r in self.by_role},
+            "unmet": [u.to_dict() for u in self.unmet],
+        }
+
+
+def judged_needs(needs: Needs, past: int) -> np.ndarray:
+    """Indices of the needs a compaction of the first ``past`` messages is judged on: users
+    after the past, anchors with an occurrence in it."""
+    return needs.past_view(past).judged
+
+
+def met_needs(needs: Needs, lengths: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``(judged, met)`` for the past lengths ``lengths`` (``p`` values, or one row of ``p``
+    per strategy or draw; -1 for a removed message): the judged needs' indices and, per row,
+    whether each is met."""
+    lengths = np.asarray(lengths, dtype=np.int64)
+    view = needs.past_view(lengths.shape[-1])
+    rows = lengths.reshape(-1, lengths.shape[-1])
+    if not len(view.judged):
+        return view.judged, np.zeros((*lengths.shape[:-1], 0), dtype=bool)
+    kept = rows[:, view.message] >= view.end
+    met = np.logical_or.reduceat(kept, view.heads, axis=1)[:, view.slot]
+    return view.judged, met.reshape(*lengths.shape[:-1], len(view.judged))
+
+
+def need_from_budgets(
+    needs: Needs, from_budget: np.ndarray, returned_chars: np.ndarray | None = None
+) -> tuple[np.ndarray, np.ndarray]:
+    """``(judged, from)``: per judged need, the smallest budget at which it is met (NEVER when
+    none), given per past message the smallest budget from which it is returned
+    (``from_budget``, NEVER for never; one row, or one per draw) and the length it is then
+    returned at (``returned_chars``; None: whole)."""
+    from_budget = np.asarray(from_budget, dtype=np.int64)
+    view = needs.past_view(from_budget.shape[-1])
+    rows = from_budget.reshape(-1, from_budget.shape[-1])
+    if not len(view.judged):
+        return view.judged, np.zeros((*from_budget.shape[:-1], 0), dtype=np.int64)
+    values = rows[:, view.message]
+    if returned_chars is not None:
+        fits = np.asarray(returned_chars, dtype=np.int64)[view.message] >= view.end
+        values = np.where(fits, values, NEVER)
+    found = np.minimum.reduceat(values, view.heads, axis=1)[:, view.slot]
+    return view.judged, found.reshape(*from_budget.shape[:-1], len(view.judged))
+
+
+def judge_lengths(
+    needs: Needs,
+    returned: Sequence[int | None],
+    lost_at: Callable[[int, int], str] | None = None,
+) -> NeededRecall:
+    """Needed-later recall of a strategy that returned ``returned[i]`` characters of past
+    message ``i`` (None when removed); ``lost_at(index, end)`` names where a source was lost
+    (default: ``"removed"`` or ``"cut"``)."""
+    lengths = np.array([-1 if r is None else r for r in returned], dtype=np.int64)
+    judged, met = met_needs(needs, lengths)
+    where = lost_at or (lambda i, end: REMOVED if returned[i] is None else CUT)
+    past = len(returned)
+    unmet = []
+    for k in judged[~met].tolist():
+        need = needs.need(k)
+        sources = tuple(SourceLoss(i, s, e, where(i, e)) for i, s, e in need.sources if i < past)
+        unmet.append(UnmetNeed(need.user, need.anchor, need.kind, need.role, sources))
+    return NeededRecall(len(judged), int(met.sum()), role_recalls(needs, judged, met), tuple(unmet))
+
+
+def judge_outcome(needs: Needs, outcome: StrategyOutcome) -> NeededRecall:
+    """Needed-later recall of a strategy of the lineup (:func:`compare_strategies` run on the
+    past): its outcome's messages say what it returned of each past message."""
+    if not outcome.available:
+        raise ValueError(f"{outcome.key} did not run: {outcome.unavailable}")
+    returned = [None if m.kept == lineup.REMOVED else m.chars for m in outcome.messages]
+    return judge_lengths(needs, returned)
+
+
+def role_recalls(needs: Needs, judged: np.ndarray, met: np.ndarray) -> tuple[RoleRecall, ...]:
+    """Per role of the user message (the schema's order), needs and met needs."""
+    roles = [needs.roles[u] for u in needs.user[judged].tolist()]
+    out = []
+    for role in ROLES:
+        mine = np.array([r == role for r in roles], dtype=bool)
+        if mine.any():
+            out.append(RoleRecall(role, int(mine.sum()), int(met[mine].sum())))
+    return tuple(out)
+
+
+def _round(value: float | None) -> float | None:
+    return None if value is None else round(value, 6)
