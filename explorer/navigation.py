@@ -35,6 +35,7 @@ PAGES: tuple[PageSpec, ...] = (
     PageSpec("pages/anchors.py", "Anchors", ":material/anchor:", "Check"),
     PageSpec("pages/facts.py", "Watched facts", ":material/visibility:", "Check"),
     PageSpec("pages/pairing.py", "Tool pairs", ":material/link:", "Check"),
+    PageSpec("pages/graded.py", "Graded compactions", ":material/grading:", "Check"),
     PageSpec("pages/walkthrough.py", "Walkthrough", ":material/school:", "Teach"),
 )
 

@@ -1,8 +1,9 @@
 """Analyses: read compaction results and explain or judge them; they never change what
 ``compact`` returns. Sweeps (every budget, threshold and cut from one run), the walkthrough,
-watched facts, tool pairing, A/B, import markup, token reports, semantic pairs, and the
-families :mod:`~compactor.analyses.anchors` and :mod:`~compactor.analyses.replay` (each a
-package with its own face). Outcomes (SPEC part D) join them here as
+watched facts, tool pairing, A/B, import markup, token reports, semantic pairs, the
+compactions an agent recorded graded against the lineup (:mod:`~compactor.analyses.graded`),
+and the families :mod:`~compactor.analyses.anchors` and :mod:`~compactor.analyses.replay`
+(each a package with its own face). Outcomes (SPEC part D) join them here as
 :mod:`~compactor.analyses.outcomes`."""
 
 from compactor.analyses.ab import (
@@ -15,6 +16,13 @@ from compactor.analyses.facts import (
     WatchedFact,
     parse_phrases,
     watch,
+)
+from compactor.analyses.graded import (
+    RECORDED,
+    Graded,
+    GradedCompaction,
+    GradedRow,
+    grade,
 )
 from compactor.analyses.markup import (
     term_sources,
@@ -63,10 +71,14 @@ __all__ = [
     "BEYOND_RANGE",
     "BUDGET_RANGE",
     "BudgetSweep",
+    "Graded",
+    "GradedCompaction",
+    "GradedRow",
     "KEPT_ALWAYS",
     "LINK",
     "NOT_FOUND",
     "PairingReport",
+    "RECORDED",
     "REMOVED",
     "REMOVED_ALWAYS",
     "SemanticPair",
@@ -83,6 +95,7 @@ __all__ = [
     "check_pairing",
     "compare_params",
     "compare_results",
+    "grade",
     "message_counts",
     "parse_phrases",
     "semantic_pairs",

@@ -50,7 +50,7 @@ from compactor.formats.reading import (
     read_document,
 )
 from compactor.formats.registry import FORMATS, LINE_FORMATS, convert
-from compactor.formats.types import Change, Conversion
+from compactor.formats.types import Change, Conversion, RecordedCompaction
 
 __all__ = [
     "FORMATS",
@@ -62,6 +62,7 @@ __all__ = [
     "FormatError",
     "ManyConversations",
     "Record",
+    "RecordedCompaction",
     "apply_fixes",
     "convert",
     "convert_document",

@@ -8,6 +8,7 @@ from typing import Any
 
 from compactor.contract import LIMITS, PARAMETERS, RANGES
 from compactor.errors import FormatError, Problem, capped, format_path, quoted
+from compactor.formats.compactions import Recorder
 from compactor.formats.fixes import apply_fixes, limit_changes
 from compactor.formats.types import Change, Conversion
 from compactor.input.validation import errors_of
@@ -128,6 +129,8 @@ class Builder:
         self._renamed: dict[tuple[str, str], list[str]] = {}
         self._ids_from: dict[str, int] = {}
         self._seq = 0
+        #: The compactions the log recorded (an agent log's reader fills it).
+        self.compactions = Recorder(format)
 
     def _next(self) -> int:
         self._seq += 1
@@ -218,7 +221,8 @@ class Builder:
             for n in self._notes
         ]
         report = [change for _, change in sorted(changes, key=lambda pair: pair[0])]
-        report += self._totals()
+        compactions, kept = self.compactions.place([id(d) in index_of for d in self.drafts])
+        report += kept + self._totals()
         request: dict[str, Any] = {"messages": messages, **(params or {})}
         if "budget_chars" not in request:
             budget, change = _chosen_budget(messages)
@@ -235,6 +239,7 @@ class Builder:
             sources=sources,
             removed_results=removed,
             params_given=tuple(name for name in PARAMETERS if name in (params or {})),
+            compactions=compactions,
         )
         errors = errors_of(apply_fixes(conversion).request)
         if errors:

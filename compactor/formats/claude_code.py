@@ -6,7 +6,12 @@ Code writes each content block of one model response on its own line with the sa
 ``message.id``, so consecutive assistant lines of one id are read as one message again (parallel
 tool calls stay together). ``tool_use`` blocks become call lines in the assistant's text with
 their ids; ``tool_result`` blocks (in user records) become tool messages with the
-``tool_use_id``. Every other record (``summary``, ``system``, ``queue-operation``,
+``tool_use_id``. A compaction Claude Code recorded (a ``system`` record of subtype
+``compact_boundary`` with ``compactMetadata`` {trigger, preTokens, postTokens}, then the ``user``
+record marked ``isCompactSummary`` holding the summary it wrote) is kept in the conversion's
+``compactions``, the summary with it: the summary is not a message of the request (the user did
+not write it; the history it replaced is in the request whole). Every other record (``summary``,
+``system``, ``queue-operation``,
 ``file-history-snapshot``, ``progress``, ...) is Claude Code's own bookkeeping: skipped, each kind
 reported once. A subagent's records (``isSidechain``) inside a main session are skipped too; a
 file that holds only a subagent's records is read as that subagent's conversation.
@@ -59,6 +64,11 @@ def _convert(items: list[tuple[str, Any]]) -> Conversion:
         if not isinstance(record, dict):
             b.problem(f"a transcript record must be an object, not {describe(record)}", source)
             continue
+        compaction = _compaction_part(record, subagent_only)
+        if compaction is not None:
+            current = _closed(current)
+            _record(b, compaction, record, source)
+            continue
         skipped = _skipped_as(record, subagent_only)
         if skipped is not None:
             skips.add(skipped, source)
@@ -88,6 +98,57 @@ def _only_a_subagent(items: list[tuple[str, Any]]) -> bool:
     if not messages:
         raise FormatError([Problem("the transcript has no user or assistant records", path="$")])
     return all(r.get("isSidechain") is True for r in messages)
+
+
+def _compaction_part(record: dict, subagent_only: bool) -> str | None:
+    """``"boundary"`` or ``"summary"`` for the records of a compaction; None for the others
+    (a subagent's own compactions are skipped with its records)."""
+    if record.get("isSidechain") is True and not subagent_only:
+        return None
+    if record.get("type") == "system" and record.get("subtype") == "compact_boundary":
+        return "boundary"
+    if record.get("isCompactSummary") is True and _is_message(record):
+        return "summary"
+    return None
+
+
+def _closed(current: _Open | None) -> None:
+    """Close the open message: nothing after a compaction continues it."""
+    if current is not None:
+        current.turn.close()
+
+
+def _record(b: Builder, part: str, record: dict, source: str) -> None:
+    """A compaction's boundary (its metadata) or its summary (the text) into ``b``."""
+    if part == "boundary":
+        meta = record.get("compactMetadata")
+        meta = meta if isinstance(meta, dict) else record
+        b.compactions.boundary(
+            len(b.drafts),
+            source,
+            meta.get("trigger"),
+            meta.get("preTokens"),
+            meta.get("postTokens"),
+        )
+        return
+    where = at(source, "message", "content")
+    b.compactions.summary(len(b.drafts), _summary_text(record["message"].get("content")), where)
+
+
+def _summary_text(content: Any) -> str:
+    """The text of a summary message: its string, or its text blocks joined by a blank line."""
+    if isinstance(content, str):
+        return content
+    if not isinstance(content, list):
+        return ""
+    texts = [
+        block["text"]
+        for block in content
+        if isinstance(block, dict)
+        and block.get("type") == "text"
+        and isinstance(block.get("text"), str)
+    ]
+    return "\n\n".join(t for t in texts if t)
 
 
 def _skipped_as(record: dict, subagent_only: bool) -> str | None:

@@ -6,9 +6,13 @@ system; ``input_text``/``output_text`` parts), ``function_call`` and ``custom_to
 lines in the assistant's text, with their ``call_id``), ``local_shell_call``, and
 ``function_call_output``/``custom_tool_call_output`` (tool messages with the ``call_id``).
 ``reasoning`` items are removed (lossy), counted once. ``session_meta`` gives the system prompt
-(``instructions`` or ``base_instructions.text``) when it has one; ``event_msg``,
-``turn_context`` and ``compacted`` lines are Codex's own records (events repeat the items): each
-kind skipped and reported once. The older layout (a first line ``{"id", "timestamp",
+(``instructions`` or ``base_instructions.text``) when it has one; ``event_msg`` and
+``turn_context`` lines are Codex's own records (events repeat the items): each kind skipped and
+reported once. A ``compacted`` line is a compaction Codex made (``RolloutItem::Compacted``,
+payload ``CompactedItem {message, replacement_history?}`` in ``codex-rs/protocol``): it is kept in
+the conversion's ``compactions`` at the point it falls, ``message`` (the summary Codex wrote;
+empty when a remote compaction left only an encrypted history) as its summary, never as a
+message of the request. The older layout (a first line ``{"id", "timestamp",
 "instructions"}``, then bare items, and ``{"record_type": "state"}`` lines) reads the same way.
 """
 
@@ -97,6 +101,8 @@ class _Reader:
             self.skips.envelope(["timestamp"])
         elif kind == "session_meta":
             self.meta(where, payload)
+        elif kind == "compacted":
+            self.compacted(source, payload)
         else:
             self.skips.add(f"type {kind!r}", source)
 
@@ -119,6 +125,15 @@ class _Reader:
                 draft,
             )
         self.skips.envelope([name for name in meta if name not in ("instructions",)])
+
+    def compacted(self, source: str, payload: dict) -> None:
+        """A compaction: its boundary after the messages so far, its ``message`` the summary."""
+        drafts = len(self.b.drafts)
+        message = payload.get("message")
+        self.b.compactions.boundary(drafts, source, None, None, None)
+        if isinstance(message, str) and message:
+            self.b.compactions.summary(drafts, message, at(source, "payload", "message"))
+        self.speaker = None  # a call after it does not belong to the message before
 
     def item(self, where: str, item: dict) -> None:
         kind = _type(item)

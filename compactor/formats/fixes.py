@@ -56,13 +56,15 @@ def apply_fixes(
     content over 8,000 characters to its first 8,000, moved back to a grapheme boundary so no
     character is split. With both (the default) the request is always within the limits.
     Changes about messages that are no longer there keep their ``source`` but lose their
-    ``index``; ``tool_links``, ``sources`` and ``removed_results`` are re-indexed.
+    ``index``; ``tool_links``, ``sources``, ``removed_results`` and the recorded compactions'
+    boundaries are re-indexed (a compaction with no kept message before it is left out).
     """
     messages = list(conversion.request["messages"])
     changes = list(conversion.changes)
     links = conversion.tool_links
     sources = conversion.sources
     removed = conversion.removed_results
+    compactions = conversion.compactions
     made: list[Change] = []
     if keep_last and len(messages) > MAX_MESSAGES:
         start = len(messages) - MAX_MESSAGES
@@ -83,6 +85,10 @@ def apply_fixes(
         links = tuple((a - start, b - start) for a, b in links if a >= start)
         sources = sources[start:]
         removed = tuple((a - start, call) for a, call in removed if a >= start)
+        # a compaction whose history is gone entirely has nothing left before it
+        compactions = tuple(
+            replace(c, boundary=c.boundary - start) for c in compactions if c.boundary > start
+        )
     if cut_long:
         source = {c.index: c.source for c in changes if c.kind == "content-too-long"}
         for i, message in enumerate(messages):
@@ -113,6 +119,7 @@ def apply_fixes(
         tool_links=links,
         sources=sources,
         removed_results=removed,
+        compactions=compactions,
     )
 
 

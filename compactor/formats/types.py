@@ -1,4 +1,5 @@
-"""The types of an import: a :class:`Conversion` (the request, every change, the tool links)."""
+"""The types of an import: a :class:`Conversion` (the request, every change, the tool links, the
+compactions the tool recorded)."""
 
 from __future__ import annotations
 
@@ -21,6 +22,36 @@ class Change:
 
 
 @dataclass(frozen=True)
+class RecordedCompaction:
+    """A compaction an agent recorded in its log (Claude Code's ``compact_boundary`` and its
+    ``isCompactSummary`` message, Codex's ``compacted`` item): where it falls and what it wrote.
+
+    ``boundary`` is the index of the first request message after it: messages ``0..boundary-1``
+    are the history it replaced, the summary stood in for them from message ``boundary`` on. The
+    summary is not a message of the request (it is the tool's text, not a turn of the
+    conversation); it is here, whole.
+    """
+
+    boundary: int
+    summary: str
+    trigger: str | None = None  # "auto" or "manual" when the log says
+    pre_tokens: int | None = None  # the context's tokens before, as the tool counted them
+    post_tokens: int | None = None  # and after
+    source: str | None = None  # where in the input: "line 7"
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "boundary": self.boundary,
+            "trigger": self.trigger,
+            "pre_tokens": self.pre_tokens,
+            "post_tokens": self.post_tokens,
+            "summary_chars": len(self.summary),
+            "summary": self.summary,
+            "source": self.source,
+        }
+
+
+@dataclass(frozen=True)
 class Conversion:
     """A conversation read from some format: the request, every change made, the tool links."""
 
@@ -36,6 +67,9 @@ class Conversion:
     removed_results: tuple[tuple[int, str], ...] = ()
     #: The request parameters the input itself stated (``budget_chars``, ...), in contract order.
     params_given: tuple[str, ...] = ()
+    #: The compactions the log recorded, in order (:class:`RecordedCompaction`); their summaries
+    #: are not among the request's messages.
+    compactions: tuple[RecordedCompaction, ...] = ()
 
     @property
     def needs_fixes(self) -> bool:

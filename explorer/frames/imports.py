@@ -145,6 +145,7 @@ def finish(
         record=record,
         sources=tuple(conversion.sources),
         removed_results=tuple(conversion.removed_results),
+        compactions=tuple(conversion.compactions),
     )
     return conv, Attempt(conversion)
 

@@ -20,6 +20,7 @@ from compactor import CompactionResult, InvalidRequest, TextAnalysis, analyse, r
 from compactor.analyses import (
     ABComparison,
     BudgetSweep,
+    Graded,
     PairingReport,
     ThresholdSweep,
     TokenReport,
@@ -29,6 +30,7 @@ from compactor.analyses import (
     budget_sweep,
     check_pairing,
     compare_results,
+    grade,
     message_counts,
     semantic_pairs,
     threshold_sweep,
@@ -277,3 +279,18 @@ def content_tokens(conversation: Conversation, encoding: str) -> tuple[tuple[int
     """``(chars, tokens, estimate)`` of each message of the conversation (no run needed)."""
     contents = tuple(str(m.get("content", "")) for m in conversation.messages)
     return _content_tokens(conversation.key, encoding, contents)
+
+
+@st.cache_resource(max_entries=8, show_spinner=False)
+def _graded(key: str, params_key: str, _result: CompactionResult, _compactions: tuple) -> Graded:
+    return grade(_result.request, _compactions)
+
+
+def graded(conversation: Conversation, result: CompactionResult) -> Graded:
+    """The compactions the conversation's log recorded, graded with the sidebar's parameters
+    (each strategy held to the size of the summary, whatever the budget)."""
+    params = result.request.params.to_dict()
+    params.pop("budget_chars")
+    marks = [(c.boundary, len(c.summary)) for c in conversation.compactions]
+    key = json.dumps([params, marks], sort_keys=True)
+    return _graded(conversation.key, key, result, tuple(conversation.compactions))

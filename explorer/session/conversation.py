@@ -61,6 +61,8 @@ class Conversation:
     sources: tuple[str, ...] = ()
     #: (calling message, call id) of each result the import removed (it was empty).
     removed_results: tuple[tuple[int, str], ...] = ()
+    #: The compactions the log recorded (``RecordedCompaction``), for the Graded compactions page.
+    compactions: tuple[Any, ...] = ()
     key: str = field(init=False)
 
     def __post_init__(self) -> None:

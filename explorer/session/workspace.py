@@ -15,7 +15,9 @@ import re
 import sqlite3
 import time
 from dataclasses import dataclass
+from typing import Any
 
+from compactor.formats import RecordedCompaction
 from explorer.session import database
 from explorer.session.conversation import Conversation
 
@@ -59,6 +61,7 @@ def _body(conv: Conversation) -> str:
             "tool_links": [list(link) for link in conv.tool_links],
             "sources": list(conv.sources),
             "removed_results": [list(r) for r in conv.removed_results],
+            "compactions": [c.to_dict() for c in conv.compactions],
         },
         ensure_ascii=False,
     )
@@ -121,8 +124,20 @@ def get(key: str) -> Conversation | None:
         record=record,
         sources=tuple(data["sources"]),
         removed_results=tuple((i, call) for i, call in data["removed_results"]),
+        compactions=tuple(_compaction(c) for c in data.get("compactions", ())),
     )
     return conv if conv.key == key else None
+
+
+def _compaction(data: dict[str, Any]) -> RecordedCompaction:
+    return RecordedCompaction(
+        data["boundary"],
+        data["summary"],
+        data["trigger"],
+        data["pre_tokens"],
+        data["post_tokens"],
+        data["source"],
+    )
 
 
 def recent(limit: int = 20) -> list[Entry]:

@@ -42,6 +42,7 @@ from compactor.analyses.outcomes.continuation import (
 )
 from compactor.analyses.outcomes.judge import (
     NEVER,
+    NOT_WRITTEN,
     NeededRecall,
     RoleRecall,
     SourceLoss,
@@ -49,6 +50,7 @@ from compactor.analyses.outcomes.judge import (
     judge_lengths,
     judge_outcome,
     judge_spans,
+    judge_text,
     judged_needs,
     met_needs,
     need_from_budgets,
@@ -84,6 +86,7 @@ __all__ = [
     "DEFAULT_DRAWS",
     "DEFAULT_FUTURE",
     "NEVER",
+    "NOT_WRITTEN",
     "PERCENTILES",
     "ContinuationCheck",
     "CurveStep",
@@ -114,6 +117,7 @@ __all__ = [
     "judge_lengths",
     "judge_outcome",
     "judge_spans",
+    "judge_text",
     "judged_needs",
     "keep_last_from_budgets",
     "keep_last_lengths",

@@ -29,6 +29,8 @@ if TYPE_CHECKING:
 
 #: Where a strategy other than memory-compact lost a source: it removed or cut its message.
 REMOVED, CUT = "removed", "cut"
+#: Where a written summary lost a source: the anchor's text does not occur in it.
+NOT_WRITTEN = "not in the text"
 #: A budget no budget reaches (a source never kept).
 NEVER = np.iinfo(np.int64).max
 
@@ -197,6 +199,23 @@ def judge_spans(
         unmet.append(UnmetNeed(need.user, need.anchor, need.kind, need.role, sources))
     judged = view.judged
     return NeededRecall(len(judged), int(met.sum()), role_recalls(needs, judged, met), tuple(unmet))
+
+
+def judge_text(needs: Needs, past: int, text: str) -> NeededRecall:
+    """Needed-later recall of a text written in place of the first ``past`` messages (a
+    summary): it holds no message of the past, so a need is met when its anchor's text occurs
+    in ``text`` (exactly, case and all), whichever past message held it."""
+    view = needs.past_view(past)
+    written = np.array([needs.anchors[a].text in text for a in view.anchors.tolist()], dtype=bool)
+    met = written[view.slot] if len(view.judged) else np.zeros(0, dtype=bool)
+    unmet = []
+    for k in view.judged[~met].tolist():
+        need = needs.need(k)
+        sources = tuple(SourceLoss(i, s, e, NOT_WRITTEN) for i, s, e in need.sources if i < past)
+        unmet.append(UnmetNeed(need.user, need.anchor, need.kind, need.role, sources))
+    return NeededRecall(
+        len(view.judged), int(met.sum()), role_recalls(needs, view.judged, met), tuple(unmet)
+    )
 
 
 def judge_outcome(needs: Needs, outcome: StrategyOutcome) -> NeededRecall:

@@ -1,0 +1,83 @@
+"""``python -m compactor graded FILE``: the compactions an agent recorded (Claude Code, Codex),
+each summary graded beside every strategy of the lineup at the same size."""
+
+from __future__ import annotations
+
+import argparse
+
+from compactor.analyses.graded import grade
+from compactor.cli.import_ import needed_fixes
+from compactor.cli.io import (
+    add_indent_argument,
+    add_input_argument,
+    emit,
+    indent_of,
+    read_bytes,
+    reports_bad_input,
+)
+from compactor.cli.params import add_parameter_arguments, overrides
+from compactor.errors import ProblemError
+from compactor.formats import apply_fixes, convert_text
+from compactor.input.validation import validate
+
+DESCRIPTION = """\
+Grade the compactions a Claude Code transcript (compact_boundary and its isCompactSummary
+message) or a Codex rollout (compacted items) recorded. At each one, the history before it is
+compacted by every strategy of the lineup (memory-compact with the parameters, keep-last, the
+seeds/003 trim, LangChain when installed) with budget_chars = the characters of the summary the
+tool wrote (within 100..400,000), and the summary and each strategy are judged on the messages
+after the boundary, up to the next recorded compaction: needed-later recall (SPEC part D; a
+summary keeps a need when the anchor's text occurs in it) and the history's anchors kept.
+
+Prints {"recorded_compactions", "compactions": [{"compaction", "boundary", "trigger",
+"pre_tokens", "post_tokens", "summary_chars", "past_messages", "future_messages",
+"budget_chars", "valid", "anchors", "rows": [{"key", "name", "output_chars",
+"needed_later_recall", "anchors_kept"}]}]} as JSON; the recorded summary is the row "recorded".
+A conversation with no recorded compaction prints an empty list. FILE is any conversation
+`import` reads, or '-' for standard input. Exit 0 on success; 2 when the input cannot be used,
+one line per problem (a path, or line and column)."""
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    parser = sub.add_parser(
+        "graded",
+        help="grade the compactions a Claude Code or Codex log recorded against every strategy",
+        description=DESCRIPTION,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    add_input_argument(parser)
+    parser.add_argument(
+        "--keep-last",
+        action="store_true",
+        help="keep the last 200 messages of a longer log (compactions before them are left out)",
+    )
+    parser.add_argument(
+        "--cut-long",
+        action="store_true",
+        help="cut every message over 8,000 characters to its first 8,000",
+    )
+    parser.add_argument(
+        "--watch",
+        action="append",
+        default=[],
+        metavar="PHRASE",
+        help="also count PHRASE (case and spacing ignored) as an anchor; repeatable",
+    )
+    add_parameter_arguments(parser)
+    add_indent_argument(parser)
+    parser.set_defaults(run=run)
+
+
+@reports_bad_input
+def run(args: argparse.Namespace) -> int:
+    conversion = convert_text(read_bytes(args.file))
+    if args.keep_last or args.cut_long:
+        conversion = apply_fixes(conversion, keep_last=args.keep_last, cut_long=args.cut_long)
+    if conversion.needs_fixes:
+        raise ProblemError(
+            needed_fixes(conversion)
+            + [f"fix it with: python -m compactor graded {args.file} --keep-last --cut-long"]
+        )
+    request = validate({**conversion.request, **overrides(args)})
+    graded = grade(request, conversion.compactions, watched=args.watch)
+    return emit(graded.to_dict(), indent_of(args))

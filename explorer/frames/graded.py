@@ -1,0 +1,79 @@
+"""The Graded compactions page's tables: the history before a recorded compaction, and the
+recorded summary beside every strategy at its size."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import pandas as pd
+
+from compactor.analyses import RECORDED, GradedCompaction
+
+#: Triggers the page names as they are; anything else a log says is shown as "other".
+TRIGGERS = ("auto", "manual")
+
+
+def title(graded: GradedCompaction) -> str:
+    """``Compaction 1, before message #6 (manual; 48,211 → 3,120 tokens)``: only figures and
+    words of our own, never text from the log."""
+    c = graded.compaction
+    facts = []
+    if c.trigger is not None:
+        facts.append(c.trigger if c.trigger in TRIGGERS else "other trigger")
+    if c.pre_tokens is not None and c.post_tokens is not None:
+        facts.append(f"{c.pre_tokens:,} → {c.post_tokens:,} tokens")
+    elif c.pre_tokens is not None:
+        facts.append(f"{c.pre_tokens:,} tokens before")
+    told = f" ({'; '.join(facts)})" if facts else ""
+    return f"Compaction {graded.number + 1}, before message {c.boundary}{told}"
+
+
+def history_frame(messages: Sequence[Mapping[str, Any]], boundary: int) -> pd.DataFrame:
+    """The messages before the boundary: index, role, characters, content."""
+    rows = [
+        {"index": i, "role": m["role"], "chars": len(m["content"]), "content": m["content"]}
+        for i, m in enumerate(messages[:boundary])
+    ]
+    return pd.DataFrame(rows, columns=["index", "role", "chars", "content"])
+
+
+def lineup_frame(graded: GradedCompaction) -> pd.DataFrame:
+    """One row per way to replace the history (the recorded summary first): its characters,
+    needed-later recall with the needs met, and the history's anchors kept."""
+    columns = ["strategy", "recorded", "chars", "recall", "needs_met", "anchors_kept", "note"]
+    rows = []
+    for row in graded.rows:
+        base = {"strategy": row.name, "recorded": row.key == RECORDED}
+        if not row.available or row.recall is None:
+            rows.append({**base, "note": row.unavailable or "did not run"})
+            continue
+        needs = row.recall.needs
+        rows.append(
+            {
+                **base,
+                "chars": row.output_chars,
+                "recall": row.recall.recall,
+                "needs_met": f"{row.recall.met} of {needs}" if needs else "no needs",
+                "anchors_kept": f"{row.anchors_kept} of {graded.anchors}",
+                "note": None,
+            }
+        )
+    frame = pd.DataFrame(rows, columns=columns)
+    frame["chars"] = frame["chars"].astype("Int64")
+    frame["recall"] = frame["recall"].astype("Float64")
+    return frame
+
+
+def verdict(graded: GradedCompaction) -> str | None:
+    """One sentence: how many strategies at the summary's size met more later needs than the
+    summary did (None when there is no figure or no need)."""
+    recorded = graded.row(RECORDED).recall if graded.valid else None
+    if recorded is None or recorded.recall is None:
+        return None
+    others = [r for r in graded.rows if r.key != RECORDED and r.recall is not None]
+    better = [r for r in others if (r.recall.recall or 0) > recorded.recall]
+    return (
+        f"The summary kept {recorded.met} of {recorded.needs} later needs; "
+        f"{len(better)} of {len(others)} strategies at its size kept more."
+    )

@@ -1,0 +1,61 @@
+"""Graded compactions: each compaction the loaded log recorded, its summary beside every
+strategy at the same size, judged on what the conversation needed afterwards."""
+
+import streamlit as st
+
+from explorer.frames import graded as graded_frames
+from explorer.session import cache, state
+from explorer.session.cache import Outcome
+from explorer.widgets import common, page
+
+NONE_RECORDED = (
+    "The loaded conversation has no recorded compaction. Import a Claude Code transcript "
+    "(a compact_boundary record and its isCompactSummary message) or a Codex rollout (a "
+    "compacted item) on the Conversation page to grade the summaries the tool wrote."
+)
+HOW = (
+    "At each compaction, every strategy compacts the history before it with budget_chars set to "
+    "the characters of the summary the tool wrote (at least 100), and each is judged on the "
+    "messages after it, up to the next compaction: needed-later recall (a later message uses an "
+    "anchor the history held; the summary keeps it when the anchor's text occurs in it) and the "
+    "history's anchors kept. The sidebar's parameters apply to memory-compact, except the budget."
+)
+
+
+def draw(outcome: Outcome) -> None:
+    conv = state.conversation()
+    if not conv.compactions:
+        st.info(NONE_RECORDED, icon=":material/info:")
+        return
+    st.caption(HOW)
+    graded = cache.graded(conv, outcome.result)
+    st.metric("Recorded compactions", f"{len(graded.compactions):,}")
+    for g in graded.compactions:
+        st.subheader(graded_frames.title(g))
+        with st.expander(f"History before it: {g.past_messages:,} messages", expanded=False):
+            common.table(graded_frames.history_frame(conv.messages, g.compaction.boundary))
+        st.caption(f"The summary the tool wrote ({len(g.compaction.summary):,} characters)")
+        st.text(g.compaction.summary or "(the log holds no summary text)")
+        if not g.valid:
+            common.show_problems("This compaction cannot be graded", g.problems)
+            continue
+        said = graded_frames.verdict(g)
+        if said:
+            st.write(said)
+        common.table(
+            graded_frames.lineup_frame(g),
+            column_config={
+                "recorded": st.column_config.CheckboxColumn(
+                    "recorded", help="The summary the tool wrote"
+                ),
+                "chars": st.column_config.NumberColumn("characters", format="localized"),
+                "recall": st.column_config.NumberColumn(
+                    "needed-later recall", format="%.2f", help="Met needs / needs after it"
+                ),
+                "needs_met": "needs met",
+                "anchors_kept": "anchors kept",
+            },
+        )
+
+
+page.run("Graded compactions", draw)

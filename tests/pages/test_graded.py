@@ -1,0 +1,53 @@
+"""Graded compactions: each compaction the imported log recorded, its summary as text and the
+lineup table as the grading says; a conversation without one says so."""
+
+from compactor.analyses import RECORDED, grade
+from compactor.formats import convert_text
+from explorer.frames import graded as graded_frames
+from explorer.frames.imports import finish
+from explorer.session import state
+from harness.apptest import assert_clean, engine, goto, page_text, start, table
+from tests.paths import ROOT
+
+PAGE = "pages/graded.py"
+CLAUDE = ROOT / "tests" / "fixtures" / "compactions" / "claude_code_two_compactions.jsonl"
+
+
+def imported(path):
+    at = start()
+    conversion = convert_text(path.read_bytes())
+    conv, _ = finish(conversion, fallback={}, label="Imported log", source="uploaded")
+    at.session_state[state.PENDING_KEY] = (conv, None)
+    return goto(at.run(), PAGE), conversion
+
+
+def test_each_recorded_compaction_shows_its_summary_and_the_lineup_as_graded():
+    at, conversion = imported(CLAUDE)
+    assert_clean(at)
+    result = engine(at)
+    graded = grade(result.request, conversion.compactions)
+    shown = page_text(at)
+    for c in conversion.compactions:
+        assert c.summary in [t.value for t in at.text]
+    titles = [s.value for s in at.subheader if s.value.startswith("Compaction ")]
+    assert titles == [graded_frames.title(g) for g in graded.compactions]
+    assert len([e for e in at.expander if e.label.startswith("History before it")]) == 2
+    frames = [f.value for f in at.dataframe if "strategy" in f.value.columns]
+    assert len(frames) == 2
+    for frame, g in zip(frames, graded.compactions, strict=True):
+        assert frame.equals(graded_frames.lineup_frame(g))
+        recorded = frame[frame["recorded"]].iloc[0]
+        assert recorded["chars"] == len(g.compaction.summary)
+        assert (
+            recorded["needs_met"]
+            == f"{g.row(RECORDED).recall.met} of {g.row(RECORDED).recall.needs}"
+        )
+    assert "no recorded compaction" not in shown
+    assert table(at, "content")["index"].tolist() == list(range(conversion.compactions[0].boundary))
+
+
+def test_a_conversation_without_a_recorded_compaction_says_so():
+    at = goto(start(), PAGE)
+    assert_clean(at)
+    assert "has no recorded compaction" in page_text(at)
+    assert not [f for f in at.dataframe if "strategy" in f.value.columns]
