@@ -183,6 +183,21 @@ class Visit:
         expect(self.heading()).to_have_text(title)
         self.settle()
 
+    @property
+    def paste_box(self) -> Locator:
+        """The Conversation page's paste box (by its label: the page has other text areas, such
+        as the probe file's)."""
+        return self.main.get_by_role("textbox", name=re.compile(r"^Paste a request object"))
+
+    @property
+    def upload_input(self) -> Locator:
+        """The file input of the Conversation page's upload (not the probe file's)."""
+        return (
+            self.main.get_by_test_id("stFileUploader")
+            .filter(has_text="Upload a .json or .jsonl file")
+            .get_by_test_id("stFileUploaderDropzoneInput")
+        )
+
     def choose_mode(self, label: str) -> None:
         """Click an option of the page's segmented control (the Conversation page's modes)."""
         self.main.get_by_test_id("stButtonGroup").get_by_text(label, exact=True).click()

@@ -1,6 +1,6 @@
 """Outcome charts (SPEC part D): a frame of :mod:`explorer.frames.outcomes` in, an ``alt.Chart``
 out. Strategies and roles get colours of their own, never a fate's: the setting in ink, keep-last
-in grey, random in sky blue with its 2.5-97.5% band."""
+in grey, random in olive with its 2.5-97.5% band."""
 
 from __future__ import annotations
 
@@ -12,7 +12,8 @@ import pandas as pd
 from explorer.charts.layout import ink, rule_line, sized
 from explorer.theme import TOTAL_COLOUR
 
-RANDOM_COLOUR = "#56B4E9"  # Okabe-Ito sky blue: no fate has it
+#: Olive: no fate has it, and it stands out at 3:1 or more on the light and the dark theme.
+RANDOM_COLOUR = "#6F7F00"
 #: The lines of the recall curve, as its legend names them.
 CURVE_LINES: Mapping[str, str] = {
     "setting": "this setting",

@@ -94,7 +94,7 @@ def load_trace(visit):
     visit.open()
     visit.go("Conversation")
     visit.choose_mode("Upload")
-    visit.main.get_by_test_id("stFileUploaderDropzoneInput").set_input_files(
+    visit.upload_input.set_input_files(
         files=[
             {
                 "name": "agent-trace.json",

@@ -28,7 +28,7 @@ def test_the_stage_table_says_how_many_cuts_drop_removed_later(visit):
 def paste(visit, request):
     visit.go("Conversation")
     visit.choose_mode("Paste")
-    visit.main.get_by_test_id("stTextArea").locator("textarea").fill(json.dumps(request))
+    visit.paste_box.fill(json.dumps(request))
     visit.main.get_by_role("button", name="Load pasted conversation").click()
     # the run the click starts, not the page before it (settle alone can see the page idle
     # before that run begins, and a page switch then may go first)

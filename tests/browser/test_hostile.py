@@ -36,7 +36,7 @@ def hostile() -> dict:
 def paste(visit, request: dict) -> None:
     visit.go(CONVERSATION.title)
     visit.choose_mode("Paste")
-    visit.main.get_by_test_id("stTextArea").locator("textarea").fill(json.dumps(request))
+    visit.paste_box.fill(json.dumps(request))
     visit.main.get_by_role("button", name="Load pasted conversation").click()
     expect(visit.alert("Loaded: Pasted")).to_be_visible()
     visit.settle()

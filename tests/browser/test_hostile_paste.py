@@ -62,7 +62,7 @@ def test_every_hostile_paste_is_refused_where_it_is_wrong_and_the_text_stays(vis
     visit.open()
     visit.go(CONVERSATION.title)
     visit.choose_mode("Paste")
-    box = visit.main.get_by_test_id("stTextArea").locator("textarea")
+    box = visit.paste_box
     for name, text, shown, places in cases:
         box.fill(text)
         visit.main.get_by_role("button", name="Load pasted conversation").click()

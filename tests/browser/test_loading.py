@@ -53,7 +53,7 @@ def test_uploading_a_file_loads_its_conversation(visit, name):
     visit.open()
     visit.go(CONVERSATION.title)
     visit.choose_mode("Upload")
-    visit.main.get_by_test_id("stFileUploaderDropzoneInput").set_input_files(
+    visit.upload_input.set_input_files(
         files=[{"name": name, "mimeType": "application/json", "buffer": FILES[name].encode()}]
     )
     expect(visit.alert("Loaded: Uploaded file")).to_be_visible()
@@ -76,7 +76,7 @@ def test_pasting_broken_json_shows_where_and_keeps_the_text(visit):
     visit.open()
     visit.go(CONVERSATION.title)
     visit.choose_mode("Paste")
-    box = visit.main.get_by_test_id("stTextArea").locator("textarea")
+    box = visit.paste_box
     box.fill(broken)
     visit.main.get_by_role("button", name="Load pasted conversation").click()
     expect(visit.alert(TITLES["syntax"])).to_be_visible()
@@ -88,5 +88,5 @@ def test_pasting_broken_json_shows_where_and_keeps_the_text(visit):
     expect(visit.sidebar.get_by_role("combobox", name="Sample")).to_have_value(name)
     visit.go(OVERVIEW.title)  # and the text is still there after a look at another page
     visit.go(CONVERSATION.title)
-    expect(visit.main.get_by_test_id("stTextArea").locator("textarea")).to_have_value(broken)
+    expect(visit.paste_box).to_have_value(broken)
     assert not visit.exceptions()

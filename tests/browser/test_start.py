@@ -42,8 +42,8 @@ def test_the_first_interaction_on_a_fresh_server_registers(chromium, request):
     with driver.running_app(log) as server, visiting(chromium, server, request.node.name) as visit:
         visit.open(driver.url_path(conversation))
         expect(visit.heading()).to_have_text(conversation.title)
-        expect(visit.main.get_by_test_id("stTextArea")).to_have_count(0)
+        expect(visit.paste_box).to_have_count(0)
         visit.choose_mode("Paste")  # the first widget event this server process receives
-        expect(visit.main.get_by_test_id("stTextArea")).to_have_count(1)
+        expect(visit.paste_box).to_have_count(1)
         visit.settle()
         assert not visit.exceptions()

@@ -46,7 +46,7 @@ def test_a_picked_record_is_reproduced_by_its_link_in_another_browser(visit, chr
     visit.open()
     visit.go(CONVERSATION.title)
     visit.choose_mode("Upload")
-    visit.main.get_by_test_id("stFileUploaderDropzoneInput").set_input_files(
+    visit.upload_input.set_input_files(
         files=[{"name": TAU.name, "mimeType": "application/json", "buffer": TAU.read_bytes()}]
     )
     expect(visit.main.get_by_text(TITLES["collection"])).to_be_visible()
@@ -75,7 +75,9 @@ def test_a_picked_record_is_reproduced_by_its_link_in_another_browser(visit, chr
         }
         assert other.fates() == engine_fates(request_of(other, expected))
         other.go(FACTS.title)
-        expect(other.main.get_by_test_id("stTextArea").locator("textarea")).to_have_value("3RK2T9")
+        expect(
+            other.main.get_by_role("textbox", name="Phrases to watch, one per line")
+        ).to_have_value("3RK2T9")
         assert not other.exceptions()
 
 
@@ -102,7 +104,7 @@ def test_a_refused_paste_replaces_the_last_outcome_and_wraps_its_problems(visit)
     visit.open()
     visit.go(CONVERSATION.title)
     visit.choose_mode("Paste")
-    box = visit.main.get_by_test_id("stTextArea").locator("textarea")
+    box = visit.paste_box
     box.fill(json.dumps(good))
     visit.main.get_by_role("button", name="Load pasted conversation").click()
     expect(visit.alert("Loaded: Pasted conversation")).to_be_visible()
