@@ -30,6 +30,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from compactor.contract import LIMITS
 from compactor.engine.pipeline import compact
 from compactor.errors import Problem, ProblemError
 from compactor.export import WRITABLE, Exported, export
@@ -37,13 +38,17 @@ from compactor.formats import Conversion, apply_fixes, convert, detect_format
 from compactor.input.validation import validate
 from compactor.integrations import langchain_messages as lc
 from compactor.integrations.budget import MEMORY_COMPACT, TokenFit, fit_tokens
-from compactor.integrations.report import ShrinkReport, report_of
+from compactor.integrations.report import ShrinkReport, report_of, unchanged_report
 from compactor.integrations.setting import Setting, SettingError, load_setting
 from compactor.strategies import apply_strategy
 from compactor.strategies.outcome import REMOVED, StrategyOutcome
 
 #: What ``setting`` may be: a Setting, its dict, or the path of a ``compaction.toml``.
 SettingLike = Setting | Mapping[str, Any] | str | os.PathLike
+
+
+#: A conversation shorter than this is returned as it is (a request needs this many).
+MIN_MESSAGES = LIMITS["min_messages"]
 
 
 class ShrinkError(ProblemError):
@@ -96,6 +101,8 @@ def shrink_with_report(
     """:func:`shrink`, with the report of what it removed, cut and dropped beside the
     messages."""
     chosen = as_setting(setting)
+    if isinstance(messages, list | tuple) and len(messages) < MIN_MESSAGES:
+        return Shrunk(list(messages), unchanged_report(chosen, messages))  # nothing to compact
     source = _Source.read(messages, format)
     conversion = _conversion(source, lossy_fixes)
     base = {**conversion.request, **_request_params(chosen)}
@@ -213,7 +220,7 @@ class _Source:
         if self.langchain is not None:
             where = [lc.input_position(s) for s in conversion.sources]
             origins = [None if o is None else where[o] for o in exported.origins]
-            return lc.from_openai(value, origins, self.langchain, self.serialised)
+            return lc.from_openai(value, origins, self.langchain, self.data, self.serialised)
         if self.format == "request":
             return value
         if self.envelope is None:
