@@ -7,10 +7,13 @@ import argparse
 import json
 import statistics
 import sys
+from collections.abc import Sequence
 from typing import Any
 
+from compactor.cli import gate
 from compactor.errors import Problem, ProblemError
 from compactor.evaluation import load_corpus
+from compactor.evaluation.gate import Threshold, strategy_groups
 from compactor.evaluation.output import RowWriter, check_out
 from compactor.evaluation.strategy_rows import parse_strategy_grid, strategy_rows, strategy_settings
 from compactor.strategies import registry
@@ -40,7 +43,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def run_strategy(args: argparse.Namespace, budgets: list[int] | None) -> int:
+def run_strategy(
+    args: argparse.Namespace, budgets: list[int] | None, thresholds: Sequence[Threshold] = ()
+) -> int:
     """The rows of ``args.strategy`` at ``budgets`` (default: each request's own budget)."""
     strategy = registry.get(args.strategy)
     if args.grid:
@@ -69,7 +74,7 @@ def run_strategy(args: argparse.Namespace, budgets: list[int] | None) -> int:
     if writer:
         writer.finish()
     sys.stdout.write(summary_text(strategy.name, settings, rows, len(items)))
-    return 0
+    return gate.report(strategy_groups(rows), thresholds)
 
 
 def summary_text(
