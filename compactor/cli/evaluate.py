@@ -13,11 +13,13 @@ from compactor.analyses.sweeps import BUDGET_RANGE
 from compactor.cli import gate
 from compactor.cli.evaluate_strategy import add_arguments, run_strategy
 from compactor.cli.io import fail
+from compactor.cli.params import add_setting_argument, setting_of
 from compactor.cli.progress import ProgressBar
 from compactor.errors import Problem, ProblemError
 from compactor.evaluation import (
     BACKENDS,
     BASELINES,
+    MEMORY_COMPACT,
     STRATEGY,
     SUMMARY_BUDGETS,
     BackendUnavailable,
@@ -146,6 +148,11 @@ def register(sub: argparse._SubParsersAction) -> None:
         action="store_true",
         help="cut contents over 8,000 characters (else they are an error)",
     )
+    add_setting_argument(
+        parser,
+        "a compaction.toml: evaluate its strategy with its parameters at its budget (--grid, "
+        "--strategy-param and --budgets override them)",
+    )
     add_arguments(parser)
     gate.add_gate_arguments(parser)
     parser.set_defaults(run=run)
@@ -164,12 +171,13 @@ def run(args: argparse.Namespace) -> int:
 
 def _run(args: argparse.Namespace) -> int:
     thresholds = gate.thresholds_of(args)
-    if args.strategy != "memory-compact" or args.strategy_param or args.strategy_grid:
-        budgets = _budgets(args.budgets)
+    base, budget = _from_setting(args)
+    if args.strategy != MEMORY_COMPACT or args.strategy_param or args.strategy_grid:
+        budgets = _budgets(args.budgets) or budget
         gate.check_measurable(
             thresholds, outcomes=False, strategy=args.strategy, swept=budgets is None
         )
-        return run_strategy(args, budgets, thresholds)
+        return run_strategy(args, budgets, thresholds, base)
     plan = _plan(args)
     gate.check_measurable(
         thresholds,
@@ -230,11 +238,38 @@ class _Plan:
 
 def _plan(args: argparse.Namespace) -> _Plan:
     grid = dict(parse_grid_option(option) for option in args.grid)
-    settings = settings_grid({}, grid)
+    base, budget = _from_setting(args)
+    settings = settings_grid(base, grid)
     budgets = _budgets(args.budgets)
     if budgets is not None and "budget_chars" in grid:
         raise ProblemError([Problem("give budget_chars once: in --grid or in --budgets")])
+    if budgets is None and "budget_chars" not in grid:
+        budgets = budget
     return _Plan(settings, budgets, sweep=budgets is None and "budget_chars" not in grid)
+
+
+def _from_setting(args: argparse.Namespace) -> tuple[dict[str, Any], list[int] | None]:
+    """What ``--setting FILE`` gives: its parameters when it names the strategy evaluated (the
+    grid and --strategy-param override them) and its budget (--budgets overrides it); ({}, None)
+    without one. ``--strategy`` defaults to the setting's."""
+    setting = setting_of(args)
+    if args.strategy is None:
+        args.strategy = setting.strategy if setting else MEMORY_COMPACT
+    if setting is None:
+        return {}, None
+    if setting.budget_tokens is not None:
+        raise ProblemError(
+            [
+                Problem(
+                    "evaluate takes a budget in characters (the same for every conversation): "
+                    "give --budgets B1,... beside this setting's budget_tokens",
+                    path=f"{args.setting}: budget_tokens",
+                )
+            ]
+        )
+    mine = setting.strategy == args.strategy
+    params = {k: list(v) if isinstance(v, tuple) else v for k, v in setting.params.items()}
+    return (params if mine else {}), [setting.budget_chars]
 
 
 def _check_out(args: argparse.Namespace) -> None:
