@@ -2,7 +2,11 @@
 
 ``compact(request) -> response`` is the service contract; ``run(validate(request))`` gives the
 typed :class:`CompactionResult` behind it, which the explorer, the CLI and the HTTP service read.
+``shrink(messages, setting)`` is the agent's one call: any conversation in, the same format out,
+compacted by a chosen setting (:mod:`compactor.integrations`).
 """
+
+from typing import Any
 
 from compactor.engine.pipeline import compact, run
 from compactor.engine.result import CompactionResult, Fate, MessageTrace
@@ -24,5 +28,19 @@ __all__ = [
     "analyse",
     "compact",
     "run",
+    "shrink",
+    "shrink_with_report",
     "validate",
 ]
+
+#: Names this face gives from a higher layer, imported on first use (PEP 562): ``shrink`` reads
+#: formats and writes exports, which import this face, so importing it here would be a loop.
+_LAZY = ("shrink", "shrink_with_report")
+
+
+def __getattr__(name: str) -> Any:
+    if name not in _LAZY:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    from compactor import integrations
+
+    return getattr(integrations, name)

@@ -6,6 +6,8 @@ private Streamlit, no oversized module, every package shipped, and the engine's 
 from __future__ import annotations
 
 import ast
+import subprocess
+import sys
 import tomllib
 from pathlib import Path
 
@@ -118,12 +120,24 @@ def bound_names(path: Path) -> set[str]:
 FACE_NAMES = {module_name(p): bound_names(p) for p in SOURCES if p.name == "__init__.py"}
 
 
-def resolved_imports(path: Path, type_checking: bool = True) -> set[str]:
+def lazy_nodes(tree: ast.Module) -> set[int]:
+    """The nodes of a module-level ``__getattr__`` (PEP 562): what it imports is imported on
+    first use of a name, after every layer has loaded (the root face's ``shrink``)."""
+    return {
+        id(n)
+        for node in tree.body
+        if isinstance(node, ast.FunctionDef) and node.name == "__getattr__"
+        for n in ast.walk(node)
+    }
+
+
+def resolved_imports(path: Path, type_checking: bool = True, lazy: bool = True) -> set[str]:
     """The modules ``path`` imports, each named once: ``from compactor import contract`` is
     ``compactor.contract`` (a module), ``from compactor import run`` is ``compactor`` (the face).
-    With ``type_checking``, the imports under ``if TYPE_CHECKING:`` count too."""
+    With ``type_checking``, the imports under ``if TYPE_CHECKING:`` count too; with ``lazy``,
+    those in a module-level ``__getattr__``."""
     tree = ast.parse(path.read_text("utf-8"))
-    skip = set()
+    skip = set() if lazy else lazy_nodes(tree)
     if not type_checking:
         for node in ast.walk(tree):
             if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test):
@@ -171,17 +185,29 @@ def test_every_layer_imports_only_the_layers_below_it():
 
 
 def test_the_engines_layers_import_only_downwards_or_within():
+    # A face's __getattr__ may name a higher layer's function (``compactor.shrink``): it is
+    # imported on first use, never while the layers load (the next test holds that).
     wrong = []
     for path in SOURCES:
         here = module_name(path)
         if not here.startswith("compactor"):
             continue
-        for name in resolved_imports(path):
+        for name in resolved_imports(path, lazy=False):
             if name.split(".")[0] != "compactor" or name not in KNOWN:
                 continue
             if engine_layer(name) > engine_layer(here):
                 wrong.append(f"{here} imports {name}")
     assert wrong == []
+
+
+def test_the_root_face_loads_its_lazy_names_only_on_first_use():
+    code = (
+        "import sys, compactor; loaded = 'compactor.integrations' in sys.modules; "
+        "from compactor import shrink; "
+        "print(loaded, shrink.__module__, 'compactor.integrations' in sys.modules)"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.split() == ["False", "compactor.integrations.shrink", "True"]
 
 
 def test_every_engine_module_has_a_layer():
@@ -331,6 +357,8 @@ def test_the_engine_exports_exactly_its_public_api():
         "analyse",
         "compact",
         "run",
+        "shrink",
+        "shrink_with_report",
         "validate",
     }
     for name in exported:

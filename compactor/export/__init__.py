@@ -41,6 +41,9 @@ class Exported:
     target: str
     value: Any  # JSON-ready
     notes: tuple[str, ...] = ()  # each orphan dropped (or kept as text), each result restored
+    #: For a provider target, each written turn's message index in the request, in order (None
+    #: for an empty result given back): one for one with the ``openai`` and ``vercel`` messages.
+    origins: tuple[int | None, ...] = ()
 
 
 def resolve(target: str, source_format: str | None) -> str:
@@ -89,7 +92,8 @@ def export(
     )
     notes = list(structured.notes)
     value = WRITERS[target](list(structured.turns), notes)
-    return Exported(target, value, tuple(notes))
+    origins = tuple(None if t.restored else t.index for t in structured.turns)
+    return Exported(target, value, tuple(notes), origins)
 
 
 __all__ = ["TARGETS", "WRITABLE", "Exported", "compacted_messages", "export", "resolve"]

@@ -1,6 +1,20 @@
-"""Integrations: the chosen setting leaves the explorer for an agent. :mod:`.setting` is the
-setting and its ``compaction.toml``."""
+"""Integrations: the chosen setting leaves the explorer for an agent.
 
+- :mod:`.setting`: the setting (strategy, parameters, one budget) and its ``compaction.toml``;
+- :mod:`.shrink`: ``shrink(messages, setting)``, the one call an agent makes, and its report;
+- ``ShrinkMiddleware`` (:mod:`.langchain_middleware`, the langchain extra): a LangChain v1
+  agent middleware whose ``before_model`` shrinks the state's messages;
+- ``ShrinkingSession`` (:mod:`.agents_session`, the agents extra): an OpenAI Agents SDK session
+  whose ``get_items`` returns the history shrunk.
+
+The last two are imported when first named, so the face loads without their packages; naming
+one without its extra raises :class:`IntegrationUnavailable` with the command that installs it.
+"""
+
+from typing import Any
+
+from compactor.integrations.extras import IntegrationUnavailable
+from compactor.integrations.report import ShrinkReport
 from compactor.integrations.setting import (
     FILE_NAME,
     Setting,
@@ -9,12 +23,43 @@ from compactor.integrations.setting import (
     setting_from_toml,
     setting_toml,
 )
+from compactor.integrations.shrink import ShrinkError, Shrunk, shrink, shrink_with_report
+
+#: The integrations that need an extra: name -> (module, extra, what needs it).
+_LAZY = {
+    "ShrinkMiddleware": ("langchain_middleware", "langchain", "The LangChain middleware"),
+    "ShrinkingSession": ("agents_session", "agents", "The OpenAI Agents SDK session"),
+}
 
 __all__ = [
     "FILE_NAME",
+    "IntegrationUnavailable",
     "Setting",
     "SettingError",
+    "ShrinkError",
+    "ShrinkMiddleware",
+    "ShrinkReport",
+    "ShrinkingSession",
+    "Shrunk",
     "load_setting",
     "setting_from_toml",
     "setting_toml",
+    "shrink",
+    "shrink_with_report",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    if name not in _LAZY:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    module, extra, what = _LAZY[name]
+    try:
+        if module == "langchain_middleware":
+            from compactor.integrations import langchain_middleware as found
+        else:
+            from compactor.integrations import agents_session as found
+    except ImportError as error:
+        if isinstance(error, IntegrationUnavailable):
+            raise
+        raise IntegrationUnavailable(what, extra) from None
+    return getattr(found, name)

@@ -1,0 +1,19 @@
+"""The optional packages the integrations need, and the error that says how to install one."""
+
+from __future__ import annotations
+
+#: Each extra's install command, as it works in this project's virtual environment.
+INSTALL = {
+    "langchain": '.venv/bin/pip install -e ".[langchain]"',
+    "agents": '.venv/bin/pip install -e ".[agents]"',
+    "tokens": '.venv/bin/pip install -e ".[tokens]"',
+}
+
+
+class IntegrationUnavailable(ImportError):
+    """An optional package is not installed; the message names it and the command to install
+    it."""
+
+    def __init__(self, what: str, extra: str) -> None:
+        self.extra = extra
+        super().__init__(f"{what} needs the {extra} extra; install it with: {INSTALL[extra]}")

@@ -1,0 +1,229 @@
+"""``shrink(messages, setting)``: the production one-liner. A conversation in the format an agent
+holds it in goes in; the same conversation, compacted by the setting, comes out in that format.
+
+It is exactly the import, the strategy and the export, in one call: the messages are read as
+``python -m compactor import`` reads them (:func:`compactor.formats.convert`), compacted by the
+setting's strategy at its budget (memory-compact: :func:`compactor.compact`), and written back
+in the input's own format (:func:`compactor.export.export`): structured tool calls again, and
+the orphan half of a call/result pair dropped and reported, never sent.
+
+>>> from compactor import shrink
+>>> history = [
+...     {"role": "system", "content": "You are a dispatcher."},
+...     {"role": "user", "content": "Where is DE-4471? " * 20},
+...     {"role": "assistant", "content": "It left Hamburg on Monday."},
+...     {"role": "user", "content": "Book the return leg for Friday."},
+... ]
+>>> [m["content"] for m in shrink(history, {"budget_chars": 200, "params": {"keep_last_n": 2}})]
+['You are a dispatcher.', 'It left Hamburg on Monday.', 'Book the return leg for Friday.']
+
+The formats: a request, ``{role, content}`` messages, OpenAI Chat Completions, Anthropic
+Messages, Vercel AI SDK and ShareGPT, as a list or in their envelope (a Chat Completions body,
+``{"system", "messages"}``, ``{"conversations"}``: the envelope comes back with its messages
+replaced), and LangChain messages (objects or ``messages_to_dict`` dicts; the langchain extra).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from compactor.engine.pipeline import compact
+from compactor.errors import Problem, ProblemError
+from compactor.export import WRITABLE, Exported, export
+from compactor.formats import Conversion, apply_fixes, convert, detect_format
+from compactor.input.validation import validate
+from compactor.integrations import langchain_messages as lc
+from compactor.integrations.budget import MEMORY_COMPACT, TokenFit, fit_tokens
+from compactor.integrations.report import ShrinkReport, report_of
+from compactor.integrations.setting import Setting, SettingError, load_setting
+from compactor.strategies import apply_strategy
+from compactor.strategies.outcome import REMOVED, StrategyOutcome
+
+#: What ``setting`` may be: a Setting, its dict, or the path of a ``compaction.toml``.
+SettingLike = Setting | Mapping[str, Any] | str | os.PathLike
+
+
+class ShrinkError(ProblemError):
+    """A conversation ``shrink`` cannot compact as it is; the problem says what to do."""
+
+
+@dataclass(frozen=True)
+class Shrunk:
+    """What :func:`shrink_with_report` returns: the compacted messages, in the input's own
+    format, and the report of what was removed."""
+
+    messages: Any
+    report: ShrinkReport
+
+
+def as_setting(setting: SettingLike) -> Setting:
+    """A :class:`Setting` from a Setting, a dict, or the path of a ``compaction.toml``."""
+    if isinstance(setting, Setting):
+        return setting
+    if isinstance(setting, str | os.PathLike):
+        return load_setting(setting)
+    if isinstance(setting, Mapping):
+        return Setting.from_dict(setting)
+    raise SettingError(
+        [Problem("must be a Setting, a dict or the path of a compaction.toml", path="setting")]
+    )
+
+
+def shrink(
+    messages: Any, setting: SettingLike, *, format: str | None = None, lossy_fixes: bool = False
+) -> Any:
+    """``messages`` compacted by ``setting``, in the same format (see the module's doc).
+
+    Args:
+        messages: a conversation in any format the import reads (a list, or its envelope).
+        setting: a :class:`Setting`, its dict, or the path of a ``compaction.toml``.
+        format: the input's format (``openai``, ``anthropic``, ...) instead of detecting it.
+        lossy_fixes: keep the last 200 messages and cut contents over 8,000 characters when
+            the conversation is over the request's limits (else :class:`ShrinkError`).
+
+    Returns:
+        The compacted messages, of the input's type and format.
+    """
+    return shrink_with_report(messages, setting, format=format, lossy_fixes=lossy_fixes).messages
+
+
+def shrink_with_report(
+    messages: Any, setting: SettingLike, *, format: str | None = None, lossy_fixes: bool = False
+) -> Shrunk:
+    """:func:`shrink`, with the report of what it removed, cut and dropped beside the
+    messages."""
+    chosen = as_setting(setting)
+    source = _Source.read(messages, format)
+    conversion = _conversion(source, lossy_fixes)
+    base = {**conversion.request, **_request_params(chosen)}
+    fit = _budget(base, chosen)
+    request = {**base, "budget_chars": fit.budget_chars if fit else chosen.budget_chars}
+    empty = {call for _, call in conversion.removed_results}
+    if chosen.strategy == MEMORY_COMPACT:
+        response = compact(request)
+        exported = export(response, request, source.target, empty_results=empty)
+        outcome = None
+    else:
+        outcome = apply_strategy(
+            chosen.strategy, validate(request), request["budget_chars"], dict(chosen.params)
+        )
+        response, written = _as_response(outcome, request)
+        exported = export(response, written, source.target, empty_results=empty)
+    report = report_of(chosen, conversion, request, response, outcome, exported, fit)
+    return Shrunk(source.wrap(exported, conversion), report)
+
+
+def _request_params(setting: Setting) -> dict[str, Any]:
+    if setting.strategy != MEMORY_COMPACT:
+        return {}
+    return {k: list(v) if isinstance(v, tuple) else v for k, v in setting.params.items()}
+
+
+def _budget(request: dict[str, Any], setting: Setting) -> TokenFit | None:
+    if setting.budget_tokens is None:
+        return None
+    return fit_tokens(
+        request,
+        setting.strategy,
+        dict(setting.params),
+        setting.budget_tokens,
+        setting.encoding or "o200k_base",
+    )
+
+
+def _conversion(source: _Source, lossy_fixes: bool) -> Conversion:
+    conversion = convert(source.data, source.format)
+    if conversion.needs_fixes:
+        if not lossy_fixes:
+            pending = [c.message for c in conversion.changes if c.kind in _PENDING]
+            raise ShrinkError(
+                [
+                    Problem(f"{m}; pass lossy_fixes=True to make that fix", path="messages")
+                    for m in pending
+                ]
+            )
+        conversion = apply_fixes(conversion)
+    return conversion
+
+
+_PENDING = ("too-many-messages", "content-too-long")
+
+
+def _as_response(
+    outcome: StrategyOutcome, request: Mapping[str, Any]
+) -> tuple[dict[str, Any], dict[str, Any]]:
+    """A strategy's outcome as the export reads a response, and the request it is exported
+    against: a replaced message's new content stands for its original, so its call lines are
+    read from what is returned."""
+    kept = [m for m in outcome.messages if m.kept != REMOVED]
+    messages = [
+        {"index": m.index, "role": m.role, "content": m.content}
+        | ({} if m.id is None else {"id": m.id})
+        for m in kept
+    ]
+    written = [dict(m) for m in request["messages"]]
+    for m in kept:
+        if m.kept == "replaced":
+            written[m.index]["content"] = m.content
+    return {"messages": messages}, {**request, "messages": written}
+
+
+@dataclass(frozen=True)
+class _Source:
+    """The input as the import reads it, its format, and how to give the output its shape."""
+
+    data: Any
+    format: str
+    envelope: dict[str, Any] | None  # the input's own dict, when it was one
+    langchain: list[Any] | None = None  # the LangChain messages, when they were
+    serialised: bool = False  # LangChain dicts rather than objects
+
+    @property
+    def target(self) -> str:
+        return self.format
+
+    @classmethod
+    def read(cls, messages: Any, format: str | None) -> _Source:
+        if lc.is_langchain(messages):
+            objects = lc.as_objects(messages)
+            data = lc.to_openai(objects)
+            return cls(data, "openai", None, objects, isinstance(messages[0], dict))
+        if isinstance(messages, tuple):
+            messages = list(messages)
+        found = format or detect_format(messages)
+        if found not in WRITABLE:
+            raise ShrinkError(
+                [
+                    Problem(
+                        f"is {found}, which shrink cannot write back; it writes "
+                        f"{', '.join(WRITABLE)} and LangChain messages",
+                        path="messages",
+                    )
+                ]
+            )
+        envelope = messages if isinstance(messages, dict) else None
+        return cls(messages, found, envelope)
+
+    def wrap(self, exported: Exported, conversion: Conversion) -> Any:
+        """The exported value in the input's own shape."""
+        value = exported.value
+        if self.langchain is not None:
+            where = [lc.input_position(s) for s in conversion.sources]
+            origins = [None if o is None else where[o] for o in exported.origins]
+            return lc.from_openai(value, origins, self.langchain, self.serialised)
+        if self.format == "request":
+            return value
+        if self.envelope is None:
+            if isinstance(value, dict):  # anthropic: a list in, a list out
+                system = (
+                    [{"role": "system", "content": value["system"]}] if "system" in value else []
+                )
+                return system + value["messages"]
+            return value
+        if isinstance(value, dict):
+            rest = {k: v for k, v in self.envelope.items() if k != "system"}
+            return {**rest, **value}
+        return {**self.envelope, "messages": value}
