@@ -18,7 +18,7 @@ from compactor.cli.io import (
     read_bytes,
     reports_bad_input,
 )
-from compactor.cli.params import add_parameter_arguments, overrides
+from compactor.cli.params import add_parameter_arguments, overrides, with_token_budget
 from compactor.engine.pipeline import run as run_pipeline
 from compactor.errors import ProblemError
 from compactor.formats import convert_text
@@ -45,7 +45,7 @@ def read_request(args: argparse.Namespace, any_strategy: bool = False) -> Reques
             needed_fixes(conversion)
             + [f"fix it with: python -m compactor import {args.file} --keep-last --cut-long"]
         )
-    return validate({**conversion.request, **given})
+    return validate(with_token_budget(args, {**conversion.request, **given}))
 
 
 def register(sub: argparse._SubParsersAction) -> None:

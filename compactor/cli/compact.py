@@ -15,7 +15,12 @@ from compactor.cli.io import (
     read_bytes,
     reports_bad_input,
 )
-from compactor.cli.params import add_parameter_arguments, overrides
+from compactor.cli.params import (
+    add_parameter_arguments,
+    budget_given,
+    overrides,
+    with_token_budget,
+)
 from compactor.cli.records import add_record_arguments, fixed
 from compactor.cli.reports import many_problems, needed_fixes, report, write_lines
 from compactor.contract import LIMITS
@@ -96,9 +101,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     parser.set_defaults(run=run)
 
 
-def _is_request(data: object, given: dict) -> bool:
+def _is_request(data: object, budgeted: bool) -> bool:
     """A request as it stands: compacted as sent, so its schema errors are reported as such."""
-    if not isinstance(data, dict) or ("budget_chars" not in data and "budget_chars" not in given):
+    if not isinstance(data, dict) or ("budget_chars" not in data and not budgeted):
         return False
     try:
         return detect_format(data) == "request"
@@ -115,8 +120,8 @@ def run(args: argparse.Namespace) -> int:
         return fail(error.problems)
     conversion = None
     as_sent = args.format in (None, "request") and args.record is None
-    if as_sent and _is_request(document.data, given):
-        request = {**document.data, **given}
+    if as_sent and _is_request(document.data, budget_given(args)):
+        request = with_token_budget(args, {**document.data, **given})
     else:
         try:
             conversion = fixed(convert_document(document, args.format, args.record), args)
@@ -124,13 +129,13 @@ def run(args: argparse.Namespace) -> int:
             return fail(many_problems(error))
         except FormatError as error:
             return fail(error.problems)
-        if "budget_chars" in given:  # the budget the import chose is not the one used
+        if budget_given(args):  # the budget the import chose is not the one used
             kept = tuple(c for c in conversion.changes if c.kind != "budget-chosen")
             conversion = replace(conversion, changes=kept)
         report(conversion, detected=args.format is None)
         if conversion.needs_fixes:
             return fail(needed_fixes(conversion))
-        request = {**conversion.request, **given}
+        request = with_token_budget(args, {**conversion.request, **given})
     try:
         target = resolve(args.emit, conversion.format if conversion else "request")
     except ValueError as error:

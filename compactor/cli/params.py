@@ -7,9 +7,12 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
+from compactor.cli.io import MissingExtra
 from compactor.contract import RANGES, ROLES
 from compactor.errors import Problem, ProblemError
-from compactor.integrations import Setting, load_setting
+from compactor.integrations import IntegrationUnavailable, Setting, load_setting
+from compactor.integrations.budget import fit_tokens
+from compactor.text.tokens import DEFAULT_ENCODING
 
 #: Parameter -> (flag, type, metavar). Values are checked by the schema, as any request's are.
 FLAGS = {
@@ -91,22 +94,36 @@ def overrides(args: argparse.Namespace, any_strategy: bool = False) -> dict[str,
     over them (the schema checks them with the request). ``any_strategy``: the command runs
     the setting's strategy itself, and takes only its budget here."""
     out: dict[str, Any] = {}
-    flags = flag_values(args)
     setting = setting_of(args)
     command = getattr(args, "command", None) or "this command"
     if setting is not None:
         out |= setting_values(setting, args.setting, command, any_strategy)
-        if setting.budget_tokens is not None and "budget_chars" not in flags:
-            raise ProblemError([_tokens_problem(args.setting, command)])
-    return out | flags
+    return out | flag_values(args)
 
 
-def _tokens_problem(path: str, command: str) -> Problem:
-    return Problem(
-        f"{command} takes a budget in characters: give --budget-chars N beside this setting's "
-        "budget_tokens, or run it with 'python -m compactor shrink'",
-        path=f"{path}: budget_tokens",
-    )
+def budget_given(args: argparse.Namespace) -> bool:
+    """Whether the command line gives a budget: --budget-chars, or a setting's (either kind)."""
+    return getattr(args, "budget_chars", None) is not None or setting_of(args) is not None
+
+
+def with_token_budget(args: argparse.Namespace, request: dict[str, Any]) -> dict[str, Any]:
+    """``request`` with the character budget a setting's ``budget_tokens`` comes to: the
+    largest whose output fits the tokens (:func:`~compactor.integrations.budget.fit_tokens`),
+    unless --budget-chars is given. Without the tokens extra, :class:`MissingExtra`."""
+    setting = setting_of(args)
+    if setting is None or setting.budget_tokens is None or args.budget_chars is not None:
+        return request
+    try:
+        fit = fit_tokens(
+            request,
+            setting.strategy,
+            dict(setting.params),
+            setting.budget_tokens,
+            setting.encoding or DEFAULT_ENCODING,
+        )
+    except IntegrationUnavailable as missing:
+        raise MissingExtra(str(missing)) from None
+    return {**request, "budget_chars": fit.budget_chars}
 
 
 def flag_values(args: argparse.Namespace) -> dict[str, Any]:
