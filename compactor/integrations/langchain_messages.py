@@ -9,6 +9,7 @@ langchain-core is imported only here, when LangChain messages are given.
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Sequence
 from typing import Any
@@ -60,18 +61,53 @@ def from_openai(
     exported: list[dict[str, Any]],
     origins: Sequence[int | None],
     originals: Sequence[Any],
+    sent: Sequence[dict[str, Any]],
     serialised: bool,
 ) -> list[Any]:
-    """The exported OpenAI messages as LangChain messages: ``origins[k]`` is the input position
-    of exported message ``k`` (None for a message the export made), whose id it takes."""
+    """The exported OpenAI messages as LangChain messages. ``origins[k]`` is the input position
+    of exported message ``k`` (None for a message the export made); ``sent`` is the input as
+    OpenAI messages. A message that comes back as it went in is the input's own object (its
+    name, metadata and usage kept); a changed one is a new message with the input's ``id``."""
     core, utils = _core()
     out = []
-    for message, origin in zip(utils.convert_to_messages(exported), origins, strict=True):
+    for message, origin in zip(exported, origins, strict=True):
+        if origin is not None and _same(message, sent[origin]):
+            out.append(originals[origin])
+            continue
+        (made,) = utils.convert_to_messages([message])
         source_id = getattr(originals[origin], "id", None) if origin is not None else None
         if source_id is not None:
-            message.id = source_id
-        out.append(message)
+            made.id = source_id
+        out.append(made)
     return list(core.messages_to_dict(out)) if serialised else out
+
+
+def _same(exported: dict[str, Any], original: dict[str, Any]) -> bool:
+    """Whether an exported message says what the original said: role, text, calls, result."""
+    keys = ("role", "tool_call_id")
+    if any(exported.get(k) != original.get(k) for k in keys):
+        return False
+    if (exported.get("content") or "") != _text(original.get("content")):
+        return False
+    return _calls(exported) == _calls(original)
+
+
+def _text(content: Any) -> str:
+    if isinstance(content, list):  # text blocks, joined as the import joins them
+        return "\n\n".join(p.get("text", "") for p in content if isinstance(p, dict))
+    return content or ""
+
+
+def _calls(message: dict[str, Any]) -> list[tuple[Any, ...]]:
+    out = []
+    for call in message.get("tool_calls") or []:
+        function = call.get("function", {})
+        try:
+            arguments = json.loads(function.get("arguments") or "null")
+        except ValueError:
+            arguments = function.get("arguments")
+        out.append((call.get("id"), function.get("name"), arguments))
+    return out
 
 
 def input_position(source: str) -> int | None:

@@ -138,3 +138,38 @@ def report_of(
         output_tokens=None if fit is None else fit.output_tokens,
         response=response if outcome is None else None,
     )
+
+
+def unchanged_report(setting: Setting, messages: Sequence[Any]) -> ShrinkReport:
+    """The report of a conversation too short to compact (fewer messages than a request
+    needs): returned as it is."""
+    chars = sum(_text_chars(m) for m in messages)
+    budget = setting.budget_chars or 0
+    return ShrinkReport(
+        format="unread",
+        setting=setting,
+        budget_chars=budget,
+        input_messages=len(messages),
+        output_messages=len(messages),
+        input_chars=chars,
+        output_chars=chars,
+        budget_met=setting.budget_tokens is not None or chars <= budget,
+        removed=(),
+        cut=(),
+        replaced=(),
+        sources=(),
+        export_notes=(),
+        import_changes=(),
+    )
+
+
+def _text_chars(message: Any) -> int:
+    """The characters of a message's text, whatever its format (best effort, for a report)."""
+    content = message.get("content") if isinstance(message, Mapping) else None
+    if content is None and not isinstance(message, Mapping):
+        content = getattr(message, "text", None)
+    if isinstance(content, str):
+        return len(content)
+    if isinstance(content, list):
+        return sum(len(p.get("text", "")) for p in content if isinstance(p, Mapping))
+    return 0

@@ -27,23 +27,33 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
+from compactor.contract import LIMITS
 from compactor.engine.pipeline import compact
 from compactor.errors import Problem, ProblemError
 from compactor.export import WRITABLE, Exported, export
 from compactor.formats import Conversion, apply_fixes, convert, detect_format
 from compactor.input.validation import validate
 from compactor.integrations import langchain_messages as lc
+from compactor.integrations import responses_items as responses
 from compactor.integrations.budget import MEMORY_COMPACT, TokenFit, fit_tokens
-from compactor.integrations.report import ShrinkReport, report_of
+from compactor.integrations.report import ShrinkReport, report_of, unchanged_report
 from compactor.integrations.setting import Setting, SettingError, load_setting
 from compactor.strategies import apply_strategy
 from compactor.strategies.outcome import REMOVED, StrategyOutcome
 
 #: What ``setting`` may be: a Setting, its dict, or the path of a ``compaction.toml``.
 SettingLike = Setting | Mapping[str, Any] | str | os.PathLike
+
+
+#: A conversation shorter than this is returned as it is (a request needs this many).
+MIN_MESSAGES = LIMITS["min_messages"]
+
+
+#: The ``format`` that names OpenAI Responses API input items (the Agents SDK's sessions).
+RESPONSES = "responses"
 
 
 class ShrinkError(ProblemError):
@@ -96,6 +106,8 @@ def shrink_with_report(
     """:func:`shrink`, with the report of what it removed, cut and dropped beside the
     messages."""
     chosen = as_setting(setting)
+    if isinstance(messages, list | tuple) and len(messages) < MIN_MESSAGES:
+        return Shrunk(list(messages), unchanged_report(chosen, messages))  # nothing to compact
     source = _Source.read(messages, format)
     conversion = _conversion(source, lossy_fixes)
     base = {**conversion.request, **_request_params(chosen)}
@@ -113,6 +125,8 @@ def shrink_with_report(
         response, written = _as_response(outcome, request)
         exported = export(response, written, source.target, empty_results=empty)
     report = report_of(chosen, conversion, request, response, outcome, exported, fit)
+    if source.responses:
+        report = replace(report, format=RESPONSES)
     return Shrunk(source.wrap(exported, conversion), report)
 
 
@@ -180,26 +194,29 @@ class _Source:
     envelope: dict[str, Any] | None  # the input's own dict, when it was one
     langchain: list[Any] | None = None  # the LangChain messages, when they were
     serialised: bool = False  # LangChain dicts rather than objects
+    responses: bool = False  # Responses API input items (read as the Codex import reads them)
 
     @property
     def target(self) -> str:
-        return self.format
+        return "openai" if self.responses else self.format
 
     @classmethod
     def read(cls, messages: Any, format: str | None) -> _Source:
+        if isinstance(messages, tuple):
+            messages = list(messages)
+        if format == RESPONSES or (format is None and responses.is_responses(messages)):
+            return cls(responses.as_log(messages), "codex", None, responses=True)
         if lc.is_langchain(messages):
             objects = lc.as_objects(messages)
             data = lc.to_openai(objects)
             return cls(data, "openai", None, objects, isinstance(messages[0], dict))
-        if isinstance(messages, tuple):
-            messages = list(messages)
         found = format or detect_format(messages)
         if found not in WRITABLE:
             raise ShrinkError(
                 [
                     Problem(
                         f"is {found}, which shrink cannot write back; it writes "
-                        f"{', '.join(WRITABLE)} and LangChain messages",
+                        f"{', '.join(WRITABLE)}, {RESPONSES} items and LangChain messages",
                         path="messages",
                     )
                 ]
@@ -210,10 +227,12 @@ class _Source:
     def wrap(self, exported: Exported, conversion: Conversion) -> Any:
         """The exported value in the input's own shape."""
         value = exported.value
+        if self.responses:
+            return responses.from_chat(value)
         if self.langchain is not None:
             where = [lc.input_position(s) for s in conversion.sources]
             origins = [None if o is None else where[o] for o in exported.origins]
-            return lc.from_openai(value, origins, self.langchain, self.serialised)
+            return lc.from_openai(value, origins, self.langchain, self.data, self.serialised)
         if self.format == "request":
             return value
         if self.envelope is None:
