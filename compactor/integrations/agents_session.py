@@ -1,9 +1,9 @@
 """OpenAI Agents SDK: a session that keeps every item and returns the history shrunk (the
-agents extra).
+agents extra)::
 
->>> from agents import Agent, Runner, SQLiteSession                  # doctest: +SKIP
->>> session = ShrinkingSession(SQLiteSession("user-42", "chats.db"), "compaction.toml")
->>> await Runner.run(agent, "And the weather in Oslo?", session=session)
+    from agents import Runner, SQLiteSession
+    session = ShrinkingSession(SQLiteSession("user-42", "chats.db"), "compaction.toml")
+    await Runner.run(agent, "And the weather in Oslo?", session=session)
 
 The SDK's ``Session`` protocol is four methods, and it allows this: the runner reads the history
 with ``get_items()`` once at the start of each run, sends it before the new input, and saves the

@@ -1,8 +1,8 @@
 """LangChain v1: an agent middleware whose ``before_model`` hook shrinks the state's messages
-with a setting, so the model is sent only the compacted history (the langchain extra).
+with a setting, so the model is sent only the compacted history (the langchain extra)::
 
->>> from langchain.agents import create_agent                       # doctest: +SKIP
->>> agent = create_agent(model, tools, middleware=[ShrinkMiddleware("compaction.toml")])
+    from langchain.agents import create_agent
+    agent = create_agent(model, tools, middleware=[ShrinkMiddleware("compaction.toml")])
 
 Like LangChain's own ``SummarizationMiddleware``, it replaces the state's messages (a
 ``RemoveMessage`` of them all, then the shrunk ones, each with its original ``id``), so what

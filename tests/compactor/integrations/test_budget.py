@@ -90,3 +90,17 @@ def test_a_token_budget_nothing_fits_is_reported_not_met():
     report = shrink_with_report(request, Setting(budget_tokens=1, params=PARAMS)).report
     assert (report.budget_chars, report.budget_met) == (LOW, False)
     assert "budget not met" in report.summary()
+
+
+def test_a_token_budget_without_the_tokens_extra_names_the_command(monkeypatch):
+    import sys
+
+    from compactor.text.tokens import tokenizer
+
+    tokenizer.cache_clear()
+    monkeypatch.setitem(sys.modules, "bpe_openai", None)
+    try:
+        with pytest.raises(ImportError, match=r'\.venv/bin/pip install -e "\.\[tokens\]"'):
+            shrink_with_report(SAMPLES["dispatcher"], Setting(budget_tokens=100))
+    finally:
+        tokenizer.cache_clear()  # loaded again, from the real package, by the next count

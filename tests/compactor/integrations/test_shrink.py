@@ -137,7 +137,7 @@ def test_a_wrong_setting_is_named():
 
 
 def test_a_log_it_cannot_write_back_is_named():
-    codex = [{"type": "session_meta", "payload": {"id": "x"}}]
+    codex = [{"type": "session_meta", "payload": {"id": "x"}}] * 2
     with pytest.raises(ShrinkError, match="is codex, which shrink cannot write back"):
         shrink(codex, SETTING, format="codex")
 
