@@ -41,7 +41,10 @@ Compact a conversation and print the result.
 FILE is a memory-compact request (the catalog's input schema: messages, budget_chars and
 optional keep_last_n, keep_roles, duplicate_threshold, max_message_chars), or any conversation
 `import` reads ({", ".join(FORMATS)}): it is imported first, and the import's report (every
-change it made) goes to standard error. The parameter options override the file's own values.
+change it made) goes to standard error. --setting FILE (a compaction.toml, as the explorer's
+'Download setting' writes it) gives the parameters and the budget (a budget in tokens becomes
+the largest budget_chars whose output fits it); the parameter options override the file's own
+values and the setting's.
 
 --emit chooses what is printed:
   response   the memory-compact response (the default): survivors, stages, loss, budget
