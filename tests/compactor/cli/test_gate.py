@@ -142,3 +142,23 @@ def test_another_strategy_is_gated_on_the_figures_its_rows_measure():
     )
     assert done.returncode == 0, done.stderr
     assert "ok   budget_met_rate (budget met rate) = 1, at least 1" in done.stdout.decode()
+
+
+def test_every_setting_of_a_grid_is_gated_on_its_own():
+    done = gate(
+        "--grid",
+        "keep_last_n=1,6",
+        "--budgets",
+        BUDGET,
+        "--workers",
+        1,
+        "--fail-over",
+        "output_chars_p90=400000",
+    )
+    assert done.returncode == 0, done.stderr
+    out = done.stdout.decode()
+    for n in (1, 6):
+        assert (
+            f"gate, memory-compact, budget_chars 6,000, keep_last_n {n}, keep_roles system" in out
+        )
+    assert "gate: ok, every check holds (1 threshold on 2 settings)" in out
