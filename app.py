@@ -11,6 +11,7 @@ from explorer.charts import views as charts
 from explorer.frames import views
 from explorer.session.cache import Outcome
 from explorer.widgets import common, outcomes, overview, page
+from explorer.widgets import setting as setting_widgets
 
 
 def draw(outcome: Outcome) -> None:
@@ -40,6 +41,10 @@ def draw(outcome: Outcome) -> None:
     st.subheader("Every message's fate")
     overview.fate_timeline(result)
     outcomes.needs_section(outcome)
+
+    st.subheader("This setting, for your agent and CI")
+    st.caption(setting_widgets.HELP + " The Output page shows the code.")
+    setting_widgets.ship("overview_download_setting")
 
 
 page.run("Overview", draw)

@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 import pandas as pd
 import pyarrow as pa
+import streamlit as st
 from streamlit.testing.v1 import AppTest
 
 from compactor import CompactionResult, run, validate
@@ -169,3 +172,35 @@ def page_text(at: AppTest) -> str:
     parts = [str(e.value) for kind in kinds for e in at.get(kind)]
     parts += [str(e.value) for e in at.json]
     return "\n".join(parts)
+
+
+@contextmanager
+def downloads() -> Iterator[dict[str, Any]]:
+    """What each download button is given during the AppTest runs inside the block, by label (the
+    last run's): ``{"data": str | bytes, "file_name", "mime"}``, a callable's data called.
+
+    AppTest keeps the files in a media store that is gone after the run, so the buttons are
+    recorded on their way in: ``st.download_button`` and the same method of every container.
+    """
+    found: dict[str, Any] = {}
+    container = type(st.sidebar)
+    originals = (st.download_button, container.download_button)
+
+    def record(label: str, data: Any, file_name: str | None = None, mime: str | None = None):
+        found[label] = {"data": data() if callable(data) else data, "file_name": file_name}
+        found[label]["mime"] = mime
+
+    def on_page(label: str, data: Any, *args: Any, **kwargs: Any) -> Any:
+        record(label, data, kwargs.get("file_name"), kwargs.get("mime"))
+        return originals[0](label, data, *args, **kwargs)
+
+    def in_container(self: Any, label: str, data: Any, *args: Any, **kwargs: Any) -> Any:
+        record(label, data, kwargs.get("file_name"), kwargs.get("mime"))
+        return originals[1](self, label, data, *args, **kwargs)
+
+    st.download_button = on_page
+    container.download_button = in_container
+    try:
+        yield found
+    finally:
+        st.download_button, container.download_button = originals

@@ -1,4 +1,5 @@
-"""Conversation: load a sample, paste or upload a conversation, or edit its messages in a table."""
+"""Conversation: load a sample, paste or upload a conversation, or edit its messages in a table;
+apply a setting file to the sidebar."""
 
 import streamlit as st
 
@@ -7,6 +8,7 @@ from explorer.frames.markup import markdown_literal
 from explorer.session import cache, state
 from explorer.session.samples import sample_conversations, sample_descriptions
 from explorer.widgets import importing, outcomes, page
+from explorer.widgets import setting as setting_widgets
 from explorer.widgets import tokens as token_widgets
 
 MODES = ["Samples", "Paste", "Upload", "Edit messages"]
@@ -36,6 +38,8 @@ def draw() -> None:
         importing.editor_panel(conv)
     else:
         importing.samples_panel(sample_conversations(), sample_descriptions())
+    with st.expander("Apply a setting file", icon=":material/tune:"):
+        setting_widgets.upload()
     encoding = state.token_encoding()
     if encoding is not None:
         st.subheader(f"Every message in {encoding} tokens")

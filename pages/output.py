@@ -1,4 +1,5 @@
-"""Output: the compacted messages, the full response, downloads, and code that sends the request."""
+"""Output: the compacted messages, the full response, downloads, the setting as a file with the
+code that uses it in an agent, and code that sends the request to the service."""
 
 import streamlit as st
 
@@ -8,6 +9,7 @@ from explorer.frames import tokens as token_frames
 from explorer.session import cache, state
 from explorer.session.cache import Outcome
 from explorer.widgets import common, page
+from explorer.widgets import setting as setting_widgets
 from explorer.widgets import tokens as token_widgets
 
 #: Characters of a wrapped line of the curl command at the page's width (about).
@@ -90,7 +92,26 @@ def draw(outcome: Outcome) -> None:
         with st.expander(f"{snippets.PROVIDERS[target]}: {len(lines):,} changes to the export"):
             st.text("\n".join(lines))  # they quote call ids: plain text, never Markdown
 
+    setting = setting_widgets.sidebar_setting()
+    st.subheader("Use this setting in your agent")
+    st.caption(
+        "Download the setting as compaction.toml and keep it with your agent: compactor.shrink "
+        "and the LangChain middleware read it, so do the command line (--setting FILE) and the "
+        "regression gate in CI (evaluate --setting FILE --fail-under needed_later=0.6)."
+    )
+    setting_widgets.ship("output_download_setting")
+    shrink_tab, langchain_tab, file_tab = st.tabs(
+        ["Python (compactor.shrink)", "LangChain middleware", snippets.SETTING_FILE]
+    )
+    with shrink_tab:
+        st.code(snippets.shrink_snippet(setting), language="python")
+    with langchain_tab:
+        st.code(snippets.langchain_snippet(setting), language="python")
+    with file_tab:
+        st.code(snippets.setting_file(setting), language="toml")
+
     st.subheader("Send the same request to the service")
+    request = snippets.setting_request(request, setting)
     base = st.text_input(
         "Service base URL",
         value=snippets.DEFAULT_BASE_URL,

@@ -18,7 +18,7 @@ from compactor.cli.io import (
     read_bytes,
     reports_bad_input,
 )
-from compactor.cli.params import add_parameter_arguments, overrides
+from compactor.cli.params import add_parameter_arguments, overrides, with_token_budget
 from compactor.engine.pipeline import run as run_pipeline
 from compactor.errors import ProblemError
 from compactor.formats import convert_text
@@ -32,18 +32,20 @@ FILE_HELP = (
 )
 
 
-def read_request(args: argparse.Namespace) -> Request:
-    """The request in ``args.file`` (imported when it is another format), with the overrides.
+def read_request(args: argparse.Namespace, any_strategy: bool = False) -> Request:
+    """The request in ``args.file`` (imported when it is another format), with the overrides
+    (``any_strategy``: as :func:`~compactor.cli.params.overrides` takes it).
 
     Raises :class:`ProblemError` (unreadable, not a conversation, needs fixes, breaks the schema).
     """
+    given = overrides(args, any_strategy)  # a bad --setting is said before the file is read
     conversion = convert_text(read_bytes(args.file))
     if conversion.needs_fixes:
         raise ProblemError(
             needed_fixes(conversion)
             + [f"fix it with: python -m compactor import {args.file} --keep-last --cut-long"]
         )
-    return validate({**conversion.request, **overrides(args)})
+    return validate(with_token_budget(args, {**conversion.request, **given}))
 
 
 def register(sub: argparse._SubParsersAction) -> None:

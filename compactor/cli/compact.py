@@ -15,7 +15,12 @@ from compactor.cli.io import (
     read_bytes,
     reports_bad_input,
 )
-from compactor.cli.params import add_parameter_arguments, overrides
+from compactor.cli.params import (
+    add_parameter_arguments,
+    budget_given,
+    overrides,
+    with_token_budget,
+)
 from compactor.cli.records import add_record_arguments, fixed
 from compactor.cli.reports import many_problems, needed_fixes, report, write_lines
 from compactor.contract import LIMITS
@@ -36,7 +41,10 @@ Compact a conversation and print the result.
 FILE is a memory-compact request (the catalog's input schema: messages, budget_chars and
 optional keep_last_n, keep_roles, duplicate_threshold, max_message_chars), or any conversation
 `import` reads ({", ".join(FORMATS)}): it is imported first, and the import's report (every
-change it made) goes to standard error. The parameter options override the file's own values.
+change it made) goes to standard error. --setting FILE (a compaction.toml, as the explorer's
+'Download setting' writes it) gives the parameters and the budget (a budget in tokens becomes
+the largest budget_chars whose output fits it); the parameter options override the file's own
+values and the setting's.
 
 --emit chooses what is printed:
   response   the memory-compact response (the default): survivors, stages, loss, budget
@@ -96,9 +104,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     parser.set_defaults(run=run)
 
 
-def _is_request(data: object, given: dict) -> bool:
+def _is_request(data: object, budgeted: bool) -> bool:
     """A request as it stands: compacted as sent, so its schema errors are reported as such."""
-    if not isinstance(data, dict) or ("budget_chars" not in data and "budget_chars" not in given):
+    if not isinstance(data, dict) or ("budget_chars" not in data and not budgeted):
         return False
     try:
         return detect_format(data) == "request"
@@ -115,8 +123,8 @@ def run(args: argparse.Namespace) -> int:
         return fail(error.problems)
     conversion = None
     as_sent = args.format in (None, "request") and args.record is None
-    if as_sent and _is_request(document.data, given):
-        request = {**document.data, **given}
+    if as_sent and _is_request(document.data, budget_given(args)):
+        request = with_token_budget(args, {**document.data, **given})
     else:
         try:
             conversion = fixed(convert_document(document, args.format, args.record), args)
@@ -124,13 +132,13 @@ def run(args: argparse.Namespace) -> int:
             return fail(many_problems(error))
         except FormatError as error:
             return fail(error.problems)
-        if "budget_chars" in given:  # the budget the import chose is not the one used
+        if budget_given(args):  # the budget the import chose is not the one used
             kept = tuple(c for c in conversion.changes if c.kind != "budget-chosen")
             conversion = replace(conversion, changes=kept)
         report(conversion, detected=args.format is None)
         if conversion.needs_fixes:
             return fail(needed_fixes(conversion))
-        request = {**conversion.request, **given}
+        request = with_token_budget(args, {**conversion.request, **given})
     try:
         target = resolve(args.emit, conversion.format if conversion else "request")
     except ValueError as error:

@@ -4,19 +4,22 @@ from __future__ import annotations
 
 import argparse
 import sys
-import time
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from compactor.analyses.outcomes import DEFAULT_FUTURE
 from compactor.analyses.sweeps import BUDGET_RANGE
+from compactor.cli import gate
 from compactor.cli.evaluate_strategy import add_arguments, run_strategy
 from compactor.cli.io import fail
+from compactor.cli.params import add_setting_argument, setting_of
+from compactor.cli.progress import ProgressBar
 from compactor.errors import Problem, ProblemError
 from compactor.evaluation import (
     BACKENDS,
     BASELINES,
+    MEMORY_COMPACT,
     STRATEGY,
     SUMMARY_BUDGETS,
     BackendUnavailable,
@@ -30,6 +33,7 @@ from compactor.evaluation import (
     summarise,
     written_whole,
 )
+from compactor.evaluation.gate import setting_groups
 from compactor.evaluation.grid import setting_key
 from compactor.evaluation.output import RowWriter, check_out, read_rows
 from compactor.formats import FORMATS
@@ -67,14 +71,17 @@ appends the rows as they finish, flushed row by row; --out FILE.parquet writes P
 end (rows go to
 FILE.parquet.rows.jsonl meanwhile). An interrupted run keeps what it wrote: run it again with
 --resume to go on, skipping every row already there. Progress goes to standard error; the summary
-to standard output. Exit codes: 0 done; 2 for an unreadable corpus, a bad grid or budget, or a
-file that exists without --resume, each problem with where it is.
+to standard output. Exit codes: 0 done (and every threshold of the gate holds); 1 when a
+threshold of the gate fails (below); 2 for an unreadable corpus, a bad grid, budget or threshold,
+or a file that exists without --resume, each problem with where it is.
 
 --strategy NAME evaluates another strategy of the registry at --budgets (default: each
 request's own budget_chars), with --strategy-param KEY=VALUE and --strategy-grid KEY=V1,V2,...
 in its own parameter names; its rows hold conversation, strategy, strategy_params,
 budget_chars, output_chars, output_messages, budget_met, replaced_messages, anchors,
-anchors_kept and tool_pairs_broken."""
+anchors_kept and tool_pairs_broken.
+
+{gate.HELP}"""
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -141,7 +148,13 @@ def register(sub: argparse._SubParsersAction) -> None:
         action="store_true",
         help="cut contents over 8,000 characters (else they are an error)",
     )
+    add_setting_argument(
+        parser,
+        "a compaction.toml: evaluate its strategy with its parameters at its budget (--grid, "
+        "--strategy-param and --budgets override them)",
+    )
     add_arguments(parser)
+    gate.add_gate_arguments(parser)
     parser.set_defaults(run=run)
 
 
@@ -157,9 +170,22 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _run(args: argparse.Namespace) -> int:
-    if args.strategy != "memory-compact" or args.strategy_param or args.strategy_grid:
-        return run_strategy(args, _budgets(args.budgets))
+    thresholds = gate.thresholds_of(args)
+    base, budget = _from_setting(args)
+    if args.strategy != MEMORY_COMPACT or args.strategy_param or args.strategy_grid:
+        budgets = _budgets(args.budgets) or budget
+        gate.check_measurable(
+            thresholds, outcomes=False, strategy=args.strategy, swept=budgets is None
+        )
+        return run_strategy(args, budgets, thresholds, base)
     plan = _plan(args)
+    gate.check_measurable(
+        thresholds,
+        outcomes=not args.no_outcomes,
+        strategy=None,
+        swept=plan.sweep,
+        tokens=args.encoding is not None,
+    )
     _check_out(args)
     items = load_corpus(args.corpus, args.format, keep_last=args.keep_last, cut_long=args.cut_long)
     earlier = _earlier(args.out if args.resume else None, plan)
@@ -191,7 +217,7 @@ def _run(args: argparse.Namespace) -> int:
     summary = summarise(kept, SUMMARY_BUDGETS if plan.sweep else None)
     sys.stdout.write(summary_text(summary, len(items), plan.sweep))
     sys.stdout.flush()
-    return 0
+    return gate.report(setting_groups(summary, kept), thresholds)
 
 
 @dataclass(frozen=True)
@@ -212,11 +238,38 @@ class _Plan:
 
 def _plan(args: argparse.Namespace) -> _Plan:
     grid = dict(parse_grid_option(option) for option in args.grid)
-    settings = settings_grid({}, grid)
+    base, budget = _from_setting(args)
+    settings = settings_grid(base, grid)
     budgets = _budgets(args.budgets)
     if budgets is not None and "budget_chars" in grid:
         raise ProblemError([Problem("give budget_chars once: in --grid or in --budgets")])
+    if budgets is None and "budget_chars" not in grid:
+        budgets = budget
     return _Plan(settings, budgets, sweep=budgets is None and "budget_chars" not in grid)
+
+
+def _from_setting(args: argparse.Namespace) -> tuple[dict[str, Any], list[int] | None]:
+    """What ``--setting FILE`` gives: its parameters when it names the strategy evaluated (the
+    grid and --strategy-param override them) and its budget (--budgets overrides it); ({}, None)
+    without one. ``--strategy`` defaults to the setting's."""
+    setting = setting_of(args)
+    if args.strategy is None:
+        args.strategy = setting.strategy if setting else MEMORY_COMPACT
+    if setting is None:
+        return {}, None
+    if setting.budget_tokens is not None:
+        raise ProblemError(
+            [
+                Problem(
+                    "evaluate takes a budget in characters (the same for every conversation): "
+                    "give --budgets B1,... beside this setting's budget_tokens",
+                    path=f"{args.setting}: budget_tokens",
+                )
+            ]
+        )
+    mine = setting.strategy == args.strategy
+    params = {k: list(v) if isinstance(v, tuple) else v for k, v in setting.params.items()}
+    return (params if mine else {}), [setting.budget_chars]
 
 
 def _check_out(args: argparse.Namespace) -> None:
@@ -283,56 +336,6 @@ def _budgets(text: str | None) -> list[int] | None:
                 ]
             ) from None
     return values
-
-
-class ProgressBar:
-    """Conversations done, rows, rows per second and time left, on one line of ``stream``
-    (redrawn at most five times a second; on a stream that is not a terminal, a line every
-    five seconds)."""
-
-    def __init__(self, stream: Any):
-        self.stream = stream
-        self.rows = 0
-        self._start = time.monotonic()
-        self._shown = 0.0
-        self._tty = hasattr(stream, "isatty") and stream.isatty()
-        self._line = ""
-
-    def update(self, done: int, total: int) -> None:
-        now = time.monotonic()
-        if done < total and now - self._shown < (0.2 if self._tty else 5.0):
-            return
-        self._shown = now
-        elapsed = max(now - self._start, 1e-9)
-        share = done / total if total else 1.0
-        width = 24
-        filled = int(share * width)
-        rate = self.rows / elapsed
-        left = "" if done in (0, total) else f", {_duration(elapsed * (total - done) / done)} left"
-        if done == total:
-            left = f", took {_duration(elapsed)}"
-        self._line = (
-            f"[{'#' * filled}{'.' * (width - filled)}] {done:,}/{total:,} conversations, "
-            f"{self.rows:,} rows, {rate:,.{0 if rate >= 10 else 1}f} rows/s{left}"
-        )
-        self.stream.write(("\r" + self._line + "\x1b[K") if self._tty else self._line + "\n")
-        self.stream.flush()
-
-    def close(self) -> None:
-        if self._tty and self._line:
-            self.stream.write("\n")
-            self.stream.flush()
-
-
-def _duration(seconds: float) -> str:
-    seconds = int(round(seconds))
-    if seconds < 60:
-        return f"{seconds}s"
-    minutes, seconds = divmod(seconds, 60)
-    if minutes < 60:
-        return f"{minutes}m{seconds:02d}s"
-    hours, minutes = divmod(minutes, 60)
-    return f"{hours}h{minutes:02d}m"
 
 
 def summary_text(summary: Sequence[dict[str, Any]], conversations: int, sweep: bool) -> str:

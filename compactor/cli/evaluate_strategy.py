@@ -7,10 +7,13 @@ import argparse
 import json
 import statistics
 import sys
+from collections.abc import Mapping, Sequence
 from typing import Any
 
+from compactor.cli import gate
 from compactor.errors import Problem, ProblemError
 from compactor.evaluation import load_corpus
+from compactor.evaluation.gate import Threshold, strategy_groups
 from compactor.evaluation.output import RowWriter, check_out
 from compactor.evaluation.strategy_rows import parse_strategy_grid, strategy_rows, strategy_settings
 from compactor.strategies import registry
@@ -21,8 +24,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--strategy",
         metavar="NAME",
-        default="memory-compact",
-        help=f"the strategy to evaluate ({names}; default memory-compact)",
+        default=None,
+        help=f"the strategy to evaluate ({names}; default: the --setting file's, else "
+        "memory-compact)",
     )
     parser.add_argument(
         "--strategy-param",
@@ -40,8 +44,15 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def run_strategy(args: argparse.Namespace, budgets: list[int] | None) -> int:
-    """The rows of ``args.strategy`` at ``budgets`` (default: each request's own budget)."""
+def run_strategy(
+    args: argparse.Namespace,
+    budgets: list[int] | None,
+    thresholds: Sequence[Threshold] = (),
+    base: Mapping[str, Any] | None = None,
+) -> int:
+    """The rows of ``args.strategy`` at ``budgets`` (default: each request's own budget), its
+    parameters ``base`` (a setting's) under --strategy-param's; the gate's verdict decides the
+    exit code."""
     strategy = registry.get(args.strategy)
     if args.grid:
         raise ProblemError(
@@ -49,7 +60,7 @@ def run_strategy(args: argparse.Namespace, budgets: list[int] | None) -> int:
         )
     if args.resume:
         raise ProblemError([Problem("--resume is for memory-compact's rows", path="--resume")])
-    params = strategy.parse(args.strategy_param)
+    params = {**(base or {}), **strategy.parse(args.strategy_param)}
     grid = dict(parse_strategy_grid(strategy, option) for option in args.strategy_grid)
     settings = strategy_settings(strategy, params, grid)
     if args.out:
@@ -69,7 +80,7 @@ def run_strategy(args: argparse.Namespace, budgets: list[int] | None) -> int:
     if writer:
         writer.finish()
     sys.stdout.write(summary_text(strategy.name, settings, rows, len(items)))
-    return 0
+    return gate.report(strategy_groups(rows), thresholds)
 
 
 def summary_text(

@@ -14,6 +14,7 @@ from compactor.cli import (
     outcomes,
     replay,
     serve,
+    shrink,
     similar,
     summarize,
     sweep,
@@ -23,6 +24,7 @@ from compactor.cli import (
 #: Every subcommand, in the order ``--help`` lists them; each module has ``register(sub)``.
 COMMANDS = (
     compact,
+    shrink,
     import_,
     sweep,
     replay,

@@ -17,7 +17,7 @@ from compactor.cli.io import (
     indent_of,
     reports_bad_input,
 )
-from compactor.cli.params import add_parameter_arguments
+from compactor.cli.params import add_parameter_arguments, setting_of
 from compactor.model import Request
 from compactor.text import tokens
 
@@ -54,9 +54,10 @@ def register(sub: argparse._SubParsersAction) -> None:
     parser.add_argument(
         "--strategy",
         choices=STRATEGIES,
-        default="memory-compact",
+        default=None,
         help="memory-compact with the request's parameters, keep-last (the last messages "
-        "that fit budget_chars) or the seeds/003 trim (default: memory-compact)",
+        "that fit budget_chars) or the seeds/003 trim (default: the --setting file's strategy "
+        "with its parameters, else memory-compact)",
     )
     add_parameter_arguments(parser)
     trim = parser.add_argument_group("the trim strategy's own parameters")
@@ -91,17 +92,22 @@ def replay_facts(request: Request, watched: list[str]) -> list[tuple[str, tuple]
 def run(args: argparse.Namespace) -> int:
     if args.encoding and not tokens.tokens_available():
         raise MissingExtra(tokens.INSTALL_HINT)
-    request = read_request(args)
-    options = {}
-    if args.strategy == "trim":
+    request = read_request(args, any_strategy=True)
+    setting = setting_of(args)
+    strategy = args.strategy or (setting.strategy if setting else "memory-compact")
+    options: dict = {}
+    if strategy == "trim":
         options = {
             "keep_last_messages": args.keep_last_messages,
             "drop_tool_parts": args.drop_tool_parts,
             "max_tokens_estimate": args.max_tokens_estimate,
         }
+    elif strategy not in STRATEGIES and setting is not None:  # the setting's own strategy
+        params = {k: list(v) if isinstance(v, tuple) else v for k, v in setting.params.items()}
+        options = {"strategy_params": params}
     result = replay_request(
         request,
-        args.strategy,
+        strategy,
         policy=args.policy,
         facts=replay_facts(request, args.watch),
         **options,

@@ -231,3 +231,19 @@ def summary_budgets(budgets: Sequence[int], largest_input: int) -> list[int]:
     below = [b for b in budgets if b < largest_input]
     above = [b for b in budgets if b >= largest_input]
     return below + above[:1]
+
+
+def setting_note(corpus: str, summary: Mapping[str, Any]) -> str:
+    """The note a setting downloaded from the Corpus page carries: where it was chosen, and its
+    figures there (the budget met, the anchors kept, the needed-later recall)."""
+    said = [f"budget met {summary['budget_met_rate']:.0%}"]
+    retention = summary.get("retention")
+    if retention is not None and retention == retention:  # not NaN: some anchors
+        said.append(f"anchors kept {retention:.1%}")
+    recall = summary.get("needed_recall")
+    if recall is not None and recall == recall:
+        said.append(f"needed-later recall {recall:.1%}")
+    return (
+        f"chosen on the Corpus page over {corpus} ({int(summary['conversations']):,} "
+        f"conversations): {', '.join(said)}"
+    )

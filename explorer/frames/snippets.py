@@ -1,5 +1,7 @@
-"""What the Output page offers: the returned messages as a table, ready-to-run code that sends the
-current request to the service (a curl command, a Python script).
+"""What the Output page offers: the returned messages as a table, the setting as a
+``compaction.toml``, and ready-to-run code that uses it: ``compactor.shrink`` in an agent, the
+LangChain middleware, and the request it makes sent to the service (a curl command, a Python
+script).
 
 Small requests are written into the snippet; large ones are read from the downloaded
 ``request.json``, so a snippet never holds megabytes of text.
@@ -9,13 +11,18 @@ from __future__ import annotations
 
 import pprint
 import shlex
+import textwrap
+from collections.abc import Mapping
 from typing import Any
 from urllib.parse import urlsplit
 
 import pandas as pd
 
+from compactor.contract import PARAMETERS
+from compactor.errors import Problem
 from compactor.export import Exported, export
 from compactor.input import dumps
+from compactor.integrations import FILE_NAME, Setting, SettingError, setting_toml
 from explorer.session.conversation import Conversation
 
 ENDPOINT = "/v1/memory-compact"
@@ -133,3 +140,103 @@ def provider_export(
     """The compacted conversation in a provider's format (orphan halves dropped, noted)."""
     empty = {call for _, call in conv.removed_results}
     return export(response, request, target, empty_results=empty)
+
+
+# --- the setting -----------------------------------------------------------------------------
+
+SETTING_FILE = FILE_NAME
+SETTING_MIME = "application/toml"
+MEMORY_COMPACT = "memory-compact"
+#: The parameters a memory-compact setting holds beside its budget.
+SETTING_PARAMETERS = tuple(name for name in PARAMETERS if name != "budget_chars")
+
+
+def sidebar_setting(
+    params: Mapping[str, Any], name: str | None = None, note: str | None = None
+) -> Setting:
+    """The sidebar's five parameters as a memory-compact setting (its budget in characters);
+    an empty name or note is none."""
+    return Setting(
+        strategy=MEMORY_COMPACT,
+        params={k: list(params[k]) if k == "keep_roles" else params[k] for k in SETTING_PARAMETERS},
+        budget_chars=int(params["budget_chars"]),
+        name=(name or "").strip() or None,
+        note=(note or "").strip() or None,
+    )
+
+
+def setting_file(setting: Setting) -> str:
+    """The ``compaction.toml`` the "Download setting" buttons save."""
+    return setting_toml(setting)
+
+
+def setting_words(setting: Setting) -> str:
+    """The setting in one line: ``memory-compact at 4,000 characters, keep_last_n 2, ...``."""
+    kind, size = setting.budget
+    budget = f"{size:,} characters" if kind == "chars" else f"{size:,} {setting.encoding} tokens"
+    params = ", ".join(
+        f"{k} {'+'.join(v) or 'none' if isinstance(v, tuple | list) else v}"
+        for k, v in setting.params.items()
+    )
+    return f"{setting.strategy} at {budget}" + (f", {params}" if params else "")
+
+
+def setting_request(request: Mapping[str, Any], setting: Setting) -> dict[str, Any]:
+    """The memory-compact request the service takes for ``request``'s messages under a
+    memory-compact ``setting`` with a budget in characters (what the curl snippet sends)."""
+    return {
+        "messages": list(request["messages"]),
+        "budget_chars": setting.budget_chars,
+        **{k: list(v) if isinstance(v, tuple) else v for k, v in setting.params.items()},
+    }
+
+
+def sidebar_values(setting: Setting, budget_chars: int | None = None) -> dict[str, Any]:
+    """The sidebar's values a setting gives ("Use this setting", an upload): its parameters,
+    and its budget (``budget_chars``: the characters a budget in tokens comes to). The others
+    stay as they are. SettingError for a setting the sidebar cannot hold (another strategy)."""
+    if setting.strategy != MEMORY_COMPACT:
+        raise SettingError(
+            [
+                Problem(
+                    f"names {setting.strategy}; the sidebar sets memory-compact's parameters "
+                    "(compare the strategies on the Strategies page)",
+                    path="strategy",
+                )
+            ]
+        )
+    values = {k: list(v) if isinstance(v, tuple) else v for k, v in setting.params.items()}
+    budget = setting.budget_chars if budget_chars is None else budget_chars
+    return values | ({} if budget is None else {"budget_chars": budget})
+
+
+def shrink_snippet(setting: Setting, setting_file: str = SETTING_FILE) -> str:
+    """Python for an agent: ``compactor.shrink`` with the downloaded setting file."""
+    return (
+        "from compactor import shrink\n\n"
+        + _comment(f'{setting_file}, saved with "Download setting": {setting_words(setting)}')
+        + f"SETTING = {dumps(setting_file, None)}\n\n\n"
+        "def history_to_send(messages):\n"
+        '    """The history to send the model: OpenAI, Anthropic, Vercel AI SDK, ShareGPT or\n'
+        '    LangChain messages in, the same format out, each tool call with its result."""\n'
+        "    return shrink(messages, SETTING)\n"
+    )
+
+
+def langchain_snippet(setting: Setting, setting_file: str = SETTING_FILE) -> str:
+    """Python for a LangChain v1 agent: the middleware that shrinks before every model call."""
+    return (
+        '# pip install -e ".[langchain]" (LangChain v1)\n'
+        "from langchain.agents import create_agent\n\n"
+        "from compactor.integrations import ShrinkMiddleware\n\n"
+        + _comment(f"{setting_file}: {setting_words(setting)}")
+        + "agent = create_agent(\n"
+        '    model="openai:gpt-4o",\n'
+        "    tools=[],  # your tools\n"
+        f"    middleware=[ShrinkMiddleware({dumps(setting_file, None)})],  # before each call\n"
+        ")\n"
+    )
+
+
+def _comment(text: str) -> str:
+    return "".join(f"# {line}\n" for line in textwrap.wrap(text, 86))

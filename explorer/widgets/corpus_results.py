@@ -15,8 +15,10 @@ from compactor.wording import plural
 from explorer import navigation
 from explorer.charts import corpus as charts
 from explorer.frames import corpus as frames
+from explorer.frames import snippets
 from explorer.session import corpus_store, state
 from explorer.widgets import common
+from explorer.widgets import setting as setting_widgets
 from explorer.widgets.corpus import CORPUS_KEY, RUN_KEY, SETTING_KEY
 
 WORST_KEY = "corpus_worst"
@@ -27,6 +29,8 @@ MEASURE_KEY = "corpus_measure"
 WORST_NEEDED_KEY = "corpus_worst_needed"
 VIEW_NEEDED_KEY = "corpus_view_needed"
 OPEN_NEEDED_KEY = "corpus_open_needed"
+USE_KEY = "corpus_use_setting"
+DOWNLOAD_KEY = "corpus_download_setting"
 #: The frontier chart's vertical axis: the measure's column and its label.
 MEASURES = {"retention": "Anchors kept", "needed_recall": "Needed-later recall"}
 #: The single-conversation views a worst conversation opens in.
@@ -164,6 +168,7 @@ def results(corpus: corpus_store.Corpus, run: corpus_store.Run) -> None:
     at = labels.index(chosen)
     one, setting = summary.iloc[at], frames.setting_of(frames.settings_of(raw)[at])
     rows = frames.rows_frame(frames.setting_rows(run.rows, setting))
+    ship(corpus, one, setting)
     cols = st.columns(4)
     cols[0].metric("Budget met", f"{one['budget_met_rate']:.0%}")
     kept = one["retention"]
@@ -187,6 +192,18 @@ def results(corpus: corpus_store.Corpus, run: corpus_store.Run) -> None:
     worst(corpus, rows, setting)
     if rows["needs"].notna().any():
         worst_needed(corpus, rows, setting)
+
+
+def ship(corpus: corpus_store.Corpus, summary: pd.Series, setting: dict[str, Any]) -> None:
+    """The chosen setting (the ringed point of the frontier chart, a row of the summary) into
+    the sidebar, or saved as a compaction.toml whose note says where it was chosen."""
+    chosen = snippets.sidebar_setting(setting, note=frames.setting_note(corpus.name, summary))
+    use, download = st.columns(2)
+    with use:
+        setting_widgets.use(setting, USE_KEY)
+    with download:
+        setting_widgets.download(chosen, DOWNLOAD_KEY)
+    setting_widgets.outcome()
 
 
 def worst_needed(corpus: corpus_store.Corpus, rows: pd.DataFrame, setting: dict[str, Any]) -> None:

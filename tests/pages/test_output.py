@@ -27,6 +27,11 @@ def reported(at):
     return {"rows": rows, "response": json.loads(response_code(at))}
 
 
+def service_snippets(at) -> tuple[str, ...]:
+    """The curl command and the httpx script that send the request to the service."""
+    return tuple(c.value for c in at.code if c.language == "bash" or "import httpx" in c.value)
+
+
 def expected(result):
     response = build_response(result)
     rows = [(m["index"], m["kept"], m["chars"], m["content"]) for m in response["messages"]]
@@ -48,8 +53,9 @@ def test_downloads_and_snippets_send_the_current_request():
         "Download response",
         "Download compacted messages",
         *snippets.PROVIDERS.values(),
+        "Download setting",
     ]
-    curl, python = (c.value for c in at.code if c.language != "json")
+    curl, python = service_snippets(at)
     # a conversation that is neither a file nor a sample: its downloads start "conversation"
     assert curl.endswith("--data-binary @conversation.request.json")
     assert "http://127.0.0.1:8080/v1/memory-compact" in shlex.split(curl.replace("\\\n", ""))
@@ -68,7 +74,7 @@ def test_a_small_request_is_inlined_and_the_base_url_is_configurable():
     at = on_page(PAGE, request)
     at.text_input(key="service_base_url").set_value("https://compact.example.com/").run()
     assert_clean(at)
-    curl = at.code[0].value
+    curl, _ = service_snippets(at)
     words = shlex.split(curl.replace("\\\n", ""))
     assert "https://compact.example.com/v1/memory-compact" in words
     assert json.loads(words[-1]) == request_of(at)
@@ -79,4 +85,6 @@ def test_a_bad_base_url_says_what_is_expected_and_shows_no_snippet():
     at.text_input(key="service_base_url").set_value("localhost:8080").run()
     assert_clean(at)
     assert any("must be an http:// or https:// address" in e.value for e in at.error)
-    assert [c.language for c in at.code] == ["json"]  # only the full response, no snippet
+    assert service_snippets(at) == ()  # no snippet for the service
+    # the setting's own snippets do not need the service, and the full response is there
+    assert [c.language for c in at.code] == ["python", "python", "toml", "json"]

@@ -1,0 +1,110 @@
+"""``python -m compactor shrink FILE --setting compaction.toml``: what ``compactor.shrink`` gives
+an agent, from the command line: the conversation compacted by the setting, in its own format."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from compactor.cli.io import (
+    MissingExtra,
+    add_indent_argument,
+    add_input_argument,
+    emit,
+    indent_of,
+    read_bytes,
+    reports_bad_input,
+)
+from compactor.cli.params import MEMORY_COMPACT, add_parameter_arguments, flag_values, setting_of
+from compactor.errors import Problem, ProblemError
+from compactor.export import WRITABLE
+from compactor.formats import FORMATS, read_document
+from compactor.integrations import IntegrationUnavailable, Setting, shrink_with_report
+
+DESCRIPTION = f"""\
+Compact a conversation with a chosen setting (a compaction.toml, as the explorer's 'Download
+setting' writes it) and print it in the format it came in ({", ".join(WRITABLE)}): what
+compactor.shrink(messages, setting) returns to an agent. Tool calls come back structured, and
+the orphan half of a call and its result is dropped, never sent. The report (the budget used,
+messages removed, cut and dropped) goes to standard error.
+
+The parameter flags override the setting's memory-compact parameters; --budget-chars replaces
+its budget (in characters or tokens). Exit 0 on success; 2 when the input or the setting cannot
+be used, one line per problem naming the file, key and line."""
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    parser = sub.add_parser(
+        "shrink",
+        help="compact a conversation with a compaction.toml; print it in its own format",
+        description=DESCRIPTION,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    add_input_argument(parser)
+    add_parameter_arguments(parser)
+    parser.add_argument(
+        "--format",
+        choices=list(FORMATS),
+        metavar="NAME",
+        help="read FILE as this format instead of detecting it",
+    )
+    parser.add_argument(
+        "--lossy-fixes",
+        action="store_true",
+        help="keep the last 200 messages and cut contents over 8,000 characters when needed",
+    )
+    add_indent_argument(parser)
+    parser.set_defaults(run=run)
+
+
+def chosen_setting(args: argparse.Namespace) -> Setting:
+    """The --setting file's setting with the flags over it; ProblemError without one."""
+    setting = setting_of(args)
+    if setting is None:
+        raise ProblemError([Problem("shrink needs --setting FILE (a compaction.toml)")])
+    flags = flag_values(args)
+    if not flags:
+        return setting
+    data = setting.to_dict()
+    if "budget_chars" in flags:
+        for key in ("budget_tokens", "encoding"):
+            data.pop(key, None)
+        data["budget_chars"] = flags.pop("budget_chars")
+    if flags and setting.strategy != MEMORY_COMPACT:
+        named = ", ".join(f"--{name.replace('_', '-')}" for name in flags)
+        raise ProblemError(
+            [
+                Problem(
+                    f"{named}: a memory-compact parameter, and this setting names "
+                    f"{setting.strategy}",
+                    path=f"{args.setting}: strategy",
+                )
+            ]
+        )
+    data["params"] = {**data.get("params", {}), **flags}
+    return Setting.from_dict(data)
+
+
+@reports_bad_input
+def run(args: argparse.Namespace) -> int:
+    setting = chosen_setting(args)
+    document = read_document(read_bytes(args.file), args.format)
+    if document.data is None:
+        raise ProblemError(
+            [
+                Problem(
+                    f"{args.file}: JSON Lines; shrink writes one JSON conversation back "
+                    f"({', '.join(WRITABLE)}): convert it with 'python -m compactor import' first"
+                )
+            ]
+        )
+    try:
+        shrunk = shrink_with_report(
+            document.data, setting, format=args.format, lossy_fixes=args.lossy_fixes
+        )
+    except IntegrationUnavailable as missing:
+        raise MissingExtra(str(missing)) from None
+    report = shrunk.report
+    lines = [report.summary(), *(f"export: {note}" for note in report.export_notes)]
+    sys.stderr.write("".join(f"{line}\n" for line in lines))
+    return emit(shrunk.messages, indent_of(args))

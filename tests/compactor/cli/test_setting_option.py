@@ -1,0 +1,180 @@
+"""``--setting compaction.toml`` on the commands that compact, and ``shrink``: real processes.
+
+The setting's parameters and budget apply, a flag overrides them, and a file that cannot be
+used exits 2 naming the file, the line and the key, with nothing on standard output."""
+
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+
+from compactor import compact, shrink, validate
+from compactor.analyses.replay.strategies import replay_request
+from compactor.evaluation import RunOptions, evaluate, load_corpus, settings_grid
+from compactor.integrations import Setting, setting_toml
+from compactor.integrations.budget import fit_tokens
+from compactor.samples import load_sample
+from tests.compactor.integrations.conftest import written_as
+from tests.paths import ROOT
+
+SUPPORT = load_sample("support-chat").request
+TAU = ROOT / "tests" / "fixtures" / "real" / "tau_airline_3_records.json"
+CHOSEN = Setting(
+    budget_chars=2500,
+    params={"keep_last_n": 3, "keep_roles": ["system", "user"], "max_message_chars": 300},
+    name="support bot",
+    note="chosen in the explorer",
+)
+
+
+def cli(*args):
+    return subprocess.run(
+        [sys.executable, "-m", "compactor", *map(str, args)],
+        capture_output=True,
+        cwd=ROOT,
+        timeout=300,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+    )
+
+
+def ok(done):
+    assert done.returncode == 0, done.stderr.decode()
+    return json.loads(done.stdout)
+
+
+@pytest.fixture
+def files(tmp_path):
+    request = tmp_path / "request.json"
+    request.write_text(json.dumps(SUPPORT), "utf-8")
+    setting = tmp_path / "compaction.toml"
+    setting.write_text(setting_toml(CHOSEN), "utf-8")
+    return request, setting
+
+
+def with_setting(request, setting=CHOSEN, **flags):
+    params = {k: list(v) if isinstance(v, tuple) else v for k, v in setting.params.items()}
+    return {**request, **params, "budget_chars": setting.budget_chars, **flags}
+
+
+def test_compact_with_a_setting_is_compact_with_its_parameters(files):
+    request, setting = files
+    assert ok(cli("compact", request, "--setting", setting)) == compact(with_setting(SUPPORT))
+
+
+def test_a_flag_overrides_the_settings_value(files):
+    request, setting = files
+    done = ok(
+        cli("compact", request, "--setting", setting, "--keep-last-n", 6, "--emit", "request")
+    )
+    assert (done["keep_last_n"], done["budget_chars"], done["max_message_chars"]) == (6, 2500, 300)
+
+
+def test_a_budget_in_tokens_is_the_largest_character_budget_that_fits(tmp_path, files):
+    pytest.importorskip("bpe_openai")
+    request, _ = files
+    tokens = Setting(budget_tokens=600, params={"keep_last_n": 3}, encoding="cl100k_base")
+    path = tmp_path / "tokens.toml"
+    path.write_text(setting_toml(tokens), "utf-8")
+    fit = fit_tokens({**SUPPORT, "keep_last_n": 3}, "memory-compact", {}, 600, "cl100k_base")
+    response = ok(cli("compact", request, "--setting", path))
+    assert response["budget"]["budget_chars"] == fit.budget_chars
+    assert response == compact({**SUPPORT, "keep_last_n": 3, "budget_chars": fit.budget_chars})
+
+
+@pytest.mark.parametrize(
+    "text, says",
+    [
+        (
+            'strategy = "memory-compact"\nbudget_chars = 4000\n\n[params]\nkeep_last_n = -1\n',
+            "compaction.toml:5: params.keep_last_n: must be at least 0, not -1",
+        ),
+        ("budget_chars = 4000\nkeep_lats = 3\n", "compaction.toml:2: keep_lats: is not a key"),
+        ('budget_chars = 4000\nstrategy = "memory-compactt"\n', "compaction.toml:2: strategy"),
+        ("budget_chars = \n", "compaction.toml:1:"),
+        ('strategy = "keep-last"\nbudget_chars = 900\n', "compact runs memory-compact"),
+    ],
+)
+def test_a_setting_file_that_cannot_be_used_exits_2_naming_file_line_and_key(files, text, says):
+    request, setting = files
+    setting.write_text(text, "utf-8")
+    done = cli("compact", request, "--setting", setting)
+    assert done.returncode == 2 and done.stdout == b""
+    err = done.stderr.decode()
+    assert says in err and str(setting.parent) in err and "Traceback" not in err, err
+
+
+@pytest.mark.parametrize("command", ["replay", "outcomes", "anchors", "shrink", "evaluate"])
+def test_every_command_that_takes_a_setting_names_the_bad_line(files, command):
+    request, setting = files
+    setting.write_text("budget_chars = 4000\n[params]\nmax_message_chars = 0\n", "utf-8")
+    done = cli(command, request, "--setting", setting)
+    assert done.returncode == 2 and done.stdout == b""
+    assert "compaction.toml:3: params.max_message_chars: must be at least" in done.stderr.decode()
+
+
+def test_a_missing_setting_file_says_so(files, tmp_path):
+    request, _ = files
+    done = cli("compact", request, "--setting", tmp_path / "nowhere.toml")
+    assert done.returncode == 2
+    assert "nowhere.toml: cannot read the file (No such file or directory)" in done.stderr.decode()
+
+
+def test_replay_runs_the_settings_own_strategy(tmp_path, files):
+    request, _ = files
+    path = tmp_path / "keep.toml"
+    path.write_text(setting_toml(Setting(strategy="keep-last", budget_chars=1800)), "utf-8")
+    replayed = ok(cli("replay", request, "--setting", path, "--indent", 0))
+    expected = replay_request(validate({**SUPPORT, "budget_chars": 1800}), "keep-last")
+    assert [t["chars_out"] for t in replayed["turns"]] == [t.chars_out for t in expected.turns]
+    assert replayed["final"] == expected.to_dict()["final"]
+
+
+def test_outcomes_reads_the_setting_as_compact_does(files):
+    request, setting = files
+    found = ok(cli("outcomes", request, "--setting", setting))
+    assert found["parameters"] == validate(with_setting(SUPPORT)).params.to_dict()
+
+
+def test_evaluate_with_a_setting_is_its_one_setting_at_its_budget(tmp_path, files):
+    _, setting = files
+    out = tmp_path / "rows.jsonl"
+    done = cli("evaluate", TAU, "--setting", setting, "--workers", 1, "--out", out)
+    assert done.returncode == 0, done.stderr.decode()
+    params = {k: list(v) if isinstance(v, tuple) else v for k, v in CHOSEN.params.items()}
+    expected = evaluate(load_corpus(TAU), settings_grid(params), [2500], RunOptions(workers=1))
+    rows = [json.loads(line) for line in out.read_text("utf-8").splitlines()]
+    assert rows == list(expected)
+    assert "2,500      3 system+user" in done.stdout.decode()
+
+
+def test_evaluate_with_another_strategys_setting_runs_that_strategy(tmp_path):
+    path = tmp_path / "keep.toml"
+    path.write_text(setting_toml(Setting(strategy="keep-last", budget_chars=3000)), "utf-8")
+    done = cli("evaluate", TAU, "--setting", path, "--fail-under", "budget_met=1")
+    assert done.returncode == 0, done.stderr.decode()
+    assert "strategy keep-last" in done.stdout.decode()
+    assert "gate, keep-last {}, budget_chars 3,000:" in done.stdout.decode()
+
+
+@pytest.mark.parametrize("format", ["openai", "anthropic", "sharegpt"])
+def test_shrink_prints_what_compactor_shrink_returns_in_the_inputs_format(tmp_path, files, format):
+    _, setting = files
+    conversation = written_as(SUPPORT, format)
+    path = tmp_path / f"chat.{format}.json"
+    path.write_text(json.dumps(conversation), "utf-8")
+    done = cli("shrink", path, "--setting", setting)
+    assert ok(done) == shrink(conversation, CHOSEN)
+    assert done.stderr.decode().startswith("memory-compact at 2,500 characters: ")
+
+
+def test_shrink_takes_flags_over_the_setting_and_needs_one(tmp_path, files):
+    _, setting = files
+    path = tmp_path / "chat.json"
+    conversation = written_as(SUPPORT, "openai")
+    path.write_text(json.dumps(conversation), "utf-8")
+    flagged = ok(cli("shrink", path, "--setting", setting, "--budget-chars", 900))
+    assert flagged == shrink(conversation, {**CHOSEN.to_dict(), "budget_chars": 900})
+    done = cli("shrink", path)
+    assert done.returncode == 2 and "shrink needs --setting FILE" in done.stderr.decode()
