@@ -22,6 +22,7 @@ from compactor.errors import Problem
 from compactor.input.validation import validate
 from compactor.model import Request
 from compactor.strategies import (
+    anchor_keep,
     baselines,
     context_editing,
     observation_masking,
@@ -84,6 +85,13 @@ def _langchain_trim(
     request: Request, budget: int, params: Mapping[str, Any], given: frozenset[str]
 ) -> StrategyOutcome:
     return baselines.langchain(request.roles, request.contents, budget, _ids(request))
+
+
+def _anchor_keep(
+    request: Request, budget: int, params: Mapping[str, Any], given: frozenset[str]
+) -> StrategyOutcome:
+    # keep_last_n and keep_roles at None are the request's own
+    return anchor_keep.outcome(request, budget, {k: v for k, v in params.items() if v is not None})
 
 
 def _semantic(
@@ -212,3 +220,35 @@ register(context_editing.LANGCHAIN_STRATEGY)
 register(observation_masking.STRATEGY)
 register(prune_messages.STRATEGY)
 register(openai_truncation.STRATEGY)
+
+# Ours: the units that hold salient terms, within the budget, then recent context.
+register(
+    RegisteredStrategy(
+        anchor_keep.KEY,
+        "anchor-keep (salient terms, then recent context)",
+        Source(
+            "this project: compactor/strategies/anchor_keep.py (issue 27)",
+            "compactor/strategies/anchor_keep.py",
+            "this project",
+        ),
+        (
+            Parameter(
+                "unit_chars",
+                "int",
+                anchor_keep.PARAMETERS["unit_chars"],
+                "how long a unit (a line, or a sentence or words of a long line) may be",
+                1,
+            ),
+            Parameter(
+                "fill_recent",
+                "bool",
+                anchor_keep.PARAMETERS["fill_recent"],
+                "spend what is left on the most recent messages",
+            ),
+            *_CONTRACT[:2],
+        ),
+        _anchor_keep,
+        budget="budget_chars is the budget; keep_last_n and keep_roles are the request's own "
+        "unless given",
+    )
+)
