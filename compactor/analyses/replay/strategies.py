@@ -8,7 +8,16 @@ from collections.abc import Iterable, Sequence
 from dataclasses import replace
 from typing import Any
 
-from compactor.analyses.replay.loop import ALWAYS, Carried, Fact, Replay, Shrunk, Strategy, replay
+from compactor.analyses.replay.loop import (
+    ALWAYS,
+    Carried,
+    Fact,
+    Replay,
+    Shrunk,
+    Strategy,
+    compose_spans,
+    replay,
+)
 from compactor.engine.turn_stages import TurnStages
 from compactor.model import Message, Params, Request
 from compactor.strategies import registry
@@ -148,10 +157,12 @@ class Registered:
     """Any strategy of :mod:`compactor.strategies.registry`, by name, on every turn at
     ``params.budget_chars`` with its own ``strategy_params``.
 
-    A message it returns verbatim or cut keeps its origin; a replaced one (a cleared tool
-    result, a masked observation) is new text (no origin). A strategy that clears earlier
-    messages changes the prefix sent before, which the replay's stable prefix shows (the
-    provider's prompt cache is invalidated from the first changed message on).
+    A message it returns verbatim or cut keeps its origin (a cut that keeps parts other than
+    a prefix, anchor-keep's, carries the recorded spans it keeps, mapped back through the
+    spans an earlier turn kept); a replaced one (a cleared tool result, a masked observation)
+    is new text (no origin). A strategy that clears earlier messages changes the prefix sent
+    before, which the replay's stable prefix shows (the provider's prompt cache is
+    invalidated from the first changed message on).
     """
 
     def __init__(
@@ -176,9 +187,14 @@ class Registered:
             carried = history[m.index]
             if m.kept == VERBATIM:
                 out.append(carried)
+            elif m.kept != CUT or carried.origin is None:
+                out.append(replace(carried, content=m.content or "", origin=None, spans=None))
+            elif carried.spans is None and m.spans is None:  # a prefix of a prefix
+                out.append(replace(carried, content=m.content or ""))
             else:
-                origin = carried.origin if m.kept == CUT else None
-                out.append(replace(carried, content=m.content or "", origin=origin))
+                outer = carried.spans or ((0, len(carried.content)),)
+                spans = compose_spans(outer, m.kept_spans)
+                out.append(replace(carried, content=m.content or "", spans=spans))
         return out
 
 
