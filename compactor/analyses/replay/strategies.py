@@ -155,7 +155,8 @@ class ProviderCompact:
 
 class Registered:
     """Any strategy of :mod:`compactor.strategies.registry`, by name, on every turn at
-    ``params.budget_chars`` with its own ``strategy_params``.
+    ``params.budget_chars`` with its own ``strategy_params`` (None: the lineup's, the
+    registry's example where the peer's defaults do nothing).
 
     A message it returns verbatim or cut keeps its origin (a cut that keeps parts other than
     a prefix, anchor-keep's, carries the recorded spans it keeps, mapped back through the
@@ -169,9 +170,11 @@ class Registered:
         self, name: str, params: Params, strategy_params: dict[str, Any] | None = None
     ) -> None:
         self.strategy = registry.get(name)
+        if strategy_params is None:
+            strategy_params = dict(self.strategy.lineup)
         self.strategy.validate(strategy_params)  # fail before the first turn
         self.params = params
-        self.strategy_params = dict(strategy_params or {})
+        self.strategy_params = dict(strategy_params)
         self.name = name
 
     def __call__(self, history: Sequence[Carried]) -> list[Carried]:
