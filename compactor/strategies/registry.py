@@ -29,6 +29,7 @@ from compactor.strategies import (
     openai_truncation,
     prune_messages,
 )
+from compactor.strategies.langchain_trim import langchain_available
 from compactor.strategies.outcome import StrategyOutcome
 from compactor.strategies.semantic_dedupe import DEFAULT_THRESHOLD
 from compactor.strategies.spec import (
@@ -37,6 +38,7 @@ from compactor.strategies.spec import (
     Source,
     StrategyParameterError,
 )
+from compactor.text.semantic import semantic_available
 
 _ENCODING = Parameter(
     "encoding",
@@ -138,6 +140,17 @@ def get(name: str) -> RegisteredStrategy:
 
 def names() -> tuple[str, ...]:
     return tuple(_STRATEGIES)
+
+
+def available(name: str) -> bool:
+    """Whether the strategy registered as ``name`` runs here: LangChain's trim needs
+    langchain-core, semantic dedupe the semantic extra; the others need nothing."""
+    strategy = get(name)
+    if strategy.name == baselines.LANGCHAIN:
+        return langchain_available()
+    if strategy.name == baselines.SEMANTIC_DEDUPE:
+        return semantic_available()
+    return True
 
 
 def apply(
