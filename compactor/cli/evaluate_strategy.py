@@ -5,19 +5,18 @@ one conversation per task on the process pool (``--workers``), rows in corpus or
 from __future__ import annotations
 
 import argparse
-import functools
 import json
 import statistics
 import sys
 from typing import Any
 
-from compactor.errors import InvalidRequest, Problem, ProblemError
+from compactor.errors import Problem, ProblemError
 from compactor.evaluation import load_corpus
 from compactor.evaluation.output import RowWriter, check_out
-from compactor.evaluation.run import RunOptions, local_outcomes
+from compactor.evaluation.run import RunOptions
 from compactor.evaluation.strategy_rows import (
+    evaluate_strategy,
     parse_strategy_grid,
-    strategy_outcome,
     strategy_settings,
 )
 from compactor.strategies import registry
@@ -68,17 +67,14 @@ def run_strategy(args: argparse.Namespace, budgets: list[int] | None) -> int:
     items = load_corpus(args.corpus, args.format, keep_last=args.keep_last, cut_long=args.cut_long)
     writer = RowWriter(args.out) if args.out else None
     rows: list[dict[str, Any]] = []
-    task = functools.partial(
-        strategy_outcome, name=strategy.name, settings=settings, budgets=budgets, future=future
+    found = evaluate_strategy(
+        items, strategy.name, settings, budgets, workers=args.workers, future=future
     )
     try:
-        for found, problems in local_outcomes(items, task, args.workers):
-            if problems:
-                raise InvalidRequest(problems)
-            for row in found:
-                if writer:
-                    writer.write(row)
-                rows.append(row)
+        for row in found:
+            if writer:
+                writer.write(row)
+            rows.append(row)
     finally:
         if writer:
             writer.close()

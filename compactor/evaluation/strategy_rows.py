@@ -14,8 +14,9 @@ rows as a worker returns them, for :func:`~compactor.evaluation.run.local_outcom
 
 from __future__ import annotations
 
+import functools
 import itertools
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any
 
 from compactor.analyses.anchors.finder import find_anchors
@@ -26,6 +27,7 @@ from compactor.errors import InvalidRequest, Problem, ProblemError
 from compactor.evaluation.corpus import CorpusItem
 from compactor.evaluation.grid import BUDGET
 from compactor.evaluation.rows import Outcome
+from compactor.evaluation.run import local_outcomes
 from compactor.input.validation import validate
 from compactor.model import Request
 from compactor.strategies import registry
@@ -153,6 +155,34 @@ def strategy_outcome(
         return [], tuple(
             Problem(f"{p.message} {named}", p.path, p.line, p.column) for p in error.problems
         )
+
+
+def evaluate_strategy(
+    items: Sequence[CorpusItem],
+    name: str,
+    settings: Sequence[Mapping[str, Any]],
+    budgets: Sequence[int] | None = None,
+    *,
+    workers: int | None = None,
+    future: int | None = DEFAULT_FUTURE,
+    progress: Callable[[int, int], None] | None = None,
+) -> Iterator[dict[str, Any]]:
+    """The rows of the strategy registered as ``name`` over ``items``, conversation by
+    conversation in corpus order, one conversation per task on ``workers`` processes (1: in
+    this process; None: one per core). ``progress(done, total)`` follows the conversations.
+    Raises InvalidRequest (naming the conversation) for an invalid request."""
+    registry.get(name)  # an unknown name fails here, by name
+    task = functools.partial(
+        strategy_outcome, name=name, settings=settings, budgets=budgets, future=future
+    )
+    if progress:
+        progress(0, len(items))
+    for done, (found, problems) in enumerate(local_outcomes(items, task, workers), start=1):
+        if problems:
+            raise InvalidRequest(problems)
+        yield from found
+        if progress:
+            progress(done, len(items))
 
 
 def _past(request: Request, future: int) -> Request | None:
