@@ -423,7 +423,7 @@ def test_a_registry_strategy_is_evaluated_over_a_grid_of_its_own_parameters():
     assert_clean(at)
     settings = [{"unit_chars": 60}, {"unit_chars": 200}]
     rows = list(evaluate_strategy(load_corpus(TAU), "anchor-keep", settings, [1500, 4000]))
-    shown = table(at, "needed_recall")
+    shown = table(at, "parameters")
     expected = frames.strategy_summary(rows)
     assert len(shown) == 4 and shown.equals(expected)
     assert expected["needs"].sum() > 0 and expected["needed_recall"].notna().all()
@@ -438,4 +438,4 @@ def test_a_bad_strategy_grid_value_is_named_and_nothing_runs():
     assert_clean(at)
     assert any("could not be evaluated" in e.value for e in at.error)
     assert "observation-masking.n" in table(at, "problem")["where"].tolist()
-    assert "needed_recall" not in [c for f in at.dataframe for c in f.value.columns]
+    assert "parameters" not in [c for f in at.dataframe for c in f.value.columns]
