@@ -1,9 +1,10 @@
 """Corpus: evaluate a grid of settings over many conversations, see which settings keep the most
-anchors for their characters, and open the conversations a setting treats worst."""
+anchors for their characters, and open the conversations a setting treats worst; and evaluate
+another strategy of the registry over a grid of its own parameters."""
 
 import streamlit as st
 
-from explorer.widgets import corpus, corpus_results, page
+from explorer.widgets import corpus, corpus_results, corpus_strategy, page
 
 RULE = (
     "Every setting of the grid compacts every conversation of the corpus, at each budget: one "
@@ -32,8 +33,9 @@ def draw() -> None:
     shown = corpus_results.shown_run(loaded)
     if shown is None:
         st.info("Run the grid to see how each setting does.", icon=":material/info:")
-        return
-    corpus_results.results(loaded, shown)
+    else:
+        corpus_results.results(loaded, shown)
+    corpus_strategy.panel(loaded)
 
 
 page.run_input("Corpus", draw)

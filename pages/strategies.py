@@ -1,6 +1,8 @@
-"""Strategies: memory-compact, keep-last-N, the seed-003 trim and LangChain's trim_messages on
-the same history at the same character budget, message by message; and, on a button, the
-seed-003 LLM compact through a configured provider, with the anchors its summary lost."""
+"""Strategies: every strategy of the registry (memory-compact, keep-last-N, the seed-003 trim,
+LangChain's trim_messages, the peers' context editing, masking, pruning and truncation, and
+anchor-keep) on the same history at the same character budget, message by message, one of them
+with its own parameters; and, on a button, the seed-003 LLM compact through a configured
+provider, with the anchors its summary lost."""
 
 import streamlit as st
 
@@ -23,7 +25,7 @@ def draw(outcome: Outcome) -> None:
         f"Every strategy gets the same character budget, the sidebar's budget_chars "
         f"({budget:,}); memory-compact also uses the sidebar's other parameters."
     )
-    options = strategies.options_form()
+    options = strategies.own_parameters(strategies.options_form())
     comparison = strategies.compare(result, options)
     totals = compare_frames.strategy_totals(comparison)
     st.subheader("Totals")
@@ -35,7 +37,11 @@ def draw(outcome: Outcome) -> None:
     strategies.unavailable_notes(comparison, options)
     st.altair_chart(compare_charts.strategy_totals(totals, budget), width="stretch")
     outcomes.strategies_section(
-        result, options.keep_last_messages, options.drop_tool_parts, options.trim_encoding
+        result,
+        options.keep_last_messages,
+        options.drop_tool_parts,
+        options.trim_encoding,
+        options.params,
     )
 
     st.subheader("What each strategy keeps")

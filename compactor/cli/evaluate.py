@@ -79,7 +79,10 @@ or a file that exists without --resume, each problem with where it is.
 request's own budget_chars), with --strategy-param KEY=VALUE and --strategy-grid KEY=V1,V2,...
 in its own parameter names; its rows hold conversation, strategy, strategy_params,
 budget_chars, output_chars, output_messages, budget_met, replaced_messages, anchors,
-anchors_kept and tool_pairs_broken.
+anchors_kept and tool_pairs_broken, then needs and needs_met (the continuation check with the
+past compacted by the strategy at the row's budget, judged by the spans it returns verbatim: a
+placeholder holds nothing; not with --no-outcomes), one conversation per task on --workers
+processes.
 
 {gate.HELP}"""
 

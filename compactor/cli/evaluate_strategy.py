@@ -1,5 +1,6 @@
 """``evaluate CORPUS --strategy NAME``: a registry strategy's rows over a corpus (any strategy
-but memory-compact, whose rows, sweep and ``--resume`` stay with :mod:`compactor.cli.evaluate`)."""
+but memory-compact, whose rows, sweep and ``--resume`` stay with :mod:`compactor.cli.evaluate`),
+one conversation per task on the process pool (``--workers``), rows in corpus order."""
 
 from __future__ import annotations
 
@@ -15,7 +16,12 @@ from compactor.errors import Problem, ProblemError
 from compactor.evaluation import load_corpus
 from compactor.evaluation.gate import Threshold, strategy_groups
 from compactor.evaluation.output import RowWriter, check_out
-from compactor.evaluation.strategy_rows import parse_strategy_grid, strategy_rows, strategy_settings
+from compactor.evaluation.run import RunOptions
+from compactor.evaluation.strategy_rows import (
+    evaluate_strategy,
+    parse_strategy_grid,
+    strategy_settings,
+)
 from compactor.strategies import registry
 
 
@@ -60,6 +66,10 @@ def run_strategy(
         )
     if args.resume:
         raise ProblemError([Problem("--resume is for memory-compact's rows", path="--resume")])
+    if args.backend != "local":
+        raise ProblemError([Problem("--strategy runs on the local backend", path="--backend")])
+    future = None if args.no_outcomes else args.future
+    RunOptions(workers=args.workers, future=future).check()
     params = {**(base or {}), **strategy.parse(args.strategy_param)}
     grid = dict(parse_strategy_grid(strategy, option) for option in args.strategy_grid)
     settings = strategy_settings(strategy, params, grid)
@@ -68,12 +78,14 @@ def run_strategy(
     items = load_corpus(args.corpus, args.format, keep_last=args.keep_last, cut_long=args.cut_long)
     writer = RowWriter(args.out) if args.out else None
     rows: list[dict[str, Any]] = []
+    found = evaluate_strategy(
+        items, strategy.name, settings, budgets, workers=args.workers, future=future
+    )
     try:
-        for item in items:
-            for row in strategy_rows(item, strategy, settings, budgets):
-                if writer:
-                    writer.write(row)
-                rows.append(row)
+        for row in found:
+            if writer:
+                writer.write(row)
+            rows.append(row)
     finally:
         if writer:
             writer.close()
@@ -86,11 +98,12 @@ def run_strategy(
 def summary_text(
     name: str, settings: list[dict[str, Any]], rows: list[dict[str, Any]], conversations: int
 ) -> str:
-    """One line per parameter setting: budget met, median characters, anchors, pairs broken."""
+    """One line per parameter setting: budget met, median characters, anchors kept, pairs
+    broken, and needed-later recall (met needs over needs, pooled) when the rows have it."""
     lines = [
         f"{conversations:,} conversations, strategy {name}, {len(settings):,} settings",
         f"{'parameters':<40} {'rows':>5} {'met':>5} {'chars median':>12} "
-        f"{'anchors kept':>12} {'broken':>6}",
+        f"{'anchors kept':>12} {'broken':>6} {'needed-later':>12}",
     ]
     for setting in settings:
         mine = [r for r in rows if r["strategy_params"] == setting]
@@ -100,10 +113,13 @@ def summary_text(
         chars = statistics.median(r["output_chars"] or 0 for r in mine)
         anchors = sum(r["anchors"] for r in mine)
         kept = sum(r["anchors_kept"] for r in mine) / anchors if anchors else None
+        needs = sum(r.get("needs") or 0 for r in mine)
+        recall = sum(r.get("needs_met") or 0 for r in mine) / needs if needs else None
         shown = json.dumps(setting, separators=(",", ":"))
         lines.append(
             f"{shown:<40} {len(mine):>5} {met:>5.0%} {chars:>12,.0f} "
             f"{'-' if kept is None else f'{kept:.2f}':>12} "
-            f"{sum(r['tool_pairs_broken'] for r in mine):>6,}"
+            f"{sum(r['tool_pairs_broken'] for r in mine):>6,} "
+            f"{'-' if recall is None else f'{recall:.2f}':>12}"
         )
     return "\n".join(lines) + "\n"

@@ -6,8 +6,13 @@ import argparse
 
 from compactor.analyses.anchors.report import find_anchors
 from compactor.analyses.outcomes import find_needs, replay_misses
-from compactor.analyses.replay.loop import POLICIES
-from compactor.analyses.replay.strategies import STRATEGIES, replay_request
+from compactor.analyses.replay.loop import POLICIES, Strategy
+from compactor.analyses.replay.strategies import (
+    STRATEGIES,
+    Registered,
+    build_strategy,
+    replay_request,
+)
 from compactor.cli.anchors import FILE_HELP, read_request
 from compactor.cli.io import (
     MissingExtra,
@@ -18,8 +23,14 @@ from compactor.cli.io import (
     reports_bad_input,
 )
 from compactor.cli.params import add_parameter_arguments, setting_of
+from compactor.errors import Problem, ProblemError
+from compactor.integrations import Setting
 from compactor.model import Request
+from compactor.strategies import registry
 from compactor.text import tokens
+
+#: Every name ``--strategy`` takes: the replay's own, then the registry's.
+CHOICES = tuple(dict.fromkeys((*STRATEGIES, *registry.names())))
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -53,11 +64,21 @@ def register(sub: argparse._SubParsersAction) -> None:
     )
     parser.add_argument(
         "--strategy",
-        choices=STRATEGIES,
+        choices=CHOICES,
         default=None,
+        metavar="NAME",
         help="memory-compact with the request's parameters, keep-last (the last messages "
-        "that fit budget_chars) or the seeds/003 trim (default: the --setting file's strategy "
-        "with its parameters, else memory-compact)",
+        "that fit budget_chars), the seeds/003 trim (trim), or any strategy of the registry "
+        f"at budget_chars ({', '.join(n for n in CHOICES if n not in STRATEGIES)}); "
+        "default: the --setting file's strategy with its parameters, else memory-compact",
+    )
+    parser.add_argument(
+        "--strategy-param",
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
+        help="a parameter of a registry strategy, by its own name (repeatable; a list as "
+        "a,b); without any, the strategy runs with the lineup's parameters",
     )
     add_parameter_arguments(parser)
     trim = parser.add_argument_group("the trim strategy's own parameters")
@@ -88,29 +109,55 @@ def replay_facts(request: Request, watched: list[str]) -> list[tuple[str, tuple]
     return [(a.text, a.occurrences) for a in find_anchors(request.contents, watched)]
 
 
+def replay_strategy(
+    args: argparse.Namespace, request: Request, setting: Setting | None = None
+) -> Strategy:
+    """The strategy the arguments name (else the setting's, else memory-compact), with its own
+    parameters; a registry strategy given parameters (``--strategy-param``, or the setting's
+    for its own strategy) runs through the registry."""
+    name = args.strategy or (setting.strategy if setting is not None else "memory-compact")
+    if name == "trim":
+        if args.strategy_param:
+            raise ProblemError(
+                [
+                    Problem(
+                        "the trim takes --keep-last-messages, --drop-tool-parts and "
+                        "--max-tokens-estimate, not --strategy-param",
+                        path="--strategy-param",
+                    )
+                ]
+            )
+        return build_strategy(
+            "trim",
+            request.params,
+            keep_last_messages=args.keep_last_messages,
+            drop_tool_parts=args.drop_tool_parts,
+            max_tokens_estimate=args.max_tokens_estimate,
+        )
+    # memory-compact's parameters from a setting are the request's own (read_request applied
+    # them); another strategy's come from the setting under --strategy-param's
+    own = setting is not None and args.strategy is None and name != "memory-compact"
+    base = (
+        {k: list(v) if isinstance(v, tuple) else v for k, v in setting.params.items()}
+        if own
+        else {}
+    )
+    if args.strategy_param or base:
+        strategy = registry.get(name)
+        return Registered(name, request.params, {**base, **strategy.parse(args.strategy_param)})
+    return build_strategy(name, request.params)
+
+
 @reports_bad_input
 def run(args: argparse.Namespace) -> int:
     if args.encoding and not tokens.tokens_available():
         raise MissingExtra(tokens.INSTALL_HINT)
     request = read_request(args, any_strategy=True)
-    setting = setting_of(args)
-    strategy = args.strategy or (setting.strategy if setting else "memory-compact")
-    options: dict = {}
-    if strategy == "trim":
-        options = {
-            "keep_last_messages": args.keep_last_messages,
-            "drop_tool_parts": args.drop_tool_parts,
-            "max_tokens_estimate": args.max_tokens_estimate,
-        }
-    elif strategy not in STRATEGIES and setting is not None:  # the setting's own strategy
-        params = {k: list(v) if isinstance(v, tuple) else v for k, v in setting.params.items()}
-        options = {"strategy_params": params}
     result = replay_request(
         request,
-        strategy,
+        replay_strategy(args, request, setting_of(args)),
         policy=args.policy,
         facts=replay_facts(request, args.watch),
-        **options,
     )
     out = result.to_dict()
     misses = replay_misses(result, find_needs(request.contents, request.roles, args.watch))

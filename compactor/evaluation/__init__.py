@@ -31,6 +31,12 @@ from compactor.evaluation.run import (
     evaluate,
     written_whole,
 )
+from compactor.evaluation.strategy_rows import (
+    STRATEGY_ROW_KEYS,
+    evaluate_strategy,
+    parse_strategy_grid,
+    strategy_settings,
+)
 from compactor.evaluation.summary import (
     SUMMARY_BUDGETS,
     rows_in_force,
@@ -48,6 +54,7 @@ __all__ = [
     "RAY_INSTALL_HINT",
     "ROW_KEYS",
     "SETTING_PARAMETERS",
+    "STRATEGY_ROW_KEYS",
     "SUMMARY_BUDGETS",
     "TOKEN_KEYS",
     "BackendUnavailable",
@@ -56,13 +63,16 @@ __all__ = [
     "conversation_rows",
     "default_workers",
     "evaluate",
+    "evaluate_strategy",
     "load_corpus",
     "load_corpus_text",
     "parse_grid_option",
+    "parse_strategy_grid",
     "ray_available",
     "row_key",
     "rows_in_force",
     "settings_grid",
+    "strategy_settings",
     "summarise",
     "worst_by_needed_recall",
     "written_whole",

@@ -5,22 +5,32 @@ A strategy runs once per budget (no sweep: the peers' outputs are not prefixes o
 An anchor is kept when one of its occurrences is still in what the strategy returns (a cut
 message up to its end, a replaced message anywhere in the new text); a tool pair is broken
 when exactly one of the call and the result is returned (a cleared result still answers its
-call). ``needs``/``needs_met`` (needed-later recall) are not on this branch:
-:func:`needs_columns` is the hook that fills them once they exist.
+call). With a future, ``needs`` and ``needs_met`` follow (:func:`needs_columns`): the
+continuation check, as memory-compact's rows have it, the past compacted by the strategy at
+the row's budget and judged by :func:`~compactor.analyses.outcomes.judge_outcome` (a kept
+span holds a source; a placeholder holds none). :func:`strategy_outcome` is one conversation's
+rows as a worker returns them, for :func:`~compactor.evaluation.run.local_outcomes`.
 """
 
 from __future__ import annotations
 
+import functools
 import itertools
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any
 
 from compactor.analyses.anchors.finder import find_anchors
+from compactor.analyses.outcomes import DEFAULT_FUTURE, Needs, find_needs, judge_outcome
+from compactor.analyses.outcomes import past_request as past_of
 from compactor.analyses.pairing import tool_pairs
-from compactor.errors import Problem, ProblemError
+from compactor.errors import InvalidRequest, Problem, ProblemError
 from compactor.evaluation.corpus import CorpusItem
 from compactor.evaluation.grid import BUDGET
+from compactor.evaluation.rows import Outcome
+from compactor.evaluation.run import local_outcomes
 from compactor.input.validation import validate
+from compactor.model import Request
+from compactor.strategies import registry
 from compactor.strategies.outcome import CUT, REMOVED, VERBATIM, StrategyOutcome
 from compactor.strategies.spec import RegisteredStrategy
 
@@ -37,6 +47,8 @@ STRATEGY_ROW_KEYS: tuple[str, ...] = (
     "anchors_kept",
     "tool_pairs_broken",
 )
+#: The outcome keys after them, with a future.
+NEEDS_KEYS: tuple[str, ...] = ("needs", "needs_met")
 
 
 def strategy_settings(
@@ -72,42 +84,112 @@ def strategy_rows(
     strategy: RegisteredStrategy,
     settings: Sequence[Mapping[str, Any]],
     budgets: Sequence[int] | None = None,
+    future: int | None = DEFAULT_FUTURE,
 ) -> list[dict[str, Any]]:
     """The rows of one conversation: every setting at every budget (default: the request's
-    own ``budget_chars``). Raises InvalidRequest for an invalid request."""
+    own ``budget_chars``), with ``needs`` and ``needs_met`` for a ``future`` (None: without
+    them). Raises InvalidRequest for an invalid request."""
     request = validate(item.request)
     anchors = find_anchors(request.contents)
     pairs, _ = tool_pairs(request.roles, item.tool_links)
+    past = None if future is None else _past(request, future)
+    needs = None if past is None else find_needs(request.contents, request.roles)
     rows = []
     for setting in settings:
         for budget in sorted(budgets or [request.params.budget_chars]):
             outcome = strategy.apply(request, budget, setting)
             alive = [m.kept != REMOVED for m in outcome.messages] or [False] * len(request.contents)
             kept = sum(any(_holds(outcome, o, a.text) for o in a.occurrences) for a in anchors)
-            rows.append(
-                {
-                    "conversation": item.conversation,
-                    "strategy": strategy.name,
-                    "strategy_params": dict(setting),
-                    BUDGET: budget,
-                    "output_chars": outcome.output_chars,
-                    "output_messages": outcome.output_messages,
-                    "budget_met": outcome.budget_met,
-                    "replaced_messages": outcome.replaced_messages,
-                    "anchors": len(anchors),
-                    "anchors_kept": kept,
-                    "tool_pairs_broken": sum(alive[c] != alive[r] for c, r, _ in pairs),
-                    **needs_columns(item, outcome),
-                }
-            )
+            row = {
+                "conversation": item.conversation,
+                "strategy": strategy.name,
+                "strategy_params": dict(setting),
+                BUDGET: budget,
+                "output_chars": outcome.output_chars,
+                "output_messages": outcome.output_messages,
+                "budget_met": outcome.budget_met,
+                "replaced_messages": outcome.replaced_messages,
+                "anchors": len(anchors),
+                "anchors_kept": kept,
+                "tool_pairs_broken": sum(alive[c] != alive[r] for c, r, _ in pairs),
+            }
+            if future is not None:
+                row.update(needs_columns(strategy, setting, budget, past, needs))
+            rows.append(row)
     return rows
 
 
-def needs_columns(item: CorpusItem, outcome: StrategyOutcome) -> dict[str, Any]:
-    """The needed-later recall columns (``needs``, ``needs_met``) of a row: none yet. Hook for
-    the branch that adds them to memory-compact's rows; judge the outcome with
-    ``compactor.analyses.outcomes.judge.judge_outcome(needs, outcome)`` here."""
-    return {}
+def needs_columns(
+    strategy: RegisteredStrategy,
+    setting: Mapping[str, Any],
+    budget: int,
+    past: Request | None,
+    needs: Needs | None,
+) -> dict[str, Any]:
+    """``needs`` and ``needs_met`` of a row: the ``past`` (the request less its future)
+    compacted by ``strategy`` with ``setting`` at ``budget``, the future's ``needs`` judged on
+    what it returned; both None when the past alone is not a valid request, or when the
+    strategy could not run."""
+    if past is None or needs is None:
+        return dict.fromkeys(NEEDS_KEYS)
+    outcome = strategy.apply(past, budget, setting)
+    if not outcome.available:
+        return dict.fromkeys(NEEDS_KEYS)
+    judged = judge_outcome(needs, outcome)
+    return {"needs": judged.needs, "needs_met": judged.met}
+
+
+def strategy_outcome(
+    item: CorpusItem,
+    name: str,
+    settings: Sequence[Mapping[str, Any]],
+    budgets: Sequence[int] | None,
+    future: int | None = DEFAULT_FUTURE,
+) -> Outcome:
+    """:func:`strategy_rows` of one conversation for the strategy registered as ``name``, or
+    the problems of its request, each naming it (a worker returns them as values)."""
+    try:
+        return strategy_rows(item, registry.get(name), settings, budgets, future), ()
+    except InvalidRequest as error:
+        named = f"(conversation {item.conversation!r})"
+        return [], tuple(
+            Problem(f"{p.message} {named}", p.path, p.line, p.column) for p in error.problems
+        )
+
+
+def evaluate_strategy(
+    items: Sequence[CorpusItem],
+    name: str,
+    settings: Sequence[Mapping[str, Any]],
+    budgets: Sequence[int] | None = None,
+    *,
+    workers: int | None = None,
+    future: int | None = DEFAULT_FUTURE,
+    progress: Callable[[int, int], None] | None = None,
+) -> Iterator[dict[str, Any]]:
+    """The rows of the strategy registered as ``name`` over ``items``, conversation by
+    conversation in corpus order, one conversation per task on ``workers`` processes (1: in
+    this process; None: one per core). ``progress(done, total)`` follows the conversations.
+    Raises InvalidRequest (naming the conversation) for an invalid request."""
+    registry.get(name)  # an unknown name fails here, by name
+    task = functools.partial(
+        strategy_outcome, name=name, settings=settings, budgets=budgets, future=future
+    )
+    if progress:
+        progress(0, len(items))
+    for done, (found, problems) in enumerate(local_outcomes(items, task, workers), start=1):
+        if problems:
+            raise InvalidRequest(problems)
+        yield from found
+        if progress:
+            progress(done, len(items))
+
+
+def _past(request: Request, future: int) -> Request | None:
+    try:
+        return past_of(request, future)
+    except InvalidRequest:
+        return None
 
 
 def _holds(outcome: StrategyOutcome, occurrence: Any, text: str) -> bool:

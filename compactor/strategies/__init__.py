@@ -44,6 +44,9 @@ from compactor.strategies.registry import (
     apply as apply_strategy,
 )
 from compactor.strategies.registry import (
+    available as strategy_available,
+)
+from compactor.strategies.registry import (
     get as get_strategy,
 )
 from compactor.strategies.registry import (
@@ -80,6 +83,7 @@ __all__ = [
     "keep_last_count",
     "llm_compact",
     "register",
+    "strategy_available",
     "strategy_names",
     "trim_context",
     "trim_token_counter",

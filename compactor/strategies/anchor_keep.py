@@ -28,8 +28,14 @@ from typing import Any
 from compactor.contract import PIN_REASON_TEXT
 from compactor.input.validation import validate
 from compactor.model import Request
-from compactor.strategies.context_trim import estimate_tokens
-from compactor.strategies.lineup import CUT, REMOVED, VERBATIM, StrategyMessage, StrategyOutcome
+from compactor.strategies.outcome import (
+    CUT,
+    REMOVED,
+    VERBATIM,
+    StrategyMessage,
+    StrategyOutcome,
+    estimated_tokens,
+)
 from compactor.text.salient import UNIT_CHARS, salient_terms, units
 
 KEY = "anchor-keep"
@@ -180,19 +186,24 @@ def apply(
 def outcome(
     request: Request, budget_chars: int | None = None, params: Mapping[str, Any] | None = None
 ) -> StrategyOutcome:
-    """anchor-keep as one outcome of the strategies' lineup (messages kept, cut or removed;
-    a cut message's ``chars`` are its kept spans' characters, not a prefix length)."""
+    """anchor-keep as one outcome of the strategies' lineup: messages kept, cut or removed; a
+    cut message's ``chars`` are its kept spans' characters (not a prefix length) and its
+    ``spans`` list them, so the judge reads what it really kept."""
     result = apply(request, budget_chars, params)
     fates = {WHOLE: VERBATIM, PART: CUT, GONE: REMOVED}
     messages = tuple(
-        StrategyMessage(m.index, m.role, m.original_chars, fates[m.kept], m.chars)
-        for m in result.messages
+        StrategyMessage(
+            m.index,
+            m.role,
+            m.original_chars,
+            fates[m.kept],
+            m.chars,
+            content,
+            request.messages[m.index].id,
+            m.spans if m.kept == PART else None,
+        )
+        for m, content in zip(result.messages, result.contents, strict=True)
     )
-    returned = [
-        {"role": m.role, "content": c}
-        for m, c in zip(result.messages, result.contents, strict=True)
-        if c is not None
-    ]
     options = result.parameters
     how = (
         f"protects pins, roles {list(options['keep_roles'])} and the last "
@@ -200,20 +211,22 @@ def outcome(
         "characters by new salient terms per character"
         + (", then recent context" if options["fill_recent"] else "")
     )
+    returned = [c for c in result.contents if c is not None]
     return StrategyOutcome(
         key=KEY,
         name=NAME,
         how=how,
         available=True,
         unavailable=None,
-        parameters=dict(options),
+        parameters={**options, "keep_roles": list(options["keep_roles"])},
         messages=messages,
         budget_chars=result.budget_chars,
         output_chars=result.output_chars,
         output_messages=len(returned),
         cut_messages=result.count(PART),
-        tokens_estimate=sum(estimate_tokens(m) for m in returned),
+        tokens_estimate=estimated_tokens(returned),
         budget_met=result.budget_met,
+        replaced_messages=0,
     )
 
 

@@ -18,6 +18,9 @@ REPLACED = "replaced"
 REMOVED = "removed"
 KEPT = (VERBATIM, CUT, REPLACED, REMOVED)
 
+#: ``(start, end)`` code-point offsets into an input message's content.
+Span = tuple[int, int]
+
 
 @dataclass(frozen=True)
 class StrategyMessage:
@@ -28,6 +31,23 @@ class StrategyMessage:
     chars: int  # characters returned (0 when removed)
     content: str | None = None  # the content returned; None when removed
     id: str | None = None  # the input message's id
+    #: The spans of the input content returned verbatim, ordered and disjoint, when they are
+    #: not what the fate says (a cut that keeps parts other than a prefix, as anchor-keep's;
+    #: a replaced message that keeps its text around a cleared call); None otherwise.
+    spans: tuple[Span, ...] | None = None
+
+    @property
+    def kept_spans(self) -> tuple[Span, ...]:
+        """The spans of the input returned verbatim: the whole message, a cut's prefix (or its
+        listed spans), a replaced message's listed spans (none: a placeholder holds no input),
+        nothing for a removed message."""
+        if self.spans is not None:
+            return self.spans
+        if self.kept == VERBATIM:
+            return ((0, self.original_chars),)
+        if self.kept == CUT:
+            return ((0, self.chars),)
+        return ()
 
 
 @dataclass(frozen=True)
@@ -82,10 +102,13 @@ def strategy_outcome(
     *,
     ids: Sequence[str | None] | None = None,
     replaces: bool = False,
+    spans: Mapping[int, Sequence[Span]] | None = None,
 ) -> StrategyOutcome:
     """The outcome of a strategy that returned ``{index: content}``: each a prefix of its input,
-    or, when the strategy ``replaces`` content, any text (then the message is ``replaced``)."""
+    or, when the strategy ``replaces`` content, any text (then the message is ``replaced``, and
+    ``spans[index]`` lists the input spans it still returns verbatim; none when not given)."""
     ids = ids or [None] * len(contents)
+    spans = spans or {}
     messages = []
     for i, (role, content) in enumerate(zip(roles, contents, strict=True)):
         if i not in returned:
@@ -100,7 +123,8 @@ def strategy_outcome(
             kept = REPLACED
         else:
             raise ValueError(f"{key} returned message {i} changed, not as a prefix of its input")
-        messages.append(StrategyMessage(i, role, len(content), kept, len(out), out, ids[i]))
+        held = tuple(spans.get(i, ())) if kept == REPLACED else None
+        messages.append(StrategyMessage(i, role, len(content), kept, len(out), out, ids[i], held))
     output_chars = sum(m.chars for m in messages)
     return StrategyOutcome(
         key=key,

@@ -22,12 +22,14 @@ from compactor.errors import Problem
 from compactor.input.validation import validate
 from compactor.model import Request
 from compactor.strategies import (
+    anchor_keep,
     baselines,
     context_editing,
     observation_masking,
     openai_truncation,
     prune_messages,
 )
+from compactor.strategies.langchain_trim import langchain_available
 from compactor.strategies.outcome import StrategyOutcome
 from compactor.strategies.semantic_dedupe import DEFAULT_THRESHOLD
 from compactor.strategies.spec import (
@@ -36,6 +38,7 @@ from compactor.strategies.spec import (
     Source,
     StrategyParameterError,
 )
+from compactor.text.semantic import semantic_available
 
 _ENCODING = Parameter(
     "encoding",
@@ -86,6 +89,13 @@ def _langchain_trim(
     return baselines.langchain(request.roles, request.contents, budget, _ids(request))
 
 
+def _anchor_keep(
+    request: Request, budget: int, params: Mapping[str, Any], given: frozenset[str]
+) -> StrategyOutcome:
+    # keep_last_n and keep_roles at None are the request's own
+    return anchor_keep.outcome(request, budget, {k: v for k, v in params.items() if v is not None})
+
+
 def _semantic(
     request: Request, budget: int, params: Mapping[str, Any], given: frozenset[str]
 ) -> StrategyOutcome:
@@ -130,6 +140,17 @@ def get(name: str) -> RegisteredStrategy:
 
 def names() -> tuple[str, ...]:
     return tuple(_STRATEGIES)
+
+
+def available(name: str) -> bool:
+    """Whether the strategy registered as ``name`` runs here: LangChain's trim needs
+    langchain-core, semantic dedupe the semantic extra; the others need nothing."""
+    strategy = get(name)
+    if strategy.name == baselines.LANGCHAIN:
+        return langchain_available()
+    if strategy.name == baselines.SEMANTIC_DEDUPE:
+        return semantic_available()
+    return True
 
 
 def apply(
@@ -212,3 +233,35 @@ register(context_editing.LANGCHAIN_STRATEGY)
 register(observation_masking.STRATEGY)
 register(prune_messages.STRATEGY)
 register(openai_truncation.STRATEGY)
+
+# Ours: the units that hold salient terms, within the budget, then recent context.
+register(
+    RegisteredStrategy(
+        anchor_keep.KEY,
+        "anchor-keep (salient terms, then recent context)",
+        Source(
+            "this project: compactor/strategies/anchor_keep.py (issue 27)",
+            "compactor/strategies/anchor_keep.py",
+            "this project",
+        ),
+        (
+            Parameter(
+                "unit_chars",
+                "int",
+                anchor_keep.PARAMETERS["unit_chars"],
+                "how long a unit (a line, or a sentence or words of a long line) may be",
+                1,
+            ),
+            Parameter(
+                "fill_recent",
+                "bool",
+                anchor_keep.PARAMETERS["fill_recent"],
+                "spend what is left on the most recent messages",
+            ),
+            *_CONTRACT[:2],
+        ),
+        _anchor_keep,
+        budget="budget_chars is the budget; keep_last_n and keep_roles are the request's own "
+        "unless given",
+    )
+)

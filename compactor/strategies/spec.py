@@ -49,11 +49,13 @@ class Parameter:
         problem = self._problem(value)
         if problem:
             raise StrategyParameterError([Problem(problem, path=where)])
-        return list(value) if self.kind == "names" else value
+        return list(value) if self.kind == "names" and value is not None else value
 
     def parse(self, text: str) -> Any:
-        """The value a command line gives as text (``5``, ``true``, ``a,b``, ``none``)."""
-        if self.nullable and text.lower() in {"none", "null", ""}:
+        """The value a command line gives as text (``5``, ``true``, ``a,b``, ``none``; an empty
+        text is no names for a list, none for another optional parameter)."""
+        empty = {"none", "null"} | ({""} if self.kind != "names" else set())
+        if self.nullable and text.lower() in empty:
             return None
         if self.kind == "int":
             try:

@@ -14,7 +14,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from compactor.model import Request
-from compactor.strategies.outcome import StrategyOutcome, strategy_outcome
+from compactor.strategies.outcome import Span, StrategyOutcome, strategy_outcome
 from compactor.text.tokens import CHARS_PER_TOKEN, count_tokens
 
 CALL_LINE = re.compile(
@@ -90,6 +90,39 @@ def budget_tokens(budget_chars: int) -> int:
     return math.ceil(budget_chars / CHARS_PER_TOKEN)
 
 
+def verbatim_spans(original: str, returned: str) -> tuple[Span, ...]:
+    """The spans of an assistant message ``original`` that ``returned`` still holds verbatim,
+    after a peer cleared some of its calls' inputs or pruned some of its call lines: the
+    message is cut into its text pieces, call headers and call arguments, and each piece
+    (line breaks at its ends aside) found in ``returned``, in order, is a span.
+
+    >>> verbatim_spans("Look.\\n[tool call ls id=a] {'p': 1}", "Look.\\n[tool call ls id=a] {}")
+    ((0, 5), (6, 26))
+    """
+    pieces: list[Span] = []
+    position = 0
+    for match in CALL_LINE.finditer(original):
+        pieces.append((position, match.start()))
+        args = match.start("args") if match["args"] is not None else match.end()
+        pieces += [(match.start(), args), (args, match.end())]
+        position = match.end()
+    pieces.append((position, len(original)))
+    out: list[Span] = []
+    at = 0
+    for start, end in pieces:
+        text = original[start:end]
+        inner = text.strip("\n")
+        if not inner.strip():
+            continue
+        start += len(text) - len(text.lstrip("\n"))
+        found = returned.find(inner, at)
+        if found < 0:
+            continue
+        out.append((start, start + len(inner)))
+        at = found + len(inner)
+    return tuple(out)
+
+
 def peer_outcome(
     key: str,
     name: str,
@@ -99,7 +132,14 @@ def peer_outcome(
     returned: Mapping[int, str],
     budget_chars: int,
 ) -> StrategyOutcome:
-    """The outcome of a peer's strategy, which may replace content with placeholders."""
+    """The outcome of a peer's strategy, which may replace content with placeholders: a
+    replaced tool result holds nothing of its input, a replaced assistant message the pieces
+    :func:`verbatim_spans` finds."""
+    spans = {
+        i: verbatim_spans(request.contents[i], out)
+        for i, out in returned.items()
+        if request.roles[i] == "assistant" and not request.contents[i].startswith(out)
+    }
     return strategy_outcome(
         key,
         name,
@@ -111,4 +151,5 @@ def peer_outcome(
         budget_chars,
         ids=[m.id for m in request.messages],
         replaces=True,
+        spans=spans,
     )

@@ -3,6 +3,7 @@ its summary per setting, and a setting's distribution and worst conversations.""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
@@ -247,3 +248,44 @@ def setting_note(corpus: str, summary: Mapping[str, Any]) -> str:
         f"chosen on the Corpus page over {corpus} ({int(summary['conversations']):,} "
         f"conversations): {', '.join(said)}"
     )
+
+
+def strategy_summary(rows: Sequence[Mapping[str, Any]]) -> pd.DataFrame:
+    """A registry strategy's rows summed per setting and budget: conversations, the share
+    within the budget, median output characters, anchors kept over anchors, tool pairs broken,
+    and needed-later recall (met needs over needs, pooled; empty without needs)."""
+    groups: dict[tuple[str, int], list[Mapping[str, Any]]] = {}
+    for row in rows:
+        shown = json.dumps(row["strategy_params"], sort_keys=True, separators=(", ", ": "))
+        groups.setdefault((shown, int(row["budget_chars"])), []).append(row)
+    records = []
+    for (shown, budget), mine in groups.items():
+        anchors = sum(r["anchors"] for r in mine)
+        needs = sum(r.get("needs") or 0 for r in mine)
+        records.append(
+            {
+                "parameters": shown,
+                "budget_chars": budget,
+                "conversations": len(mine),
+                "budget_met": sum(bool(r["budget_met"]) for r in mine) / len(mine),
+                "chars_median": float(pd.Series([r["output_chars"] or 0 for r in mine]).median()),
+                "anchors_kept": sum(r["anchors_kept"] for r in mine) / anchors if anchors else None,
+                "tool_pairs_broken": sum(r["tool_pairs_broken"] for r in mine),
+                "needs": needs,
+                "needed_recall": sum(r.get("needs_met") or 0 for r in mine) / needs
+                if needs
+                else None,
+            }
+        )
+    columns = [
+        "parameters",
+        "budget_chars",
+        "conversations",
+        "budget_met",
+        "chars_median",
+        "anchors_kept",
+        "tool_pairs_broken",
+        "needs",
+        "needed_recall",
+    ]
+    return pd.DataFrame(records, columns=columns)

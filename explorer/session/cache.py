@@ -114,6 +114,7 @@ def _strategies(
     drop_tool_parts: bool,
     semantic_threshold: float | None,
     trim_encoding: str | None,
+    params: str,
     _result: CompactionResult,
 ) -> StrategyComparison:
     return compare_strategies(
@@ -123,6 +124,7 @@ def _strategies(
         analysis=_result.analysis,
         semantic_threshold=semantic_threshold,
         trim_encoding=trim_encoding,
+        params=json.loads(params),
     )
 
 
@@ -160,16 +162,18 @@ def strategies(
     drop_tool_parts: bool = False,
     semantic_threshold: float | None = None,
     trim_encoding: str | None = None,
+    params: Mapping[str, Mapping[str, Any]] | None = None,
 ) -> StrategyComparison:
     """Every strategy on ``result``'s history at its budget (memory-compact with its parameters;
     with ``semantic_threshold`` also with semantic dedupe; ``trim_encoding`` counts the seed-003
-    trim's tokens with that tokenizer)."""
+    trim's tokens with that tokenizer; ``params`` are strategies' own parameters by name)."""
     return _strategies(
         run_key(conversation, result),
         keep_last_messages,
         drop_tool_parts,
         semantic_threshold,
         trim_encoding,
+        json.dumps(dict(params or {}), sort_keys=True),
         result,
     )
 

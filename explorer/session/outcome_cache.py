@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import json
 import weakref
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 import streamlit as st
 
@@ -79,6 +80,7 @@ def _past_strategies(
     keep_last_messages: int | None,
     drop_tool_parts: bool,
     trim_encoding: str | None,
+    params: str,
     _past: CompactionResult,
 ) -> StrategyComparison:
     return compare_strategies(
@@ -87,6 +89,7 @@ def _past_strategies(
         drop_tool_parts=drop_tool_parts,
         analysis=_past.analysis,
         trim_encoding=trim_encoding,
+        params=json.loads(params),
     )
 
 
@@ -97,14 +100,16 @@ def past_strategies(
     keep_last_messages: int | None = None,
     drop_tool_parts: bool = False,
     trim_encoding: str | None = None,
+    params: Mapping[str, Mapping[str, Any]] | None = None,
 ) -> StrategyComparison | None:
     """Every strategy of the lineup on the past of ``check`` with the same options as the
-    Strategies page (None when the check gave no figure)."""
+    Strategies page, strategies' own ``params`` by name (None when the check gave no figure)."""
     if check.result is None:
         return None
     key = run_key(conversation, result)
+    shown = json.dumps(dict(params or {}), sort_keys=True)
     return _past_strategies(
-        key, check.future, keep_last_messages, drop_tool_parts, trim_encoding, check.result
+        key, check.future, keep_last_messages, drop_tool_parts, trim_encoding, shown, check.result
     )
 
 

@@ -19,11 +19,13 @@ from compactor.analyses.replay import (
     KeepLast,
     Loss,
     MemoryCompact,
+    Registered,
     Replay,
     recorded_of,
     replay,
 )
 from compactor.model import Request
+from compactor.strategies import STRATEGIES, strategy_available
 from compactor.text import IncrementalAnalysis
 
 MEMORY_ALWAYS = "memory-compact, every turn"
@@ -31,8 +33,17 @@ MEMORY_OVER = "memory-compact, over budget only"
 KEEP_LAST = "keep-last (what fits the budget)"
 SEED_TRIM = "seeds/003 trim"
 SEED_LOOP = "seeds/003 loop (LLM compact)"
+#: The registry strategies the settings above do not already replay.
+_COVERED = ("memory-compact", "keep-last", "seed-trim")
+
+
+#: The registry strategies a side can replay by their registry name, every turn at the budget
+#: with their lineup parameters unless the page sets their own.
+REGISTRY_SETTINGS: tuple[str, ...] = tuple(
+    n for n in STRATEGIES if n not in _COVERED and strategy_available(n)
+)
 #: The settings a side of the page can replay, without a provider.
-SETTINGS: tuple[str, ...] = (MEMORY_ALWAYS, MEMORY_OVER, KEEP_LAST, SEED_TRIM)
+SETTINGS: tuple[str, ...] = (MEMORY_ALWAYS, MEMORY_OVER, KEEP_LAST, SEED_TRIM, *REGISTRY_SETTINGS)
 
 
 @dataclass(frozen=True)
@@ -52,8 +63,9 @@ def strategy_of(
     options: Mapping[str, Any],
     analysis: IncrementalAnalysis | None = None,
 ) -> tuple[Any, str]:
-    """The strategy and the policy ``setting`` replays with (``options`` are the seed trim's;
-    ``analysis`` is shared by memory-compact's turns)."""
+    """The strategy and the policy ``setting`` replays with (``options`` are the seed trim's,
+    or a registry strategy's own parameters; ``analysis`` is shared by memory-compact's
+    turns)."""
     params = request.params
     if setting in (MEMORY_ALWAYS, MEMORY_OVER):
         policy = ALWAYS if setting == MEMORY_ALWAYS else OVER_BUDGET
@@ -67,6 +79,8 @@ def strategy_of(
             options.get("max_tokens_estimate"),
         )
         return strategy, ALWAYS
+    if setting in REGISTRY_SETTINGS:
+        return Registered(setting, params, dict(options) if options else None), ALWAYS
     raise ValueError(f"unknown setting {setting!r}")
 
 

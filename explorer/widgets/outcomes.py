@@ -251,9 +251,11 @@ def strategies_section(
     keep_last_messages: float | None,
     drop_tool_parts: bool,
     trim_encoding: str | None,
+    params: Mapping[str, Mapping[str, Any]] | None = None,
 ) -> None:
-    """Strategies: each strategy run on the past (with the page's options for the seed trim)
-    and judged on the future's needs."""
+    """Strategies: each strategy run on the past (with the page's options for the seed trim,
+    and strategies' own ``params``) and judged on the future's needs, by the spans each
+    returns verbatim."""
     st.subheader("What the next k messages need, by strategy")
     check = current_check(result, future_control(len(result.messages)))
     if show_invalid(check) or no_needs(check):
@@ -266,11 +268,13 @@ def strategies_section(
         None if keep_last_messages is None else int(keep_last_messages),
         bool(drop_tool_parts),
         trim_encoding,
+        params,
     )
     found = outcome_cache.needs(conv, result.request, tuning.watched_phrases())
     st.caption(
         f"Every strategy compacts the past (all but the last {check.future:,} messages) at the "
-        "same budget; the same judge reads what each returned."
+        "same budget; the same judge reads what each returned: a need is met when a source "
+        "lies whole in a part of its message returned verbatim (a placeholder holds none)."
     )
     common.table(
         frames.strategy_frame(found, comparison, check).drop(columns=["key"]),

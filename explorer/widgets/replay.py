@@ -1,19 +1,20 @@
-"""The Replay page's controls: the two loop settings side by side, the seed trim's options, the
-drift's facts, and the seeds/003 loop around an LLM compact, which runs on a button."""
+"""The Replay page's controls: the two loop settings side by side (the registry's strategies
+among them, with their own parameters), the seed trim's options, the drift's facts, and the
+seeds/003 loop around an LLM compact, which runs on a button."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import streamlit as st
 
 from compactor.errors import ProblemError
-from compactor.strategies import LLMCompact
+from compactor.strategies import STRATEGIES, LLMCompact
 from explorer.session import llm, replay_cache
 from explorer.session.conversation import Conversation
-from explorer.session.replays import SEED_LOOP, SEED_TRIM, SETTINGS, ReplayRun
-from explorer.widgets import common
+from explorer.session.replays import REGISTRY_SETTINGS, SEED_LOOP, SEED_TRIM, SETTINGS, ReplayRun
+from explorer.widgets import common, strategy_form
 
 A_KEY, B_KEY = "replay_setting_a", "replay_setting_b"
 NONE = "(none)"
@@ -31,6 +32,8 @@ class Choice:
     settings: tuple[str, ...]
     trim: dict[str, Any]
     only_watched: bool
+    #: A registry strategy's own parameters by its name (none: the lineup's).
+    own: dict[str, dict[str, Any]] = field(default_factory=dict)
 
 
 def _loop_available() -> bool:
@@ -58,13 +61,36 @@ def choose(watched: list[str]) -> Choice:
         trim = {"keep_last_messages": int(keep), "drop_tool_parts": bool(tools)}
         if tokens is not None:
             trim["max_tokens_estimate"] = int(tokens)
+    own = {}
+    for setting in settings:
+        if setting in REGISTRY_SETTINGS:
+            params = registry_options(setting)
+            if params is not None:
+                own[setting] = params
     only = False
     if watched:
         only = st.toggle(
             "Drift of the watched facts only (else every anchor, watched facts included)",
             key=ONLY_WATCHED_KEY,
         )
-    return Choice(settings, trim, only)
+    return Choice(settings, trim, only, own)
+
+
+def registry_options(name: str) -> dict[str, Any] | None:
+    """A registry strategy's own parameters for its replay (None: invalid, or none to set),
+    and what its clearing does to the prompt cache."""
+    strategy = STRATEGIES[name]
+    with st.container(border=True):
+        st.caption(f"{name}: {strategy.title} (applied on every turn). {strategy.budget}")
+        if strategy.replaces:
+            st.caption(
+                "It replaces earlier content with placeholders: a turn that clears a message "
+                "sent before changes the prefix, so the provider's prompt cache is invalidated "
+                "from that message on (the cache-reusable share drops)."
+            )
+        if not strategy.parameters:
+            return None
+        return strategy_form.parameter_inputs(strategy, "replay_own")
 
 
 def seed_loop(conversation: Conversation, params: dict[str, Any], choice: Choice, watched):
@@ -130,8 +156,10 @@ def runs(conversation: Conversation, params: dict[str, Any], watched: list[str])
             if done is not None:
                 out.append(done)
             continue
-        trim = choice.trim if setting == SEED_TRIM else {}
+        options = choice.trim if setting == SEED_TRIM else choice.own.get(setting, {})
         out.append(
-            replay_cache.replayed(conversation, params, setting, trim, watched, choice.only_watched)
+            replay_cache.replayed(
+                conversation, params, setting, options, watched, choice.only_watched
+            )
         )
     return out

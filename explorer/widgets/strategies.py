@@ -3,7 +3,8 @@ comparison they ask for, and its tables with their headers and notes."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
+from typing import Any
 
 import pandas as pd
 import streamlit as st
@@ -15,7 +16,7 @@ from compactor.text import SEMANTIC_THRESHOLD as DEFAULT_THRESHOLD
 from explorer.frames import compare as compare_frames
 from explorer.frames import tokens as token_frames
 from explorer.session import cache, state
-from explorer.widgets import common
+from explorer.widgets import common, strategy_form
 
 TOKEN_RULE = (
     "Tokens are estimated as ceil(characters / 4) per message, summed over the messages "
@@ -35,6 +36,8 @@ class StrategyOptions:
     drop_tool_parts: bool = False
     semantic_threshold: float | None = None  # None: no memory-compact with semantic dedupe
     trim_encoding: str | None = None  # None: maxTokensEstimate by the estimate
+    #: A strategy's own parameters by its name (the others run with the lineup's).
+    params: dict[str, dict[str, Any]] = field(default_factory=dict)
 
 
 def options_from(
@@ -108,6 +111,21 @@ def options_form() -> StrategyOptions:
     return options_from(keep_last, drop_tools, counter, missing is not None, semantic, threshold)
 
 
+def own_parameters(options: StrategyOptions) -> StrategyOptions:
+    """The bordered form of one strategy's own parameters (a strategy picked, an input per
+    parameter): ``options`` with them, when they are valid."""
+    with st.container(border=True):
+        st.markdown("**A strategy's own parameters**")
+        st.caption(
+            "The others run with the lineup's: the registry's example where a peer's defaults "
+            "do nothing. A trigger left empty follows the budget."
+        )
+        name, params = strategy_form.strategy_choice("strategies_own")
+    if params is None:
+        return options
+    return replace(options, params={name: params})
+
+
 def compare(result: CompactionResult, options: StrategyOptions) -> StrategyComparison:
     """Every strategy on the current conversation at ``result``'s budget, with ``options``."""
     return cache.strategies(
@@ -117,6 +135,7 @@ def compare(result: CompactionResult, options: StrategyOptions) -> StrategyCompa
         drop_tool_parts=options.drop_tool_parts,
         semantic_threshold=options.semantic_threshold,
         trim_encoding=options.trim_encoding,
+        params=options.params,
     )
 
 

@@ -13,6 +13,7 @@ from compactor.evaluation import (
     SUMMARY_BUDGETS,
     RunOptions,
     evaluate,
+    evaluate_strategy,
     load_corpus,
     load_corpus_text,
     settings_grid,
@@ -409,3 +410,32 @@ def test_needed_later_recall_beside_the_baselines_and_its_worst_conversations(li
         i for i in load_corpus(SHAREGPT) if frames.conversation_label(i.conversation) == first
     )
     assert list(at.session_state[state.CONVERSATION_KEY].messages) == item.request["messages"]
+
+
+def test_a_registry_strategy_is_evaluated_over_a_grid_of_its_own_parameters():
+    at = load_path(on_corpus_page(), TAU)
+    at.selectbox(key="corpus_other_strategy").set_value("anchor-keep").run()
+    at.selectbox(key="corpus_other_vary").set_value("unit_chars").run()
+    at.text_input(key="corpus_other_values").set_value("60, 200")
+    at.text_input(key="corpus_other_budgets").set_value("1500,4000")
+    at.number_input(key="corpus_other_workers").set_value(1)
+    at = at.button(key="corpus_other_run").click().run()
+    assert_clean(at)
+    settings = [{"unit_chars": 60}, {"unit_chars": 200}]
+    rows = list(evaluate_strategy(load_corpus(TAU), "anchor-keep", settings, [1500, 4000]))
+    shown = table(at, "parameters")
+    expected = frames.strategy_summary(rows)
+    assert len(shown) == 4 and shown.equals(expected)
+    assert expected["needs"].sum() > 0 and expected["needed_recall"].notna().all()
+
+
+def test_a_bad_strategy_grid_value_is_named_and_nothing_runs():
+    at = load_path(on_corpus_page(), TAU)
+    at.selectbox(key="corpus_other_strategy").set_value("observation-masking").run()
+    at.selectbox(key="corpus_other_vary").set_value("n").run()
+    at.text_input(key="corpus_other_values").set_value("2, many")
+    at = at.button(key="corpus_other_run").click().run()
+    assert_clean(at)
+    assert any("could not be evaluated" in e.value for e in at.error)
+    assert "observation-masking.n" in table(at, "problem")["where"].tolist()
+    assert "parameters" not in [c for f in at.dataframe for c in f.value.columns]

@@ -7,11 +7,17 @@ import pytest
 from compactor import validate
 from compactor.analyses.anchors.report import find_anchors
 from compactor.analyses.replay.fates import cache_reuse
-from compactor.analyses.replay.strategies import replay_request
+from compactor.analyses.replay.strategies import Registered, replay_request
 from compactor.formats import apply_fixes, convert_text
 from compactor.samples import load_samples
 from explorer.session import state
-from explorer.session.replays import KEEP_LAST, MEMORY_ALWAYS, MEMORY_OVER, SEED_TRIM
+from explorer.session.replays import (
+    KEEP_LAST,
+    MEMORY_ALWAYS,
+    MEMORY_OVER,
+    REGISTRY_SETTINGS,
+    SEED_TRIM,
+)
 from explorer.widgets.replay import A_KEY, B_KEY, NONE, TRIM_KEEP_KEY
 from harness.apptest import (
     assert_clean,
@@ -150,3 +156,34 @@ def test_every_loss_is_listed_only_once_opened():
     assert list(mine[["turn", "anchor", "index", "how"]].itertuples(index=False, name=None)) == [
         tuple(x) for x in expected.losses
     ]
+
+
+@pytest.mark.parametrize("setting", REGISTRY_SETTINGS)
+def test_every_registry_strategy_replays_as_the_engine_replays_it(setting):
+    at = goto(start({"sample": "coding-agent"}), PAGE)
+    at.selectbox(key=B_KEY).set_value(setting).run()
+    assert_clean(at)
+    request = validate(request_of(at))
+    expected = engine(at, Registered(setting, request.params))
+    turns = chart_rows(at, "chars_out")
+    mine = turns[turns["setting"] == setting]
+    assert list(mine["chars_out"]) == [t.chars_out for t in expected.turns]
+    assert list(mine["stable_prefix_chars"]) == [t.stable_prefix_chars for t in expected.turns]
+    assert list(mine["anchors_lost"]) == [t.anchors_lost for t in expected.turns]
+
+
+def test_a_clearing_strategy_replays_with_its_own_parameters_and_breaks_the_cached_prefix():
+    at = goto(start({"sample": "coding-agent"}), PAGE)
+    name = "anthropic-clear-tool-uses"
+    at.selectbox(key=B_KEY).set_value(name).run()
+    at.number_input(key=f"replay_own_{name}_keep").set_value(1).run()
+    at.number_input(key=f"replay_own_{name}_trigger").set_value(1).run()
+    assert_clean(at)
+    assert any("prompt cache is invalidated" in c.value for c in at.caption)
+    request = validate(request_of(at))
+    expected = engine(at, Registered(name, request.params, {"keep": 1, "trigger": 1}))
+    turns = chart_rows(at, "chars_out")
+    mine = turns[turns["setting"] == name]
+    assert list(mine["stable_prefix_chars"]) == [t.stable_prefix_chars for t in expected.turns]
+    # a turn that clears a result sent before keeps less than the whole history before it
+    assert any(t.stable_prefix_messages < t.messages_in - 1 for t in expected.turns)

@@ -9,6 +9,7 @@ import pandas as pd
 import pytest
 
 from compactor import validate
+from compactor.analyses.outcomes import DEFAULT_FUTURE, find_needs, judge_outcome, past_request
 from compactor.samples import load_samples
 from compactor.strategies.langchain_trim import INSTALL_HINT
 from compactor.strategies.lineup import compare_strategies
@@ -138,3 +139,41 @@ def test_memory_compact_with_semantic_dedupe_is_compared_message_by_message():
     assert list(table(at, "memory-compact")["semantic-dedupe"]) == [
         m.kept for m in semantic.messages
     ]
+
+
+def recall_rows(at):
+    frame = table(at, "lift").set_index("strategy")
+    return {name: (row.met, row.needs) for name, row in frame.iterrows()}
+
+
+def test_a_strategys_own_parameters_reach_it_and_its_needed_later_recall():
+    at = on_page(PAGE, rich_request())
+    at.selectbox(key="strategies_own_strategy").set_value("anchor-keep").run()
+    at.number_input(key="strategies_own_anchor-keep_unit_chars").set_value(40).run()
+    at.toggle(key="strategies_own_anchor-keep_fill_recent").set_value(False).run()
+    assert_clean(at)
+    own = {"anchor-keep": {"unit_chars": 40, "fill_recent": False}}
+    request = validate(request_of(at))
+    comparison = compare_strategies(request, params=own)
+    ours = comparison.outcome("anchor-keep")
+    assert ours.output_chars != compare_strategies(request).outcome("anchor-keep").output_chars
+    totals = table(at, "tokens_estimate").set_index("strategy")
+    assert int(totals.loc[ours.name, "output_chars"]) == ours.output_chars
+    assert list(table(at, "memory-compact")["anchor-keep"]) == [m.kept for m in ours.messages]
+    future = min(DEFAULT_FUTURE, len(request.messages) - 2)
+    past = past_request(request, future)
+    judged = judge_outcome(
+        find_needs(request.contents, request.roles),
+        compare_strategies(past, params=own).outcome("anchor-keep"),
+    )
+    assert recall_rows(at)[ours.name] == (judged.met, judged.needs)
+
+
+def test_a_bad_parameter_is_named_and_the_lineup_still_runs():
+    at = on_page(PAGE, rich_request())
+    at.selectbox(key="strategies_own_strategy").set_value("vercel-prune").run()
+    at.text_input(key="strategies_own_vercel-prune_toolCalls").set_value("some").run()
+    assert_clean(at)
+    assert any("vercel-prune cannot take these parameters" in e.value for e in at.error)
+    assert "vercel-prune.toolCalls" in str(table(at, "problem")["where"].tolist())
+    assert reported(at) == expected_for(request_of(at))

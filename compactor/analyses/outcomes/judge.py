@@ -29,6 +29,9 @@ if TYPE_CHECKING:
 
 #: Where a strategy other than memory-compact lost a source: it removed or cut its message.
 REMOVED, CUT = "removed", "cut"
+#: Where a strategy that substitutes content lost a source: its message became a placeholder
+#: (or the source sat in the part of it that was cleared).
+REPLACED = "replaced"
 #: Where a written summary lost a source: the anchor's text does not occur in it.
 NOT_WRITTEN = "not in the text"
 #: A budget no budget reaches (a source never kept).
@@ -168,14 +171,17 @@ def judge_lengths(
 
 
 def judge_spans(
-    needs: Needs, kept_spans: Sequence[Sequence[tuple[int, int]] | None]
+    needs: Needs,
+    kept_spans: Sequence[Sequence[tuple[int, int]] | None],
+    lost_at: Callable[[int, int], str] | None = None,
 ) -> NeededRecall:
     """Needed-later recall of a strategy that keeps parts of messages: ``kept_spans[i]`` are
     the ``(start, end)`` spans of past message ``i`` it returned (None or empty when removed).
     A source ``(i, s, e)`` is kept when one span of message ``i`` holds it whole
     (``start <= s`` and ``e <= end``); adjacent spans should be given joined, as their
     concatenation returns them. An anchor's fate decides all its needs, as in
-    :func:`judge_lengths`."""
+    :func:`judge_lengths`; ``lost_at(index, end)`` names where a source was lost (default:
+    ``"cut"`` when its message kept some span, else ``"removed"``)."""
     past = len(kept_spans)
     view = needs.past_view(past)
     spans = [tuple(s or ()) for s in kept_spans]
@@ -188,14 +194,11 @@ def judge_spans(
         occurrences = needs.anchors[a].occurrences
         kept_anchor[a] = any(holds(i, s, e) for i, s, e in occurrences if i < past)
     met = np.array([kept_anchor[int(needs.anchor[k])] for k in view.judged], dtype=bool)
+    where = lost_at or (lambda i, end: CUT if spans[i] else REMOVED)
     unmet = []
     for k in view.judged[~met].tolist():
         need = needs.need(k)
-        sources = tuple(
-            SourceLoss(i, s, e, CUT if spans[i] else REMOVED)
-            for i, s, e in need.sources
-            if i < past
-        )
+        sources = tuple(SourceLoss(i, s, e, where(i, e)) for i, s, e in need.sources if i < past)
         unmet.append(UnmetNeed(need.user, need.anchor, need.kind, need.role, sources))
     judged = view.judged
     return NeededRecall(len(judged), int(met.sum()), role_recalls(needs, judged, met), tuple(unmet))
@@ -220,11 +223,22 @@ def judge_text(needs: Needs, past: int, text: str) -> NeededRecall:
 
 def judge_outcome(needs: Needs, outcome: StrategyOutcome) -> NeededRecall:
     """Needed-later recall of a strategy of the lineup (:func:`compare_strategies` run on the
-    past): its outcome's messages say what it returned of each past message."""
+    past): its outcome's messages say what it returned of each past message. Prefixes are
+    judged by length (:func:`judge_lengths`); an outcome that keeps other spans (anchor-keep's
+    cuts) or replaces content is judged by the spans it returned verbatim
+    (:func:`judge_spans`): a placeholder holds no source, so a need whose sources were all
+    replaced is lost there (``"replaced"``)."""
     if not outcome.available:
         raise ValueError(f"{outcome.key} did not run: {outcome.unavailable}")
-    returned = [None if m.kept == lineup.REMOVED else m.chars for m in outcome.messages]
-    return judge_lengths(needs, returned)
+    messages = outcome.messages
+    if all(m.spans is None and m.kept != lineup.REPLACED for m in messages):
+        lengths = [None if m.kept == lineup.REMOVED else m.chars for m in messages]
+        return judge_lengths(needs, lengths)
+
+    def lost_at(i: int, end: int) -> str:
+        return {lineup.REMOVED: REMOVED, lineup.REPLACED: REPLACED}.get(messages[i].kept, CUT)
+
+    return judge_spans(needs, [m.kept_spans for m in messages], lost_at)
 
 
 def role_recalls(needs: Needs, judged: np.ndarray, met: np.ndarray) -> tuple[RoleRecall, ...]:

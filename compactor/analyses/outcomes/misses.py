@@ -2,7 +2,8 @@
 
 ``H_{t-1}`` is what the model holds when m_t arrives. A need (t, a) is *met* when ``H_{t-1}``
 holds an occurrence of a among m_0..m_{t-1} kept there (its message is in ``H_{t-1}`` and its
-content there is at least ``end`` long), else it is a *miss*. A recorded assistant or tool
+content there is at least ``end`` long, or, for a cut that keeps parts, one of its spans holds
+the occurrence whole), else it is a *miss*. A recorded assistant or tool
 message that misses a need used a fact the compacted model would no longer have had. Read from
 the replay's histories alone: nothing is compacted again.
 """
@@ -16,7 +17,8 @@ import numpy as np
 
 from compactor.analyses.outcomes.judge import RoleRecall, role_recalls
 from compactor.analyses.outcomes.needs import Needs
-from compactor.analyses.replay.loop import Replay
+from compactor.analyses.replay.drift import Spans, spans_hold
+from compactor.analyses.replay.loop import Replay, held_of
 
 #: How a source left the history: its message was cut, or removed.
 TRIM, REMOVAL = "trim", "removal"
@@ -104,17 +106,49 @@ def history_lengths(replay: Replay, n: int) -> np.ndarray:
     return lengths
 
 
+def history_spans(replay: Replay) -> dict[tuple[int, int], Spans]:
+    """``{(u, i): spans}`` for the recorded messages ``H_u`` holds as spans other than a
+    prefix (a cut that keeps parts); the others are read from :func:`history_lengths`."""
+    out = {}
+    for u, history in enumerate(replay.histories):
+        if any(m.spans is not None for m in history):
+            for i, held in held_of(history).items():
+                if isinstance(held, tuple):
+                    out[u, i] = held
+    return out
+
+
+def _held(
+    lengths: np.ndarray, spans: dict[tuple[int, int], Spans], u: int, i: int, s: int, e: int
+) -> bool:
+    """Whether ``H_u`` holds ``[s, e)`` of recorded message ``i``."""
+    kept = spans.get((u, i))
+    if kept is not None:
+        return any(a <= s and e <= b for a, b in kept)
+    return bool(lengths[u, i] >= e)
+
+
 def replay_misses(replay: Replay, needs: Needs) -> ReplayMisses:
     """The misses of ``replay`` against ``needs`` (:func:`find_needs` of the recorded
     conversation the replay ran on)."""
     n = len(replay.histories)
     lengths = history_lengths(replay, max(n, len(needs.roles)))
+    spans = history_spans(replay)
     message, end = needs.occurrence_message, needs.occurrence_end
+    start = (
+        np.array([s for a in needs.anchors for _, s, _ in a.occurrences], dtype=np.int64)
+        if spans
+        else end
+    )
     met = np.ones(len(needs), dtype=bool)
     for t in np.unique(needs.user).tolist():
         if t >= n:  # a need of a message the replay did not reach
             continue
         held = (message < t) & (lengths[t - 1, message] >= end)
+        for (u, i), kept in spans.items():
+            if u == t - 1 and i < t:
+                mine = message == i
+                held[mine] = spans_hold(start[mine], end[mine], kept)
         anchor_held = np.logical_or.reduceat(held, needs.heads)
         mine = np.flatnonzero(needs.user == t)
         met[mine] = anchor_held[needs.anchor[mine]]
@@ -127,7 +161,7 @@ def replay_misses(replay: Replay, needs: Needs) -> ReplayMisses:
     )
     missed = [k for k in reached.tolist() if not met[k]]
     misses = tuple(_miss(needs, k) for k in missed)
-    first = _first_miss(needs, missed[0], lengths) if missed else None
+    first = _first_miss(needs, missed[0], lengths, spans) if missed else None
     return ReplayMisses(turns, role_recalls(needs, reached, met[reached]), misses, first)
 
 
@@ -137,17 +171,19 @@ def _miss(needs: Needs, k: int) -> Miss:
     return Miss(user, a.text, a.kind, needs.roles[user])
 
 
-def _first_miss(needs: Needs, k: int, lengths: np.ndarray) -> FirstMiss:
+def _first_miss(
+    needs: Needs, k: int, lengths: np.ndarray, spans: dict[tuple[int, int], Spans]
+) -> FirstMiss:
     """The miss ``k`` with the turn its last source was lost at: for each source, the last turn
     before the miss at which it went from held to not held (arriving whole in ``X_u`` counts
     as held); the latest of those, the earliest message on a tie."""
     need = needs.need(k)
     best: tuple[int, int, str] | None = None  # (turn, -index, stage)
-    for i, _, e in need.sources:
+    for i, s, e in need.sources:
         lost_turn, stage = i, TRIM
         for u in range(i, need.user):
-            was_held = u == i or lengths[u - 1, i] >= e
-            if was_held and lengths[u, i] < e:
+            was_held = u == i or _held(lengths, spans, u - 1, i, s, e)
+            if was_held and not _held(lengths, spans, u, i, s, e):
                 lost_turn, stage = u, REMOVAL if lengths[u, i] < 0 else TRIM
         if best is None or (lost_turn, -i) > best[:2]:
             best = (lost_turn, -i, stage)

@@ -16,6 +16,19 @@ from typing import NamedTuple
 import numpy as np
 
 TRIM, REMOVAL = "trim", "removal"
+#: The ``(start, end)`` spans of a recorded message a history holds (a cut that keeps parts).
+Spans = tuple[tuple[int, int], ...]
+
+
+def spans_hold(starts: np.ndarray, ends: np.ndarray, spans: Spans) -> np.ndarray:
+    """Per occurrence ``[starts[k], ends[k])``, whether one of ``spans`` holds it whole."""
+    if not spans:
+        return np.zeros(len(starts), dtype=bool)
+    bounds = np.asarray(spans, dtype=np.int64)
+    return (
+        (bounds[None, :, 0] <= np.asarray(starts)[:, None])
+        & (np.asarray(ends)[:, None] <= bounds[None, :, 1])
+    ).any(axis=1)
 
 
 class Loss(NamedTuple):
@@ -53,7 +66,8 @@ class FactIndex:
         found = np.concatenate([np.zeros((0, 3), dtype=np.int64), *spans])
         owner = np.repeat(np.arange(len(facts)), [len(o) for o in spans])
         order = np.lexsort((found[:, 2], owner, found[:, 0]))  # by message, fact, end
-        index, self.fact, self.end = found[order, 0], owner[order], found[order, 2]
+        index, self.fact = found[order, 0], owner[order]
+        self.start, self.end = found[order, 1], found[order, 2]
         self.bounds: dict[int, slice] = {}  # message -> the slice of its occurrences
         if len(index):
             messages, starts = np.unique(index, return_index=True)
@@ -74,27 +88,34 @@ class Drift:
     def __init__(self, facts: FactIndex | Sequence[tuple[str, Sequence[tuple[int, int, int]]]]):
         known = facts if isinstance(facts, FactIndex) else FactIndex(facts)
         self._texts, self._fact, self._end = known.texts, known.fact, known.end
+        self._start = known.start
         self._bounds, self._from = known.bounds, known.first
         index = self._fact
         self._kept = np.zeros(len(index), dtype=bool)
         facts = self._texts
         self._count = np.zeros(len(facts), dtype=np.int64)  # kept occurrences per fact
         self._lost = np.zeros(len(facts), dtype=bool)
-        self._length: dict[int, int] = {}  # recorded message -> its characters in the history
+        #: recorded message -> its characters in the history (or the spans it holds there)
+        self._length: dict[int, int | Spans] = {}
         self._stamp = np.full(len(facts), -1)  # the turn a fact last lost an occurrence
         self._by = np.zeros(len(facts), dtype=np.int64)
         self._removed = np.zeros(len(facts), dtype=bool)
 
-    def _set(self, i: int, length: int, turn: int | None = None) -> None:
-        """Message ``i`` is now ``length`` long (-1: gone); at ``turn``, record what it lost."""
-        if length < 0:
+    def _set(self, i: int, length: int | Spans, turn: int | None = None) -> None:
+        """Message ``i`` is now ``length`` long (-1: gone), or holds the spans ``length``; at
+        ``turn``, record what it lost."""
+        gone = not isinstance(length, tuple) and length < 0
+        if gone:
             self._length.pop(i, None)
         else:
             self._length[i] = length
         at = self._bounds.get(i)
         if at is None:
             return
-        kept = self._end[at] <= length
+        if isinstance(length, tuple):
+            kept = spans_hold(self._start[at], self._end[at], length)
+        else:
+            kept = self._end[at] <= length
         before = self._kept[at]
         facts = self._fact[at]
         if turn is not None:
@@ -102,7 +123,7 @@ class Drift:
             went = went[self._stamp[went] != turn]  # the first message of the turn is named
             self._stamp[went] = turn
             self._by[went] = i
-            self._removed[went] = length < 0
+            self._removed[went] = gone
         np.add.at(self._count, facts, kept.astype(np.int64) - before)
         self._kept[at] = kept
 
@@ -110,9 +131,10 @@ class Drift:
         """Message ``i`` joins the history whole (``X_t = H + [m_t]``)."""
         self._set(i, length)
 
-    def turn(self, t: int, history: Mapping[int, int]) -> tuple[Lost, list[Loss]]:
-        """After turn ``t`` with ``history`` (recorded message -> its length in ``H_t``): the
-        facts lost so far, in the facts' order, and the losses of this turn."""
+    def turn(self, t: int, history: Mapping[int, int | Spans]) -> tuple[Lost, list[Loss]]:
+        """After turn ``t`` with ``history`` (recorded message -> its length in ``H_t``, or the
+        spans it holds there): the facts lost so far, in the facts' order, and the losses of
+        this turn."""
         changed = [i for i, n in self._length.items() if history.get(i, -1) != n]
         changed += [i for i in history if i not in self._length]
         for i in sorted(changed):

@@ -17,7 +17,9 @@ and anchors serve alike.
 
 A message is carried as :class:`Carried`: role, content, id, pin, and ``origin``, the index of
 the recorded message its content is a prefix of (None for new text, such as a summary, which
-then keeps no fact: the spec counts an occurrence only in its own message).
+then keeps no fact: the spec counts an occurrence only in its own message); a strategy that
+keeps parts other than a prefix (anchor-keep) carries the recorded ``spans`` its content joins,
+and an occurrence there is kept when one span holds it whole.
 """
 
 from __future__ import annotations
@@ -45,6 +47,9 @@ class Carried:
     pin: bool = False
     #: Index of the recorded message whose content this is a prefix of; None for new text.
     origin: int | None = None
+    #: When the content is not a prefix but the recorded message's ``(start, end)`` spans
+    #: joined (a cut that keeps parts), those spans, ordered and disjoint; else None.
+    spans: tuple[tuple[int, int], ...] | None = None
 
     def to_dict(self) -> dict[str, Any]:
         """The message as a request carries it (``id`` when set, ``pin`` when true)."""
@@ -192,7 +197,7 @@ def replay(
         else:
             new = sent
         stable = _common_prefix(history, new)
-        lost, lost_now = drift.turn(t, _lengths(new))
+        lost, lost_now = drift.turn(t, held_of(new))
         losses.extend(lost_now)
         turns.append(
             Turn(
@@ -220,13 +225,56 @@ def _chars(messages: Sequence[Carried]) -> int:
     return sum(len(m.content) for m in messages)
 
 
-def _lengths(history: Sequence[Carried]) -> dict[int, int]:
-    """Per recorded message in ``history``: its characters there (the longest, if twice)."""
-    out: dict[int, int] = {}
+Span = tuple[int, int]
+
+
+def held_of(history: Sequence[Carried]) -> dict[int, int | tuple[Span, ...]]:
+    """Per recorded message in ``history``, what of it is held there: the length of its prefix
+    (the longest, if twice), or, when a copy keeps other spans, the spans held (all copies'
+    spans joined)."""
+    lengths: dict[int, int] = {}
+    spans: dict[int, list[Span]] = {}
     for m in history:
-        if m.origin is not None:
-            out[m.origin] = max(out.get(m.origin, -1), len(m.content))
+        if m.origin is None:
+            continue
+        lengths[m.origin] = max(lengths.get(m.origin, -1), len(m.content))
+        if m.spans is not None:
+            spans.setdefault(m.origin, []).extend(m.spans)
+    out: dict[int, int | tuple[Span, ...]] = dict(lengths)
+    for i, found in spans.items():
+        prefix = [(0, len(m.content)) for m in history if m.origin == i and m.spans is None]
+        out[i] = joined([*found, *prefix])
     return out
+
+
+def joined(spans: Iterable[Span]) -> tuple[Span, ...]:
+    """Spans sorted, overlapping or adjacent ones joined, empty ones left out."""
+    out: list[list[int]] = []
+    for start, end in sorted(s for s in spans if s[0] < s[1]):
+        if out and start <= out[-1][1]:
+            out[-1][1] = max(out[-1][1], end)
+        else:
+            out.append([start, end])
+    return tuple((a, b) for a, b in out)
+
+
+def compose_spans(outer: Sequence[Span], inner: Sequence[Span]) -> tuple[Span, ...]:
+    """The recorded spans a cut keeps: ``inner`` are spans of a content that is the recorded
+    ``outer`` spans joined; each is mapped back through them.
+
+    >>> compose_spans([(0, 4), (10, 14)], [(2, 6)])
+    ((2, 4), (10, 12))
+    """
+    out = []
+    for a, b in inner:
+        at = 0  # where the outer span starts in the content
+        for start, end in outer:
+            size = end - start
+            low, high = max(a, at), min(b, at + size)
+            if low < high:
+                out.append((start + low - at, start + high - at))
+            at += size
+    return joined(out)
 
 
 def _common_prefix(before: Sequence[Carried], after: Sequence[Carried]) -> int:

@@ -8,7 +8,16 @@ from collections.abc import Iterable, Sequence
 from dataclasses import replace
 from typing import Any
 
-from compactor.analyses.replay.loop import ALWAYS, Carried, Fact, Replay, Shrunk, Strategy, replay
+from compactor.analyses.replay.loop import (
+    ALWAYS,
+    Carried,
+    Fact,
+    Replay,
+    Shrunk,
+    Strategy,
+    compose_spans,
+    replay,
+)
 from compactor.engine.turn_stages import TurnStages
 from compactor.model import Message, Params, Request
 from compactor.strategies import registry
@@ -146,21 +155,26 @@ class ProviderCompact:
 
 class Registered:
     """Any strategy of :mod:`compactor.strategies.registry`, by name, on every turn at
-    ``params.budget_chars`` with its own ``strategy_params``.
+    ``params.budget_chars`` with its own ``strategy_params`` (None: the lineup's, the
+    registry's example where the peer's defaults do nothing).
 
-    A message it returns verbatim or cut keeps its origin; a replaced one (a cleared tool
-    result, a masked observation) is new text (no origin). A strategy that clears earlier
-    messages changes the prefix sent before, which the replay's stable prefix shows (the
-    provider's prompt cache is invalidated from the first changed message on).
+    A message it returns verbatim or cut keeps its origin (a cut that keeps parts other than
+    a prefix, anchor-keep's, carries the recorded spans it keeps, mapped back through the
+    spans an earlier turn kept); a replaced one (a cleared tool result, a masked observation)
+    is new text (no origin). A strategy that clears earlier messages changes the prefix sent
+    before, which the replay's stable prefix shows (the provider's prompt cache is
+    invalidated from the first changed message on).
     """
 
     def __init__(
         self, name: str, params: Params, strategy_params: dict[str, Any] | None = None
     ) -> None:
         self.strategy = registry.get(name)
+        if strategy_params is None:
+            strategy_params = dict(self.strategy.lineup)
         self.strategy.validate(strategy_params)  # fail before the first turn
         self.params = params
-        self.strategy_params = dict(strategy_params or {})
+        self.strategy_params = dict(strategy_params)
         self.name = name
 
     def __call__(self, history: Sequence[Carried]) -> list[Carried]:
@@ -176,9 +190,14 @@ class Registered:
             carried = history[m.index]
             if m.kept == VERBATIM:
                 out.append(carried)
+            elif m.kept != CUT or carried.origin is None:
+                out.append(replace(carried, content=m.content or "", origin=None, spans=None))
+            elif carried.spans is None and m.spans is None:  # a prefix of a prefix
+                out.append(replace(carried, content=m.content or ""))
             else:
-                origin = carried.origin if m.kept == CUT else None
-                out.append(replace(carried, content=m.content or "", origin=origin))
+                outer = carried.spans or ((0, len(carried.content)),)
+                spans = compose_spans(outer, m.kept_spans)
+                out.append(replace(carried, content=m.content or "", spans=spans))
         return out
 
 

@@ -8,7 +8,7 @@ import pytest
 
 from compactor import validate
 from compactor.analyses.anchors.report import find_anchors
-from compactor.analyses.replay.strategies import replay_request
+from compactor.analyses.replay.strategies import Registered, replay_request
 from compactor.formats import convert_text
 from compactor.samples import load_sample
 from compactor.text.tokens import count_tokens
@@ -158,3 +158,28 @@ def test_with_an_encoding_each_turn_counts_the_tokens_it_sends():
         for history in expected.histories[1:]
     ]
     assert printed == expected.to_dict()
+
+
+def test_any_registry_strategy_replays_with_its_own_parameters():
+    args = ("--strategy", "anchor-keep", "--strategy-param", "unit_chars=80")
+    printed = replayed(SUPPORT, *args, "--strategy-param", "keep_roles=")
+    strategy = Registered(
+        "anchor-keep", validate(SUPPORT).params, {"unit_chars": 80, "keep_roles": []}
+    )
+    expected = replay_request(validate(SUPPORT), strategy, facts=anchors_of(SUPPORT))
+    assert printed == expected.to_dict()
+    assert printed != replayed(SUPPORT, "--strategy", "anchor-keep")
+
+
+def test_a_bad_strategy_parameter_exits_2_naming_it():
+    done = cli(
+        "-",
+        "--strategy",
+        "vercel-prune",
+        "--strategy-param",
+        "toolCalls=some",
+        stdin=json.dumps(SUPPORT).encode(),
+    )
+    assert done.returncode == 2 and done.stdout == b""
+    assert b"vercel-prune.toolCalls: must be one of" in done.stderr
+    assert b"Traceback" not in done.stderr

@@ -69,6 +69,7 @@ def test_dispatcher_at_300_characters():
         "observation-masking": "verbatim",
         "vercel-prune": "verbatim",
         "openai-truncation": "removed",
+        "anchor-keep": "verbatim",
     }
 
 

@@ -1,4 +1,5 @@
-"""Every registry strategy in the lineup and the replay, on every sample and real fixture."""
+"""Every registry strategy (anchor-keep too) in the lineup, the replay, the replay command and
+the corpus evaluation, on every sample and real fixture."""
 
 import json
 
@@ -12,6 +13,9 @@ from compactor.samples import load_samples
 from compactor.strategies import registry
 from compactor.strategies.lineup import compare_strategies
 from compactor.strategies.outcome import REMOVED
+from tests.compactor.analyses.outcomes.brute import plain_needs
+from tests.compactor.analyses.outcomes.test_judge_outcome import returned_spans
+from tests.compactor.analyses.outcomes.test_judge_spans import plain_span_recall
 from tests.paths import ROOT
 
 REAL = ROOT / "tests" / "fixtures" / "real"
@@ -55,6 +59,20 @@ def test_the_replay_runs_every_strategy_on_every_turn(name, request_):
         assert len(replayed.turns) == len(request_.messages) - 1
 
 
+@pytest.mark.parametrize("name", NAMES)
+def test_the_replay_command_runs_every_strategy_on_every_history(name, tmp_path, capsys):
+    for k, (_, request_) in enumerate(HISTORIES):
+        data = request_.to_dict()
+        data["messages"] = data["messages"][:30]
+        path = tmp_path / f"{k}.json"
+        path.write_text(json.dumps(data))
+        assert main(["replay", str(path), "--strategy", name, "--indent", "0"]) == 0
+        printed = json.loads(capsys.readouterr().out)
+        expected = replay_request(validate(data), name).to_dict()
+        assert printed["final"] == expected["final"]
+        assert len(printed["turns"]) == len(data["messages"]) - 1
+
+
 def test_clearing_earlier_results_shows_as_a_shorter_stable_prefix():
     messages = [{"role": "user", "content": "fix it"}]
     for k in range(4):
@@ -94,6 +112,64 @@ def test_evaluate_with_a_strategy_and_a_grid(tmp_path, capsys):
     for key in ("output_chars", "budget_met", "anchors", "anchors_kept", "tool_pairs_broken"):
         assert all(key in r for r in rows)
     assert "strategy anthropic-clear-tool-uses, 3 settings" in capsys.readouterr().out
+
+
+def past_recall(item, name, budget, future=5):
+    """The continuation check by hand: the past compacted by the strategy at the budget,
+    each future need met when a source lies in a span its message returns (test_judge_outcome
+    checks those spans against the returned text)."""
+    request = validate(item.request)
+    past = validate({**item.request, "messages": item.request["messages"][:-future]})
+    params = {"keep_last_n": 5} if name == "memory-compact" else None
+    outcome = registry.apply(name, past, budget, params)
+    spans = [returned_spans(c, m) for c, m in zip(past.contents, outcome.messages, strict=True)]
+    judged, met = plain_span_recall(plain_needs(request.contents, request.roles), spans, len(spans))
+    return len(judged), len(met)
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_evaluate_runs_every_strategy_on_every_sample_and_real_fixture(name, tmp_path, capsys):
+    samples = tmp_path / "samples.jsonl"
+    samples.write_text("".join(json.dumps(s.request) + "\n" for s in load_samples()))
+    items = [*load_corpus(str(samples)), *load_corpus(str(REAL))]
+    for corpus in (samples, REAL):
+        out = tmp_path / f"{corpus.stem}-{name}.jsonl"
+        code = main(
+            [
+                "evaluate",
+                str(corpus),
+                "--strategy",
+                name,
+                "--budgets",
+                "600,3000",
+                "--out",
+                str(out),
+            ]
+            + ["--workers", "2", "--keep-last", "--cut-long"]
+            + (["--strategy-param", "keep_last_n=5"] if name == "memory-compact" else [])
+        )
+        assert code == 0, capsys.readouterr().err
+        rows = [json.loads(line) for line in out.read_text().splitlines()]
+        by_name = {item.conversation: item for item in load_corpus(str(corpus), keep_last=True)}
+        assert len(rows) == 2 * len(by_name)
+        assert [r["conversation"] for r in rows[::2]] == list(by_name)
+        for row in rows:
+            assert row["strategy"] == name
+            item = by_name[row["conversation"]]
+            if len(item.request["messages"]) < 7:
+                continue  # past_recall needs a past of two messages or more
+            assert (row["needs"], row["needs_met"]) == past_recall(item, name, row["budget_chars"])
+    assert items
+
+
+def test_evaluate_rows_are_the_same_on_one_worker_or_two(tmp_path):
+    rows = []
+    for workers in ("1", "2"):
+        out = tmp_path / f"rows-{workers}.jsonl"
+        argv = ["evaluate", str(REAL), "--strategy", "anchor-keep", "--workers", workers]
+        assert main([*argv, "--budgets", "800,2400", "--out", str(out)]) == 0
+        rows.append(out.read_text())
+    assert rows[0] == rows[1] and rows[0]
 
 
 def test_evaluate_names_a_bad_strategy_parameter(capsys):

@@ -4,6 +4,7 @@ with a problem, and the summary frame's axes are the summaries' totals."""
 
 import math
 
+import pandas as pd
 import pytest
 
 from compactor.contract import PARAMETERS
@@ -199,3 +200,33 @@ def test_the_baselines_are_reference_points_beside_the_settings(swept):
         ].iloc[0]
         assert shown["chars_per_conversation"] == summary["output_chars"] / summary["conversations"]
         assert shown["needed_recall"] == summary["needed_recall"]
+
+
+def test_a_strategys_rows_are_summed_per_setting_and_budget():
+    def row(params, budget, met, chars, anchors, kept, broken, needs, needs_met):
+        return {
+            "strategy_params": params,
+            "budget_chars": budget,
+            "budget_met": met,
+            "output_chars": chars,
+            "anchors": anchors,
+            "anchors_kept": kept,
+            "tool_pairs_broken": broken,
+            "needs": needs,
+            "needs_met": needs_met,
+        }
+
+    rows = [
+        row({"n": 1}, 500, True, 400, 4, 2, 0, 3, 1),
+        row({"n": 1}, 500, False, 900, 6, 6, 1, None, None),
+        row({"n": 1}, 500, True, 100, 0, 0, 0, 5, 5),
+        row({"n": 3}, 500, True, 300, 0, 0, 2, 0, 0),
+    ]
+    summary = frames.strategy_summary(rows).set_index("parameters")
+    one = summary.loc['{"n": 1}']
+    assert one["conversations"] == 3 and one["budget_met"] == pytest.approx(2 / 3)
+    assert one["chars_median"] == 400 and one["anchors_kept"] == pytest.approx(8 / 10)
+    assert one["tool_pairs_broken"] == 1 and one["needs"] == 8
+    assert one["needed_recall"] == pytest.approx(6 / 8)
+    three = summary.loc['{"n": 3}']
+    assert pd.isna(three["anchors_kept"]) and pd.isna(three["needed_recall"])
