@@ -176,7 +176,7 @@ def test_openapi_documents_the_endpoint_with_its_schema_and_errors(app):
     assert media["schema"] == COMPACT_REQUEST_SCHEMA
     assert list(Draft202012Validator(COMPACT_REQUEST_SCHEMA).iter_errors(media["example"])) == []
     responses = operation["responses"]
-    assert set(responses) == {"200", "400", "413", "415", "422", "500", "502", "504"}
+    assert set(responses) == {"200", "400", "413", "415", "422", "500", "502", "503", "504"}
     example = responses["200"]["content"]["application/json"]["example"]
     assert example["compaction"]["chunksProcessed"] == 1
     errors = [responses[s]["content"]["application/json"].get("example") for s in responses]
