@@ -14,6 +14,7 @@ holds the HTTP request and its headers).
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import os
 import re
@@ -210,6 +211,12 @@ class Provider(ABC):
                 f"gave an answer that is not {self.label} response ({wrong}); check its base_url",
                 ProviderAnswerInvalid,
             ) from None
+
+    def preload(self) -> None:
+        """Import the client library now, if it is installed: importing takes seconds, which a
+        server must not spend inside its first call (on its event loop, past the deadline)."""
+        with contextlib.suppress(ProviderError):  # not installed: the first call says so
+            self._library()
 
     def _library(self) -> ModuleType:
         try:

@@ -127,6 +127,8 @@ def include(
     requests waiting on a provider at once (default: ``COMPACTOR_MAX_PROVIDER_CALLS``, else
     256)."""
     registry = ProviderRegistry.from_environment() if providers is None else providers
+    for provider in registry.values():
+        provider.preload()
     slots = CallSlots(max_calls_from_environment() if max_calls is None else max_calls)
 
     @app.post(

@@ -9,8 +9,10 @@ A test module takes it with one line, ``llm = llm_fixture()``, and then ``def te
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
 from pathlib import Path
+from urllib.parse import quote, quote_plus
 
 import pytest
 
@@ -32,6 +34,24 @@ from harness.llm_server import (
 SECRET = "sk-test/9f2c+1e77d0a9=4b1b8c3e5f6a7b8c9d0e"
 KEY_ENV = "COMPACTOR_TEST_LLM_KEY"
 
+
+def secret_forms(secret: str = SECRET) -> set[str]:
+    """Every way a key may be written back: as sent, URL-encoded (each way, either case),
+    JSON-escaped."""
+    return {
+        secret,
+        quote(secret, safe=""),
+        quote(secret),
+        quote_plus(secret),
+        "".join(f"%{b:02x}" for b in secret.encode()),
+        "".join(f"%{b:02X}" for b in secret.encode()),
+        "".join(f"\\u{ord(c):04x}" for c in secret),
+        "".join(f"\\u{ord(c):04X}" for c in secret),
+        json.dumps(secret)[1:-1],
+        secret.replace("/", "\\/"),
+    }
+
+
 __all__ = [
     "ANTHROPIC_PATH",
     "ECHOES",
@@ -46,6 +66,7 @@ __all__ = [
     "llm_fixture",
     "providers_toml",
     "running",
+    "secret_forms",
     "summary_of",
 ]
 
