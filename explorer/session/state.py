@@ -66,6 +66,10 @@ CHOICE_PREFIX = "c:"
 CONVERSATION_KEY = "conversation"
 PENDING_KEY = "pending_load"
 NOTICES_KEY = "url_notices"
+#: What the workspace could not do (shown beside the link's notices until dismissed), and the
+#: loaded conversation when the workspace could not keep it: ``(key, reason)``.
+WORKSPACE_NOTICES_KEY = "workspace_notices"
+UNKEPT_KEY = "workspace_unkept"
 READY_KEY = "explorer_ready"
 #: The outcome views' k (the last k messages are the future) and the Conversation page's probe
 #: file ({"key": conversation key, "name", "text"}), kept for the session.
@@ -185,7 +189,12 @@ def parse_link(query: Mapping[str, str | Sequence[str]], samples: Sequence[str])
     return LinkState(sample, params, tuple(notices), conversation, view)
 
 
-def missing_conversation_notice(key: str) -> str:
+def missing_conversation_notice(key: str, unreadable: bool = False) -> str:
+    if unreadable:  # the workspace's own notice says why
+        return (
+            f"The link names conversation {key}, which could not be read from this server's "
+            "workspace (see below); showing the default sample instead."
+        )
     return (
         f"The link names conversation {key}, which this server does not have (it was loaded on "
         "another server, or this server's workspace was cleared), so it cannot be shown; "
@@ -307,11 +316,28 @@ def load(conv: Conversation, values: Mapping[str, Any] | None = None) -> None:
     Call before the sidebar is drawn or from a widget callback; from a page body use
     :func:`load_next_run`. A conversation that is not a sample is kept in the workspace.
     """
-    if conv.sample is None:
-        workspace.save(conv)  # so that a link to it reopens it on this server
+    if conv.sample is None:  # kept, so that a link to it reopens it on this server
+        found: list[str] = []
+        kept = workspace.save(conv, found)
+        reason = found[-1] if found else "The workspace could not be written."
+        st.session_state[UNKEPT_KEY] = None if kept else (conv.key, reason)
+        workspace_notices(found)
     st.session_state[CONVERSATION_KEY] = conv
     st.session_state[SAMPLE_KEY] = choice_of(conv)
     set_params(conv.params if values is None else values)
+
+
+def kept(conv: Conversation) -> bool:
+    """Whether ``conv`` is in this server's workspace (a link to it reopens it here)."""
+    unkept = st.session_state.get(UNKEPT_KEY)
+    return conv.sample is not None or unkept is None or unkept[0] != conv.key
+
+
+def workspace_notices(found: Sequence[str]) -> None:
+    """Add what the workspace said to the notices shown (each once)."""
+    if found:
+        shown = tuple(st.session_state.get(WORKSPACE_NOTICES_KEY, ()))
+        st.session_state[WORKSPACE_NOTICES_KEY] = shown + tuple(n for n in found if n not in shown)
 
 
 def load_next_run(conv: Conversation, values: Mapping[str, Any] | None = None) -> None:
@@ -363,9 +389,11 @@ def start(samples: Mapping[str, Conversation], default_sample: str) -> None:
     if not st.session_state.get(READY_KEY):
         link = parse_link(st.query_params.to_dict(), list(samples))
         notices = list(link.notices)
-        conv = workspace.get(link.conversation) if link.conversation else None
+        found: list[str] = []
+        conv = workspace.get(link.conversation, found) if link.conversation else None
+        workspace_notices(found)
         if link.conversation and conv is None:
-            notices.append(missing_conversation_notice(link.conversation))
+            notices.append(missing_conversation_notice(link.conversation, bool(found)))
         if conv is None:
             conv = samples[link.sample or default_sample]
         values = {**conv.params, **link.params}
