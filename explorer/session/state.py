@@ -310,13 +310,18 @@ def choice_of(conv: Conversation) -> str:
     return conv.sample or YOURS
 
 
-def load(conv: Conversation, values: Mapping[str, Any] | None = None) -> None:
+def load(
+    conv: Conversation, values: Mapping[str, Any] | None = None, *, stored: bool = False
+) -> None:
     """Make ``conv`` the conversation, with ``values`` (default: its own parameters).
 
     Call before the sidebar is drawn or from a widget callback; from a page body use
-    :func:`load_next_run`. A conversation that is not a sample is kept in the workspace.
+    :func:`load_next_run`. A conversation that is not a sample is kept in the workspace, unless
+    it was just read from it (``stored``).
     """
-    if conv.sample is None:  # kept, so that a link to it reopens it on this server
+    if stored:
+        st.session_state[UNKEPT_KEY] = None
+    elif conv.sample is None:  # kept, so that a link to it reopens it on this server
         found: list[str] = []
         kept = workspace.save(conv, found)
         reason = found[-1] if found else "The workspace could not be written."
@@ -394,10 +399,11 @@ def start(samples: Mapping[str, Conversation], default_sample: str) -> None:
         workspace_notices(found)
         if link.conversation and conv is None:
             notices.append(missing_conversation_notice(link.conversation, bool(found)))
+        stored = conv is not None
         if conv is None:
             conv = samples[link.sample or default_sample]
         values = {**conv.params, **link.params}
-        load(conv, values)
+        load(conv, values, stored=stored)
         apply_view(link.view, conv, values)
         st.session_state[NOTICES_KEY] = tuple(notices)
         st.session_state[READY_KEY] = True

@@ -23,7 +23,7 @@ def _on_sample(samples: Mapping[str, Conversation]) -> None:
         found: list[str] = []
         conv = workspace.get(choice.removeprefix(state.CHOICE_PREFIX), found)
         if conv is not None:
-            state.load(conv)
+            state.load(conv, stored=True)
         else:  # gone or damaged since the list was drawn: stay on what is loaded, and say so
             st.session_state[state.SAMPLE_KEY] = state.choice_of(state.conversation())
             state.workspace_notices(
