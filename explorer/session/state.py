@@ -20,7 +20,7 @@ import streamlit as st
 
 from compactor.contract import RANGES
 from compactor.text import ENCODINGS, tokens_available
-from explorer.session import workspace
+from explorer.session import keeping, workspace
 from explorer.session.conversation import PARAM_NAMES, Conversation
 from explorer.session.keys import (
     B_FOR_KEY,
@@ -66,10 +66,6 @@ CHOICE_PREFIX = "c:"
 CONVERSATION_KEY = "conversation"
 PENDING_KEY = "pending_load"
 NOTICES_KEY = "url_notices"
-#: What the workspace could not do (shown beside the link's notices until dismissed), and the
-#: loaded conversation when the workspace could not keep it: ``(key, reason)``.
-WORKSPACE_NOTICES_KEY = "workspace_notices"
-UNKEPT_KEY = "workspace_unkept"
 READY_KEY = "explorer_ready"
 #: The outcome views' k (the last k messages are the future) and the Conversation page's probe
 #: file ({"key": conversation key, "name", "text"}), kept for the session.
@@ -320,29 +316,12 @@ def load(
     it was just read from it (``stored``).
     """
     if stored:
-        st.session_state[UNKEPT_KEY] = None
+        keeping.stored(conv)
     elif conv.sample is None:  # kept, so that a link to it reopens it on this server
-        found: list[str] = []
-        kept = workspace.save(conv, found)
-        reason = found[-1] if found else "The workspace could not be written."
-        st.session_state[UNKEPT_KEY] = None if kept else (conv.key, reason)
-        workspace_notices(found)
+        keeping.keep(conv)
     st.session_state[CONVERSATION_KEY] = conv
     st.session_state[SAMPLE_KEY] = choice_of(conv)
     set_params(conv.params if values is None else values)
-
-
-def kept(conv: Conversation) -> bool:
-    """Whether ``conv`` is in this server's workspace (a link to it reopens it here)."""
-    unkept = st.session_state.get(UNKEPT_KEY)
-    return conv.sample is not None or unkept is None or unkept[0] != conv.key
-
-
-def workspace_notices(found: Sequence[str]) -> None:
-    """Add what the workspace said to the notices shown (each once)."""
-    if found:
-        shown = tuple(st.session_state.get(WORKSPACE_NOTICES_KEY, ()))
-        st.session_state[WORKSPACE_NOTICES_KEY] = shown + tuple(n for n in found if n not in shown)
 
 
 def load_next_run(conv: Conversation, values: Mapping[str, Any] | None = None) -> None:
@@ -396,7 +375,7 @@ def start(samples: Mapping[str, Conversation], default_sample: str) -> None:
         notices = list(link.notices)
         found: list[str] = []
         conv = workspace.get(link.conversation, found) if link.conversation else None
-        workspace_notices(found)
+        keeping.say(found)
         if link.conversation and conv is None:
             notices.append(missing_conversation_notice(link.conversation, bool(found)))
         stored = conv is not None

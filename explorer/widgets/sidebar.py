@@ -10,7 +10,7 @@ import streamlit as st
 from explorer import navigation
 from explorer.frames import snippets
 from explorer.frames import tokens as token_frames
-from explorer.session import state, workspace
+from explorer.session import keeping, state, workspace
 from explorer.session.conversation import Conversation, display_request
 from explorer.widgets import params
 
@@ -26,9 +26,7 @@ def _on_sample(samples: Mapping[str, Conversation]) -> None:
             state.load(conv, stored=True)
         else:  # gone or damaged since the list was drawn: stay on what is loaded, and say so
             st.session_state[state.SAMPLE_KEY] = state.choice_of(state.conversation())
-            state.workspace_notices(
-                found or ["That conversation is no longer in this server's workspace."]
-            )
+            keeping.say(found or ["That conversation is no longer in this server's workspace."])
 
 
 def options(
@@ -94,7 +92,7 @@ def draw(samples: Mapping[str, Conversation], descriptions: Mapping[str, tuple[s
         st.subheader("Conversation")
         found: list[str] = []
         values, labels = options(samples, conv, workspace.recent(notices=found))
-        state.workspace_notices(found)
+        keeping.say(found)
         st.selectbox(
             "Sample",
             values,
@@ -107,7 +105,7 @@ def draw(samples: Mapping[str, Conversation], descriptions: Mapping[str, tuple[s
         )
         if conv.sample is not None:
             st.caption(descriptions[conv.sample][1])
-        elif state.kept(conv):
+        elif keeping.kept(conv):
             st.caption(
                 f"{len(conv.messages):,} messages, {conv.contents_chars:,} characters. Kept in "
                 "this server's workspace: a link to this view reopens it here (on another "
@@ -176,7 +174,7 @@ def notices() -> None:
     """Warnings about values in the link that could not be used, and what the workspace could
     not do (shown until dismissed)."""
     found = st.session_state.get(state.NOTICES_KEY, ())
-    stored = st.session_state.get(state.WORKSPACE_NOTICES_KEY, ())
+    stored = keeping.shown()
     if not found and not stored:
         return
     for notice in found:
@@ -185,5 +183,5 @@ def notices() -> None:
         st.warning(notice, icon=":material/database:")
     if st.button("Dismiss", key="dismiss_notices"):
         st.session_state[state.NOTICES_KEY] = ()
-        st.session_state[state.WORKSPACE_NOTICES_KEY] = ()
+        keeping.dismiss()
         st.rerun()
