@@ -18,18 +18,28 @@ from compactor.cli.io import (
 from compactor.errors import InvalidRequest, Problem
 from compactor.providers import (
     PROVIDERS_ENV,
+    ProviderAnswerInvalid,
     ProviderConfig,
     ProviderConfigError,
     ProviderError,
+    ProviderRefused,
     command_line_provider,
     load_providers,
     provider_for,
 )
-from compactor.providers.config import MAX_RETRIES, MAX_TIMEOUT_SECONDS
+from compactor.providers.config import (
+    DEFAULT_CONNECT_TIMEOUT_SECONDS,
+    DEFAULT_MAX_ANSWER_BYTES,
+    MAX_ANSWER_BYTES,
+    MAX_RETRIES,
+    MAX_TIMEOUT_SECONDS,
+)
 from compactor.strategies.llm_compact import CannotSummarize, llm_compact
 
 #: Exit code when the provider failed (unreachable, timed out, refused the key, an outage):
-#: the same command may work later. Input, configuration and "cannot summarise" exit 2.
+#: the same command may work later. Input, configuration, "cannot summarise", a request the
+#: provider refuses as asked (an unknown model: HTTP 400 from the service) and an answer that
+#: cannot be used (not the API's shape, over max_answer_bytes: HTTP 502) exit 2.
 PROVIDER_FAILED = 1
 
 DESCRIPTION = f"""\
@@ -47,9 +57,14 @@ variable {PROVIDERS_ENV} names), chosen by --provider NAME (or FILE's providerID
 OpenAI-compatible endpoint given here: --base-url URL [--api-key-env VAR] (Ollama, vLLM,
 llama.cpp's server, LiteLLM, OpenAI). A key is only ever read from an environment variable.
 
-Exit 0 on success; 2 when FILE, the request or the provider configuration is wrong, or the
-conversation cannot be summarised in the model's context window; {PROVIDER_FAILED} when the
-provider failed (unreachable, timed out, refused the key, an outage). Problems go to standard
+Each provider call ends within --timeout-seconds (connecting, every retry and reading the whole
+answer), whatever the provider does; an answer over --max-answer-bytes is refused unread.
+
+Exit 0 on success; 2 when FILE, the request or the provider configuration is wrong, the
+conversation cannot be summarised in the model's context window, the provider refuses the
+request as asked (an unknown model), or its answer cannot be used (not the API's shape, too
+large); {PROVIDER_FAILED} when the provider failed and the same command may work later
+(unreachable, timed out, refused the key, rate limited, an outage). Problems go to standard
 error, one line each; nothing is printed on standard output then."""
 
 
@@ -96,13 +111,27 @@ def register(sub: argparse._SubParsersAction) -> None:
         "--timeout-seconds",
         type=float,
         metavar="S",
-        help=f"per HTTP attempt (default 60, at most {MAX_TIMEOUT_SECONDS})",
+        help="the deadline of each provider call as a whole, retries included (default 60, at "
+        f"most {MAX_TIMEOUT_SECONDS})",
+    )
+    parser.add_argument(
+        "--connect-timeout-seconds",
+        type=float,
+        metavar="S",
+        help=f"for each connection attempt (default {DEFAULT_CONNECT_TIMEOUT_SECONDS:g})",
     )
     parser.add_argument(
         "--max-retries",
         type=int,
         metavar="N",
         help=f"retries of a failed attempt (default 2, at most {MAX_RETRIES})",
+    )
+    parser.add_argument(
+        "--max-answer-bytes",
+        type=int,
+        metavar="N",
+        help=f"the largest answer accepted (default {DEFAULT_MAX_ANSWER_BYTES:,}, at most "
+        f"{MAX_ANSWER_BYTES:,})",
     )
     add_indent_argument(parser)
     parser.set_defaults(run=run)
@@ -117,7 +146,9 @@ def run(args: argparse.Namespace) -> int:
         config = _provider(args, value).with_options(
             context_window_tokens=args.context_window_tokens,
             timeout_seconds=args.timeout_seconds,
+            connect_timeout_seconds=args.connect_timeout_seconds,
             max_retries=args.max_retries,
+            max_answer_bytes=args.max_answer_bytes,
         )
     except ProviderConfigError as error:
         return fail(error.problems)
@@ -133,7 +164,7 @@ def run(args: argparse.Namespace) -> int:
     request.update({k: v for k, v in overrides.items() if v is not None})
     try:
         response = llm_compact(request, provider_for(config))
-    except CannotSummarize as error:
+    except (CannotSummarize, ProviderRefused, ProviderAnswerInvalid) as error:
         return fail(error.problems)
     except ProviderError as error:
         fail(error.problems)

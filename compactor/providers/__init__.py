@@ -5,7 +5,9 @@ request names it by ``providerID``. OpenAI-compatible endpoints (OpenAI, Ollama,
 server, LiteLLM) go through the official ``openai`` client, Anthropic through ``anthropic``; both
 are imported only when a provider is first called, so nothing else needs them. Keys are read from
 the environment variable the configuration names and never appear in a URL, a log line, an error
-message, :meth:`ProviderConfig.public` or a cache key.
+message, :meth:`ProviderConfig.public` or a cache key. A call is async (``acomplete``; ``complete``
+and :func:`run_sync` for synchronous code), ends within its configured deadline whatever the
+server does, and refuses an answer over ``max_answer_bytes``.
 
 >>> registry = ProviderRegistry(parse_providers('[providers.local]\\nkind = "openai"'))
 >>> provider = registry.resolve("local")
@@ -18,10 +20,12 @@ from compactor.providers.base import (
     Completion,
     ContextWindowExceeded,
     Provider,
+    ProviderAnswerInvalid,
     ProviderError,
     ProviderRefused,
     ProviderTimeout,
 )
+from compactor.providers.calls import run_sync
 from compactor.providers.config import (
     ANTHROPIC,
     COMMAND_LINE,
@@ -46,6 +50,7 @@ __all__ = [
     "Completion",
     "ContextWindowExceeded",
     "Provider",
+    "ProviderAnswerInvalid",
     "ProviderConfig",
     "ProviderConfigError",
     "ProviderError",
@@ -56,4 +61,5 @@ __all__ = [
     "load_providers",
     "parse_providers",
     "provider_for",
+    "run_sync",
 ]

@@ -16,8 +16,9 @@ A provider is a language model endpoint configured on our side; a request names 
 Keys never appear in the file, in a URL, in an error message or in :meth:`ProviderConfig.public`:
 ``api_key_env`` names the environment variable the key is read from when the provider is first
 called, a base URL with a user, password, query or fragment is refused, and no message repeats
-a value that might be a key. Timeouts and retries are bounded (``timeout_seconds`` at most 600,
-``max_retries`` at most 5).
+a value that might be a key. Timeouts, retries and answers are bounded (``timeout_seconds``, the
+deadline of a whole call, at most 600; ``max_retries`` at most 5; ``max_answer_bytes`` at most
+64 MiB).
 """
 
 from __future__ import annotations
@@ -40,9 +41,13 @@ KINDS = (OPENAI, ANTHROPIC)
 DEFAULT_BASE_URLS = {OPENAI: "https://api.openai.com/v1", ANTHROPIC: "https://api.anthropic.com"}
 DEFAULT_MAX_OUTPUT_TOKENS = 1024
 DEFAULT_TIMEOUT_SECONDS = 60.0
+DEFAULT_CONNECT_TIMEOUT_SECONDS = 10.0
 DEFAULT_MAX_RETRIES = 2
+#: The largest answer accepted by default: 1 MiB, about 250,000 tokens of English text.
+DEFAULT_MAX_ANSWER_BYTES = 1024 * 1024
 MAX_TIMEOUT_SECONDS = 600
 MAX_RETRIES = 5
+MAX_ANSWER_BYTES = 64 * 1024 * 1024
 #: The environment variable naming the providers file, for the HTTP service and the CLI.
 PROVIDERS_ENV = "COMPACTOR_PROVIDERS"
 #: The name of the provider that ``--base-url`` stands for on the command line.
@@ -67,7 +72,13 @@ PROVIDER_SCHEMA: dict[str, Any] = {
         "context_window_tokens": {"type": "integer", "minimum": 256},
         "max_output_tokens": {"type": "integer", "minimum": 16, "maximum": 1_000_000},
         "timeout_seconds": {"type": "number", "minimum": 0.1, "maximum": MAX_TIMEOUT_SECONDS},
+        "connect_timeout_seconds": {
+            "type": "number",
+            "minimum": 0.1,
+            "maximum": MAX_TIMEOUT_SECONDS,
+        },
         "max_retries": {"type": "integer", "minimum": 0, "maximum": MAX_RETRIES},
+        "max_answer_bytes": {"type": "integer", "minimum": 1024, "maximum": MAX_ANSWER_BYTES},
     },
 }
 FILE_SCHEMA: dict[str, Any] = {
@@ -101,10 +112,15 @@ class ProviderConfig:
     context_window_tokens: int | None = None
     #: The most tokens one summary may take when the request sets no ``targetTokensEstimate``.
     max_output_tokens: int = DEFAULT_MAX_OUTPUT_TOKENS
-    #: How long one HTTP attempt may wait (connect, send, each read) before it times out.
+    #: The deadline of one call as a whole: connecting, sending, every retry and its wait, and
+    #: reading the whole answer. The call ends by then whatever the provider does.
     timeout_seconds: float = DEFAULT_TIMEOUT_SECONDS
+    #: How long each connection attempt may take (within the deadline).
+    connect_timeout_seconds: float = DEFAULT_CONNECT_TIMEOUT_SECONDS
     #: Attempts after the first for timeouts, connection errors, 408, 409, 429 and 5xx answers.
     max_retries: int = DEFAULT_MAX_RETRIES
+    #: The largest answer (bytes of the HTTP body) accepted; a larger one is refused unread.
+    max_answer_bytes: int = DEFAULT_MAX_ANSWER_BYTES
 
     def public(self) -> dict[str, Any]:
         """The configuration as JSON, for exports and displays: no secret is in it."""
@@ -182,8 +198,9 @@ def command_line_provider(
 def _config(name: str, fields: Mapping[str, Any]) -> ProviderConfig:
     kind = fields["kind"]
     values = {**fields, "base_url": fields.get("base_url", DEFAULT_BASE_URLS[kind])}
-    if "timeout_seconds" in values:
-        values["timeout_seconds"] = float(values["timeout_seconds"])
+    for seconds in ("timeout_seconds", "connect_timeout_seconds"):
+        if seconds in values:
+            values[seconds] = float(values[seconds])
     return ProviderConfig(name=name, **values)
 
 

@@ -1,40 +1,47 @@
 """OpenAI-compatible endpoints (OpenAI, Ollama, vLLM, llama.cpp's server, LiteLLM) via ``openai``.
 
 One Chat Completions call per summary: a system message, a user message, ``max_tokens`` and
-``temperature`` 0, so that the same prompt tends to give the same summary. Usage is the
-response's ``usage.prompt_tokens`` and ``usage.completion_tokens`` when the server reports them.
+``temperature`` 0, so that the same prompt tends to give the same summary. The answer is read
+from its raw JSON, each field checked (``choices[0].message.content`` must be a string); usage
+is ``usage.prompt_tokens`` and ``usage.completion_tokens`` when the server reports them.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+from compactor.providers.answers import WrongShape, member
+from compactor.providers.answers import reported_count as _count
 from compactor.providers.base import Completion, Provider
-from compactor.providers.base import reported_count as _count
 
 
 class OpenAICompatibleProvider(Provider):
     library = "openai"
-    client_class = "OpenAI"
+    client_class = "AsyncOpenAI"
     label = "a Chat Completions"
 
-    def _call(
+    async def _send(
         self, client: Any, *, model: str, system: str, user: str, max_tokens: int
-    ) -> Completion:
-        response = client.chat.completions.create(
+    ) -> tuple[int, bytes]:
+        raw = await client.chat.completions.with_raw_response.create(
             model=model,
             messages=[{"role": "system", "content": system}, {"role": "user", "content": user}],
             max_tokens=max_tokens,
             temperature=0,
         )
-        choices = getattr(response, "choices", None) or []
-        message = getattr(choices[0], "message", None) if choices else None
-        text = getattr(message, "content", None)
-        if not isinstance(text, str):
+        return raw.http_response.status_code, raw.http_response.content
+
+    def _parse(self, data: Any) -> Completion:
+        choices = member(data, "choices", list)
+        if not choices:
+            raise WrongShape("choices is empty")
+        message = member(choices[0], "message", dict, "choices[0]")
+        text = message.get("content")
+        if text is None:  # a refusal, or a tool call: an answer, but no summary in it
             raise self.error("answered without a message text (no choices[0].message.content)")
-        usage = getattr(response, "usage", None)
+        member(message, "content", str, "choices[0].message")
+        usage = data.get("usage")
+        usage = usage if isinstance(usage, dict) else {}
         return Completion(
-            text,
-            _count(getattr(usage, "prompt_tokens", None)),
-            _count(getattr(usage, "completion_tokens", None)),
+            text, _count(usage.get("prompt_tokens")), _count(usage.get("completion_tokens"))
         )

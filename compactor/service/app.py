@@ -65,11 +65,14 @@ def create_app(
     max_body_bytes: int = DEFAULT_MAX_BODY_BYTES,
     compute_processes: int = 0,
     offload_bytes: int = OFFLOAD_BYTES,
+    max_provider_calls: int | None = None,
 ) -> FastAPI:
     """The service as an ASGI application; bodies over ``max_body_bytes`` get 413.
 
     With ``compute_processes`` (started with the app's lifespan), bodies of at least
     ``offload_bytes`` are handled in those processes; with none, everything runs in place.
+    At most ``max_provider_calls`` LLM compact requests wait on a provider at once (default:
+    ``COMPACTOR_MAX_PROVIDER_CALLS``, else 256); more get 503 with ``Retry-After``.
     """
     if max_body_bytes < 1:
         raise ValueError(f"max_body_bytes must be at least 1, not {max_body_bytes}")
@@ -148,7 +151,8 @@ def create_app(
     async def context_trim(request: Request) -> Response:
         return await engine_call(request, trim_context)
 
-    llm_routes.include(app, max_body_bytes)  # POST /v1/context/compact, providers configured
+    # POST /v1/context/compact, for the providers configured
+    llm_routes.include(app, max_body_bytes, max_calls=max_provider_calls)
 
     @app.get(
         HEALTH_PATH,

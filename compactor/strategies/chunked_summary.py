@@ -53,11 +53,14 @@ class Summary:
     completion_tokens: int | None
 
 
-def summarise(
+async def summarise(
     pieces: Sequence[Piece], provider: Provider, model: str, system: str, max_tokens: int
 ) -> Summary:
-    """One summary of ``pieces`` (the older messages, in order), in as many passes as needed."""
-    return _Summariser(provider, model, system, max_tokens).run(pieces)
+    """One summary of ``pieces`` (the older messages, in order), in as many passes as needed.
+
+    The calls are made one after another; cancelling this cancels the call in flight.
+    """
+    return await _Summariser(provider, model, system, max_tokens).run(pieces)
 
 
 class _Summariser:
@@ -71,15 +74,15 @@ class _Summariser:
         self.prompt_tokens: int | None = 0
         self.completion_tokens: int | None = 0
 
-    def run(self, pieces: Sequence[Piece]) -> Summary:
+    async def run(self, pieces: Sequence[Piece]) -> Summary:
         self._check_budget()
-        summaries = self._pass(pieces, conversation_prompt)
+        summaries = await self._pass(pieces, conversation_prompt)
         chunks, passes = len(summaries), 1
         while len(summaries) > 1:
             if passes == MAX_PASSES:
                 raise self._cannot(f"{len(summaries)} summaries remain after {passes} passes")
             merging = [Piece(f"summary {k}", s, 0, len(s)) for k, s in enumerate(summaries, 1)]
-            merged = self._pass(merging, merge_prompt)
+            merged = await self._pass(merging, merge_prompt)
             passes += 1
             if len(merged) >= len(summaries):
                 raise self._cannot(
@@ -89,7 +92,9 @@ class _Summariser:
             summaries = merged
         return Summary(summaries[0], chunks, passes, self.prompt_tokens, self.completion_tokens)
 
-    def _pass(self, pieces: Sequence[Piece], prompt: Callable[[Sequence[Piece]], str]) -> list[str]:
+    async def _pass(
+        self, pieces: Sequence[Piece], prompt: Callable[[Sequence[Piece]], str]
+    ) -> list[str]:
         groups = deque(self._pack(pieces))
         summaries: list[str] = []
         while groups:
@@ -100,14 +105,14 @@ class _Summariser:
                 )
             group = groups.popleft()
             try:
-                summaries.append(self._call(prompt(group)))
+                summaries.append(await self._call(prompt(group)))
             except ContextWindowExceeded as error:
                 self._shrink(error, group)
                 groups = deque(self._pack([p for g in (group, *groups) for p in g]))
         return summaries
 
-    def _call(self, user: str) -> str:
-        completion = self.provider.complete(
+    async def _call(self, user: str) -> str:
+        completion = await self.provider.acomplete(
             model=self.model, system=self.system, user=user, max_tokens=self.max_tokens
         )
         text = completion.text.strip()

@@ -18,7 +18,8 @@ summed over every summary call; null when a call reported none), and ``targetTok
 the messages pass through unchanged with ``compacted: false``, no call is made, the counts are 0
 and the usage null. Chunking: :mod:`compactor.strategies.chunked_summary`.
 
-Python API: :func:`llm_compact` (request and provider in, response out), :class:`LLMCompact`
+Python API: :func:`llm_compact` (request and provider in, response out; :func:`allm_compact` is
+its coroutine, which the HTTP service awaits and cancels), :class:`LLMCompact`
 (``strategy(history) -> messages``, for a loop that compacts every turn), :func:`cache_key`.
 """
 
@@ -33,11 +34,13 @@ from typing import Any
 from compactor.errors import InvalidRequest, Problem
 from compactor.input.validation import Schema, schema_problems
 from compactor.providers.base import Provider
+from compactor.providers.calls import run_sync
 from compactor.providers.config import ProviderConfig
 from compactor.strategies.chunked_summary import CannotSummarize, Summary, summarise
 from compactor.strategies.context_trim import TRIM_REQUEST_SCHEMA, estimate_tokens, trim_context
 from compactor.strategies.summary_prompt import (
     PROMPT_FINGERPRINT,
+    Piece,
     message_piece,
     system_prompt,
 )
@@ -96,8 +99,10 @@ __all__ = [
     "CannotSummarize",
     "CompactRequest",
     "LLMCompact",
+    "allm_compact",
     "cache_key",
     "llm_compact",
+    "needs_summary",
     "validate_compact_request",
 ]
 
@@ -150,6 +155,8 @@ def validate_compact_request(request: Any) -> CompactRequest:
 def llm_compact(request: dict[str, Any] | CompactRequest, provider: Provider) -> dict[str, Any]:
     """Compact ``request`` with ``provider`` (the one its ``providerID`` names).
 
+    The synchronous face of :func:`allm_compact` (for the CLI, the explorer, a replay loop).
+
     Args:
         request: the compact request of seeds/003 (``providerID``, ``model``, ``messages``, ...),
             or one :func:`validate_compact_request` already checked.
@@ -163,13 +170,28 @@ def llm_compact(request: dict[str, Any] | CompactRequest, provider: Provider) ->
         CannotSummarize: the conversation cannot be summarised in the model's context window.
         compactor.providers.ProviderError: the provider failed (timeout, refusal, outage).
     """
+    return run_sync(allm_compact(request, provider))
+
+
+async def allm_compact(
+    request: dict[str, Any] | CompactRequest, provider: Provider
+) -> dict[str, Any]:
+    """:func:`llm_compact` as a coroutine: each provider call ends within the provider's
+    deadline, and cancelling this cancels the call in flight (the HTTP service does, when its
+    client goes away)."""
     compact_request = (
         request if isinstance(request, CompactRequest) else validate_compact_request(request)
     )
     if compact_request.provider_id != provider.name:
         given = f"names another provider than the one given ({provider.name!r})"
         raise InvalidRequest([Problem(given, path="providerID")])
-    return _compact(compact_request, provider)
+    return await _compact(compact_request, provider)
+
+
+def needs_summary(request: CompactRequest) -> bool:
+    """Whether compacting ``request`` calls the provider: something older than the kept
+    messages has text (otherwise the messages pass through)."""
+    return bool(_older_pieces(request))
 
 
 def cache_key(request: dict[str, Any], provider: Provider | ProviderConfig) -> str:
@@ -232,15 +254,20 @@ class LLMCompact:
         return cache_key(self.request(messages), self.provider)
 
 
-def _compact(request: CompactRequest, provider: Provider) -> dict[str, Any]:
+def _older_pieces(request: CompactRequest) -> list[Piece]:
+    split = max(0, len(request.messages) - request.keep_last)
+    pieces = [message_piece(i, m) for i, m in enumerate(request.messages[:split])]
+    return [p for p in pieces if p.text.strip()]
+
+
+async def _compact(request: CompactRequest, provider: Provider) -> dict[str, Any]:
     messages = request.messages
     split = max(0, len(messages) - request.keep_last)
-    pieces = [message_piece(i, m) for i, m in enumerate(messages[:split])]
-    pieces = [p for p in pieces if p.text.strip()]
+    pieces = _older_pieces(request)
     if not pieces:
         return _response(request, list(messages), None)
     target = request.target_tokens
-    summary = summarise(
+    summary = await summarise(
         pieces,
         provider,
         request.model,

@@ -5,7 +5,9 @@ without a re-run.
 A corpus is keyed by the hash of its conversations (loading the same file twice keeps one
 entry); a run by the corpus and its grid (the settings and the budgets), so running the same
 grid again replaces its rows. As with the workspace, a database that cannot be written never
-stops the page: saving reports None or False and the results are used as they are.
+stops the page (:func:`explorer.session.database.attempt`): saving reports False and the results
+are used as they are; the lists of corpora and runs come from covering indexes, so listing them
+reads none of the stored conversations or rows.
 """
 
 from __future__ import annotations
@@ -26,7 +28,7 @@ from explorer.session.conversation import Conversation, params_from
 
 log = logging.getLogger("explorer")
 
-_SCHEMA = (
+_PREPARE = database.statements(
     """
     create table if not exists corpora (
         key text primary key,
@@ -48,6 +50,11 @@ _SCHEMA = (
         primary key (corpus, grid)
     )
     """,
+    # The lists of corpora and of runs are read from these indexes alone (each covers its
+    # query), so a page run that lists them reads none of the conversations or rows.
+    "create index if not exists corpora_listed on corpora (used, key, name, conversations)",
+    "create index if not exists corpus_runs_listed "
+    "on corpus_runs (corpus, created, grid, row_count)",
 )
 
 
@@ -148,7 +155,12 @@ def corpus_key(items: Sequence[CorpusItem]) -> str:
     return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()[:24]
 
 
-def save_corpus(name: str, format: str | None, items: Sequence[CorpusItem]) -> Corpus:
+def save_corpus(
+    name: str,
+    format: str | None,
+    items: Sequence[CorpusItem],
+    notices: list[str] | None = None,
+) -> Corpus:
     """Keep a corpus (one entry per content) and give it back with its key.
 
     ``name`` must be the explorer's own words (a file name made safe); a corpus that cannot be
@@ -156,36 +168,59 @@ def save_corpus(name: str, format: str | None, items: Sequence[CorpusItem]) -> C
     """
     corpus = Corpus(corpus_key(items), name, format, tuple(items))
     now = time.time()
-    try:
-        with database.connection(_SCHEMA) as db:
-            db.execute(
-                "insert into corpora values (?, ?, ?, ?, ?, ?, ?) on conflict(key) "
-                "do update set used = excluded.used, name = excluded.name",
-                (corpus.key, name, format, _items_json(items), len(items), now, now),
-            )
-    except (sqlite3.Error, OSError):
-        log.exception("the workspace could not be written")
+    database.attempt(
+        _PREPARE,
+        lambda db: db.execute(
+            "insert into corpora values (?, ?, ?, ?, ?, ?, ?) on conflict(key) "
+            "do update set used = excluded.used, name = excluded.name",
+            (corpus.key, name, format, _items_json(items), len(items), now, now),
+        ),
+        None,
+        write=True,
+        notices=notices,
+    )
     return corpus
 
 
-def get_corpus(key: str) -> Corpus | None:
-    """The stored corpus with this key, or None (unknown here, or not a key at all)."""
+def get_corpus(key: str, notices: list[str] | None = None) -> Corpus | None:
+    """The stored corpus with this key, or None (unknown here, not a key at all, or damaged:
+    then named in a notice)."""
     if not workspace.KEY.fullmatch(key):
         return None
-    try:
-        with database.connection(_SCHEMA) as db:
-            row = db.execute(
-                "select name, format, items from corpora where key = ?", (key,)
-            ).fetchone()
-            if row is not None:
-                db.execute("update corpora set used = ? where key = ?", (time.time(), key))
-    except (sqlite3.Error, OSError):
-        log.exception("the workspace could not be read")
-        return None
+    row = database.attempt(
+        _PREPARE,
+        lambda db: db.execute(
+            "select name, format, items from corpora where key = ?", (key,)
+        ).fetchone(),
+        None,
+        notices=notices,
+    )
     if row is None:
         return None
     name, format, items = row
-    loaded = tuple(
+    try:
+        loaded = _items(items)
+    except (TypeError, KeyError, ValueError, RecursionError) as error:
+        log.warning("workspace: corpus %s cannot be read back: %r", key, error)
+        if notices is not None:
+            notices.append(
+                f"The workspace's corpus `{key}` cannot be read back (it is not as the "
+                "explorer keeps corpora); load its file again."
+            )
+        return None
+    # marked used in a write of its own, never waited for: a read-only workspace still opens it
+    database.attempt(
+        _PREPARE,
+        lambda db: db.execute("update corpora set used = ? where key = ?", (time.time(), key)),
+        None,
+        write=True,
+        wait=False,
+    )
+    return Corpus(key, name, format, loaded)
+
+
+def _items(items: str) -> tuple[CorpusItem, ...]:
+    return tuple(
         CorpusItem(
             i["conversation"],
             i["request"],
@@ -196,22 +231,21 @@ def get_corpus(key: str) -> Corpus | None:
         )
         for i in json.loads(items)
     )
-    return Corpus(key, name, format, loaded)
 
 
-def corpora(limit: int = 20) -> list[CorpusEntry]:
+def corpora(limit: int = 20, notices: list[str] | None = None) -> list[CorpusEntry]:
     """The stored corpora, used most recently first, with how many runs each has."""
-    try:
-        with database.connection(_SCHEMA) as db:
-            rows = db.execute(
-                "select c.key, c.name, c.conversations, count(r.grid) from corpora c "
-                "left join corpus_runs r on r.corpus = c.key group by c.key "
-                "order by c.used desc limit ?",
-                (limit,),
-            ).fetchall()
-    except (sqlite3.Error, OSError):
-        log.exception("the workspace could not be read")
-        return []
+    rows = database.attempt(
+        _PREPARE,
+        lambda db: db.execute(
+            "select c.key, c.name, c.conversations, "
+            "(select count(*) from corpus_runs r where r.corpus = c.key) "
+            "from corpora c order by c.used desc limit ?",
+            (limit,),
+        ).fetchall(),
+        [],
+        notices=notices,
+    )
     return [CorpusEntry(*row) for row in rows]
 
 
@@ -226,44 +260,43 @@ class RunEntry:
     created: float
 
 
-def save_run(corpus: Corpus, run: Run) -> bool:
+def save_run(corpus: Corpus, run: Run, notices: list[str] | None = None) -> bool:
     """Keep a run's rows with its corpus (the same grid again replaces them); True when kept."""
-    try:
-        with database.connection(_SCHEMA) as db:
-            db.execute(
-                "insert into corpus_runs values (?, ?, ?, ?, ?) on conflict(corpus, grid) "
-                "do update set rows = excluded.rows, row_count = excluded.row_count, "
-                "created = excluded.created",
-                (
-                    corpus.key,
-                    run.grid,
-                    json.dumps(list(run.rows), ensure_ascii=False),
-                    len(run.rows),
-                    run.created or time.time(),
-                ),
-            )
-    except (sqlite3.Error, OSError):
-        log.exception("the workspace could not be written")
-        return False
-    return True
+
+    def write(db: sqlite3.Connection) -> bool:
+        db.execute(
+            "insert into corpus_runs values (?, ?, ?, ?, ?) on conflict(corpus, grid) "
+            "do update set rows = excluded.rows, row_count = excluded.row_count, "
+            "created = excluded.created",
+            (
+                corpus.key,
+                run.grid,
+                json.dumps(list(run.rows), ensure_ascii=False),
+                len(run.rows),
+                run.created or time.time(),
+            ),
+        )
+        return True
+
+    return database.attempt(_PREPARE, write, False, write=True, notices=notices)
 
 
 def _budgets(grid: dict[str, Any]) -> tuple[int, ...] | None:
     return None if grid["budgets"] is None else tuple(grid["budgets"])
 
 
-def run_entries(key: str) -> list[RunEntry]:
+def run_entries(key: str, notices: list[str] | None = None) -> list[RunEntry]:
     """The runs kept for the corpus with this key, newest first."""
-    try:
-        with database.connection(_SCHEMA) as db:
-            found = db.execute(
-                "select grid, row_count, created from corpus_runs where corpus = ? "
-                "order by created desc",
-                (key,),
-            ).fetchall()
-    except (sqlite3.Error, OSError):
-        log.exception("the workspace could not be read")
-        return []
+    found = database.attempt(
+        _PREPARE,
+        lambda db: db.execute(
+            "select grid, row_count, created from corpus_runs where corpus = ? "
+            "order by created desc",
+            (key,),
+        ).fetchall(),
+        [],
+        notices=notices,
+    )
     out = []
     for grid, count, created in found:
         data = json.loads(grid)
@@ -271,19 +304,22 @@ def run_entries(key: str) -> list[RunEntry]:
     return out
 
 
-def get_run(key: str, grid: str) -> Run | None:
+def get_run(key: str, grid: str, notices: list[str] | None = None) -> Run | None:
     """The kept run of the corpus with this key and this grid (:attr:`Run.grid`), or None."""
-    try:
-        with database.connection(_SCHEMA) as db:
-            found = db.execute(
-                "select rows, created from corpus_runs where corpus = ? and grid = ?",
-                (key, grid),
-            ).fetchone()
-    except (sqlite3.Error, OSError):
-        log.exception("the workspace could not be read")
-        return None
+    found = database.attempt(
+        _PREPARE,
+        lambda db: db.execute(
+            "select rows, created from corpus_runs where corpus = ? and grid = ?", (key, grid)
+        ).fetchone(),
+        None,
+        notices=notices,
+    )
     if found is None:
         return None
     rows, created = found
-    data = json.loads(grid)
-    return Run(tuple(data["settings"]), _budgets(data), tuple(json.loads(rows)), created)
+    try:
+        data = json.loads(grid)
+        return Run(tuple(data["settings"]), _budgets(data), tuple(json.loads(rows)), created)
+    except (TypeError, KeyError, ValueError, RecursionError) as error:
+        log.warning("workspace: a run of corpus %s cannot be read back: %r", key, error)
+        return None

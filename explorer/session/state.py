@@ -20,7 +20,7 @@ import streamlit as st
 
 from compactor.contract import RANGES
 from compactor.text import ENCODINGS, tokens_available
-from explorer.session import workspace
+from explorer.session import keeping, workspace
 from explorer.session.conversation import PARAM_NAMES, Conversation
 from explorer.session.keys import (
     B_FOR_KEY,
@@ -185,7 +185,12 @@ def parse_link(query: Mapping[str, str | Sequence[str]], samples: Sequence[str])
     return LinkState(sample, params, tuple(notices), conversation, view)
 
 
-def missing_conversation_notice(key: str) -> str:
+def missing_conversation_notice(key: str, unreadable: bool = False) -> str:
+    if unreadable:  # the workspace's own notice says why
+        return (
+            f"The link names conversation {key}, which could not be read from this server's "
+            "workspace (see below); showing the default sample instead."
+        )
     return (
         f"The link names conversation {key}, which this server does not have (it was loaded on "
         "another server, or this server's workspace was cleared), so it cannot be shown; "
@@ -301,14 +306,19 @@ def choice_of(conv: Conversation) -> str:
     return conv.sample or YOURS
 
 
-def load(conv: Conversation, values: Mapping[str, Any] | None = None) -> None:
+def load(
+    conv: Conversation, values: Mapping[str, Any] | None = None, *, stored: bool = False
+) -> None:
     """Make ``conv`` the conversation, with ``values`` (default: its own parameters).
 
     Call before the sidebar is drawn or from a widget callback; from a page body use
-    :func:`load_next_run`. A conversation that is not a sample is kept in the workspace.
+    :func:`load_next_run`. A conversation that is not a sample is kept in the workspace, unless
+    it was just read from it (``stored``).
     """
-    if conv.sample is None:
-        workspace.save(conv)  # so that a link to it reopens it on this server
+    if stored:
+        keeping.stored(conv)
+    elif conv.sample is None:  # kept, so that a link to it reopens it on this server
+        keeping.keep(conv)
     st.session_state[CONVERSATION_KEY] = conv
     st.session_state[SAMPLE_KEY] = choice_of(conv)
     set_params(conv.params if values is None else values)
@@ -363,13 +373,16 @@ def start(samples: Mapping[str, Conversation], default_sample: str) -> None:
     if not st.session_state.get(READY_KEY):
         link = parse_link(st.query_params.to_dict(), list(samples))
         notices = list(link.notices)
-        conv = workspace.get(link.conversation) if link.conversation else None
+        found: list[str] = []
+        conv = workspace.get(link.conversation, found) if link.conversation else None
+        keeping.say(found)
         if link.conversation and conv is None:
-            notices.append(missing_conversation_notice(link.conversation))
+            notices.append(missing_conversation_notice(link.conversation, bool(found)))
+        stored = conv is not None
         if conv is None:
             conv = samples[link.sample or default_sample]
         values = {**conv.params, **link.params}
-        load(conv, values)
+        load(conv, values, stored=stored)
         apply_view(link.view, conv, values)
         st.session_state[NOTICES_KEY] = tuple(notices)
         st.session_state[READY_KEY] = True

@@ -160,7 +160,8 @@ def loader() -> None:
         if st.button("Load from this path", key=LOAD_PATH_KEY, icon=":material/folder_open:"):
             _read_path((st.session_state.get(PATH_KEY) or "").strip())
     with stored:
-        entries = corpus_store.corpora()
+        said: list[str] = []
+        entries = corpus_store.corpora(notices=said)
         if not entries:
             st.caption("No corpus is kept in this server's workspace yet.")
         else:
@@ -171,9 +172,11 @@ def loader() -> None:
             }
             st.selectbox("Corpus", list(labels), key=STORED_KEY, format_func=labels.get)
             if st.button("Open this corpus", key=OPEN_STORED_KEY, icon=":material/history:"):
-                corpus = corpus_store.get_corpus(st.session_state[STORED_KEY])
+                corpus = corpus_store.get_corpus(st.session_state[STORED_KEY], said)
                 if corpus is not None:
                     _use(corpus)
+        for notice in said:  # what the workspace could not do, as the sidebar says it
+            st.warning(notice, icon=":material/database:")
     found = st.session_state.get(PROBLEMS_KEY)
     if found:
         common.show_problems(*found)
@@ -283,7 +286,10 @@ def run(
         return
     bar.progress(1.0, text=f"{total:,} conversations in {time.monotonic() - start:.1f} s")
     result = corpus_store.Run(tuple(settings), budgets, tuple(rows), time.time())
-    if not corpus_store.save_run(corpus, result):
+    said: list[str] = []
+    if not corpus_store.save_run(corpus, result, said):
         st.caption("The workspace could not be written: these results last for this session.")
+        for notice in said:
+            st.warning(notice, icon=":material/database:")
     st.session_state[RUN_KEY] = result
     st.session_state.pop(SETTING_KEY, None)

@@ -8,8 +8,9 @@ from collections.abc import Mapping
 import streamlit as st
 
 from explorer import navigation
+from explorer.frames import snippets
 from explorer.frames import tokens as token_frames
-from explorer.session import state, workspace
+from explorer.session import keeping, state, workspace
 from explorer.session.conversation import Conversation, display_request
 from explorer.widgets import params
 
@@ -19,14 +20,13 @@ def _on_sample(samples: Mapping[str, Conversation]) -> None:
     if choice in samples:
         state.load(samples[choice])
     elif choice.startswith(state.CHOICE_PREFIX):
-        conv = workspace.get(choice.removeprefix(state.CHOICE_PREFIX))
+        found: list[str] = []
+        conv = workspace.get(choice.removeprefix(state.CHOICE_PREFIX), found)
         if conv is not None:
-            state.load(conv)
-        else:  # gone since the list was drawn: stay on what is loaded, and say so
+            state.load(conv, stored=True)
+        else:  # gone or damaged since the list was drawn: stay on what is loaded, and say so
             st.session_state[state.SAMPLE_KEY] = state.choice_of(state.conversation())
-            st.session_state[state.NOTICES_KEY] = (
-                "That conversation is no longer in this server's workspace.",
-            )
+            keeping.say(found or ["That conversation is no longer in this server's workspace."])
 
 
 def options(
@@ -44,8 +44,28 @@ def options(
             continue
         value = f"{state.CHOICE_PREFIX}{entry.key}"
         values.append(value)
-        labels[value] = f"Workspace: {entry.label} ({entry.messages:,} messages)"
+        count = f" ({entry.messages:,} messages)" if entry.messages is not None else ""
+        labels[value] = f"Workspace: {entry.label}{count}"
     return values, labels
+
+
+def unkept(conv: Conversation) -> None:
+    """The loaded conversation could not be kept: say so, and offer it as a download."""
+    st.warning(
+        f"{len(conv.messages):,} messages, {conv.contents_chars:,} characters. **Not kept** in "
+        "this server's workspace, so a link to this view will not reopen it. Download it to "
+        "keep it (load the file again to see it later).",
+        icon=":material/cloud_off:",
+    )
+    st.download_button(
+        "Download this conversation",
+        snippets.request_json(conv.request(state.params())),
+        file_name=snippets.download_name(conv, "request"),
+        mime="application/json",
+        key="download_unkept",
+        icon=":material/download:",
+        width="stretch",
+    )
 
 
 def _slider_to_box() -> None:
@@ -70,7 +90,9 @@ def draw(samples: Mapping[str, Conversation], descriptions: Mapping[str, tuple[s
     with st.sidebar:
         links()
         st.subheader("Conversation")
-        values, labels = options(samples, conv, workspace.recent())
+        found: list[str] = []
+        values, labels = options(samples, conv, workspace.recent(notices=found))
+        keeping.say(found)
         st.selectbox(
             "Sample",
             values,
@@ -83,12 +105,14 @@ def draw(samples: Mapping[str, Conversation], descriptions: Mapping[str, tuple[s
         )
         if conv.sample is not None:
             st.caption(descriptions[conv.sample][1])
-        else:
+        elif keeping.kept(conv):
             st.caption(
                 f"{len(conv.messages):,} messages, {conv.contents_chars:,} characters. Kept in "
                 "this server's workspace: a link to this view reopens it here (on another "
                 "server, download the request on the Output page to share it)."
             )
+        else:
+            unkept(conv)
 
         st.subheader("Parameters")
         budget = st.session_state[keys["budget_chars"]]
@@ -147,12 +171,17 @@ def count_choice() -> None:
 
 
 def notices() -> None:
-    """Warnings about values in the link that could not be used (shown until dismissed)."""
+    """Warnings about values in the link that could not be used, and what the workspace could
+    not do (shown until dismissed)."""
     found = st.session_state.get(state.NOTICES_KEY, ())
-    if not found:
+    stored = keeping.shown()
+    if not found and not stored:
         return
     for notice in found:
         st.warning(notice, icon=":material/link_off:")
+    for notice in stored:
+        st.warning(notice, icon=":material/database:")
     if st.button("Dismiss", key="dismiss_notices"):
         st.session_state[state.NOTICES_KEY] = ()
+        keeping.dismiss()
         st.rerun()

@@ -1,4 +1,5 @@
-"""The test suite's language model server, and the fixture that runs one per test.
+"""The test suite's language model server (:mod:`harness.llm_server`, which the benchmarks share),
+and the fixture that runs one per test.
 
 A test module takes it with one line, ``llm = llm_fixture()``, and then ``def test_x(llm)``:
 ``llm.openai_url`` and ``llm.anthropic_url`` are its base URLs, ``llm.behaviour`` what it does,
@@ -8,54 +9,66 @@ A test module takes it with one line, ``llm = llm_fixture()``, and then ``def te
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
+from urllib.parse import quote, quote_plus
 
 import pytest
 
-from tests.llm_server.server import (
+from harness.llm_server import (
     ANTHROPIC_PATH,
+    ECHOES,
     OPENAI_PATH,
     Behaviour,
     Call,
     FakeLLM,
+    echoed,
     expand,
-    start,
+    running,
     summary_of,
 )
 
-#: A key that must never show up anywhere but in the HTTP header sent to the server.
-SECRET = "sk-test-9f2c1e77d0a94b1b8c3e5f6a7b8c9d0e"
+#: A key that must never show up anywhere but in the HTTP header sent to the server. It holds
+#: characters that URL-encoding and JSON-escaping change, so every form of it can be looked for.
+SECRET = "sk-test/9f2c+1e77d0a9=4b1b8c3e5f6a7b8c9d0e"
 KEY_ENV = "COMPACTOR_TEST_LLM_KEY"
+
+
+def secret_forms(secret: str = SECRET) -> set[str]:
+    """Every way a key may be written back: as sent, URL-encoded (each way, either case),
+    JSON-escaped."""
+    return {
+        secret,
+        quote(secret, safe=""),
+        quote(secret),
+        quote_plus(secret),
+        "".join(f"%{b:02x}" for b in secret.encode()),
+        "".join(f"%{b:02X}" for b in secret.encode()),
+        "".join(f"\\u{ord(c):04x}" for c in secret),
+        "".join(f"\\u{ord(c):04X}" for c in secret),
+        json.dumps(secret)[1:-1],
+        secret.replace("/", "\\/"),
+    }
+
 
 __all__ = [
     "ANTHROPIC_PATH",
+    "ECHOES",
     "KEY_ENV",
     "OPENAI_PATH",
     "SECRET",
     "Behaviour",
     "Call",
     "FakeLLM",
+    "echoed",
     "expand",
     "llm_fixture",
     "providers_toml",
     "running",
+    "secret_forms",
     "summary_of",
 ]
-
-
-@contextmanager
-def running() -> Iterator[FakeLLM]:
-    """A server on a free loopback port, stopped (and any waiting answer abandoned) on exit."""
-    fake, httpd, thread = start()
-    try:
-        yield fake
-    finally:
-        fake.stopping.set()
-        httpd.shutdown()
-        httpd.server_close()
-        thread.join(timeout=5)
 
 
 def llm_fixture():

@@ -4,10 +4,19 @@ import json
 import os
 import subprocess
 import sys
+import time
 
 import pytest
 
-from tests.llm_server import KEY_ENV, SECRET, expand, llm_fixture, providers_toml
+from tests.llm_server import (
+    ECHOES,
+    KEY_ENV,
+    SECRET,
+    expand,
+    llm_fixture,
+    providers_toml,
+    secret_forms,
+)
 from tests.paths import ROOT
 
 llm = llm_fixture()
@@ -35,8 +44,17 @@ def conversation(tmp_path, **fields):
 
 
 def no_secret(done):
-    assert SECRET.encode() not in done.stdout + done.stderr
+    for form in secret_forms():
+        assert form.encode() not in done.stdout + done.stderr
     assert b"Traceback" not in done.stderr
+
+
+def one_line(done, code: int) -> str:
+    """The one line of standard error of a command that exited ``code``, printing nothing."""
+    assert done.returncode == code and done.stdout == b"", done.stderr
+    (line,) = done.stderr.decode().splitlines()
+    no_secret(done)
+    return line
 
 
 @pytest.mark.slow
@@ -168,3 +186,60 @@ def test_an_invalid_request_prints_every_problem_by_path(llm, tmp_path):
         "messages[0]: needs content or parts; it has neither",
         "targetTokensEstimate: must be at least 64; it is 10",
     ]
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(120)
+def test_a_trickling_provider_ends_at_the_deadline_with_exit_1(llm, tmp_path):
+    llm.behaviour.trickle = 0.2  # its answer would take minutes, each byte well within 1.5 s
+    started = time.monotonic()
+    done = cli(
+        conversation(tmp_path),
+        *("--base-url", llm.openai_url, "--model", "m"),
+        *("--timeout-seconds", "1.5", "--max-retries", "2"),
+    )
+    assert time.monotonic() - started < 30  # the interpreter's start, then 1.5 s
+    assert one_line(done, 1) == (
+        "provider 'command-line' did not answer within 1.5 s (1 attempt); try again, or raise "
+        "timeout_seconds in its configuration"
+    )
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    ("behaviour", "line"),
+    [
+        (
+            {"answer": {"choices": {"0": {"message": {"content": "x"}}}}},
+            "provider 'openai' gave an answer that is not a Chat Completions response (choices "
+            "is an object, not a list); check its base_url",
+        ),
+        (
+            {"huge": 50_000_000},
+            "provider 'openai' answered with more than 1,048,576 bytes (50,000,",
+        ),
+        (
+            {"fail_status": 404},
+            "provider 'openai' answered HTTP 404: something failed; check the model name "
+            "('fake-small') and the base_url",
+        ),
+    ],
+    ids=["wrong-shape", "huge", "unknown-model"],
+)
+def test_an_answer_that_cannot_be_used_or_a_refused_model_exits_2(llm, tmp_path, behaviour, line):
+    for name, value in behaviour.items():
+        setattr(llm.behaviour, name, value)
+    toml = providers_toml(llm, tmp_path / "p.toml", max_retries=0)
+    done = cli(conversation(tmp_path), "--providers", str(toml), "--provider", "openai")
+    assert one_line(done, 2).startswith(line)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("echo", ECHOES)
+def test_a_key_echoed_in_any_form_never_reaches_standard_error(llm, tmp_path, echo):
+    llm.behaviour.fail_status, llm.behaviour.echo_key = 401, echo
+    toml = providers_toml(llm, tmp_path / "p.toml", max_retries=0)
+    done = cli(conversation(tmp_path), "--providers", str(toml), "--provider", "anthropic")
+    assert one_line(done, 1).startswith(
+        "provider 'anthropic' answered HTTP 401: Incorrect API key provided: [redacted]"
+    )

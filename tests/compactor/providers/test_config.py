@@ -1,5 +1,7 @@
 """Provider configuration: the TOML file, the command line, and no place for a key."""
 
+from urllib.parse import quote
+
 import pytest
 
 from compactor.errors import InvalidRequest
@@ -91,8 +93,8 @@ kind = "openai"
         "(in providers.toml)",
         "providers.local.max_retries: must be at most 5; it is 9 (in providers.toml)",
         "providers.local.modle: unknown field; allowed fields are kind, base_url, api_key_env, "
-        "model, context_window_tokens, max_output_tokens, timeout_seconds, max_retries "
-        "(in providers.toml)",
+        "model, context_window_tokens, max_output_tokens, timeout_seconds, "
+        "connect_timeout_seconds, max_retries, max_answer_bytes (in providers.toml)",
         "providers.local.timeout_seconds: must be at least 0.1; it is 0 (in providers.toml)",
         "providers[\"bad name\"]: a provider name is 1 to 64 letters, digits, '.', '_' or "
         "'-', starting with a letter or digit (in providers.toml)",
@@ -105,7 +107,7 @@ kind = "openai"
         f'api_key = "{SECRET}"',
         f'token = "{SECRET}"',
         f'api_key_env = "{SECRET}-x"',
-        f'base_url = "https://user:{SECRET}@api.example.com/v1"',
+        f'base_url = "https://user:{quote(SECRET, safe="")}@api.example.com/v1"',
         f'base_url = "https://api.example.com/v1?key={SECRET}"',
     ],
 )

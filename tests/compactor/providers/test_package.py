@@ -18,6 +18,7 @@ def test_the_exported_names():
         "OPENAI",
         "PROVIDERS_ENV",
         "Provider",
+        "ProviderAnswerInvalid",
         "ProviderConfig",
         "ProviderConfigError",
         "ProviderError",
@@ -28,6 +29,7 @@ def test_the_exported_names():
         "load_providers",
         "parse_providers",
         "provider_for",
+        "run_sync",
     ]
     assert all(hasattr(compactor.providers, name) for name in compactor.providers.__all__)
 

@@ -2,7 +2,10 @@
 
 import json
 import logging
+import time
 
+import anthropic  # noqa: F401 - imported once here, so no timing below includes the import
+import openai  # noqa: F401
 import pytest
 from fastapi.testclient import TestClient
 from jsonschema import Draft202012Validator
@@ -11,7 +14,15 @@ from compactor import service
 from compactor.providers import PROVIDERS_ENV, ProviderConfigError
 from compactor.service.llm_routes import LLM_COMPACT_PATH, TITLES
 from compactor.strategies.llm_compact import COMPACT_REQUEST_SCHEMA
-from tests.llm_server import KEY_ENV, SECRET, expand, llm_fixture, providers_toml
+from tests.llm_server import (
+    ECHOES,
+    KEY_ENV,
+    SECRET,
+    expand,
+    llm_fixture,
+    providers_toml,
+    secret_forms,
+)
 
 llm = llm_fixture()
 JSON = {"Content-Type": "application/json"}
@@ -27,7 +38,7 @@ def app(llm, tmp_path, monkeypatch):
     """The service with the test server's providers (``openai`` and ``anthropic``)."""
 
     def build(**fields):
-        toml = providers_toml(llm, tmp_path / "providers.toml", max_retries=0, **fields)
+        toml = providers_toml(llm, tmp_path / "providers.toml", **{"max_retries": 0, **fields})
         monkeypatch.setenv(PROVIDERS_ENV, str(toml))
         monkeypatch.setenv(KEY_ENV, SECRET)
         return TestClient(service.create_app(), raise_server_exceptions=False)
@@ -147,6 +158,57 @@ def test_provider_failures_get_502_or_504_in_the_one_shape(app, llm, behaviour, 
     assert problem["message"].startswith(start)
 
 
+@pytest.mark.timeout(60)
+def test_a_trickling_provider_gets_504_within_its_deadline(app, llm):
+    llm.behaviour.trickle = 0.2
+    client = app(timeout_seconds=1.5, max_retries=2)
+    started = time.monotonic()
+    (problem,) = problems(post(client, CHAT), 504, TITLES[504])
+    assert time.monotonic() - started < 1.5 + 2.0
+    assert problem["message"] == (
+        "provider 'openai' did not answer within 1.5 s (1 attempt); try again, or raise "
+        "timeout_seconds in its configuration"
+    )
+
+
+@pytest.mark.parametrize("provider", ["openai", "anthropic"])
+def test_a_huge_answer_gets_a_small_502(app, llm, provider):
+    llm.behaviour.huge = 50_000_000
+    response = post(app(), CHAT, provider)
+    (problem,) = problems(response, 502, TITLES[502])
+    assert problem["message"].startswith(f"provider {provider!r} answered with more than 1,048,576")
+    assert len(response.content) < 1000
+
+
+@pytest.mark.parametrize(
+    ("provider", "answer"),
+    [
+        ("openai", {"choices": {"0": {"message": {"content": "x"}}}}),
+        ("openai", {"choices": [{"message": {"content": ["x"]}}]}),
+        ("anthropic", {"content": {"type": "text"}}),
+        ("anthropic", [1, 2]),
+    ],
+)
+def test_an_answer_of_the_wrong_shape_gets_502_never_500(app, llm, provider, answer):
+    llm.behaviour.answer = answer
+    (problem,) = problems(post(app(), CHAT, provider), 502, TITLES[502])
+    assert "gave an answer that is not" in problem["message"]
+    assert problem["message"].endswith("check its base_url")
+
+
+@pytest.mark.parametrize("echo", ECHOES)
+def test_a_key_echoed_in_any_form_is_redacted_from_the_502(app, llm, echo, caplog):
+    caplog.set_level(logging.DEBUG)
+    llm.behaviour.fail_status, llm.behaviour.echo_key = 401, echo
+    client = app()
+    for provider in ("openai", "anthropic"):
+        response = post(client, CHAT, provider)
+        (problem,) = problems(response, 502, TITLES[502])
+        assert "[redacted]" in problem["message"]
+        for form in secret_forms():
+            assert form not in response.text and form not in caplog.text
+
+
 def test_the_key_never_reaches_a_client_or_a_log(app, llm, caplog):
     caplog.set_level(logging.DEBUG)
     client = app()
@@ -176,7 +238,7 @@ def test_openapi_documents_the_endpoint_with_its_schema_and_errors(app):
     assert media["schema"] == COMPACT_REQUEST_SCHEMA
     assert list(Draft202012Validator(COMPACT_REQUEST_SCHEMA).iter_errors(media["example"])) == []
     responses = operation["responses"]
-    assert set(responses) == {"200", "400", "413", "415", "422", "500", "502", "504"}
+    assert set(responses) == {"200", "400", "413", "415", "422", "500", "502", "503", "504"}
     example = responses["200"]["content"]["application/json"]["example"]
     assert example["compaction"]["chunksProcessed"] == 1
     errors = [responses[s]["content"]["application/json"].get("example") for s in responses]

@@ -121,14 +121,19 @@ def test_a_workspace_that_cannot_be_written_still_gives_the_corpus(tmp_path, mon
         locked.chmod(stat.S_IRWXU)
 
 
-def test_a_database_that_is_not_one_never_stops_the_page(folder, items):
+def test_a_database_that_is_not_one_is_moved_aside_and_a_new_one_made(folder, items):
     folder.mkdir(parents=True)
     (folder / database.DATABASE).write_bytes(b"this is not a database" * 100)
-    corpus = corpus_store.save_corpus("x", None, items)
+    notices = []
+    corpus = corpus_store.save_corpus("x", None, items, notices)
     assert corpus.items == tuple(items)
-    assert not corpus_store.save_run(corpus, corpus_store.Run((), None, ()))
-    assert corpus_store.get_corpus(corpus.key) is None
-    assert runs(corpus.key) == []
+    (aside,) = folder.glob(f"{database.DATABASE}.damaged-*")
+    assert aside.read_bytes() == b"this is not a database" * 100
+    (notice,) = notices
+    assert str(aside) in notice and "moved aside" in notice
+    assert corpus_store.save_run(corpus, corpus_store.Run((), None, ()))
+    assert corpus_store.get_corpus(corpus.key) == corpus
+    assert len(runs(corpus.key)) == 1
 
 
 def test_a_conversation_opens_with_its_messages_links_and_a_safe_label(items):

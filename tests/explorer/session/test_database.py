@@ -19,13 +19,21 @@ def test_the_default_folder_is_under_the_users_data_folder(monkeypatch, tmp_path
     assert database.data_folder() == tmp_path / "compaction-explorer"
 
 
-def test_a_connection_makes_the_folder_and_the_tables_and_commits_on_success(folder):
-    schema = ("create table if not exists notes (text text not null)",)
-    with database.connection(schema) as db:
-        db.execute("insert into notes values ('kept')")
-    with pytest.raises(RuntimeError), database.connection(schema) as db:
-        db.execute("insert into notes values ('rolled back')")
-        raise RuntimeError
+def test_an_attempt_makes_the_folder_and_the_tables_and_commits_on_success(folder):
+    prepare = database.statements("create table if not exists notes (text text not null)")
+
+    def note(text, fail=False):
+        def work(db):
+            db.execute("insert into notes values (?)", (text,))
+            if fail:
+                raise RuntimeError
+            return text
+
+        return work
+
+    assert database.attempt(prepare, note("kept"), None, write=True) == "kept"
+    with pytest.raises(RuntimeError):  # a bug in the work is not hidden, and rolls back
+        database.attempt(prepare, note("rolled back", fail=True), None, write=True)
     with sqlite3.connect(folder / database.DATABASE) as db:
         assert db.execute("select text from notes").fetchall() == [("kept",)]
 
