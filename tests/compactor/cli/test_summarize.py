@@ -2,6 +2,7 @@
 
 import json
 import os
+import re
 import subprocess
 import sys
 import time
@@ -127,12 +128,15 @@ def test_a_timeout_is_bounded_by_the_options(llm, tmp_path):
     done = cli(
         conversation(tmp_path),
         *("--base-url", llm.openai_url, "--model", "m"),
-        *("--timeout-seconds", "0.3", "--max-retries", "0"),
+        *("--timeout-seconds", "1", "--max-retries", "0"),
     )
     assert done.returncode == 1
-    assert done.stderr.decode() == (
-        "provider 'command-line' did not answer within 0.3 s (1 attempt); try again, or raise "
-        "timeout_seconds in its configuration\n"
+    # on a loaded machine the deadline can pass before the library has sent the request: the
+    # count says what was sent (never more than the one attempt allowed)
+    assert re.fullmatch(
+        r"provider 'command-line' did not answer within 1 s \((0 attempts|1 attempt)\); try "
+        r"again, or raise timeout_seconds in its configuration\n",
+        done.stderr.decode(),
     )
 
 
