@@ -13,16 +13,17 @@ from compactor.analyses.outcomes import DEFAULT_FUTURE
 from compactor.analyses.sweeps import BUDGET_RANGE
 from compactor.cli.evaluate_strategy import add_arguments, run_strategy
 from compactor.cli.io import fail
-from compactor.errors import Problem, ProblemError
+from compactor.cli.reports import write_lines
+from compactor.errors import Problem, ProblemError, more_problems
 from compactor.evaluation import (
     BACKENDS,
     BASELINES,
     STRATEGY,
     SUMMARY_BUDGETS,
     BackendUnavailable,
+    CorpusStream,
     RunOptions,
     evaluate,
-    load_corpus,
     parse_grid_option,
     row_key,
     rows_in_force,
@@ -161,11 +162,14 @@ def _run(args: argparse.Namespace) -> int:
         return run_strategy(args, _budgets(args.budgets))
     plan = _plan(args)
     _check_out(args)
-    items = load_corpus(args.corpus, args.format, keep_last=args.keep_last, cut_long=args.cut_long)
+    corpus = CorpusStream(
+        args.corpus, args.format, keep_last=args.keep_last, cut_long=args.cut_long
+    )
+    write_lines(f"skipped {line}" for line in corpus.skipped)
     earlier = _earlier(args.out if args.resume else None, plan)
     bar = ProgressBar(sys.stderr)
     rows = evaluate(
-        items,
+        corpus,
         plan.settings,
         plan.budgets,
         RunOptions(
@@ -189,8 +193,19 @@ def _run(args: argparse.Namespace) -> int:
     if writer:
         writer.finish()
     summary = summarise(kept, SUMMARY_BUDGETS if plan.sweep else None)
-    sys.stdout.write(summary_text(summary, len(items), plan.sweep))
+    sys.stdout.write(summary_text(summary, corpus.read, plan.sweep))
     sys.stdout.flush()
+    if corpus.unusable:
+        more = [more_problems(corpus.more_problems)] if corpus.more_problems else []
+        kept_in = f"; the rows of the others are in {args.out}" if args.out else ""
+        return fail(
+            [
+                *corpus.problems,
+                *more,
+                f"{corpus.unusable:,} of the {len(corpus):,} conversations could not be used "
+                f"(above){kept_in}",
+            ]
+        )
     return 0
 
 

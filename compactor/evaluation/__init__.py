@@ -31,6 +31,7 @@ from compactor.evaluation.run import (
     evaluate,
     written_whole,
 )
+from compactor.evaluation.stream import CorpusStream
 from compactor.evaluation.summary import (
     SUMMARY_BUDGETS,
     rows_in_force,
@@ -52,6 +53,7 @@ __all__ = [
     "TOKEN_KEYS",
     "BackendUnavailable",
     "CorpusItem",
+    "CorpusStream",
     "RunOptions",
     "conversation_rows",
     "default_workers",

@@ -9,9 +9,10 @@ task is a few milliseconds of work rather than well under one, and come back in 
 
 from __future__ import annotations
 
+import itertools
 import os
 from collections import deque
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import Any
 
 from compactor.evaluation.corpus import CorpusItem
@@ -42,7 +43,7 @@ def _batch(items: Sequence[CorpusItem], work: tuple[Any, ...]) -> list[Any]:
 
 
 def ray_outcomes(
-    items: Sequence[CorpusItem],
+    items: Iterable[CorpusItem],
     settings: Sequence[Mapping[str, Any]],
     budgets: Sequence[int] | None,
     encoding: str | None,
@@ -51,11 +52,15 @@ def ray_outcomes(
     future: int | None = None,
     probe_columns: bool = False,
 ) -> Iterator[Any]:
-    """The outcome of every item, in order, computed by Ray tasks."""
+    """The outcome of every item, in order, computed by Ray tasks (the items read as they go)."""
     try:
         import ray
     except ImportError:
         raise BackendUnavailable(INSTALL_HINT) from None
+    batches = _batches(iter(items))
+    first = next(batches, None)
+    if first is None:
+        return
     started = not ray.is_initialized()
     if started:
         os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")
@@ -75,8 +80,8 @@ def ray_outcomes(
         cpus = max(1, int(ray.cluster_resources().get("CPU", 1)))
         window = cpus * IN_FLIGHT_PER_CPU
         pending: deque[Any] = deque()
-        for start in range(0, len(items), BATCH):
-            pending.append(task.remote(list(items[start : start + BATCH]), work))
+        for batch in itertools.chain([first], batches):
+            pending.append(task.remote(batch, work))
             if len(pending) >= window:
                 yield from ray.get(pending.popleft())
         while pending:
@@ -84,3 +89,8 @@ def ray_outcomes(
     finally:
         if started:
             ray.shutdown()
+
+
+def _batches(items: Iterator[CorpusItem]) -> Iterator[list[CorpusItem]]:
+    while batch := list(itertools.islice(items, BATCH)):
+        yield batch

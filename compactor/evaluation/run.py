@@ -9,6 +9,7 @@ the same order.
 from __future__ import annotations
 
 import functools
+import itertools
 import multiprocessing
 import os
 import threading
@@ -37,6 +38,7 @@ from compactor.evaluation.rows import (
     outcome,
     row_key,
 )
+from compactor.evaluation.stream import CorpusStream
 from compactor.text.tokens import tokenizer
 
 BACKENDS = ("local", "ray")
@@ -78,17 +80,31 @@ class RunOptions:
             tokenizer(self.encoding)
 
 
-@dataclass(frozen=True)
+@dataclass
 class _Work:
-    """What one evaluation computes: the corpus, the conversations still to run, and the rows
-    of each (every setting at its budgets, less those in ``skip``)."""
+    """What one evaluation computes: the corpus (read as the rows are made), the rows of each
+    conversation (every setting at its budgets, less those in ``skip``), and the conversations
+    not to run (``whole``, or every row in ``skip``), counted in ``passed`` as they go by."""
 
-    items: list[CorpusItem]
-    todo: list[CorpusItem]
+    items: Iterable[CorpusItem]
+    total: int
     settings: list[dict[str, Any]]
     budgets: list[int] | None
     skip: frozenset[RowKey]
+    whole: frozenset[Any]
+    baselines: bool
     probe_columns: bool = False  # whether the corpus carries probes
+    passed: int = 0
+
+    def todo(self) -> Iterator[CorpusItem]:
+        """The conversations to run, in corpus order, read one at a time."""
+        for item in self.items:
+            if item.conversation in self.whole or _all_done(
+                item, self.settings, self.budgets, self.skip, self.baselines
+            ):
+                self.passed += 1
+                continue
+            yield item
 
 
 def evaluate(
@@ -103,12 +119,14 @@ def evaluate(
 ) -> Iterator[dict[str, Any]]:
     """One row per (conversation, setting, budget), conversation by conversation in corpus order.
 
-    ``settings`` come from :func:`~compactor.evaluation.settings_grid`. ``budgets`` lists the
-    budgets every setting without its own ``budget_chars`` is evaluated at; None evaluates it at
-    every budget point of the exact sweep of each conversation (the smallest budget of each step
-    of the output; the row holds up to the next point). ``options`` (:class:`RunOptions`) say
-    on which backend and workers, and in which encoding, if any, to count output tokens.
-    ``progress(done, total)`` is called with conversations done.
+    ``items`` is a list of conversations, or a :class:`~compactor.evaluation.CorpusStream`:
+    its conversations are then read one at a time as the rows are made, so the corpus is never
+    held whole. ``settings`` come from :func:`~compactor.evaluation.settings_grid`. ``budgets``
+    lists the budgets every setting without its own ``budget_chars`` is evaluated at; None
+    evaluates it at every budget point of the exact sweep of each conversation (the smallest
+    budget of each step of the output; the row holds up to the next point). ``options``
+    (:class:`RunOptions`) say on which backend and workers, and in which encoding, if any, to
+    count output tokens. ``progress(done, total)`` is called with conversations done.
     ``skip`` holds row keys (:func:`~compactor.evaluation.row_key`) already done: they are not
     yielded, and a conversation whose rows are all known to be done is not run. ``whole`` names
     conversations whose every row the caller has (:func:`written_whole` of a run's rows): they are
@@ -117,38 +135,44 @@ def evaluate(
     Raises :class:`~compactor.errors.ProblemError` for bad budgets, settings or backend, and
     :class:`~compactor.errors.InvalidRequest` (naming the conversation) for an invalid request.
     """
-    items = list(items)
+    if isinstance(items, CorpusStream):
+        total, probes = len(items), items.probes
+    else:
+        items = list(items)
+        total, probes = len(items), any(item.probes for item in items)
     settings = [dict(s) for s in settings]
     budgets = _checked_budgets(budgets)
     _check_settings(settings)
     options.check()
-    skip, whole = frozenset(skip), frozenset(whole)
-    todo = [
-        item
-        for item in items
-        if item.conversation not in whole
-        and not _all_done(item, settings, budgets, skip, options.future is not None)
-    ]
-    probes = any(item.probes for item in items)
+    work = _Work(
+        items,
+        total,
+        settings,
+        budgets,
+        frozenset(skip),
+        frozenset(whole),
+        options.future is not None,
+        probes,
+    )
     # Checked above, at the call; the rows are computed as they are read.
-    return _rows(_Work(items, todo, settings, budgets, skip, probes), options, progress)
+    return _rows(work, options, progress)
 
 
 def _rows(work: _Work, options: RunOptions, progress: Progress | None) -> Iterator[dict[str, Any]]:
-    done, total = len(work.items) - len(work.todo), len(work.items)
+    shown = (0, work.total)
     if progress:
-        progress(done, total)
-    if not work.todo:
-        return
-    for rows, problems in _outcomes(work, options):
+        progress(*shown)
+    for done, (rows, problems) in enumerate(_outcomes(work, options), start=1):
         if problems:
             raise InvalidRequest(problems)
         for row in rows:
             if not work.skip or row_key(row) not in work.skip:
                 yield row
-        done += 1
         if progress:
-            progress(done, total)
+            shown = (min(done + work.passed, work.total), work.total)
+            progress(*shown)
+    if progress and shown != (work.total, work.total):  # the rest were done before, or unusable
+        progress(work.total, work.total)
 
 
 def _outcomes(work: _Work, options: RunOptions) -> Iterator[Outcome]:
@@ -157,7 +181,7 @@ def _outcomes(work: _Work, options: RunOptions) -> Iterator[Outcome]:
         from compactor.evaluation.ray_backend import ray_outcomes
 
         return ray_outcomes(
-            work.todo,
+            work.todo(),
             work.settings,
             work.budgets,
             options.encoding,
@@ -174,7 +198,7 @@ def _outcomes(work: _Work, options: RunOptions) -> Iterator[Outcome]:
         future=options.future,
         probe_columns=work.probe_columns,
     )
-    return local_outcomes(work.todo, task, options.workers)
+    return local_outcomes(work.todo(), task, options.workers)
 
 
 def default_workers() -> int:
@@ -186,22 +210,23 @@ def default_workers() -> int:
 
 
 def local_outcomes(
-    items: Sequence[CorpusItem], task: Callable[[CorpusItem], Outcome], workers: int | None
+    items: Iterable[CorpusItem], task: Callable[[CorpusItem], Outcome], workers: int | None
 ) -> Iterator[Outcome]:
-    """``task`` of every item, in order: in this process for one worker, else on a process pool
-    with a bounded window of chunks in flight."""
+    """``task`` of every item, in order: in this process for one worker (or one item), else on
+    a process pool with a bounded window of chunks in flight (the items are read as they go)."""
     workers = workers or default_workers()
-    if workers == 1 or len(items) == 1:
-        yield from map(task, items)
+    queue = iter(items)
+    first = list(itertools.islice(queue, 2))
+    if workers == 1 or len(first) < 2:
+        yield from map(task, itertools.chain(first, queue))
         return
     context = multiprocessing.get_context(_start_method())
     if context.get_start_method() == "forkserver":
         context.set_forkserver_preload(["compactor.evaluation.rows"])
     with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
         pending: deque[Future[Outcome]] = deque()
-        queue = iter(items)
         try:
-            for item in queue:
+            for item in itertools.chain(first, queue):
                 pending.append(pool.submit(task, item))
                 if len(pending) >= workers * IN_FLIGHT_PER_WORKER:
                     yield pending.popleft().result()
