@@ -4,8 +4,7 @@ from __future__ import annotations
 
 import argparse
 import sys
-import time
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -13,6 +12,7 @@ from compactor.analyses.outcomes import DEFAULT_FUTURE
 from compactor.analyses.sweeps import BUDGET_RANGE
 from compactor.cli.evaluate_strategy import add_arguments, run_strategy
 from compactor.cli.io import fail
+from compactor.cli.progress import ProgressBar
 from compactor.cli.reports import write_lines
 from compactor.errors import Problem, ProblemError, more_problems
 from compactor.evaluation import (
@@ -25,14 +25,12 @@ from compactor.evaluation import (
     RunOptions,
     evaluate,
     parse_grid_option,
-    row_key,
-    rows_in_force,
     settings_grid,
-    summarise,
-    written_whole,
 )
-from compactor.evaluation.grid import setting_key
-from compactor.evaluation.output import RowWriter, check_out, read_rows
+from compactor.evaluation.grid import BUDGET, setting_key
+from compactor.evaluation.output import RowWriter, check_out, iter_rows
+from compactor.evaluation.resume import Written, describe_setting
+from compactor.evaluation.summary import SummaryFeed
 from compactor.formats import FORMATS
 from compactor.text.tokens import ENCODINGS, TokenizerUnavailable
 
@@ -166,34 +164,39 @@ def _run(args: argparse.Namespace) -> int:
         args.corpus, args.format, keep_last=args.keep_last, cut_long=args.cut_long
     )
     write_lines(f"skipped {line}" for line in corpus.skipped)
-    earlier = _earlier(args.out if args.resume else None, plan)
-    bar = ProgressBar(sys.stderr)
-    rows = evaluate(
-        corpus,
-        plan.settings,
-        plan.budgets,
-        RunOptions(
-            args.workers,
-            args.backend,
-            args.address,
-            args.encoding,
-            None if args.no_outcomes else args.future,
-        ),
-        progress=bar.update,
-        skip=earlier.skip,
-        whole=earlier.whole,
+    options = RunOptions(
+        args.workers,
+        args.backend,
+        args.address,
+        args.encoding,
+        None if args.no_outcomes else args.future,
     )
-    writer = RowWriter(args.out) if args.out else None
+    feed = SummaryFeed(SUMMARY_BUDGETS if plan.sweep else None)
+    writer = RowWriter(args.out, args.resume) if args.out else None
     try:
-        kept = earlier.kept + _write_and_keep(rows, writer, bar, plan)
+        earlier = _earlier(args.out if args.resume else None, plan, options, feed)
+        bar = ProgressBar(sys.stderr)
+        rows = evaluate(
+            corpus,
+            plan.settings,
+            plan.budgets,
+            options,
+            progress=bar.update,
+            skip=earlier,
+            whole=earlier.whole(plan.settings, plan.budgets),
+        )
+        for row in rows:
+            if writer:
+                writer.write(row)
+            feed.add(row)
+            bar.rows += 1
+        bar.close()
+        if writer:
+            writer.finish()
     finally:
         if writer:
             writer.close()
-    bar.close()
-    if writer:
-        writer.finish()
-    summary = summarise(kept, SUMMARY_BUDGETS if plan.sweep else None)
-    sys.stdout.write(summary_text(summary, corpus.read, plan.sweep))
+    sys.stdout.write(summary_text(feed.summaries(), corpus.read, plan.sweep))
     sys.stdout.flush()
     if corpus.unusable:
         more = [more_problems(corpus.more_problems)] if corpus.more_problems else []
@@ -218,12 +221,6 @@ class _Plan:
     budgets: list[int] | None
     sweep: bool
 
-    def summary_rows(self, rows: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
-        """The rows the summary reads: at listed budgets all of them; of sweep rows, those in
-        force at the summary's budgets (taken conversation by conversation, so memory does not
-        grow with the rows)."""
-        return rows_in_force(rows, SUMMARY_BUDGETS) if self.sweep else list(rows)
-
 
 def _plan(args: argparse.Namespace) -> _Plan:
     grid = dict(parse_grid_option(option) for option in args.grid)
@@ -241,43 +238,72 @@ def _check_out(args: argparse.Namespace) -> None:
         check_out(args.out, args.resume)
 
 
-@dataclass(frozen=True)
-class _Earlier:
-    """What a resumed run takes from the rows already written: the summary's rows, the rows
-    not to yield again, and the conversations not to run again (though swept)."""
+def _earlier(
+    out: str | None, plan: _Plan, options: RunOptions, feed: SummaryFeed | None = None
+) -> Written:
+    """The rows already in ``out`` (None: a fresh run, none), read one at a time: the rows of
+    this run's settings go to the summary ``feed``. Raises :class:`ProblemError` when they were
+    made with another grid, budgets or columns than this run's; says which settings are new."""
+    written = Written()
+    if out is None:
+        return written
+    wanted = set(_setting_keys(plan, options))
+    for row in iter_rows(out):
+        written.add(row)
+        if feed is not None and setting_key(row) in wanted:
+            feed.add(row)
+    if written.rows:
+        _same_run(out, written, wanted, plan, options)
+    return written
 
-    kept: list[dict[str, Any]]
-    skip: set[Any]
-    whole: frozenset[Any]
+
+def _setting_keys(plan: _Plan, options: RunOptions) -> list[tuple[Any, ...]]:
+    """The settings this run writes rows of, in order: the grid's, then the baselines'."""
+    keys = [setting_key(s) for s in plan.settings]
+    if options.future is not None:
+        keys += [setting_key({**dict.fromkeys(plan.settings[0]), STRATEGY: b}) for b in BASELINES]
+    return keys
 
 
-def _earlier(out: str | None, plan: _Plan) -> _Earlier:
-    """The rows already in ``out`` (None: a fresh run, none)."""
-    earlier = read_rows(out) if out else []
-    wanted = {setting_key(s) for s in plan.settings}
-    wanted |= {setting_key({**dict.fromkeys(plan.settings[0]), STRATEGY: b}) for b in BASELINES}
-    return _Earlier(
-        plan.summary_rows(r for r in earlier if setting_key(r) in wanted),
-        {row_key(r) for r in earlier},
-        written_whole(earlier, plan.settings, plan.budgets),
+def _same_run(
+    out: str, written: Written, wanted: set[Any], plan: _Plan, options: RunOptions
+) -> None:
+    """Refuse to resume rows made with another grid; say which settings a larger grid adds."""
+    problems = []
+    for column, flag, given in (
+        ("output_tokens", "--encoding", options.encoding is not None),
+        ("needs", "outcome columns (without --no-outcomes)", options.future is not None),
+    ):
+        if (column in written.columns) != given:
+            had = "with" if column in written.columns else "without"
+            problems.append(f"its rows were made {had} {flag}, this run is not")
+    others = [key for key in written.settings if key not in wanted]
+    if others:
+        shown = "; ".join(describe_setting(k) for k in others[:3])
+        more = f" and {len(others) - 3:,} more" if len(others) > 3 else ""
+        problems.append(f"its rows hold settings this run's --grid does not: {shown}{more}")
+    listed = plan.budgets or [s[BUDGET] for s in plan.settings if BUDGET in s]
+    if not plan.sweep and not written.budgets <= set(listed):
+        extra = ", ".join(f"{b:,}" for b in sorted(written.budgets - set(listed))[:5])
+        problems.append(f"its rows are at budgets this run's --budgets does not list: {extra}")
+    if problems:
+        raise ProblemError(
+            [
+                Problem(
+                    f"{out}: cannot resume: {problem}; resume with the same --grid, --budgets "
+                    "and flags as the first run (more --grid values or budgets are fine: only "
+                    "they run), or write to another --out",
+                    path="--resume",
+                )
+                for problem in problems
+            ]
+        )
+    new = [key for key in _setting_keys(plan, options) if key not in written.settings]
+    write_lines(
+        f"resuming {out}: {len(written.settings):,} settings there; adding "
+        f"{describe_setting(key)} for every conversation"
+        for key in new
     )
-
-
-def _write_and_keep(
-    rows: Iterable[dict[str, Any]], writer: RowWriter | None, bar: ProgressBar, plan: _Plan
-) -> list[dict[str, Any]]:
-    """Write each row as it comes; the summary's rows, taken as each conversation ends."""
-    kept: list[dict[str, Any]] = []
-    conversation: list[dict[str, Any]] = []
-    for row in rows:
-        if writer:
-            writer.write(row)
-        if conversation and conversation[-1]["conversation"] != row["conversation"]:
-            kept += plan.summary_rows(conversation)
-            conversation = []
-        conversation.append(row)
-        bar.rows += 1
-    return kept + plan.summary_rows(conversation)
 
 
 def _budgets(text: str | None) -> list[int] | None:
@@ -298,56 +324,6 @@ def _budgets(text: str | None) -> list[int] | None:
                 ]
             ) from None
     return values
-
-
-class ProgressBar:
-    """Conversations done, rows, rows per second and time left, on one line of ``stream``
-    (redrawn at most five times a second; on a stream that is not a terminal, a line every
-    five seconds)."""
-
-    def __init__(self, stream: Any):
-        self.stream = stream
-        self.rows = 0
-        self._start = time.monotonic()
-        self._shown = 0.0
-        self._tty = hasattr(stream, "isatty") and stream.isatty()
-        self._line = ""
-
-    def update(self, done: int, total: int) -> None:
-        now = time.monotonic()
-        if done < total and now - self._shown < (0.2 if self._tty else 5.0):
-            return
-        self._shown = now
-        elapsed = max(now - self._start, 1e-9)
-        share = done / total if total else 1.0
-        width = 24
-        filled = int(share * width)
-        rate = self.rows / elapsed
-        left = "" if done in (0, total) else f", {_duration(elapsed * (total - done) / done)} left"
-        if done == total:
-            left = f", took {_duration(elapsed)}"
-        self._line = (
-            f"[{'#' * filled}{'.' * (width - filled)}] {done:,}/{total:,} conversations, "
-            f"{self.rows:,} rows, {rate:,.{0 if rate >= 10 else 1}f} rows/s{left}"
-        )
-        self.stream.write(("\r" + self._line + "\x1b[K") if self._tty else self._line + "\n")
-        self.stream.flush()
-
-    def close(self) -> None:
-        if self._tty and self._line:
-            self.stream.write("\n")
-            self.stream.flush()
-
-
-def _duration(seconds: float) -> str:
-    seconds = int(round(seconds))
-    if seconds < 60:
-        return f"{seconds}s"
-    minutes, seconds = divmod(seconds, 60)
-    if minutes < 60:
-        return f"{minutes}m{seconds:02d}s"
-    hours, minutes = divmod(minutes, 60)
-    return f"{hours}h{minutes:02d}m"
 
 
 def summary_text(summary: Sequence[dict[str, Any]], conversations: int, sweep: bool) -> str:

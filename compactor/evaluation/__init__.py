@@ -23,14 +23,9 @@ from compactor.evaluation.grid import (
 from compactor.evaluation.outcomes import BASELINES, OUTCOME_KEYS, PROBE_KEYS
 from compactor.evaluation.ray_backend import INSTALL_HINT as RAY_INSTALL_HINT
 from compactor.evaluation.ray_backend import BackendUnavailable, ray_available
+from compactor.evaluation.resume import Written, written_whole
 from compactor.evaluation.rows import ROW_KEYS, TOKEN_KEYS, conversation_rows, row_key
-from compactor.evaluation.run import (
-    BACKENDS,
-    RunOptions,
-    default_workers,
-    evaluate,
-    written_whole,
-)
+from compactor.evaluation.run import BACKENDS, RunOptions, default_workers, evaluate
 from compactor.evaluation.stream import CorpusStream
 from compactor.evaluation.summary import (
     SUMMARY_BUDGETS,
@@ -55,6 +50,7 @@ __all__ = [
     "CorpusItem",
     "CorpusStream",
     "RunOptions",
+    "Written",
     "conversation_rows",
     "default_workers",
     "evaluate",

@@ -14,7 +14,7 @@ import multiprocessing
 import os
 import threading
 from collections import deque
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Container, Iterable, Iterator, Mapping, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass
 from typing import Any
@@ -26,10 +26,10 @@ from compactor.evaluation.corpus import CorpusItem
 from compactor.evaluation.grid import (
     SETTING_PARAMETERS,
     STRATEGY,
-    setting_key,
     settings_grid,
 )
 from compactor.evaluation.outcomes import BASELINES
+from compactor.evaluation.resume import Written
 from compactor.evaluation.rows import (
     Outcome,
     RowKey,
@@ -90,21 +90,35 @@ class _Work:
     total: int
     settings: list[dict[str, Any]]
     budgets: list[int] | None
-    skip: frozenset[RowKey]
+    skip: Container[RowKey]
     whole: frozenset[Any]
     baselines: bool
     probe_columns: bool = False  # whether the corpus carries probes
-    passed: int = 0
+    progress: Progress | None = None
+    passed: int = 0  # conversations not to run, gone by
+    finished: int = 0  # conversations run
+    shown: tuple[int, int] | None = None  # the last progress given
 
     def todo(self) -> Iterator[CorpusItem]:
-        """The conversations to run, in corpus order, read one at a time."""
+        """The conversations to run, in corpus order, read one at a time; progress is first
+        given when the first of them is reached (the done ones before it counted)."""
         for item in self.items:
             if item.conversation in self.whole or _all_done(
                 item, self.settings, self.budgets, self.skip, self.baselines
             ):
                 self.passed += 1
                 continue
+            if self.shown is None:
+                self.show()
             yield item
+
+    def show(self, done: int | None = None) -> None:
+        """Give progress: ``done`` conversations (default: those run and gone by)."""
+        if done is None:
+            done = min(self.finished + self.passed, self.total)
+        if self.progress and self.shown != (done, self.total):
+            self.shown = (done, self.total)
+            self.progress(*self.shown)
 
 
 def evaluate(
@@ -128,9 +142,10 @@ def evaluate(
     (:class:`RunOptions`) say on which backend and workers, and in which encoding, if any, to
     count output tokens. ``progress(done, total)`` is called with conversations done.
     ``skip`` holds row keys (:func:`~compactor.evaluation.row_key`) already done: they are not
-    yielded, and a conversation whose rows are all known to be done is not run. ``whole`` names
-    conversations whose every row the caller has (:func:`written_whole` of a run's rows): they are
-    not run either, though their budgets come from the sweep.
+    yielded, and a conversation whose rows are all known to be done is not run (a
+    :class:`~compactor.evaluation.resume.Written` is taken as it is). ``whole`` names
+    conversations whose every row the caller has (:func:`written_whole` of a run's rows): they
+    are not run either, though their budgets come from the sweep.
 
     Raises :class:`~compactor.errors.ProblemError` for bad budgets, settings or backend, and
     :class:`~compactor.errors.InvalidRequest` (naming the conversation) for an invalid request.
@@ -149,30 +164,26 @@ def evaluate(
         total,
         settings,
         budgets,
-        frozenset(skip),
+        skip if isinstance(skip, Written) else frozenset(skip),
         frozenset(whole),
         options.future is not None,
         probes,
+        progress,
     )
     # Checked above, at the call; the rows are computed as they are read.
-    return _rows(work, options, progress)
+    return _rows(work, options)
 
 
-def _rows(work: _Work, options: RunOptions, progress: Progress | None) -> Iterator[dict[str, Any]]:
-    shown = (0, work.total)
-    if progress:
-        progress(*shown)
-    for done, (rows, problems) in enumerate(_outcomes(work, options), start=1):
+def _rows(work: _Work, options: RunOptions) -> Iterator[dict[str, Any]]:
+    for rows, problems in _outcomes(work, options):
         if problems:
             raise InvalidRequest(problems)
         for row in rows:
             if not work.skip or row_key(row) not in work.skip:
                 yield row
-        if progress:
-            shown = (min(done + work.passed, work.total), work.total)
-            progress(*shown)
-    if progress and shown != (work.total, work.total):  # the rest were done before, or unusable
-        progress(work.total, work.total)
+        work.finished += 1
+        work.show()
+    work.show(work.total)  # the rest were done before (or could not be used)
 
 
 def _outcomes(work: _Work, options: RunOptions) -> Iterator[Outcome]:
@@ -291,42 +302,11 @@ def _check_settings(settings: Sequence[dict[str, Any]]) -> None:
             ) from None
 
 
-def written_whole(
-    rows: Sequence[Mapping[str, Any]],
-    settings: Sequence[Mapping[str, Any]],
-    budgets: Sequence[int] | None = None,
-) -> frozenset[Any]:
-    """The conversations whose every row for ``settings`` (and ``budgets``, None: the sweep's)
-    is in ``rows``, the rows a run wrote (or runs resumed one after another), in the order
-    written. A run writes each conversation's rows one after another, in corpus order, so a
-    conversation followed by another's row was written whole by that run; the last one may
-    have been cut short. It must also hold rows of every swept setting, and every row of the
-    settings with known budgets (a setting added on resume is still to run)."""
-    budgets = None if budgets is None else list(budgets)
-    last: dict[Any, int] = {}
-    seen: dict[Any, set[tuple[Any, ...]]] = {}
-    keys = set()
-    for k, row in enumerate(rows):
-        conversation = row["conversation"]
-        last[conversation] = k
-        seen.setdefault(conversation, set()).add(setting_key(row))
-        keys.add(row_key(row))
-    swept = [setting_key(s) for s in settings if budgets_of(s, budgets) is None]
-    fixed = [(b, setting_key(s)) for s in settings for b in budgets_of(s, budgets) or ()]
-    return frozenset(
-        c
-        for c, k in last.items()
-        if k < len(rows) - 1
-        and all(key in seen[c] for key in swept)
-        and all((c, b, *key) in keys for b, key in fixed)
-    )
-
-
 def _all_done(
     item: CorpusItem,
     settings: Sequence[Mapping[str, Any]],
     budgets: list[int] | None,
-    skip: frozenset[RowKey],
+    skip: Container[RowKey],
     baselines: bool = False,
 ) -> bool:
     """Whether every row of the conversation (with the ``baselines``' rows) is in ``skip``;

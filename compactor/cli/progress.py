@@ -1,0 +1,56 @@
+"""The progress line of a long command: conversations done, rows, rows per second, time left."""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+
+class ProgressBar:
+    """Conversations done, rows, rows per second and time left, on one line of ``stream``
+    (redrawn at most five times a second; on a stream that is not a terminal, a line every
+    five seconds)."""
+
+    def __init__(self, stream: Any):
+        self.stream = stream
+        self.rows = 0
+        self._start = time.monotonic()
+        self._shown = 0.0
+        self._tty = hasattr(stream, "isatty") and stream.isatty()
+        self._line = ""
+
+    def update(self, done: int, total: int) -> None:
+        now = time.monotonic()
+        if done < total and now - self._shown < (0.2 if self._tty else 5.0):
+            return
+        self._shown = now
+        elapsed = max(now - self._start, 1e-9)
+        share = done / total if total else 1.0
+        width = 24
+        filled = int(share * width)
+        rate = self.rows / elapsed
+        left = "" if done in (0, total) else f", {_duration(elapsed * (total - done) / done)} left"
+        if done == total:
+            left = f", took {_duration(elapsed)}"
+        self._line = (
+            f"[{'#' * filled}{'.' * (width - filled)}] {done:,}/{total:,} conversations, "
+            f"{self.rows:,} rows, {rate:,.{0 if rate >= 10 else 1}f} rows/s{left}"
+        )
+        self.stream.write(("\r" + self._line + "\x1b[K") if self._tty else self._line + "\n")
+        self.stream.flush()
+
+    def close(self) -> None:
+        if self._tty and self._line:
+            self.stream.write("\n")
+            self.stream.flush()
+
+
+def _duration(seconds: float) -> str:
+    seconds = int(round(seconds))
+    if seconds < 60:
+        return f"{seconds}s"
+    minutes, seconds = divmod(seconds, 60)
+    if minutes < 60:
+        return f"{minutes}m{seconds:02d}s"
+    hours, minutes = divmod(minutes, 60)
+    return f"{hours}h{minutes:02d}m"
