@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import signal
 import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -145,6 +146,9 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    if hasattr(signal, "SIGXFSZ"):
+        # Over a file size limit, a write fails (and is said) instead of killing the process.
+        signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
     try:
         return _run(args)
     except (ProblemError, TokenizerUnavailable, BackendUnavailable) as error:
