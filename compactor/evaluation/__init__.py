@@ -21,11 +21,12 @@ from compactor.evaluation.grid import (
     settings_grid,
 )
 from compactor.evaluation.outcomes import BASELINES, OUTCOME_KEYS, PROBE_KEYS
+from compactor.evaluation.pool import default_workers
 from compactor.evaluation.ray_backend import INSTALL_HINT as RAY_INSTALL_HINT
 from compactor.evaluation.ray_backend import BackendUnavailable, ray_available
 from compactor.evaluation.resume import Written, written_whole
 from compactor.evaluation.rows import ROW_KEYS, TOKEN_KEYS, conversation_rows, row_key
-from compactor.evaluation.run import BACKENDS, RunOptions, default_workers, evaluate
+from compactor.evaluation.run import BACKENDS, RunOptions, evaluate
 from compactor.evaluation.stream import CorpusStream
 from compactor.evaluation.summary import (
     SUMMARY_BUDGETS,

@@ -9,13 +9,7 @@ the same order.
 from __future__ import annotations
 
 import functools
-import itertools
-import multiprocessing
-import os
-import threading
-from collections import deque
 from collections.abc import Callable, Container, Iterable, Iterator, Mapping, Sequence
-from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass
 from typing import Any
 
@@ -29,6 +23,7 @@ from compactor.evaluation.grid import (
     settings_grid,
 )
 from compactor.evaluation.outcomes import BASELINES
+from compactor.evaluation.pool import local_outcomes
 from compactor.evaluation.resume import Written
 from compactor.evaluation.rows import (
     Outcome,
@@ -42,8 +37,6 @@ from compactor.evaluation.stream import CorpusStream
 from compactor.text.tokens import tokenizer
 
 BACKENDS = ("local", "ray")
-#: Chunks in flight per worker: enough to keep every worker busy, few enough to bound memory.
-IN_FLIGHT_PER_WORKER = 4
 
 Progress = Callable[[int, int], None]
 
@@ -210,52 +203,6 @@ def _outcomes(work: _Work, options: RunOptions) -> Iterator[Outcome]:
         probe_columns=work.probe_columns,
     )
     return local_outcomes(work.todo(), task, options.workers)
-
-
-def default_workers() -> int:
-    """One worker per core this process may run on."""
-    try:
-        return len(os.sched_getaffinity(0))
-    except AttributeError:  # not on Linux
-        return os.cpu_count() or 1
-
-
-def local_outcomes(
-    items: Iterable[CorpusItem], task: Callable[[CorpusItem], Outcome], workers: int | None
-) -> Iterator[Outcome]:
-    """``task`` of every item, in order: in this process for one worker (or one item), else on
-    a process pool with a bounded window of chunks in flight (the items are read as they go)."""
-    workers = workers or default_workers()
-    queue = iter(items)
-    first = list(itertools.islice(queue, 2))
-    if workers == 1 or len(first) < 2:
-        yield from map(task, itertools.chain(first, queue))
-        return
-    context = multiprocessing.get_context(_start_method())
-    if context.get_start_method() == "forkserver":
-        context.set_forkserver_preload(["compactor.evaluation.rows"])
-    with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
-        pending: deque[Future[Outcome]] = deque()
-        try:
-            for item in itertools.chain(first, queue):
-                pending.append(pool.submit(task, item))
-                if len(pending) >= workers * IN_FLIGHT_PER_WORKER:
-                    yield pending.popleft().result()
-            while pending:
-                yield pending.popleft().result()
-        finally:
-            for future in pending:  # stopped early (an error, or the reader closed us)
-                future.cancel()
-
-
-def _start_method() -> str:
-    """``fork`` (no start cost, no re-import of the main script) in a process without other
-    threads; else ``forkserver`` (a thread holding a lock when forking could deadlock the
-    child), which like ``spawn`` imports the main script: guard it with ``__main__``."""
-    methods = multiprocessing.get_all_start_methods()
-    if "fork" in methods and threading.active_count() == 1:
-        return "fork"
-    return "forkserver" if "forkserver" in methods else "spawn"
 
 
 def _checked_budgets(budgets: Sequence[int] | None) -> list[int] | None:
