@@ -3,8 +3,9 @@
 Ray is the optional ``ray`` extra. With an ``address`` (``auto``, or ``ray://HOST:10001``) the
 tasks run on that cluster, whose nodes must have this package installed; without one, on the
 Ray instance this process already started, else on a new local instance (one CPU per worker,
-no dashboard, no usage report) that is shut down at the end. Conversations go in batches, so a
-task is a few milliseconds of work rather than well under one, and come back in corpus order.
+no dashboard, no usage report, every process listening on 127.0.0.1 only) that is shut down at
+the end. Conversations go in batches, so a task is a few milliseconds of work rather than well
+under one, and come back in corpus order.
 """
 
 from __future__ import annotations
@@ -19,6 +20,8 @@ from compactor.evaluation.corpus import CorpusItem
 from compactor.evaluation.rows import outcome
 
 INSTALL_HINT = 'the ray backend needs the ray extra: pip install -e ".[ray]"'
+#: Where a local instance listens, and Ray's switch that keeps a single machine on it.
+LOOPBACK, LOOPBACK_SWITCH = "127.0.0.1", "RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER"
 #: Conversations per Ray task.
 BATCH = 8
 #: Batches in flight per CPU of the cluster.
@@ -65,13 +68,7 @@ def ray_outcomes(
     if started:
         os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")
         if address is None:
-            ray.init(
-                address="local",  # a new instance, even where `ray start` left one running
-                num_cpus=workers,
-                include_dashboard=False,
-                log_to_driver=False,
-                logging_level="ERROR",
-            )
+            _start_local(ray, workers)
         else:
             ray.init(address=address, logging_level="ERROR")
     try:
@@ -89,6 +86,38 @@ def ray_outcomes(
     finally:
         if started:
             ray.shutdown()
+
+
+def _start_local(ray: Any, workers: int | None) -> None:
+    """A new Ray instance on this machine that only this machine can reach: every one of its
+    processes (GCS, raylet, agents, this driver, the workers) listens on 127.0.0.1, and there
+    is no dashboard.
+
+    Ray binds its servers to the node's address, and turns a loopback ``_node_ip_address`` into
+    the machine's reachable one unless its switch for single-machine use is off: the
+    ``RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER`` variable, read when Ray is imported (so it is given to
+    the processes Ray starts, and set on Ray's constants for this one) for as long as the
+    instance starts.
+    """
+    constants = ray._private.ray_constants
+    saved = constants.ENABLE_RAY_CLUSTER, os.environ.get(LOOPBACK_SWITCH)
+    constants.ENABLE_RAY_CLUSTER = False
+    os.environ[LOOPBACK_SWITCH] = "0"
+    try:
+        ray.init(
+            address="local",  # a new instance, even where `ray start` left one running
+            _node_ip_address=LOOPBACK,
+            num_cpus=workers,
+            include_dashboard=False,
+            log_to_driver=False,
+            logging_level="ERROR",
+        )
+    finally:
+        constants.ENABLE_RAY_CLUSTER = saved[0]
+        if saved[1] is None:
+            os.environ.pop(LOOPBACK_SWITCH, None)
+        else:
+            os.environ[LOOPBACK_SWITCH] = saved[1]
 
 
 def _batches(items: Iterator[CorpusItem]) -> Iterator[list[CorpusItem]]:
