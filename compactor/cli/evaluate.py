@@ -65,10 +65,14 @@ seeded draws) come as rows of their own (strategy keep-last or random, no parame
 listed budgets or the summary's; --no-outcomes leaves all of that out. --out FILE.jsonl
 appends the rows as they finish, flushed row by row; --out FILE.parquet writes Parquet at the
 end (rows go to
-FILE.parquet.rows.jsonl meanwhile). An interrupted run keeps what it wrote: run it again with
---resume to go on, skipping every row already there. Progress goes to standard error; the summary
-to standard output. Exit codes: 0 done; 2 for an unreadable corpus, a bad grid or budget, or a
-file that exists without --resume, each problem with where it is.
+FILE.parquet.rows.jsonl meanwhile). An interrupted run (Ctrl-C, a kill, a full disk) keeps the
+rows it wrote whole: run it again with --resume to go on, skipping every row already there; a
+resume with another grid, budgets or columns is refused (more values are added, and named). One
+run at a time writes a rows file (it is locked). The corpus is read one conversation at a time;
+a record that cannot be used is set aside, named, and the others go on. Progress goes to
+standard error; the summary to standard output. Exit codes: 0 done; 2 for an unreadable corpus
+(or one that is a device or a pipe), a record set aside, a bad grid or budget, a rows file that
+exists without --resume or cannot be written, each problem with where it is.
 
 --strategy NAME evaluates another strategy of the registry at --budgets (default: each
 request's own budget_chars), with --strategy-param KEY=VALUE and --strategy-grid KEY=V1,V2,...

@@ -79,6 +79,7 @@ def resumed_exactly(corpus, out, expected):
     )
 
 
+@pytest.mark.slow
 def test_a_file_size_limit_is_a_clear_error_and_resume_is_exact(corpus, expected, tmp_path):
     out = tmp_path / "rows.jsonl"
     limit = len(expected) // 2
@@ -104,6 +105,7 @@ def small_disk(tmp_path):
     subprocess.run(["umount", str(mount)], check=True)
 
 
+@pytest.mark.slow
 def test_a_full_disk_is_a_clear_error_and_resume_is_exact(corpus, expected, small_disk):
     assert len(expected) > 40_000  # more than the disk holds
     out = small_disk / "rows.jsonl"
@@ -115,6 +117,7 @@ def test_a_full_disk_is_a_clear_error_and_resume_is_exact(corpus, expected, smal
     resumed_exactly(corpus, out, expected)
 
 
+@pytest.mark.slow
 def test_two_runs_on_one_rows_file_at_once_cannot_both_write(tmp_path):
     corpus = tmp_path / "corpus.jsonl"
     generated_corpus(corpus, 150)
@@ -144,6 +147,7 @@ def test_two_runs_on_one_rows_file_at_once_cannot_both_write(tmp_path):
     assert again.returncode == 0 and rows_of(out) == rows
 
 
+@pytest.mark.slow
 def test_a_resume_with_another_grid_is_refused_and_a_larger_one_names_what_it_adds(
     corpus, tmp_path
 ):
@@ -172,6 +176,7 @@ def test_a_resume_with_another_grid_is_refused_and_a_larger_one_names_what_it_ad
     assert added and {r["keep_last_n"] for r in added} == {8}
 
 
+@pytest.mark.slow
 def test_interrupting_a_run_keeps_whole_rows_for_resume(corpus, expected, tmp_path):
     out = tmp_path / "rows.jsonl"
     process = subprocess.Popen(

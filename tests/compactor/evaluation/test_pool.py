@@ -71,6 +71,7 @@ def corpus(tmp_path_factory):
     return path
 
 
+@pytest.mark.slow
 def test_evaluate_goes_on_when_a_pool_worker_is_killed(corpus, tmp_path):
     out = tmp_path / "rows.jsonl"
     grid = ["--grid", "keep_last_n=1,4", "--budgets", "700,1500"]
@@ -95,6 +96,7 @@ def test_evaluate_goes_on_when_a_pool_worker_is_killed(corpus, tmp_path):
     )
 
 
+@pytest.mark.slow
 def test_a_killed_evaluate_leaves_no_pool_worker(corpus):
     process = start(corpus, "--workers", "2")
     try:

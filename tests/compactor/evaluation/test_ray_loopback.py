@@ -53,6 +53,7 @@ def loopback(address) -> bool:
     return address.is_loopback or (mapped is not None and mapped.is_loopback)
 
 
+@pytest.mark.slow
 def test_the_local_ray_instance_listens_on_loopback_only():
     assert not ray.is_initialized()
     item = CorpusItem(

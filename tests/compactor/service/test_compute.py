@@ -93,6 +93,7 @@ def test_a_pool_starts_again_off_the_event_loop_which_goes_on_meanwhile(pool, mo
     assert seen["ticks after"] - seen["ticks before"] >= 3
 
 
+@pytest.mark.slow
 def test_compute_processes_end_when_their_service_worker_is_killed(tmp_path):
     for workers in ("1", "2"):
         with serving("--workers", workers, "--processes", "2", log=tmp_path / "log") as service:
