@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import argparse
+import signal
 import sys
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -15,27 +16,24 @@ from compactor.cli.evaluate_strategy import add_arguments, run_strategy
 from compactor.cli.io import fail
 from compactor.cli.params import add_setting_argument, setting_of
 from compactor.cli.progress import ProgressBar
-from compactor.errors import Problem, ProblemError
+from compactor.cli.reports import write_lines
+from compactor.cli.resuming import written_before
+from compactor.errors import Problem, ProblemError, more_problems
 from compactor.evaluation import (
     BACKENDS,
-    BASELINES,
     MEMORY_COMPACT,
     STRATEGY,
     SUMMARY_BUDGETS,
     BackendUnavailable,
+    CorpusStream,
     RunOptions,
     evaluate,
-    load_corpus,
     parse_grid_option,
-    row_key,
-    rows_in_force,
     settings_grid,
-    summarise,
-    written_whole,
 )
 from compactor.evaluation.gate import setting_groups
-from compactor.evaluation.grid import setting_key
-from compactor.evaluation.output import RowWriter, check_out, read_rows
+from compactor.evaluation.output import RowWriter, check_out
+from compactor.evaluation.summary import SummaryFeed
 from compactor.formats import FORMATS
 from compactor.text.tokens import ENCODINGS, TokenizerUnavailable
 
@@ -69,11 +67,15 @@ seeded draws) come as rows of their own (strategy keep-last or random, no parame
 listed budgets or the summary's; --no-outcomes leaves all of that out. --out FILE.jsonl
 appends the rows as they finish, flushed row by row; --out FILE.parquet writes Parquet at the
 end (rows go to
-FILE.parquet.rows.jsonl meanwhile). An interrupted run keeps what it wrote: run it again with
---resume to go on, skipping every row already there. Progress goes to standard error; the summary
-to standard output. Exit codes: 0 done (and every threshold of the gate holds); 1 when a
-threshold of the gate fails (below); 2 for an unreadable corpus, a bad grid, budget or threshold,
-or a file that exists without --resume, each problem with where it is.
+FILE.parquet.rows.jsonl meanwhile). An interrupted run (Ctrl-C, a kill, a full disk) keeps the
+rows it wrote whole: run it again with --resume to go on, skipping every row already there; a
+resume with another grid, budgets or columns is refused (more values are added, and named). One
+run at a time writes a rows file (it is locked). The corpus is read one conversation at a time;
+a record that cannot be used is set aside, named, and the others go on. Progress goes to
+standard error; the summary to standard output. Exit codes: 0 done (and every threshold of the
+gate holds); 1 when a threshold of the gate fails (below); 2 for an unreadable corpus (or one
+that is a device or a pipe), a record set aside, a bad grid, budget or threshold, a rows file
+that exists without --resume or cannot be written, each problem with where it is.
 
 --strategy NAME evaluates another strategy of the registry at --budgets (default: each
 request's own budget_chars), with --strategy-param KEY=VALUE and --strategy-grid KEY=V1,V2,...
@@ -162,6 +164,9 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    if hasattr(signal, "SIGXFSZ"):
+        # Over a file size limit, a write fails (and is said) instead of killing the process.
+        signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
     try:
         return _run(args)
     except (ProblemError, TokenizerUnavailable, BackendUnavailable) as error:
@@ -190,37 +195,76 @@ def _run(args: argparse.Namespace) -> int:
         tokens=args.encoding is not None,
     )
     _check_out(args)
-    items = load_corpus(args.corpus, args.format, keep_last=args.keep_last, cut_long=args.cut_long)
-    earlier = _earlier(args.out if args.resume else None, plan)
-    bar = ProgressBar(sys.stderr)
-    rows = evaluate(
-        items,
-        plan.settings,
-        plan.budgets,
-        RunOptions(
-            args.workers,
-            args.backend,
-            args.address,
-            args.encoding,
-            None if args.no_outcomes else args.future,
-        ),
-        progress=bar.update,
-        skip=earlier.skip,
-        whole=earlier.whole,
+    corpus = CorpusStream(
+        args.corpus, args.format, keep_last=args.keep_last, cut_long=args.cut_long
     )
-    writer = RowWriter(args.out) if args.out else None
+    write_lines(f"skipped {line}" for line in corpus.skipped)
+    options = RunOptions(
+        args.workers,
+        args.backend,
+        args.address,
+        args.encoding,
+        None if args.no_outcomes else args.future,
+    )
+    feed = _Feed(SummaryFeed(SUMMARY_BUDGETS if plan.sweep else None), bool(thresholds))
+    writer = RowWriter(args.out, args.resume) if args.out else None
     try:
-        kept = earlier.kept + _write_and_keep(rows, writer, bar, plan)
+        earlier = written_before(args.out if args.resume else None, plan, options, feed)
+        bar = ProgressBar(sys.stderr)
+        rows = evaluate(
+            corpus,
+            plan.settings,
+            plan.budgets,
+            options,
+            progress=bar.update,
+            skip=earlier,
+            whole=earlier.whole(plan.settings, plan.budgets),
+        )
+        for row in rows:
+            if writer:
+                writer.write(row)
+            feed.add(row)
+            bar.rows += 1
+        bar.close()
+        if writer:
+            writer.finish()
     finally:
         if writer:
             writer.close()
-    bar.close()
-    if writer:
-        writer.finish()
-    summary = summarise(kept, SUMMARY_BUDGETS if plan.sweep else None)
-    sys.stdout.write(summary_text(summary, len(items), plan.sweep))
+    sys.stdout.write(summary_text(feed.summaries(), corpus.read, plan.sweep))
     sys.stdout.flush()
-    return gate.report(setting_groups(summary, kept), thresholds)
+    summaries = feed.summaries()
+    verdict = gate.report(setting_groups(summaries, feed.rows), thresholds)
+    if corpus.unusable:
+        more = [more_problems(corpus.more_problems)] if corpus.more_problems else []
+        kept_in = f"; the rows of the others are in {args.out}" if args.out else ""
+        return fail(
+            [
+                *corpus.problems,
+                *more,
+                f"{corpus.unusable:,} of the {len(corpus):,} conversations could not be used "
+                f"(above){kept_in}",
+            ]
+        )
+    return verdict
+
+
+class _Feed:
+    """The summary's feed, and the rows the gate names its worst conversations from (kept only
+    when there is a gate: a gate runs at listed budgets, never on a sweep's many rows)."""
+
+    def __init__(self, feed: SummaryFeed, keep: bool) -> None:
+        self._feed = feed
+        self.rows: list[dict[str, Any]] = []
+        self._keep = keep
+
+    def add(self, row: dict[str, Any]) -> None:
+        self._feed.add(row)
+        if self._keep:
+            self.rows.append(row)
+
+    def summaries(self) -> list[dict[str, Any]]:
+        return self._feed.summaries()
 
 
 @dataclass(frozen=True)
@@ -231,12 +275,6 @@ class _Plan:
     settings: list[dict[str, Any]]
     budgets: list[int] | None
     sweep: bool
-
-    def summary_rows(self, rows: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
-        """The rows the summary reads: at listed budgets all of them; of sweep rows, those in
-        force at the summary's budgets (taken conversation by conversation, so memory does not
-        grow with the rows)."""
-        return rows_in_force(rows, SUMMARY_BUDGETS) if self.sweep else list(rows)
 
 
 def _plan(args: argparse.Namespace) -> _Plan:
@@ -280,45 +318,6 @@ def _check_out(args: argparse.Namespace) -> None:
         raise ProblemError([Problem("--resume continues the rows of --out: give --out FILE")])
     if args.out:
         check_out(args.out, args.resume)
-
-
-@dataclass(frozen=True)
-class _Earlier:
-    """What a resumed run takes from the rows already written: the summary's rows, the rows
-    not to yield again, and the conversations not to run again (though swept)."""
-
-    kept: list[dict[str, Any]]
-    skip: set[Any]
-    whole: frozenset[Any]
-
-
-def _earlier(out: str | None, plan: _Plan) -> _Earlier:
-    """The rows already in ``out`` (None: a fresh run, none)."""
-    earlier = read_rows(out) if out else []
-    wanted = {setting_key(s) for s in plan.settings}
-    wanted |= {setting_key({**dict.fromkeys(plan.settings[0]), STRATEGY: b}) for b in BASELINES}
-    return _Earlier(
-        plan.summary_rows(r for r in earlier if setting_key(r) in wanted),
-        {row_key(r) for r in earlier},
-        written_whole(earlier, plan.settings, plan.budgets),
-    )
-
-
-def _write_and_keep(
-    rows: Iterable[dict[str, Any]], writer: RowWriter | None, bar: ProgressBar, plan: _Plan
-) -> list[dict[str, Any]]:
-    """Write each row as it comes; the summary's rows, taken as each conversation ends."""
-    kept: list[dict[str, Any]] = []
-    conversation: list[dict[str, Any]] = []
-    for row in rows:
-        if writer:
-            writer.write(row)
-        if conversation and conversation[-1]["conversation"] != row["conversation"]:
-            kept += plan.summary_rows(conversation)
-            conversation = []
-        conversation.append(row)
-        bar.rows += 1
-    return kept + plan.summary_rows(conversation)
 
 
 def _budgets(text: str | None) -> list[int] | None:

@@ -1,4 +1,4 @@
-"""The progress line of a long command (``evaluate``): conversations done, rows, rate, time left."""
+"""The progress line of a long command: conversations done, rows, rows per second, time left."""
 
 from __future__ import annotations
 

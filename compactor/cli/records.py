@@ -19,10 +19,8 @@ from compactor.formats import (
     convert_document,
     read_document,
 )
+from compactor.formats.folders import files_of
 from compactor.input.jsonio import dumps
-
-#: The files of a folder that ``--all`` reads.
-SUFFIXES = (".json", ".jsonl")
 
 
 def _record_number(text: str) -> int:
@@ -74,12 +72,13 @@ def read_conversion(
 
 
 def _files(args: argparse.Namespace) -> list[tuple[str | None, str]]:
-    """``(name in the folder, path)`` of each file to read; the name is None for FILE itself."""
-    folder = Path(args.file)
-    if args.file == "-" or not folder.is_dir():
+    """``(name in the folder, path)`` of each file to read; the name is None for FILE itself.
+    What a folder holds that cannot be read (a link loop, a device) is said on standard error."""
+    if args.file == "-" or not Path(args.file).is_dir():
         return [(None, args.file)]
-    found = sorted(p for p in folder.rglob("*") if p.is_file() and p.suffix in SUFFIXES)
-    return [(p.relative_to(folder).as_posix(), str(p)) for p in found]
+    found = files_of(args.file)
+    write_lines(f"skipped {line}" for line in found.skipped)
+    return [(name, str(path)) for name, path in found.files]
 
 
 def _records(name: str | None, document: Any) -> Iterator[tuple[Any, Any, int | None]]:

@@ -6,6 +6,8 @@ import argparse
 import os
 import sys
 
+from compactor.cli.io import fail
+
 DEFAULT_HOST = "127.0.0.1"
 DEFAULT_PORT = 8080
 INSTALL_HINT = (
@@ -128,6 +130,11 @@ def run(args: argparse.Namespace) -> int:
         except argparse.ArgumentTypeError as error:
             print(f"python -m compactor serve: {error}", file=sys.stderr)
             return 2
+    problems = _providers_problems()
+    if problems:
+        # Checked here, once: each worker would otherwise fail to build its app, and be
+        # started again, behind "Uvicorn running", with a traceback each time.
+        return fail(problems)
     # Worker processes build their own app: they read the limit from the environment.
     os.environ[service.MAX_BODY_ENV] = str(limit or service.DEFAULT_MAX_BODY_BYTES)
     if args.processes is not None:
@@ -143,6 +150,24 @@ def run(args: argparse.Namespace) -> int:
         server_header=False,
     )
     return 0
+
+
+def _providers_problems() -> list[str]:
+    """What makes the providers file ``COMPACTOR_PROVIDERS`` names unusable (none: fine, or no
+    file), read as each worker's app will read it."""
+    from compactor.errors import ProblemError
+    from compactor.providers import PROVIDERS_ENV, ProviderRegistry
+
+    try:
+        ProviderRegistry.from_environment()
+    except ProblemError as error:
+        where = os.environ.get(PROVIDERS_ENV, "").strip()
+        return [
+            f"python -m compactor serve: the providers file {where} ({PROVIDERS_ENV}) cannot be "
+            "used; fix it, or unset the variable to serve without providers:",
+            *(f"  {problem}" for problem in error.problems),
+        ]
+    return []
 
 
 def _importable(name: str) -> bool:

@@ -21,22 +21,19 @@ from compactor.evaluation.grid import (
     settings_grid,
 )
 from compactor.evaluation.outcomes import BASELINES, OUTCOME_KEYS, PROBE_KEYS
+from compactor.evaluation.pool import default_workers
 from compactor.evaluation.ray_backend import INSTALL_HINT as RAY_INSTALL_HINT
 from compactor.evaluation.ray_backend import BackendUnavailable, ray_available
+from compactor.evaluation.resume import Written, written_whole
 from compactor.evaluation.rows import ROW_KEYS, TOKEN_KEYS, conversation_rows, row_key
-from compactor.evaluation.run import (
-    BACKENDS,
-    RunOptions,
-    default_workers,
-    evaluate,
-    written_whole,
-)
+from compactor.evaluation.run import BACKENDS, RunOptions, evaluate
 from compactor.evaluation.strategy_rows import (
     STRATEGY_ROW_KEYS,
     evaluate_strategy,
     parse_strategy_grid,
     strategy_settings,
 )
+from compactor.evaluation.stream import CorpusStream
 from compactor.evaluation.summary import (
     SUMMARY_BUDGETS,
     rows_in_force,
@@ -59,7 +56,9 @@ __all__ = [
     "TOKEN_KEYS",
     "BackendUnavailable",
     "CorpusItem",
+    "CorpusStream",
     "RunOptions",
+    "Written",
     "conversation_rows",
     "default_workers",
     "evaluate",

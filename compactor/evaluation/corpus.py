@@ -28,14 +28,13 @@ from typing import Any
 from compactor.analyses.outcomes import InvalidProbes, Probe, parse_probes
 from compactor.contract import LIMITS
 from compactor.errors import FormatError, Problem, UnreadableJSON
-from compactor.formats import Conversion, apply_fixes, convert_document, read_document
-from compactor.formats.collections import place_in_record
+from compactor.formats import Conversion, Record, apply_fixes, convert_document, read_document
+from compactor.formats.collections import convert_record, place_in_record
+from compactor.formats.folders import Files, files_of
 from compactor.formats.reading import Document
 from compactor.formats.types import PENDING
 from compactor.input.validation import errors_of, validate
 
-#: The files of a folder that make a corpus.
-SUFFIXES = (".json", ".jsonl")
 #: ``record`` and ``request``: the lines ``import --all`` prints.
 IMPORTED_KEYS = frozenset({"record", "id", "request"})
 
@@ -75,23 +74,15 @@ def load_corpus(
     every problem of every file and record, each naming where (the JSON path, or the line and
     column) and which file or record.
     """
-    root = Path(path)
-    if root.is_dir():
-        files = sorted(p for p in root.rglob("*") if p.is_file() and p.suffix in SUFFIXES)
-        if not files:
-            raise FormatError([Problem(f"{root}: the folder holds no .json or .jsonl file")])
-        named = [(p.relative_to(root).as_posix(), p) for p in files]
-    else:
-        named = [(None, root)]
     items: list[CorpusItem] = []
     problems: list[Problem] = []
     unreadable = False
-    for name, file in named:
+    for name, file in corpus_files(path).files:
         try:
-            data = file.read_bytes()
-        except OSError as error:
+            data = read_file(file)
+        except ProblemsIn as error:
             unreadable = True
-            problems.append(Problem(f"{file}: cannot read the file ({error.strerror})"))
+            problems += error.problems
             continue
         try:
             items += _items(data, name, format, keep_last, cut_long)
@@ -122,6 +113,25 @@ def load_corpus_text(
         raise _error(error.problems, error.unreadable) from None
 
 
+def corpus_files(path: str | Path) -> Files:
+    """The files of a corpus (:func:`~compactor.formats.folders.files_of`); raises
+    :class:`FormatError` for a path that is a device or a pipe, or a folder without one."""
+    root = Path(path)
+    files = files_of(root)
+    if not files.files:
+        raise FormatError([Problem(f"{root}: the folder holds no .json or .jsonl file")])
+    return files
+
+
+def read_file(file: Path) -> bytes:
+    """The bytes of a corpus file; raises :class:`ProblemsIn` (unreadable) saying why not."""
+    try:
+        return file.read_bytes()
+    except OSError as error:
+        problem = Problem(f"{file}: cannot read the file ({error.strerror})")
+        raise ProblemsIn([problem], True) from None
+
+
 class ProblemsIn(Exception):
     """The problems of one file, gathered before the corpus reports them all."""
 
@@ -148,56 +158,124 @@ def _items(
         document = read_document(source, format)
     except UnreadableJSON as error:
         raise ProblemsIn([_in(p, label) for p in error.problems], True) from None
-    imported = _imported_lines(document)
-    if imported is not None:
-        return imported
     items, problems = [], []
-    for record, number in _records(name, document):
-        try:
-            conversion = convert_document(document, format, number)
-        except FormatError as error:
-            problems += [_in(p, _record_label(record, shown)) for p in error.problems]
-            continue
-        if keep_last or cut_long:
-            conversion = apply_fixes(conversion, keep_last=keep_last, cut_long=cut_long)
-        pending = _pending(conversion)
-        if pending:
-            problems.append(Problem(f"{pending} ({_record_label(record, shown)})"))
-            continue
-        invalid = errors_of(conversion.request)
-        if invalid:
-            problems += [_in(p, _record_label(record, shown)) for p in invalid]
-            continue
-        try:
-            probes = _probes(document, number, conversion.request)
-        except InvalidProbes as error:
-            problems += [_in(p, _record_label(record, shown)) for p in error.problems]
-            continue
-        items.append(CorpusItem(record, conversion.request, conversion.tool_links, probes))
+    for found in document_items(document, name, format, keep_last, cut_long, shown):
+        if isinstance(found, CorpusItem):
+            items.append(found)
+        else:
+            problems += found
     if problems:
         raise ProblemsIn(problems, False)
     return items
 
 
-def _records(name: str | None, document: Document) -> Iterator[tuple[ConversationName, int | None]]:
-    """``(name in the corpus, record number to convert)`` for each conversation of a file."""
+#: One conversation of a file as read: its item, or the problems that make it unusable.
+Found = CorpusItem | list[Problem]
+
+
+def document_items(
+    document: Document,
+    name: str | None,
+    format: str | None,
+    keep_last: bool,
+    cut_long: bool,
+    shown: str | None = None,
+) -> Iterator[Found]:
+    """Each conversation of a read file, one at a time (the records converted as they are
+    reached, each once: the file's records are found once, not per record)."""
+    imported = imported_values(document)
+    if imported is not None:
+        for i, value in enumerate(imported):
+            yield imported_item(value, i)
+        return
     collection = document.collection
     if collection is None:
-        yield (name if name is not None else 0), None
+        yield _one(document, name if name is not None else 0, format, keep_last, cut_long, shown)
         return
-    for i in range(len(collection)):
-        yield (f"{name}#{i}" if name is not None else i), i
+    for i, record in enumerate(collection.records):
+        conversation = f"{name}#{i}" if name is not None else i
+        yield record_item(record, conversation, format, keep_last, cut_long, shown)
 
 
-def _probes(document: Document, number: int | None, request: dict[str, Any]) -> tuple[Probe, ...]:
-    """The ``probes`` of collection record ``number``, resolved against its request's messages;
-    raises :class:`InvalidProbes` with each problem placed in the file (``[3].probes[0]...``)."""
-    collection = document.collection
-    if collection is None or number is None:
-        return ()
-    record = collection.records[number]
-    if "probes" not in record.value:
-        return ()
+def record_item(
+    record: Record,
+    conversation: ConversationName,
+    format: str | None,
+    keep_last: bool,
+    cut_long: bool,
+    shown: str | None = None,
+) -> Found:
+    """A collection record as a corpus conversation, or the problems that make it unusable."""
+    try:
+        conversion = convert_record(record, format)
+    except FormatError as error:
+        return [_in(p, _record_label(conversation, shown)) for p in error.problems]
+    found = _usable(conversion, conversation, keep_last, cut_long, shown)
+    if not isinstance(found, CorpusItem) or "probes" not in record.value:
+        return found
+    try:
+        probes = _probes(record, found.request)
+    except InvalidProbes as error:
+        return [_in(p, _record_label(conversation, shown)) for p in error.problems]
+    return replace(found, probes=probes)
+
+
+def imported_item(value: dict[str, Any], index: int) -> Found:
+    """A line ``import --all`` printed, as a corpus conversation named by its ``record``."""
+    record = value.get("record", index)
+    invalid = errors_of(value["request"])
+    if invalid:
+        return [_in(p, f"record {record}") for p in invalid]
+    return CorpusItem(record, value["request"])
+
+
+def is_imported(value: Any) -> bool:
+    """Whether a value is a line ``import --all`` prints (``{"record", "id", "request"}``)."""
+    return (
+        isinstance(value, dict)
+        and set(value) <= IMPORTED_KEYS
+        and isinstance(value.get("request"), dict)
+    )
+
+
+def _one(
+    document: Document,
+    conversation: ConversationName,
+    format: str | None,
+    keep_last: bool,
+    cut_long: bool,
+    shown: str | None,
+) -> Found:
+    """A file of one conversation."""
+    try:
+        conversion = convert_document(document, format, None)
+    except FormatError as error:
+        return [_in(p, _record_label(conversation, shown)) for p in error.problems]
+    return _usable(conversion, conversation, keep_last, cut_long, shown)
+
+
+def _usable(
+    conversion: Conversion,
+    conversation: ConversationName,
+    keep_last: bool,
+    cut_long: bool,
+    shown: str | None,
+) -> Found:
+    """The conversion with the chosen fixes, as an item; or what still makes it invalid."""
+    if keep_last or cut_long:
+        conversion = apply_fixes(conversion, keep_last=keep_last, cut_long=cut_long)
+    pending = _pending(conversion)
+    if pending:
+        return [Problem(f"{pending} ({_record_label(conversation, shown)})")]
+    invalid = errors_of(conversion.request)
+    if invalid:
+        return [_in(p, _record_label(conversation, shown)) for p in invalid]
+    return CorpusItem(conversation, conversion.request, conversion.tool_links)
+
+
+def _probes(record: Record, request: dict[str, Any]) -> tuple[Probe, ...]:
+    """The record's ``probes``, resolved against its request's messages; raises
+    :class:`InvalidProbes` with each problem placed in the file (``[3].probes[0]...``)."""
     try:
         return parse_probes({"probes": record.value["probes"]}, validate(request).messages)
     except InvalidProbes as error:
@@ -208,28 +286,16 @@ def _probes(document: Document, number: int | None, request: dict[str, Any]) -> 
         raise InvalidProbes(placed) from None
 
 
-def _imported_lines(document: Document) -> list[CorpusItem] | None:
-    """The conversations of ``import --all`` output lines (or a JSON list of them); else None."""
+def imported_values(document: Document) -> list[Any] | None:
+    """The values of a file of ``import --all`` output lines (or a JSON list of them); else
+    None."""
     if document.lines is not None:
         values = [value for _, value in document.lines]
     elif isinstance(document.data, list) and document.data:
         values = document.data
     else:
         return None
-    if not all(
-        isinstance(v, dict) and set(v) <= IMPORTED_KEYS and isinstance(v.get("request"), dict)
-        for v in values
-    ):
-        return None
-    items, problems = [], []
-    for i, value in enumerate(values):
-        record = value.get("record", i)
-        invalid = errors_of(value["request"])
-        problems += [_in(p, f"record {record}") for p in invalid]
-        items.append(CorpusItem(record, value["request"]))
-    if problems:
-        raise ProblemsIn(problems, False)
-    return items
+    return values if all(is_imported(v) for v in values) else None
 
 
 def _pending(conversion: Conversion) -> str:

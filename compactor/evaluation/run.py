@@ -9,12 +9,7 @@ the same order.
 from __future__ import annotations
 
 import functools
-import multiprocessing
-import os
-import threading
-from collections import deque
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from concurrent.futures import Future, ProcessPoolExecutor
+from collections.abc import Callable, Container, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -25,10 +20,11 @@ from compactor.evaluation.corpus import CorpusItem
 from compactor.evaluation.grid import (
     SETTING_PARAMETERS,
     STRATEGY,
-    setting_key,
     settings_grid,
 )
 from compactor.evaluation.outcomes import BASELINES
+from compactor.evaluation.pool import local_outcomes
+from compactor.evaluation.resume import Written
 from compactor.evaluation.rows import (
     Outcome,
     RowKey,
@@ -37,11 +33,10 @@ from compactor.evaluation.rows import (
     outcome,
     row_key,
 )
+from compactor.evaluation.stream import CorpusStream
 from compactor.text.tokens import tokenizer
 
 BACKENDS = ("local", "ray")
-#: Chunks in flight per worker: enough to keep every worker busy, few enough to bound memory.
-IN_FLIGHT_PER_WORKER = 4
 
 Progress = Callable[[int, int], None]
 
@@ -78,17 +73,45 @@ class RunOptions:
             tokenizer(self.encoding)
 
 
-@dataclass(frozen=True)
+@dataclass
 class _Work:
-    """What one evaluation computes: the corpus, the conversations still to run, and the rows
-    of each (every setting at its budgets, less those in ``skip``)."""
+    """What one evaluation computes: the corpus (read as the rows are made), the rows of each
+    conversation (every setting at its budgets, less those in ``skip``), and the conversations
+    not to run (``whole``, or every row in ``skip``), counted in ``passed`` as they go by."""
 
-    items: list[CorpusItem]
-    todo: list[CorpusItem]
+    items: Iterable[CorpusItem]
+    total: int
     settings: list[dict[str, Any]]
     budgets: list[int] | None
-    skip: frozenset[RowKey]
+    skip: Container[RowKey]
+    whole: frozenset[Any]
+    baselines: bool
     probe_columns: bool = False  # whether the corpus carries probes
+    progress: Progress | None = None
+    passed: int = 0  # conversations not to run, gone by
+    finished: int = 0  # conversations run
+    shown: tuple[int, int] | None = None  # the last progress given
+
+    def todo(self) -> Iterator[CorpusItem]:
+        """The conversations to run, in corpus order, read one at a time; progress is first
+        given when the first of them is reached (the done ones before it counted)."""
+        for item in self.items:
+            if item.conversation in self.whole or _all_done(
+                item, self.settings, self.budgets, self.skip, self.baselines
+            ):
+                self.passed += 1
+                continue
+            if self.shown is None:
+                self.show()
+            yield item
+
+    def show(self, done: int | None = None) -> None:
+        """Give progress: ``done`` conversations (default: those run and gone by)."""
+        if done is None:
+            done = min(self.finished + self.passed, self.total)
+        if self.progress and self.shown != (done, self.total):
+            self.shown = (done, self.total)
+            self.progress(*self.shown)
 
 
 def evaluate(
@@ -103,52 +126,57 @@ def evaluate(
 ) -> Iterator[dict[str, Any]]:
     """One row per (conversation, setting, budget), conversation by conversation in corpus order.
 
-    ``settings`` come from :func:`~compactor.evaluation.settings_grid`. ``budgets`` lists the
-    budgets every setting without its own ``budget_chars`` is evaluated at; None evaluates it at
-    every budget point of the exact sweep of each conversation (the smallest budget of each step
-    of the output; the row holds up to the next point). ``options`` (:class:`RunOptions`) say
-    on which backend and workers, and in which encoding, if any, to count output tokens.
-    ``progress(done, total)`` is called with conversations done.
+    ``items`` is a list of conversations, or a :class:`~compactor.evaluation.CorpusStream`:
+    its conversations are then read one at a time as the rows are made, so the corpus is never
+    held whole. ``settings`` come from :func:`~compactor.evaluation.settings_grid`. ``budgets``
+    lists the budgets every setting without its own ``budget_chars`` is evaluated at; None
+    evaluates it at every budget point of the exact sweep of each conversation (the smallest
+    budget of each step of the output; the row holds up to the next point). ``options``
+    (:class:`RunOptions`) say on which backend and workers, and in which encoding, if any, to
+    count output tokens. ``progress(done, total)`` is called with conversations done.
     ``skip`` holds row keys (:func:`~compactor.evaluation.row_key`) already done: they are not
-    yielded, and a conversation whose rows are all known to be done is not run. ``whole`` names
-    conversations whose every row the caller has (:func:`written_whole` of a run's rows): they are
-    not run either, though their budgets come from the sweep.
+    yielded, and a conversation whose rows are all known to be done is not run (a
+    :class:`~compactor.evaluation.resume.Written` is taken as it is). ``whole`` names
+    conversations whose every row the caller has (:func:`written_whole` of a run's rows): they
+    are not run either, though their budgets come from the sweep.
 
     Raises :class:`~compactor.errors.ProblemError` for bad budgets, settings or backend, and
     :class:`~compactor.errors.InvalidRequest` (naming the conversation) for an invalid request.
     """
-    items = list(items)
+    if isinstance(items, CorpusStream):
+        total, probes = len(items), items.probes
+    else:
+        items = list(items)
+        total, probes = len(items), any(item.probes for item in items)
     settings = [dict(s) for s in settings]
     budgets = _checked_budgets(budgets)
     _check_settings(settings)
     options.check()
-    skip, whole = frozenset(skip), frozenset(whole)
-    todo = [
-        item
-        for item in items
-        if item.conversation not in whole
-        and not _all_done(item, settings, budgets, skip, options.future is not None)
-    ]
-    probes = any(item.probes for item in items)
+    work = _Work(
+        items,
+        total,
+        settings,
+        budgets,
+        skip if isinstance(skip, Written) else frozenset(skip),
+        frozenset(whole),
+        options.future is not None,
+        probes,
+        progress,
+    )
     # Checked above, at the call; the rows are computed as they are read.
-    return _rows(_Work(items, todo, settings, budgets, skip, probes), options, progress)
+    return _rows(work, options)
 
 
-def _rows(work: _Work, options: RunOptions, progress: Progress | None) -> Iterator[dict[str, Any]]:
-    done, total = len(work.items) - len(work.todo), len(work.items)
-    if progress:
-        progress(done, total)
-    if not work.todo:
-        return
+def _rows(work: _Work, options: RunOptions) -> Iterator[dict[str, Any]]:
     for rows, problems in _outcomes(work, options):
         if problems:
             raise InvalidRequest(problems)
         for row in rows:
             if not work.skip or row_key(row) not in work.skip:
                 yield row
-        done += 1
-        if progress:
-            progress(done, total)
+        work.finished += 1
+        work.show()
+    work.show(work.total)  # the rest were done before (or could not be used)
 
 
 def _outcomes(work: _Work, options: RunOptions) -> Iterator[Outcome]:
@@ -157,7 +185,7 @@ def _outcomes(work: _Work, options: RunOptions) -> Iterator[Outcome]:
         from compactor.evaluation.ray_backend import ray_outcomes
 
         return ray_outcomes(
-            work.todo,
+            work.todo(),
             work.settings,
             work.budgets,
             options.encoding,
@@ -174,52 +202,7 @@ def _outcomes(work: _Work, options: RunOptions) -> Iterator[Outcome]:
         future=options.future,
         probe_columns=work.probe_columns,
     )
-    return local_outcomes(work.todo, task, options.workers)
-
-
-def default_workers() -> int:
-    """One worker per core this process may run on."""
-    try:
-        return len(os.sched_getaffinity(0))
-    except AttributeError:  # not on Linux
-        return os.cpu_count() or 1
-
-
-def local_outcomes(
-    items: Sequence[CorpusItem], task: Callable[[CorpusItem], Outcome], workers: int | None
-) -> Iterator[Outcome]:
-    """``task`` of every item, in order: in this process for one worker, else on a process pool
-    with a bounded window of chunks in flight."""
-    workers = workers or default_workers()
-    if workers == 1 or len(items) == 1:
-        yield from map(task, items)
-        return
-    context = multiprocessing.get_context(_start_method())
-    if context.get_start_method() == "forkserver":
-        context.set_forkserver_preload(["compactor.evaluation.rows"])
-    with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
-        pending: deque[Future[Outcome]] = deque()
-        queue = iter(items)
-        try:
-            for item in queue:
-                pending.append(pool.submit(task, item))
-                if len(pending) >= workers * IN_FLIGHT_PER_WORKER:
-                    yield pending.popleft().result()
-            while pending:
-                yield pending.popleft().result()
-        finally:
-            for future in pending:  # stopped early (an error, or the reader closed us)
-                future.cancel()
-
-
-def _start_method() -> str:
-    """``fork`` (no start cost, no re-import of the main script) in a process without other
-    threads; else ``forkserver`` (a thread holding a lock when forking could deadlock the
-    child), which like ``spawn`` imports the main script: guard it with ``__main__``."""
-    methods = multiprocessing.get_all_start_methods()
-    if "fork" in methods and threading.active_count() == 1:
-        return "fork"
-    return "forkserver" if "forkserver" in methods else "spawn"
+    return local_outcomes(work.todo(), task, options.workers)
 
 
 def _checked_budgets(budgets: Sequence[int] | None) -> list[int] | None:
@@ -266,42 +249,11 @@ def _check_settings(settings: Sequence[dict[str, Any]]) -> None:
             ) from None
 
 
-def written_whole(
-    rows: Sequence[Mapping[str, Any]],
-    settings: Sequence[Mapping[str, Any]],
-    budgets: Sequence[int] | None = None,
-) -> frozenset[Any]:
-    """The conversations whose every row for ``settings`` (and ``budgets``, None: the sweep's)
-    is in ``rows``, the rows a run wrote (or runs resumed one after another), in the order
-    written. A run writes each conversation's rows one after another, in corpus order, so a
-    conversation followed by another's row was written whole by that run; the last one may
-    have been cut short. It must also hold rows of every swept setting, and every row of the
-    settings with known budgets (a setting added on resume is still to run)."""
-    budgets = None if budgets is None else list(budgets)
-    last: dict[Any, int] = {}
-    seen: dict[Any, set[tuple[Any, ...]]] = {}
-    keys = set()
-    for k, row in enumerate(rows):
-        conversation = row["conversation"]
-        last[conversation] = k
-        seen.setdefault(conversation, set()).add(setting_key(row))
-        keys.add(row_key(row))
-    swept = [setting_key(s) for s in settings if budgets_of(s, budgets) is None]
-    fixed = [(b, setting_key(s)) for s in settings for b in budgets_of(s, budgets) or ()]
-    return frozenset(
-        c
-        for c, k in last.items()
-        if k < len(rows) - 1
-        and all(key in seen[c] for key in swept)
-        and all((c, b, *key) in keys for b, key in fixed)
-    )
-
-
 def _all_done(
     item: CorpusItem,
     settings: Sequence[Mapping[str, Any]],
     budgets: list[int] | None,
-    skip: frozenset[RowKey],
+    skip: Container[RowKey],
     baselines: bool = False,
 ) -> bool:
     """Whether every row of the conversation (with the ``baselines``' rows) is in ``skip``;

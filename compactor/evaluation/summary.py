@@ -26,6 +26,7 @@ parameter), read at their own budgets only, and are never on a frontier.
 
 from __future__ import annotations
 
+from array import array
 from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
@@ -51,6 +52,7 @@ SUMMARY_BUDGETS: tuple[int, ...] = tuple(
     )
 )
 _PERCENTILES = (50, 10, 90)
+_PROBE_KINDS = ("strict", "partial", "answer")
 
 
 def summarise(
@@ -63,19 +65,71 @@ def summarise(
     without a row at or below a budget is not counted there.
     """
     if budgets is None:
-        groups: dict[tuple[Any, ...], list[Mapping[str, Any]]] = defaultdict(list)
+        feed = SummaryFeed()
         for row in rows:
-            groups[(*setting_key(row), row[BUDGET])].append(row)
-    else:
-        groups = _read_at(rows, sorted(budgets))
-    keys = list(groups)
-    order = {k[:-1]: n for n, k in reversed(list(enumerate(keys)))}
-    keys.sort(key=lambda k: (order[k[:-1]], k[-1]))
-    summaries = [_summary(k, groups[k]) for k in keys]
-    _beside_baselines(summaries)
-    _mark_frontier(summaries, "anchors_kept", "frontier")
-    _mark_frontier(summaries, "needs_met", "frontier_needed")
-    return summaries
+            feed.add(row)
+        return feed.summaries()
+    rows = list(rows)
+    feed = SummaryFeed(budgets)
+    for row in rows:
+        feed.first_seen.setdefault(setting_key(row), len(feed.first_seen))
+    feed.take(_read_at(rows, sorted(budgets)))
+    return feed.summaries()
+
+
+class SummaryFeed:
+    """:func:`summarise`, fed row by row, holding per setting only the figures its summary reads
+    (a few numbers a row), never the rows: a run of a million rows summarises in little memory.
+
+    With ``budgets`` (sweep rows), rows come conversation by conversation (a conversation's rows
+    one after another, as a run writes them); each conversation's rows in force at the budgets
+    are read when the next conversation starts. ``feed.summaries()`` equals ``summarise`` of all
+    the rows fed.
+    """
+
+    def __init__(self, budgets: Sequence[int] | None = None):
+        self.budgets = None if budgets is None else sorted(budgets)
+        self.first_seen: dict[tuple[Any, ...], int] = {}
+        self._groups: dict[tuple[Any, ...], _Group] = {}
+        self._conversation: list[Mapping[str, Any]] = []
+
+    def add(self, row: Mapping[str, Any]) -> None:
+        setting = setting_key(row)
+        self.first_seen.setdefault(setting, len(self.first_seen))
+        if self.budgets is None:
+            self._group((*setting, row[BUDGET])).add(row)
+            return
+        if self._conversation and self._conversation[-1]["conversation"] != row["conversation"]:
+            self._flush()
+        self._conversation.append(row)
+
+    def take(self, groups: Mapping[tuple[Any, ...], Iterable[Mapping[str, Any]]]) -> None:
+        """Rows already grouped by (setting, budget)."""
+        for key, rows in groups.items():
+            group = self._group(key)
+            for row in rows:
+                group.add(row)
+
+    def summaries(self) -> list[dict[str, Any]]:
+        self._flush()
+        order = self.first_seen
+        keys = sorted(self._groups, key=lambda k: (order[k[:-1]], k[-1]))
+        summaries = [self._groups[k].summary(k) for k in keys]
+        _beside_baselines(summaries)
+        _mark_frontier(summaries, "anchors_kept", "frontier")
+        _mark_frontier(summaries, "needs_met", "frontier_needed")
+        return summaries
+
+    def _flush(self) -> None:
+        if self._conversation and self.budgets is not None:
+            self.take(_read_at(self._conversation, self.budgets))
+        self._conversation = []
+
+    def _group(self, key: tuple[Any, ...]) -> _Group:
+        group = self._groups.get(key)
+        if group is None:
+            group = self._groups[key] = _Group()
+        return group
 
 
 def worst_by_needed_recall(
@@ -138,51 +192,88 @@ def _is_baseline(row: Mapping[str, Any]) -> bool:
     return (row.get(STRATEGY) or MEMORY_COMPACT) != MEMORY_COMPACT
 
 
-def _summary(key: tuple[Any, ...], rows: list[Mapping[str, Any]]) -> dict[str, Any]:
-    setting = dict(zip(SETTING_PARAMETERS, key[1:-1], strict=True))
-    if setting["keep_roles"] is not None:
-        setting["keep_roles"] = list(setting["keep_roles"])
-    chars = np.array([r["output_chars"] for r in rows], dtype=np.float64)
-    with_anchors = [r for r in rows if r["anchors"]]
-    retention = np.array([r["anchors_kept"] / r["anchors"] for r in with_anchors])
-    out: dict[str, Any] = {BUDGET: key[-1], **setting, "conversations": len(rows)}
-    out["budget_met_rate"] = round(sum(bool(r["budget_met"]) for r in rows) / len(rows), 6)
-    for p, name in zip(_PERCENTILES, ("median", "p10", "p90"), strict=True):
-        out[f"output_chars_{name}"] = float(np.percentile(chars, p))
-    for p, name in zip(_PERCENTILES, ("median", "p10", "p90"), strict=True):
-        out[f"anchor_retention_{name}"] = (
-            round(float(np.percentile(retention, p)), 6) if len(retention) else None
-        )
-    out["anchors"] = sum(r["anchors"] for r in rows)
-    out["anchors_kept"] = _total(r["anchors_kept"] for r in rows)
-    out["output_chars"] = _total(r["output_chars"] for r in rows)
-    out["tool_pairs_broken"] = _total(r["tool_pairs_broken"] for r in rows)
-    if all("output_tokens" in r for r in rows):
-        out["output_tokens"] = _total(r["output_tokens"] for r in rows)
-    out["frontier"] = False
-    if any("needs" in r for r in rows):
-        out.update(_needed(key[0], rows))
-    if any("probes" in r for r in rows):
-        for kind in ("strict", "partial", "answer"):
-            found = [r[f"probes_{kind}"] for r in rows if r.get(f"probes_{kind}") is not None]
-            out[f"probes_{kind}"] = round(float(np.mean(found)), 6) if found else None
-    return out
+class _Group:
+    """The figures of one setting at one budget, row by row: what its summary reads (sums in
+    row order, as ``sum`` gives them, and the values its percentiles and means are taken of)."""
 
+    def __init__(self) -> None:
+        self.rows = self.met = self.anchors = 0
+        self.kept: int | float = 0
+        self.chars_total: int | float = 0
+        self.broken: int | float = 0
+        self.tokens: int | float | None = 0  # None once a row has no output_tokens
+        self.chars = array("d")
+        self.retention = array("d")  # anchors kept / anchors, of the rows with anchors
+        self.needs: int | None = None  # None until a row has the outcome columns
+        self.needs_met: int | float = 0
+        self.shares = array("d")  # needs met / needs, of the rows with needs
+        self.probed = False  # whether a row has the probe columns
+        self.probes = {kind: array("d") for kind in _PROBE_KINDS}
 
-def _needed(strategy: str, rows: list[Mapping[str, Any]]) -> dict[str, Any]:
-    """The needed-later recall of one setting: pooled, and the median over conversations."""
-    judged = [r for r in rows if r.get("needs")]
-    needs = sum(r["needs"] for r in judged)
-    met = _total(r["needs_met"] for r in judged)
-    shares = [r["needs_met"] / r["needs"] for r in judged]
-    return {
-        STRATEGY: strategy,
-        "needs": needs,
-        "needs_met": met,
-        "needed_recall": round(met / needs, 6) if needs else None,
-        "needed_recall_median": round(float(np.median(shares)), 6) if shares else None,
-        "frontier_needed": False,
-    }
+    def add(self, row: Mapping[str, Any]) -> None:
+        self.rows += 1
+        self.met += bool(row["budget_met"])
+        self.chars.append(row["output_chars"])
+        if row["anchors"]:
+            self.retention.append(row["anchors_kept"] / row["anchors"])
+        self.anchors += row["anchors"]
+        self.kept += row["anchors_kept"]
+        self.chars_total += row["output_chars"]
+        self.broken += row["tool_pairs_broken"]
+        if self.tokens is not None:
+            self.tokens = self.tokens + row["output_tokens"] if "output_tokens" in row else None
+        if "needs" in row:
+            self.needs = self.needs or 0
+            if row["needs"]:
+                self.needs += row["needs"]
+                self.needs_met += row["needs_met"]
+                self.shares.append(row["needs_met"] / row["needs"])
+        self.probed = self.probed or "probes" in row
+        for kind, found in self.probes.items():
+            if row.get(f"probes_{kind}") is not None:
+                found.append(row[f"probes_{kind}"])
+
+    def summary(self, key: tuple[Any, ...]) -> dict[str, Any]:
+        setting = dict(zip(SETTING_PARAMETERS, key[1:-1], strict=True))
+        if setting["keep_roles"] is not None:
+            setting["keep_roles"] = list(setting["keep_roles"])
+        chars = np.asarray(self.chars, dtype=np.float64)
+        retention = np.asarray(self.retention, dtype=np.float64)
+        out: dict[str, Any] = {BUDGET: key[-1], **setting, "conversations": self.rows}
+        out["budget_met_rate"] = round(self.met / self.rows, 6)
+        for p, name in zip(_PERCENTILES, ("median", "p10", "p90"), strict=True):
+            out[f"output_chars_{name}"] = float(np.percentile(chars, p))
+        for p, name in zip(_PERCENTILES, ("median", "p10", "p90"), strict=True):
+            out[f"anchor_retention_{name}"] = (
+                round(float(np.percentile(retention, p)), 6) if len(retention) else None
+            )
+        out["anchors"] = self.anchors
+        out["anchors_kept"] = _total(self.kept)
+        out["output_chars"] = _total(self.chars_total)
+        out["tool_pairs_broken"] = _total(self.broken)
+        if self.tokens is not None:
+            out["output_tokens"] = _total(self.tokens)
+        out["frontier"] = False
+        if self.needs is not None:
+            out.update(self._needed(key[0]))
+        if self.probed:
+            for kind, found in self.probes.items():
+                out[f"probes_{kind}"] = round(float(np.mean(found)), 6) if found else None
+        return out
+
+    def _needed(self, strategy: str) -> dict[str, Any]:
+        """The needed-later recall: pooled, and the median over conversations with a need."""
+        needs, met = self.needs or 0, _total(self.needs_met)
+        return {
+            STRATEGY: strategy,
+            "needs": needs,
+            "needs_met": met,
+            "needed_recall": round(met / needs, 6) if needs else None,
+            "needed_recall_median": round(float(np.median(self.shares)), 6)
+            if self.shares
+            else None,
+            "frontier_needed": False,
+        }
 
 
 def _beside_baselines(summaries: list[dict[str, Any]]) -> None:
@@ -216,7 +307,6 @@ def _mark_frontier(summaries: list[dict[str, Any]], measure: str, flag: str) -> 
         summary[flag] = not bool(dominated.any())
 
 
-def _total(values: Iterable[float]) -> int | float:
+def _total(total: int | float) -> int | float:
     """A sum, whole when every term is (a baseline's mean over draws may not be)."""
-    total = sum(values)
     return total if isinstance(total, int) else round(float(total), 6)

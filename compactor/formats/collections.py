@@ -66,30 +66,34 @@ class Collection:
             raise FormatError(
                 [Problem(f"there is no record {index}: the file holds {self.description}")]
             )
-        record = self.records[index]
-        holder = record.holder
-        conversation = record.value[holder] if holder == "traj" else record.value
-        base = at(record.source, "traj") if holder == "traj" else record.source
-        try:
-            conversion = convert(conversation, format)
-        except FormatError as error:
-            raise FormatError([_under(base, p) for p in error.problems]) from None
-        changes = tuple(_placed(base, c) for c in conversion.changes)
-        sources = tuple(_join(base, source) for source in conversion.sources)
-        if holder == "traj":
-            others = [name for name in record.value if name != "traj"]
-            if others:
-                names = ", ".join(others)
-                changes += (
-                    Change(
-                        "field-ignored",
-                        f"{record.source}: the record's other fields ({names}) have no place "
-                        "in a request and were left out",
-                        None,
-                        record.source,
-                    ),
-                )
-        return replace(conversion, changes=changes, sources=sources)
+        return convert_record(self.records[index], format)
+
+
+def convert_record(record: Record, format: str | None = None) -> Conversion:
+    """One record as a request; problems name the record's place (``[3].traj[2]``, ``line 4``)."""
+    holder = record.holder
+    conversation = record.value[holder] if holder == "traj" else record.value
+    base = at(record.source, "traj") if holder == "traj" else record.source
+    try:
+        conversion = convert(conversation, format)
+    except FormatError as error:
+        raise FormatError([_under(base, p) for p in error.problems]) from None
+    changes = tuple(_placed(base, c) for c in conversion.changes)
+    sources = tuple(_join(base, source) for source in conversion.sources)
+    if holder == "traj":
+        others = [name for name in record.value if name != "traj"]
+        if others:
+            names = ", ".join(others)
+            changes += (
+                Change(
+                    "field-ignored",
+                    f"{record.source}: the record's other fields ({names}) have no place "
+                    "in a request and were left out",
+                    None,
+                    record.source,
+                ),
+            )
+    return replace(conversion, changes=changes, sources=sources)
 
 
 def is_record(value: Any) -> bool:

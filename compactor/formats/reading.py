@@ -6,9 +6,12 @@ at a time: without ``record``, :class:`ManyConversations` says how many there ar
 
 from __future__ import annotations
 
+import codecs
 import json
+from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Any
+from functools import cached_property
+from typing import Any, BinaryIO
 
 from compactor.errors import FormatError, Problem, UnreadableJSON
 from compactor.formats.collections import Collection, collection_of
@@ -35,8 +38,10 @@ class Document:
     data: Any = None
     lines: list[tuple[str, Any]] | None = None
 
-    @property
+    @cached_property
     def collection(self) -> Collection | None:
+        """Its records, found once: converting each of N records must not look at all N again
+        (that made reading a collection quadratic)."""
         return collection_of(self.data, self.lines)
 
 
@@ -122,6 +127,28 @@ def read_lines(text: str) -> list[tuple[str, Any]]:
     return values
 
 
+def line_texts(handle: BinaryIO) -> Iterator[tuple[int, str]]:
+    """``(line number, text)`` of each non-blank line of a binary file, read one at a time and
+    split as :func:`read_lines` splits (at LF only; a CR before it and a byte-order mark at the
+    start dropped). Raises :class:`UnicodeDecodeError` for a line that is not UTF-8."""
+    for number, raw in enumerate(handle, start=1):
+        raw = raw.removesuffix(b"\n").removesuffix(b"\r")
+        if number == 1:
+            raw = raw.removeprefix(codecs.BOM_UTF8)
+        text = raw.decode("utf-8")
+        if text.strip():
+            yield number, text
+
+
+def looks_like_lines(first: str) -> bool:
+    """Whether a text whose first non-blank line is ``first``, followed by another, is JSON
+    Lines when no format is given (it cannot then be one JSON document)."""
+    try:
+        return isinstance(json.loads(first), dict)
+    except ValueError:
+        return False
+
+
 def _text(source: str | bytes) -> str:
     if isinstance(source, str):
         return source.removeprefix("\ufeff")
@@ -143,12 +170,7 @@ def _text(source: str | bytes) -> str:
 
 def _looks_like_lines(text: str) -> bool:
     lines = [line for line in _lines(text) if line.strip()]
-    if len(lines) < 2:
-        return False
-    try:
-        return isinstance(json.loads(lines[0]), dict)
-    except ValueError:
-        return False
+    return len(lines) >= 2 and looks_like_lines(lines[0])
 
 
 def _lines(text: str) -> list[str]:

@@ -8,6 +8,7 @@ only known in the page body, so applying them loads on the next run.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -20,7 +21,7 @@ from explorer.frames import imports
 from explorer.frames.imports import Attempt
 from explorer.frames.markup import markdown_literal
 from explorer.session import state
-from explorer.session.conversation import Conversation, safe_name
+from explorer.session.conversation import Conversation, content_key, safe_name
 from explorer.widgets import common
 
 PASTE_KEY = "paste_text"
@@ -61,14 +62,23 @@ class Step:
 def label_for(
     source: str, conversion: Conversion, file_name: str | None = None, record: int | None = None
 ) -> str:
-    """The explorer's label: what it is, the file's name made safe, the record, the format."""
+    """The explorer's label: what it is, the file's name made safe, the record, the format.
+
+    A paste has no name: its label says when it was pasted and the start of its content's key
+    (``Pasted conversation (request) at 14:03:22, id 3f9a2c``), so that two pastes, even in one
+    second, are told apart in the workspace's picker.
+    """
     noun = {"pasted": "Pasted conversation", "uploaded": "Uploaded file"}.get(
         source, "Conversation"
     )
     name = safe_name(file_name)
     named = f"{noun} {name}" if name else noun
     of = f", record {record}" if record is not None else ""
-    return f"{named}{of} ({conversion.format})"
+    label = f"{named}{of} ({conversion.format})"
+    if source == "pasted" and not name:
+        at = time.strftime("%H:%M:%S", time.localtime())
+        label += f" at {at}, id {content_key(conversion.request['messages'])[:6]}"
+    return label
 
 
 def decide(

@@ -11,7 +11,8 @@ import time
 
 import pytest
 
-from compactor.cli.evaluate import _earlier, _Plan, _plan, register
+from compactor.cli.evaluate import _plan, register
+from compactor.cli.resuming import written_before
 from compactor.evaluation import (
     SUMMARY_BUDGETS,
     RunOptions,
@@ -20,6 +21,7 @@ from compactor.evaluation import (
     settings_grid,
     summarise,
 )
+from compactor.evaluation.summary import SummaryFeed
 from tests.generate import VOCABULARY
 from tests.paths import CORPUS, ROOT
 
@@ -232,17 +234,20 @@ def test_the_plan_sweeps_unless_budgets_are_listed_or_in_the_grid():
     assert not _plan(options("--grid", "budget_chars=600")).sweep
 
 
-def test_the_summary_reads_every_listed_row_but_only_the_sweep_rows_in_force():
-    # Sweep points at 100, 120 and 150: only 150 is in force at a summary budget (200).
-    setting = settings_grid()[0]
-    rows = [setting | {"conversation": 0, "budget_chars": b} for b in (100, 120, 150)]
-    assert _Plan([setting], [100, 120, 150], sweep=False).summary_rows(iter(rows)) == rows
-    assert _Plan([setting], None, sweep=True).summary_rows(rows) == [rows[0], rows[2]]
+def test_the_summary_fed_row_by_row_is_the_summary_of_all_rows():
+    items = load_corpus(REAL / "tau_airline_3_records.json")
+    chosen = settings_grid({}, {"keep_last_n": [2, 6]})
+    for budgets, read_at in ([None, SUMMARY_BUDGETS], [[700, 3000], None]):
+        rows = list(evaluate(items, chosen, budgets, options=RunOptions(workers=1)))
+        feed = SummaryFeed(read_at)
+        for row in rows:
+            feed.add(row)
+        assert feed.summaries() == summarise(rows, read_at)
 
 
 def test_a_fresh_run_takes_nothing_from_earlier_rows():
-    earlier = _earlier(None, _plan(options()))
-    assert (earlier.kept, earlier.skip, earlier.whole) == ([], set(), frozenset())
+    earlier = written_before(None, _plan(options()), RunOptions())
+    assert (len(earlier), earlier.whole(settings_grid())) == (0, frozenset())
 
 
 def test_future_and_no_outcomes_choose_the_outcome_columns(tmp_path):

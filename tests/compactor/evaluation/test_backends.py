@@ -16,7 +16,7 @@ from compactor.evaluation import (
     row_key,
     settings_grid,
 )
-from compactor.evaluation.run import local_outcomes
+from compactor.evaluation.pool import local_outcomes
 from tests.paths import CORPUS, ROOT
 
 CHOSEN = settings_grid({}, {"keep_last_n": [2, 5], "duplicate_threshold": [0.7, 0.9]})

@@ -113,3 +113,26 @@ def test_serve_refuses_a_bad_limit_in_the_environment():
     done = cli("serve", "--port", str(free_port()), env=env)
     assert done.returncode == 2
     assert "COMPACTOR_MAX_BODY_BYTES must be a whole number, not 'lots'" in done.stderr.decode()
+
+
+@pytest.mark.parametrize("workers", ["1", "2"])
+@pytest.mark.parametrize(
+    "text, says",
+    [
+        ('[providers.local]\nkind = "telepathy"\n', "providers.local.kind"),
+        ("[providers.local\n", "line 1"),
+        (None, "cannot read the providers file"),
+    ],
+    ids=["bad kind", "not TOML", "missing"],
+)
+def test_a_broken_providers_file_stops_serve_at_once_with_the_reason(workers, text, says, tmp_path):
+    path = tmp_path / "providers.toml"
+    if text is not None:
+        path.write_text(text)
+    env = {**os.environ, "COMPACTOR_PROVIDERS": str(path)}
+    done = cli("serve", "--port", str(free_port()), "--workers", workers, env=env)
+    said = done.stderr.decode() + done.stdout.decode()
+    assert done.returncode == 2, said
+    assert f"the providers file {path} (COMPACTOR_PROVIDERS) cannot be used" in said
+    assert says in said, said
+    assert "Traceback" not in said and "Uvicorn running" not in said

@@ -1,6 +1,7 @@
 """What an import does next: stop at problems, wait for the user's fixes, or load."""
 
 import json
+import time
 
 from explorer.frames import imports
 from explorer.session.conversation import params_from
@@ -24,7 +25,7 @@ def test_problems_stop_the_import():
 def test_a_clean_conversation_loads_at_once_with_a_label_naming_its_format():
     step = importing.decide(imports.read(json.dumps(rich_request())), "pasted", FALLBACK)
     assert step.conversation is not None
-    assert step.conversation.label == "Pasted conversation (request)"
+    assert step.conversation.label.startswith("Pasted conversation (request) at ")
     assert step.conversation.params["budget_chars"] == 600
 
 
@@ -46,3 +47,17 @@ def test_an_import_over_the_limits_waits_until_a_fix_is_chosen():
     fixed = importing.decide(attempt, "pasted", FALLBACK, keep_last=True)
     assert len(fixed.conversation.messages) == 200
     assert fixed.conversation.messages[0]["content"] == "message 1"
+
+
+def test_two_pastes_in_one_second_get_distinct_labels(monkeypatch):
+    moment = time.localtime(1_700_000_000)
+    at = time.strftime("%H:%M:%S", moment)
+    monkeypatch.setattr(importing.time, "localtime", lambda *_: moment)  # both in one second
+    first, second = rich_request(), rich_request()
+    second["messages"][0]["content"] += " And one more thing."
+    labels = [
+        importing.decide(imports.read(json.dumps(r)), "pasted", FALLBACK).conversation.label
+        for r in (first, second)
+    ]
+    assert all(label.startswith(f"Pasted conversation (request) at {at}, id ") for label in labels)
+    assert labels[0] != labels[1]
