@@ -47,7 +47,7 @@ def test_a_corpus_file_runs_and_a_worst_conversation_opens_in_a_view(visit):
     fill(visit, "max_message_chars", "400")
     visit.main.get_by_test_id("stRadio").get_by_text(widgets.LISTED).click()
     fill(visit, "budget_chars (when listed)", "300,1500")
-    visit.main.get_by_role("button", name=widgets.RUN_BUTTON).click()
+    visit.main.get_by_role("button", name=widgets.RUN_BUTTON, exact=True).click()
     expect(visit.main.get_by_test_id("stProgress")).to_contain_text("4 conversations in")
     visit.settle()
     assert not visit.exceptions()
