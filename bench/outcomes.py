@@ -15,11 +15,10 @@ and 50 percent of each conversation's characters, over the shared corpus and the
 from __future__ import annotations
 
 import argparse
-import statistics
-import time
 from collections.abc import Callable
 from pathlib import Path
 
+from bench.timing import medians
 from compactor import compact, validate
 from compactor.analyses.outcomes import DEFAULT_FUTURE, continuation_check
 from compactor.evaluation import load_corpus
@@ -59,15 +58,8 @@ def speed() -> None:
         "compact (full request)": lambda: compact(request),
         "outcomes after a change": figures,
     }
-    for task in tasks.values():  # warm up: the parameter-free parts are found once
-        task()
-    times: dict[str, list[float]] = {name: [] for name in tasks}
-    for _ in range(ROUNDS):
-        for name, task in tasks.items():
-            start = time.perf_counter()
-            task()
-            times[name].append(time.perf_counter() - start)
-    t = {name: statistics.median(v) for name, v in times.items()}
+    # the warm-up call finds the parameter-free parts once, as the explorer does
+    t = medians(tasks, ROUNDS)
     print(
         f"largest sample {slug!r}: {len(request['messages'])} messages, "
         f"{chars_of(request):,} characters; {ROUNDS} rounds"

@@ -10,11 +10,10 @@ so machine noise hits every measurement alike.
 
 from __future__ import annotations
 
-import statistics
-import time
 from collections.abc import Callable
 from typing import Any
 
+from bench.timing import medians
 from compactor import compact, shrink
 from compactor.export import export
 from compactor.formats import convert
@@ -52,18 +51,6 @@ def by_hand(messages: list[dict[str, Any]], setting: Setting) -> Any:
     return export(compact(request), request, "openai", empty_results=empty).value
 
 
-def medians(tasks: dict[str, Callable[[], object]]) -> dict[str, float]:
-    for task in tasks.values():  # warm up
-        task()
-    times: dict[str, list[float]] = {name: [] for name in tasks}
-    for _ in range(ROUNDS):
-        for name, task in tasks.items():
-            start = time.perf_counter()
-            task()
-            times[name].append(time.perf_counter() - start)
-    return {name: statistics.median(t) for name, t in times.items()}
-
-
 def main() -> None:
     slug, request = largest()
     params = {k: request[k] for k in PARAMS if k in request}
@@ -83,7 +70,7 @@ def main() -> None:
         tasks["shrink, LangChain messages"] = lambda: shrink(objects, setting)
     except ImportError:
         print("(LangChain not installed: its line is left out)")
-    t = medians(tasks)
+    t = medians(tasks, ROUNDS)
     chars = sum(len(m["content"]) for m in request["messages"])
     base = t["import + compact + export"]
     print(

@@ -14,11 +14,9 @@ Medians over interleaved rounds, so machine noise hits every measurement alike.
 from __future__ import annotations
 
 import random
-import statistics
-import time
-from collections.abc import Callable
 
 from bench.prose import largest_request
+from bench.timing import medians
 from compactor import compact, run, validate
 from compactor.analyses.sweeps import budget_sweep, threshold_sweep, trim_sweep
 from compactor.samples import load_samples
@@ -55,18 +53,6 @@ def near_duplicates(request: dict, seed: int = 7) -> dict:
     return {**request, "messages": out, "keep_last_n": 0}
 
 
-def medians(tasks: dict[str, Callable[[], object]]) -> dict[str, float]:
-    for task in tasks.values():  # warm up
-        task()
-    times: dict[str, list[float]] = {name: [] for name in tasks}
-    for _ in range(ROUNDS):
-        for name, task in tasks.items():
-            start = time.perf_counter()
-            task()
-            times[name].append(time.perf_counter() - start)
-    return {name: statistics.median(t) for name, t in times.items()}
-
-
 def measure(label: str, request: dict) -> None:
     typed = validate(request)
     result = run(typed)
@@ -80,7 +66,8 @@ def measure(label: str, request: dict) -> None:
             "validate + run + sweep": lambda: budget_sweep(run(validate(request))),
             "threshold sweep": lambda: threshold_sweep(result),
             "max_message_chars sweep": lambda: trim_sweep(result),
-        }
+        },
+        ROUNDS,
     )
     steps = len(threshold_sweep(result).steps)
     print(f"{label}: {len(request['messages'])} messages, {chars:,} characters; {ROUNDS} rounds")
