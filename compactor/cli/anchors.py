@@ -18,7 +18,12 @@ from compactor.cli.io import (
     read_bytes,
     reports_bad_input,
 )
-from compactor.cli.params import add_parameter_arguments, overrides, with_token_budget
+from compactor.cli.params import (
+    add_parameter_arguments,
+    add_watch_argument,
+    overrides,
+    with_token_budget,
+)
 from compactor.engine.pipeline import run as run_pipeline
 from compactor.errors import ProblemError
 from compactor.formats import convert_text
@@ -64,12 +69,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     )
     add_input_argument(parser)
     add_parameter_arguments(parser)
-    parser.add_argument(
-        "--watch",
-        action="append",
-        default=[],
-        metavar="PHRASE",
-        help="also track PHRASE (case and spacing ignored) as a 'watched' anchor; repeatable",
+    add_watch_argument(
+        parser,
+        "also track PHRASE (case and spacing ignored) as a 'watched' anchor; repeatable",
     )
     add_indent_argument(parser)
     parser.set_defaults(run=run)

@@ -15,7 +15,7 @@ from compactor.cli.io import (
     read_bytes,
     reports_bad_input,
 )
-from compactor.cli.params import add_parameter_arguments, overrides
+from compactor.cli.params import add_parameter_arguments, add_watch_argument, overrides
 from compactor.errors import ProblemError
 from compactor.formats import apply_fixes, convert_text
 from compactor.input.validation import validate
@@ -56,13 +56,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         action="store_true",
         help="cut every message over 8,000 characters to its first 8,000",
     )
-    parser.add_argument(
-        "--watch",
-        action="append",
-        default=[],
-        metavar="PHRASE",
-        help="also count PHRASE (case and spacing ignored) as an anchor; repeatable",
-    )
+    add_watch_argument(parser)
     add_parameter_arguments(parser)
     add_indent_argument(parser)
     parser.set_defaults(run=run)

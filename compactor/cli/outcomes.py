@@ -15,7 +15,7 @@ from compactor.cli.io import (
     read_json,
     reports_bad_input,
 )
-from compactor.cli.params import add_parameter_arguments
+from compactor.cli.params import add_parameter_arguments, add_watch_argument
 from compactor.errors import Problem, ProblemError
 
 DESCRIPTION = f"""\
@@ -74,13 +74,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         metavar="R",
         help=f"random draws for the random baseline (default {DEFAULT_DRAWS})",
     )
-    parser.add_argument(
-        "--watch",
-        action="append",
-        default=[],
-        metavar="PHRASE",
-        help="also count PHRASE (case and spacing ignored) as an anchor; repeatable",
-    )
+    add_watch_argument(parser)
     add_parameter_arguments(parser)
     add_indent_argument(parser)
     parser.set_defaults(run=run)

@@ -38,6 +38,14 @@ def add_setting_argument(parser: argparse.ArgumentParser | Any, help: str = SETT
     parser.add_argument("--setting", metavar="FILE", default=None, help=help)
 
 
+WATCH_HELP = "also count PHRASE (case and spacing ignored) as an anchor; repeatable"
+
+
+def add_watch_argument(parser: argparse.ArgumentParser, help: str = WATCH_HELP) -> None:
+    """``--watch PHRASE``, repeatable: a phrase counted beside the anchors."""
+    parser.add_argument("--watch", action="append", default=[], metavar="PHRASE", help=help)
+
+
 def add_parameter_arguments(parser: argparse.ArgumentParser) -> None:
     group = parser.add_argument_group(
         "parameters",

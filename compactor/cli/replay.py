@@ -22,7 +22,7 @@ from compactor.cli.io import (
     indent_of,
     reports_bad_input,
 )
-from compactor.cli.params import add_parameter_arguments, setting_of
+from compactor.cli.params import add_parameter_arguments, add_watch_argument, setting_of
 from compactor.errors import Problem, ProblemError
 from compactor.integrations import Setting
 from compactor.model import Request
@@ -85,12 +85,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     trim.add_argument("--keep-last-messages", type=int, metavar="N", help="keepLastMessages")
     trim.add_argument("--drop-tool-parts", action="store_true", help="dropToolParts")
     trim.add_argument("--max-tokens-estimate", type=int, metavar="N", help="maxTokensEstimate")
-    parser.add_argument(
-        "--watch",
-        action="append",
-        default=[],
-        metavar="PHRASE",
-        help="a phrase to count in anchors_lost beside the anchors (repeat for more)",
+    add_watch_argument(
+        parser,
+        "a phrase to count in anchors_lost beside the anchors (repeat for more)",
     )
     parser.add_argument(
         "--encoding",
