@@ -21,10 +21,9 @@ from __future__ import annotations
 import argparse
 import json
 from dataclasses import dataclass
-from pathlib import Path
 
-import numpy as np
-
+from bench.recall_corpus import FOLDERS, SHARES, conversations
+from bench.recall_corpus import lift_interval as pooled_lift
 from compactor import InvalidRequest, validate
 from compactor.analyses.outcomes import (
     DEFAULT_FUTURE,
@@ -33,13 +32,8 @@ from compactor.analyses.outcomes import (
     judge_spans,
     past_request,
 )
-from compactor.evaluation import load_corpus
 from compactor.strategies import anchor_keep
 
-SHARES = (0.1, 0.2, 0.3, 0.5)
-ROOT = Path(__file__).resolve().parent.parent
-FOLDERS = (ROOT.parent / "shared" / "corpus", ROOT / "tests" / "fixtures" / "real")
-RESAMPLES = 2000
 #: The protection both anchor-keep and memory-compact run with: the schema's defaults (system
 #: messages and the last 5 protected), and bare (nothing protected by role, the last message),
 #: the rules keep-last and random play by (they protect nothing).
@@ -61,16 +55,6 @@ class Row:
     random_low: float
     random_high: float
     budget_met: bool
-
-
-def conversations(paths: list[Path | str]) -> list[tuple[str, list[dict]]]:
-    out = []
-    for folder in map(Path, paths):
-        for item in load_corpus(folder, keep_last=True, cut_long=True):
-            messages = item.request["messages"]
-            if len(messages) >= 4:
-                out.append((f"{folder.name}/{item.conversation}", messages))
-    return out
 
 
 def measure(name: str, messages: list[dict], params: dict, protection: dict) -> list[Row]:
@@ -109,13 +93,8 @@ def lift_interval(rows: list[Row], seed: int = 0) -> tuple[float, float, float]:
     """anchor-keep's pooled recall minus keep-last's, and its 95% bootstrap interval over
     conversations (each resample draws conversations with replacement and pools their needs)."""
     rows = [r for r in rows if r.needs]
-    needs = np.array([r.needs for r in rows], dtype=np.float64)
-    diff = np.array([r.met["ours"] - r.met["keep-last"] for r in rows], dtype=np.float64)
-    rng = np.random.default_rng(seed)
-    picks = rng.integers(0, len(rows), size=(RESAMPLES, len(rows)))
-    lifts = diff[picks].sum(axis=1) / needs[picks].sum(axis=1)
-    low, high = np.percentile(lifts, (2.5, 97.5))
-    return float(diff.sum() / needs.sum()), float(low), float(high)
+    diff = [r.met["ours"] - r.met["keep-last"] for r in rows]
+    return pooled_lift([r.needs for r in rows], diff, seed)
 
 
 def _share(met: float, needs: int) -> str:

@@ -16,8 +16,8 @@ from __future__ import annotations
 
 import argparse
 from collections.abc import Callable
-from pathlib import Path
 
+from bench.recall_corpus import FOLDERS, SHARES
 from bench.timing import medians
 from compactor import compact, validate
 from compactor.analyses.outcomes import DEFAULT_FUTURE, continuation_check
@@ -26,9 +26,6 @@ from compactor.samples import load_samples
 
 ROUNDS = 9
 TARGET = 0.5
-SHARES = (0.1, 0.2, 0.3, 0.5)
-ROOT = Path(__file__).resolve().parent.parent
-FOLDERS = (ROOT.parent / "shared" / "corpus", ROOT / "tests" / "fixtures" / "real")
 
 
 def chars_of(request: dict) -> int:

@@ -35,11 +35,12 @@ import argparse
 import time
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 import numpy as np
 
+from bench.recall_corpus import FOLDERS, SHARES, conversations
+from bench.recall_corpus import lift_interval as pooled_lift
 from compactor import InvalidRequest, validate
 from compactor.analyses.outcomes import (
     DEFAULT_DRAWS,
@@ -55,14 +56,9 @@ from compactor.analyses.outcomes import (
 from compactor.analyses.replay import MemoryCompact, cache_reuse, replay
 from compactor.analyses.replay.strategies import Registered
 from compactor.analyses.sweeps import BUDGET_RANGE
-from compactor.evaluation import load_corpus
 from compactor.model import Request
 from compactor.strategies import registry
 
-SHARES = (0.1, 0.2, 0.3, 0.5)
-ROOT = Path(__file__).resolve().parent.parent
-FOLDERS = (ROOT.parent / "shared" / "corpus", ROOT / "tests" / "fixtures" / "real")
-RESAMPLES = 2000
 MAX_REPLAY = 60
 OURS, BARE = "anchor-keep", "anchor-keep bare"
 KEEP_LAST, RANDOM = "keep-last", "random"
@@ -95,16 +91,6 @@ class Cell:
     stable: dict[str, float] = field(default_factory=dict)
     within: dict[str, float] = field(default_factory=dict)  # 1.0 when the budget was met
     random_met: np.ndarray = field(default_factory=lambda: np.zeros(DEFAULT_DRAWS))
-
-
-def conversations(paths: list[Path | str]) -> list[tuple[str, list[dict]]]:
-    out = []
-    for folder in map(Path, paths):
-        for item in load_corpus(folder, keep_last=True, cut_long=True):
-            messages = item.request["messages"]
-            if len(messages) >= 4:
-                out.append((f"{folder.name}/{item.conversation}", messages))
-    return out
 
 
 def budget_of(share: float, chars: int) -> int:
@@ -171,12 +157,8 @@ def lift_interval(cells: list[Cell], label: str, seed: int = 0) -> tuple[float, 
     """``label``'s pooled recall minus keep-last's, and its 95% bootstrap interval over
     conversations (each resample draws conversations with replacement and pools their needs)."""
     cells = [c for c in cells if c.needs]
-    needs = np.array([c.needs for c in cells], dtype=np.float64)
-    diff = np.array([c.met[label] - c.met[KEEP_LAST] for c in cells], dtype=np.float64)
-    picks = np.random.default_rng(seed).integers(0, len(cells), size=(RESAMPLES, len(cells)))
-    lifts = diff[picks].sum(axis=1) / needs[picks].sum(axis=1)
-    low, high = np.percentile(lifts, PERCENTILES)
-    return float(diff.sum() / needs.sum()), float(low), float(high)
+    diff = [c.met[label] - c.met[KEEP_LAST] for c in cells]
+    return pooled_lift([c.needs for c in cells], diff, seed)
 
 
 def _fig(value: float | None) -> str:
