@@ -51,7 +51,14 @@ def _setting(settings: Sequence[str]) -> alt.Color:
         "setting:N",
         title="Setting",
         scale=_scale(settings),
-        legend=alt.Legend(orient="top", direction="vertical", labelLimit=0, symbolType="stroke"),
+        legend=alt.Legend(
+            orient="top",
+            direction="vertical",
+            labelLimit=0,
+            symbolType="stroke",
+            symbolOpacity=1,  # a faint layer's opacity would fade the legend
+            symbolStrokeWidth=2.5,
+        ),
     )
 
 
@@ -87,7 +94,6 @@ def prefix_chart(settings: Sequence[str]) -> alt.LayerChart:
     setting (dataset :data:`TURNS`): bold, over the last few turns (``stable_share_smoothed``,
     :func:`explorer.frames.replay.smoothing_window`); faint behind it, each turn's own
     (``stable_share``), whose comb of ups and downs would hide one setting behind the other."""
-    colour = _setting(settings)
     share = alt.Y(
         "stable_share:Q",
         title="Stable prefix share",
@@ -97,7 +103,7 @@ def prefix_chart(settings: Sequence[str]) -> alt.LayerChart:
     each = (
         alt.Chart(alt.Data(name=TURNS))
         .mark_line(strokeWidth=1, opacity=0.3, interpolate="step-after")
-        .encode(x=_TURN, y=share, color=colour)
+        .encode(x=_TURN, y=share, color=_setting(settings))
     )
     smoothed = (
         alt.Chart(alt.Data(name=TURNS))
@@ -105,7 +111,7 @@ def prefix_chart(settings: Sequence[str]) -> alt.LayerChart:
         .encode(
             x=_TURN,
             y=alt.Y("stable_share_smoothed:Q"),
-            color=colour,
+            color=_setting(settings),
             tooltip=[
                 alt.Tooltip("setting:N", title="Setting"),
                 alt.Tooltip("turn:Q", title="Turn"),
