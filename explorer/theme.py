@@ -91,3 +91,9 @@ def component_color(title: str = "Score component") -> alt.Color:
         legend=alt.Legend(orient="top", title=title),
         sort=names,
     )
+
+
+#: Settings compared side by side (the Replay page's A and B): Paul Tol's "bright" blue and red,
+#: told apart with the common colour-vision deficiencies, 3:1 or more on the light and the dark
+#: theme alike, and never a fate's colour.
+SETTING_COLOURS: tuple[str, ...] = ("#4477AA", "#EE6677")

@@ -68,8 +68,12 @@ def draw(outcome: Outcome) -> None:
     with right:
         st.subheader("Cache-reusable share per turn")
         st.vega_lite_chart(spec=charts.prefix_spec(turns), width="stretch")
+        st.caption(frames.smoothing_sentence(turns))
     st.subheader(f"Drift: {noun} lost so far")
-    st.caption("Click a loss (a diamond) to see the turn and the message where it happened.")
+    st.caption(
+        f"{frames.drift_sentence(turns, noun)} Click a loss (a diamond) to see the turn and "
+        "the message where it happened."
+    )
     event = st.vega_lite_chart(
         spec=charts.drift_spec(turns, frames.loss_points(runs)),
         width="stretch",
@@ -89,7 +93,23 @@ def draw(outcome: Outcome) -> None:
     st.session_state[LAST_LOSS_KEY] = picked
     outcomes.misses_chart(misses)
     with st.expander(f"Every turn ({len(turns):,} rows)"):
-        columns = {"stable_share": st.column_config.NumberColumn("stable share", format="percent")}
+        columns = {
+            "stable_share": st.column_config.NumberColumn("stable share", format="percent"),
+            "stable_share_smoothed": st.column_config.NumberColumn(
+                "stable share, recent turns", format="percent"
+            ),
+            "anchors_lost_ever": st.column_config.NumberColumn(
+                f"{noun} lost so far", help="Lost at this turn or before; never falls."
+            ),
+            "anchors_missing": st.column_config.NumberColumn(
+                f"{noun} not in what is sent",
+                help="Of the messages so far, none of their occurrences is whole in what is "
+                "sent at this turn; falls when the turn's new message repeats them.",
+            ),
+            "anchors_back": st.column_config.NumberColumn(
+                f"{noun} back", help="Missing the turn before, back with this turn's message."
+            ),
+        }
         if encoding:
             columns["tokens_out"] = st.column_config.NumberColumn(
                 f"{encoding} tokens out", format="localized"

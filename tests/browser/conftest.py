@@ -59,9 +59,14 @@ def chromium() -> Iterator[Browser]:
 
 
 @contextmanager
-def visiting(browser: Browser, server: driver.Server, name: str) -> Iterator[driver.Visit]:
+def visiting(
+    browser: Browser,
+    server: driver.Server,
+    name: str,
+    viewport: dict[str, int] = driver.VIEWPORT,
+) -> Iterator[driver.Visit]:
     """A visit that is screenshotted and closed at the end, and checked for foreign requests."""
-    visit = driver.Visit(browser, server.url)
+    visit = driver.Visit(browser, server.url, viewport)
     try:
         yield visit
         visit.screenshot(name)

@@ -26,6 +26,7 @@ PAGES = [
     "A/B compare",
     "Strategies",
     "Walkthrough",
+    "Replay",
 ]
 #: The contrast WCAG asks of graphics that carry meaning.
 GRAPHICS_CONTRAST = 3.0

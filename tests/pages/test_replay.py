@@ -1,5 +1,9 @@
 """Replay: the page shows the engine's replay on every sample and on an imported file, follows
-the turn slider, the settings and the parameters."""
+the turn slider, the settings and the parameters; the seeds/003 trim's token limit follows the
+sidebar's budget and a comparison of unequal budgets says so; on a real rollout the anchors lost
+so far never fall."""
+
+import math
 
 import bpe_openai
 import pytest
@@ -18,7 +22,7 @@ from explorer.session.replays import (
     REGISTRY_SETTINGS,
     SEED_TRIM,
 )
-from explorer.widgets.replay import A_KEY, B_KEY, NONE, TRIM_KEEP_KEY
+from explorer.widgets.replay import A_KEY, B_KEY, NONE, TRIM_KEEP_KEY, TRIM_TOKENS_KEY
 from harness.apptest import (
     assert_clean,
     chart_rows,
@@ -60,7 +64,7 @@ def check_follows(at, expected, setting=MEMORY_ALWAYS):
     mine = turns[turns["setting"] == setting]
     assert list(mine["chars_out"]) == [t.chars_out for t in expected.turns]
     assert list(mine["stable_prefix_chars"]) == [t.stable_prefix_chars for t in expected.turns]
-    assert list(mine["anchors_lost"]) == [t.anchors_lost for t in expected.turns]
+    assert list(mine["anchors_missing"]) == [t.anchors_lost for t in expected.turns]
     last = len(expected.histories) - 1
     assert at.slider(key=TURN_KEY).value == last
     final = [(m.role, m.content) for m in expected.final]
@@ -107,21 +111,75 @@ def test_an_imported_file_replays():
     check_follows(at, engine(at))
 
 
+def test_on_a_real_rollout_the_anchors_lost_so_far_never_fall_and_the_falls_are_said():
+    path = ROOT / "tests" / "fixtures" / "real" / "codex_tool_calls.jsonl"
+    request = apply_fixes(convert_text(path.read_bytes())).request
+    at = goto(load(start(), request), PAGE)
+    assert_clean(at)
+    expected = engine(at)
+    turns = chart_rows(at, "anchors_lost_ever")
+    mine = turns[turns["setting"] == MEMORY_ALWAYS]
+    ever = list(mine["anchors_lost_ever"])
+    assert ever == sorted(ever)
+    assert ever == [
+        len({x.fact for x in expected.losses if x.turn <= t.turn}) for t in expected.turns
+    ]
+    missing = [t.anchors_lost for t in expected.turns]
+    assert any(b < a for a, b in zip(missing, missing[1:], strict=False))  # the engine's falls
+    assert list(mine["anchors_missing"]) == missing
+    said = next(c.value for c in at.caption if c.value.startswith("Solid: the anchors lost"))
+    falls = int((mine["anchors_back"] > 0).sum())
+    assert f"{MEMORY_ALWAYS}: it falls at {falls:,} turns" in said
+
+
 def test_the_seed_trim_replays_with_its_own_parameters():
     at = goto(start({"sample": "support-chat"}), PAGE)
     at.selectbox(key=B_KEY).set_value(SEED_TRIM).run()
     at.number_input(key=TRIM_KEEP_KEY).set_value(3).run()
+    at.number_input(key=TRIM_TOKENS_KEY).set_value(10_000).run()
     assert_clean(at)
     request = validate(request_of(at))
     facts = [(a.text, a.occurrences) for a in find_anchors(request.contents)]
     expected = replay_request(
-        request, "trim", keep_last_messages=3, drop_tool_parts=False, facts=facts
+        request,
+        "trim",
+        keep_last_messages=3,
+        drop_tool_parts=False,
+        max_tokens_estimate=10_000,
+        facts=facts,
     )
     turns = chart_rows(at, "chars_out")
     mine = turns[turns["setting"] == SEED_TRIM]
     assert list(mine["messages_out"]) == [t.messages_out for t in expected.turns]
-    assert list(mine["anchors_lost"]) == [t.anchors_lost for t in expected.turns]
+    assert list(mine["anchors_missing"]) == [t.anchors_lost for t in expected.turns]
     assert max(mine["messages_out"]) == 3
+    assert list(mine["chars_out"]) == [t.chars_out for t in expected.turns]
+
+
+def warnings_of(at):
+    return [w.value for w in at.warning if "do not work to the same budget" in w.value]
+
+
+def test_the_seed_trims_token_limit_follows_the_budget_and_unequal_budgets_are_said():
+    at = goto(start({"sample": "support-chat"}), PAGE)
+    at.selectbox(key=B_KEY).set_value(SEED_TRIM).run()
+    assert_clean(at)
+    budget = request_of(at)["budget_chars"]
+    tokens = at.number_input(key=TRIM_TOKENS_KEY)
+    assert tokens.value == math.ceil(budget / 4)  # the sidebar's budget, as the page counts it
+    assert warnings_of(at) == []  # A and B work to the same budget
+    set_param(at, "budget_chars", 2_000)
+    assert at.number_input(key=TRIM_TOKENS_KEY).value == 500  # left alone, it follows
+    assert warnings_of(at) == []
+    at.number_input(key=TRIM_TOKENS_KEY).set_value(5_000).run()
+    assert_clean(at)
+    (said,) = warnings_of(at)
+    assert f"{MEMORY_ALWAYS} works to 2,000 characters (about 500 tokens)" in said
+    assert f"{SEED_TRIM} works to 5,000 tokens by the estimate (about 20,000 characters)" in said
+    set_param(at, "budget_chars", 3_000)
+    assert at.number_input(key=TRIM_TOKENS_KEY).value == 5_000  # set by hand, it stays
+    at.number_input(key=TRIM_TOKENS_KEY).set_value(None).run()
+    assert any("has no size limit" in w for w in warnings_of(at))
 
 
 def test_with_an_encoding_chosen_every_turn_counts_the_tokens_it_sends():
@@ -169,7 +227,7 @@ def test_every_registry_strategy_replays_as_the_engine_replays_it(setting):
     mine = turns[turns["setting"] == setting]
     assert list(mine["chars_out"]) == [t.chars_out for t in expected.turns]
     assert list(mine["stable_prefix_chars"]) == [t.stable_prefix_chars for t in expected.turns]
-    assert list(mine["anchors_lost"]) == [t.anchors_lost for t in expected.turns]
+    assert list(mine["anchors_missing"]) == [t.anchors_lost for t in expected.turns]
 
 
 def test_a_clearing_strategy_replays_with_its_own_parameters_and_breaks_the_cached_prefix():

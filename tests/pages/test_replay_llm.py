@@ -1,7 +1,9 @@
 """Replay: the seeds/003 loop around LLM compact is offered only with a provider configured, runs
 only on its button, through the test language model server over the real openai client, is kept
 for the session, and draws like any other setting; a failing provider makes the loop send the
-last ten messages; the key never reaches the page."""
+last ten messages; the key never reaches the page. Its token limit follows the sidebar's budget
+(the seed's 20,000 would compare 80,000 characters with the budget) and a limit set apart from it
+is said on screen."""
 
 from compactor import validate
 from compactor.analyses.anchors.report import find_anchors
@@ -51,6 +53,21 @@ def test_without_a_provider_the_loop_is_not_offered(monkeypatch):
     at = on_page(PAGE, chat())
     assert_clean(at)
     assert SEED_LOOP not in at.selectbox(key=B_KEY).options
+
+
+def test_the_loops_token_limit_follows_the_budget_and_a_limit_apart_is_said(configured):
+    at = on_page(PAGE, chat())
+    at.selectbox(key=B_KEY).set_value(SEED_LOOP).run()
+    assert_clean(at)
+    assert at.number_input(key=LOOP_LIMIT_KEY).value == 250  # ceil(1,000 characters / 4)
+    said = [w.value for w in at.warning if "same budget" in w.value]
+    assert said == []
+    at.number_input(key=LOOP_LIMIT_KEY).set_value(20_000).run()
+    assert_clean(at)
+    (said,) = [w.value for w in at.warning if "do not work to the same budget" in w.value]
+    assert "works to 1,000 characters (about 250 tokens)" in said
+    assert f"{SEED_LOOP} compacts over 20,000 tokens by the estimate" in said
+    assert configured.calls == []
 
 
 def test_the_loop_runs_on_its_button_once_and_draws_like_a_setting(configured):
