@@ -33,9 +33,9 @@ Boundaries: an anchor starts after whitespace, the start of a message, or one of
 ``( [ { < > " ' ` , ; : = * | ! ? # / \\ + &``, Unicode punctuation, or a CJK character (CJK text
 puts no space around ``DE-4471``); it ends before anything but a letter, digit or underscore of a
 script other than CJK. An escape sequence is a boundary as a whole, never the start of a word:
-``\\n``, ``\\t``, ``\\r``, ``\\"``, ``\\uXXXX`` and ``\\xXX`` after one backslash or more (JSON inside
-JSON doubles them), so ``\\nThe`` in JSON-encoded tool arguments gives no ``nThe``; a run of
-backslashes before anything else is a boundary as one backslash is. (A relative Windows path
+``\\n``, ``\\t``, ``\\r``, ``\\"``, ``\\uXXXX`` and ``\\xXX`` after one backslash or more (JSON
+inside JSON doubles them), so ``\\nThe`` in JSON-encoded tool arguments gives no ``nThe``; a run
+of backslashes before anything else is a boundary as one backslash is. (A relative Windows path
 written with single backslashes, ``src\\new_x.py``, reads as an escape there; a drive or UNC
 path is one ``path`` anchor, read before its backslashes.) Digits are ASCII digits. Scanning
 runs left to right: at each start the first kind in the order above that matches takes its text,
