@@ -24,10 +24,19 @@ def draw(outcome: Outcome) -> None:
         st.info("No anchor in this conversation.", icon=":material/info:")
         return
     cols = st.columns(3)
-    cols[0].metric("Anchors", f"{len(report.anchors):,}")
-    cols[1].metric("Kept", f"{report.kept_count:,}", f"{report.retention:.0%} retained", "off")
-    lost = len(report.anchors) - report.kept_count
-    cols[2].metric("Lost", f"{lost:,}")
+    total = len(report.anchors)
+    lost = total - report.kept_count
+    cols[0].metric("Anchors", f"{total:,}")
+    # Shares of the anchors, not changes: no arrow and no colour (an up arrow on "27% kept"
+    # reads as a gain where 73% were lost).
+    for column, label, count in ((cols[1], "Kept", report.kept_count), (cols[2], "Lost", lost)):
+        column.metric(
+            label,
+            f"{count:,}",
+            f"{count / total:.0%} of the anchors",
+            delta_color="off",
+            delta_arrow="off",
+        )
     st.markdown("; ".join(anchor_frames.stage_sentences(report)) + ".")
     st.subheader("By kind")
     common.table(anchor_frames.kinds_frame(report))

@@ -32,11 +32,13 @@ def draw(outcome: Outcome) -> None:
         st.success(checks.pairing_summary(report), icon=":material/check:")
     else:
         st.warning(checks.pairing_summary(report), icon=":material/call_split:")
-        for issue in report.issues:
-            st.markdown(f"- **{issue.kind}**: {issue.explanation}.")
+        fixes = cache.pair_fixes(state.conversation(), result, report)
+        for issue, fix in zip(report.issues, fixes, strict=True):
+            st.markdown(checks.split_line(issue, fix))
         st.caption(
-            "To keep a pair together, pin both messages, or raise the budget: the Budget "
-            "sweep page shows from which budget each message is kept."
+            "Each fix is for the stage that split the pair, and was checked by compacting "
+            "again with it (the other parameters as they are). A pin is made in the "
+            "conversation: open the message on the Fate timeline and pin it."
         )
     if report.uncalled:
         uncalled = [f"#{i}" for i in report.uncalled]

@@ -30,8 +30,11 @@ from compactor.analyses.markup import (
 )
 from compactor.analyses.pairing import (
     LINK,
+    PairFix,
+    PairingIssue,
     PairingReport,
     check_pairing,
+    pair_fix,
     tool_pairs,
 )
 from compactor.analyses.semantic import (
@@ -77,6 +80,8 @@ __all__ = [
     "KEPT_ALWAYS",
     "LINK",
     "NOT_FOUND",
+    "PairFix",
+    "PairingIssue",
     "PairingReport",
     "RECORDED",
     "REMOVED",
@@ -93,6 +98,7 @@ __all__ = [
     "WatchedFact",
     "budget_sweep",
     "check_pairing",
+    "pair_fix",
     "compare_params",
     "compare_results",
     "grade",

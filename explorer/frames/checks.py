@@ -8,7 +8,7 @@ from collections.abc import Iterable
 import pandas as pd
 
 from compactor import CompactionResult
-from compactor.analyses import LINK, NOT_FOUND, PairingReport, WatchedFact
+from compactor.analyses import LINK, NOT_FOUND, PairFix, PairingIssue, PairingReport, WatchedFact
 from explorer.frames.views import name_list
 
 # --- watched facts --------------------------------------------------------------------------
@@ -100,6 +100,25 @@ def pairing_summary(report: PairingReport) -> str:
         f"Compaction split {broken:,} of the {pairs}: {kept_ids} "
         f"{'is' if broken == 1 else 'are'} kept without {'its' if broken == 1 else 'their'} "
         "partner. Chat APIs reject a tool result without its call and a call without its result."
+    )
+
+
+#: Each split's cause, in words (``PairingIssue.cause``).
+CAUSES = {
+    "dedupe": "dedupe removed it",
+    "drop": "drop removed it for the budget",
+    "window": "drop removed it just before the last keep_last_n messages",
+    "trim": "a trim cut away the call's line",
+}
+
+
+def split_line(issue: PairingIssue, fix: PairFix | None) -> str:
+    """One split pair as a Markdown list item (numbers and names only, no message text): what
+    is kept without what, the cause, and the fix that rejoins it."""
+    advice = fix.advice if fix is not None else "no change of the request found to rejoin it"
+    return (
+        f"- **{issue.kind}** ({CAUSES.get(issue.cause, issue.cause)}): {issue.explanation}. "
+        f"**Fix:** {advice}."
     )
 
 

@@ -21,6 +21,7 @@ from compactor.analyses import (
     ABComparison,
     BudgetSweep,
     Graded,
+    PairFix,
     PairingReport,
     ThresholdSweep,
     TokenReport,
@@ -32,6 +33,7 @@ from compactor.analyses import (
     compare_results,
     grade,
     message_counts,
+    pair_fix,
     semantic_pairs,
     threshold_sweep,
     token_report,
@@ -227,6 +229,19 @@ def pairing(conversation: Conversation, result: CompactionResult) -> Pairing:
     except ValueError as error:
         note = f"The imported tool links do not fit this history ({error}); paired by position."
         return Pairing(check_pairing(result, None, conversation.removed_results), 0, note)
+
+
+@st.cache_resource(max_entries=16, show_spinner="Checking a fix for each split pair...")
+def _pair_fixes(key: str, _result: CompactionResult, _report: PairingReport):
+    return tuple(pair_fix(_result, issue) for issue in _report.issues)
+
+
+def pair_fixes(
+    conversation: Conversation, result: CompactionResult, report: PairingReport
+) -> tuple[PairFix | None, ...]:
+    """A checked fix for each pair the run split (one run of the engine per fix tried)."""
+    pairs = ",".join(f"{p.call}-{p.result}" for p in report.pairs)
+    return _pair_fixes(f"{run_key(conversation, result)}:{pairs}", result, report)
 
 
 @st.cache_resource(max_entries=8, show_spinner=False)

@@ -59,3 +59,20 @@ def test_the_overview_says_what_each_stage_did_to_the_anchors():
     report = anchor_report(engine(at))
     captions = [c.value for c in at.caption if c.value.startswith("Anchors (ids")]
     assert captions and f"{report.kept_count:,} of {len(report.anchors):,} kept" in captions[0]
+
+
+def test_kept_and_lost_are_shares_without_an_arrow_or_a_colour():
+    # A loss must not read as a gain: "↑ 27% retained" in green was shown for a 73% loss.
+    at = on_page(PAGE, rich_request())
+    assert_clean(at)
+    report = anchor_report(engine(at))
+    total, kept = len(report.anchors), report.kept_count
+    assert 0 < kept < total  # the request loses some anchors and keeps some
+    metrics = {m.label: m for m in at.metric}
+    for label, count in (("Kept", kept), ("Lost", total - kept)):
+        metric = metrics[label]
+        assert metric.value == f"{count:,}"
+        assert metric.proto.delta == f"{count / total:.0%} of the anchors"
+        shown = metric.proto  # what the browser draws: the arrow's direction and the colour
+        assert shown.MetricDirection.Name(shown.direction) == "NONE"
+        assert shown.MetricColor.Name(shown.color) == "GRAY"

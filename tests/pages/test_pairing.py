@@ -5,13 +5,14 @@ import json
 
 import pytest
 
-from compactor.analyses.pairing import check_pairing
+from compactor.analyses.pairing import check_pairing, pair_fix
 from compactor.samples import load_samples
-from explorer.frames.checks import pairing_summary, removed_by_import_note
+from explorer.frames.checks import pairing_summary, removed_by_import_note, split_line
 from explorer.session import state
 from explorer.session.conversation import Conversation, params_from
 from explorer.widgets import importing
 from harness.apptest import assert_clean, engine, goto, metrics, set_param, start, table
+from tests.compactor.analyses.test_pairing import SPLITS
 from tests.paths import CORPUS
 
 PAGE = "pages/pairing.py"
@@ -85,7 +86,38 @@ def test_an_imported_history_is_paired_by_its_tool_call_ids():
     assert metrics(at)["Paired by tool-call id"] == "2"
     assert metrics(at)["Split by compaction"] == "2"
     explained = [m.value for m in at.markdown if m.value.startswith("- **")]
-    assert explained == [f"- **{i.kind}**: {i.explanation}." for i in report.issues]
+    result = engine(at)
+    assert explained == [split_line(i, pair_fix(result, i)) for i in report.issues]
+    assert all("drop removed it for the budget" in line for line in explained)
+
+
+def test_a_split_by_dedupe_is_advised_a_dedupe_fix_and_the_fix_rejoins_it():
+    # The advice for a result dedupe removed was "raise the budget", which cannot rejoin it.
+    messages, params, _ = SPLITS["dedupe"]
+    request = {"messages": messages, **params}
+    conv = Conversation(
+        tuple(messages),
+        params_from(request, {}),
+        "Repeated result",
+        source="loaded",
+        tool_links=((2, 3), (4, 5)),
+    )
+    at = start()
+    at.session_state[state.PENDING_KEY] = (conv, dict(conv.params))
+    at.run()
+    goto(at, PAGE)
+    assert_clean(at)
+    assert metrics(at)["Split by compaction"] == "1"
+    explained = [m.value for m in at.markdown if m.value.startswith("- **")]
+    assert explained == [
+        "- **call without result** (dedupe removed it): assistant message #4 is kept but the "
+        "result of its tool call, message #5, was removed by dedupe as a near-duplicate of #3 "
+        "(linked by tool-call id). **Fix:** raise duplicate_threshold to 0.93, above the word "
+        "overlap of #5 with the earlier tool messages (at most 0.9231), so dedupe keeps it."
+    ]
+    set_param(at, "duplicate_threshold", 0.93)  # the advised fix
+    assert_clean(at)
+    assert metrics(at)["Split by compaction"] == "0"
 
 
 @pytest.mark.parametrize("path", ["app.py", "pages/output.py"])

@@ -44,7 +44,7 @@ _EMPTY = np.zeros(0, dtype=np.int64)
 def plain_matches(text: str) -> list[tuple[int, int, int]]:
     """``(start, end, group)`` of every match of ANCHOR_PATTERN in ``text``, by scanning all of
     it: the definition."""
-    return [(m.start() + 1, m.end(), m.lastindex) for m in ANCHOR_PATTERN.finditer(text)]
+    return [(m.start(g), m.end(), g) for m in ANCHOR_PATTERN.finditer(text) for g in (m.lastindex,)]
 
 
 def find_match_arrays(
@@ -137,15 +137,19 @@ def _key_matches(
         lengths = np.array([own_length[k] for k in alone], dtype=np.int64)
         offsets = np.cumsum(lengths + 1) - lengths
         table = np.array(
-            [(m.start(), m.end(), m.lastindex) for m in ANCHOR_PATTERN.finditer(blob)],
+            [
+                (m.start(g), m.end(), g)
+                for m in ANCHOR_PATTERN.finditer(blob)
+                for g in (m.lastindex,)
+            ],
             dtype=np.int64,
         ).reshape(-1, 3)
-        where = np.searchsorted(offsets - 1, table[:, 0], side="right") - 1
+        where = np.searchsorted(offsets, table[:, 0], side="right") - 1
         base = offsets[where]
         key = np.array(alone, dtype=np.int64)[where]
         found += zip(
             key.tolist(),
-            (table[:, 0] + 1 - base).tolist(),
+            (table[:, 0] - base).tolist(),
             (table[:, 1] - base).tolist(),
             table[:, 2].tolist(),
             strict=True,
@@ -159,7 +163,7 @@ def _key_matches(
         while b <= own:
             m = match(line, b)
             if m:
-                found.append((k, b, m.end() - 1, m.lastindex))
+                found.append((k, m.start(m.lastindex) - 1, m.end() - 1, m.lastindex))
                 at = m.end()
             else:
                 at = b + 1
@@ -234,7 +238,7 @@ def _resume(text: str, s: seg.Segments, done: int, extra: list[tuple[int, int, i
         for m in ANCHOR_PATTERN.finditer(text, resumed, far):
             if m.start() >= lim:
                 break
-            extra.append((m.start() + 1, m.end(), m.lastindex))
+            extra.append((m.start(m.lastindex), m.end(), m.lastindex))
             done = m.end()
         cut = max(cut, lim, done)
         if done <= lim:

@@ -92,7 +92,7 @@ def find_matches(text: str, plain_below: int = PLAIN_BELOW) -> list[tuple[int, i
 
 def inner_matches(text: str) -> list[tuple[int, int]]:
     """Spans of the non-container kinds inside a container's ``text``."""
-    return [(m.start(), m.end() - 1) for m in INNER_PATTERN.finditer(" " + text)]
+    return [(m.start(m.lastindex) - 1, m.end() - 1) for m in INNER_PATTERN.finditer(" " + text)]
 
 
 @dataclass(frozen=True, slots=True)

@@ -32,8 +32,14 @@ this order at every position where an anchor may start (``ANCHOR_PATTERN``):
 Boundaries: an anchor starts after whitespace, the start of a message, or one of
 ``( [ { < > " ' ` , ; : = * | ! ? # / \\ + &``, Unicode punctuation, or a CJK character (CJK text
 puts no space around ``DE-4471``); it ends before anything but a letter, digit or underscore of a
-script other than CJK. Digits are ASCII digits. Scanning runs left to right: at each start the
-first kind in the order above that matches takes its text, and the scan goes on after it.
+script other than CJK. An escape sequence is a boundary as a whole, never the start of a word:
+``\\n``, ``\\t``, ``\\r``, ``\\"``, ``\\uXXXX`` and ``\\xXX`` after one backslash or more (JSON
+inside JSON doubles them), so ``\\nThe`` in JSON-encoded tool arguments gives no ``nThe``; a run
+of backslashes before anything else is a boundary as one backslash is. (A relative Windows path
+written with single backslashes, ``src\\new_x.py``, reads as an escape there; a drive or UNC
+path is one ``path`` anchor, read before its backslashes.) Digits are ASCII digits. Scanning
+runs left to right: at each start the first kind in the order above that matches takes its text,
+and the scan goes on after it.
 Anchors are keyed by their exact text; the kind is that of the text's first match.
 
 An occurrence is every match of the anchor's text, and also every place the text is found, with
@@ -69,8 +75,16 @@ CONTAINERS = frozenset({URL, EMAIL, PATH})
 _CJK = r"\u2e80-\u9fff\u3040-\u30ff\uac00-\ud7af\uf900-\ufaff\uff00-\uffef"
 #: A character an anchor cannot touch: a letter, digit or underscore, except CJK ones.
 _W = rf"[^\W{_CJK}]"
-#: The character before an anchor (consumed, so the scan can skip everything else quickly).
-_BEFORE = rf"[\s(\[{{<>\"'`,;:=*|!?#/\\+&\u00a1\u00ab\u00bb\u00bf\u2000-\u206f\u3000-\u303f{_CJK}]"
+#: What an escape sequence has after its backslashes: ``\n``, ``\t``, ``\r``, ``\"``,
+#: ``\uXXXX``, ``\xXX`` (``\\`` is a run of backslashes).
+_ESCAPED = r'(?:[ntr"]|u[0-9A-Fa-f]{4}|x[0-9A-Fa-f]{2})'
+#: What comes before an anchor (consumed, so the scan can skip everything else quickly): one
+#: boundary character, or, from its first backslash, a run of backslashes and escape sequences
+#: (atomic: ``\nThe`` never gives way to a boundary at ``\`` before ``nThe``).
+_BEFORE = (
+    rf"(?:[\s(\[{{<>\"'`,;:=*|!?#/+&\u00a1\u00ab\u00bb\u00bf\u2000-\u206f\u3000-\u303f{_CJK}]"
+    rf"|\\(?<!\\\\)(?>\\*{_ESCAPED}?(?:\\+{_ESCAPED}?)*))"
+)
 # ``May`` is a verb too: it is a month only with a day or a year, and has no abbreviation.
 _NOT_MAY = [m for m in MONTHS if m != "May"]
 _MONTH_ABBR = "(?:" + "|".join("Sept?" if m == "September" else m[:3] for m in _NOT_MAY) + r")\.?"

@@ -4,7 +4,13 @@ import pytest
 from hypothesis import given, settings
 
 from compactor import run, validate
-from compactor.analyses.pairing import PairingIssue, ToolPair, check_pairing, tool_pairs
+from compactor.analyses.pairing import (
+    PairingIssue,
+    ToolPair,
+    check_pairing,
+    pair_fix,
+    tool_pairs,
+)
 from tests.generate import requests
 
 HISTORY = [
@@ -68,6 +74,7 @@ def test_a_kept_result_whose_call_was_dropped():
             "dropped",
             "tool result #3 is kept but its call, assistant message #2, was dropped (paired by "
             "position)",
+            "drop",  # the result is kept by its role; not by the window (keep_last_n is 1)
         ),
     )
     assert not report.ok and report.uncalled == ()
@@ -85,6 +92,7 @@ def test_a_kept_call_whose_result_was_dropped():
             "dropped",
             "assistant message #2 is kept but the result of its tool call, message #3, was "
             "dropped (linked by tool-call id)",
+            "drop",
         ),
     )
 
@@ -148,3 +156,114 @@ def test_links_from_an_import_pair_a_result_with_a_call_that_is_not_adjacent():
     by_link = check_pairing(result, conversion.tool_links)
     assert by_link.pairs == (ToolPair(1, 3, "link", False, True, "result without call"),)
     assert [(i.index, i.partner, i.partner_fate) for i in by_link.issues] == [(3, 1, "dropped")]
+
+
+# --- each split's cause, and a fix that rejoins it ------------------------------------------
+
+ORDER = "order status shipped carrier DHL eta Friday warehouse Porto hub tracking signature"
+SAYING = "I will look this order up for you now. " * 12
+
+
+def call(k, text=""):
+    line = f'[tool call lookup_order id=c{k}] {{"order": "AC-{k}"}}'
+    return {"role": "assistant", "content": f"{text}\n\n{line}" if text else line}
+
+
+def answer(k, content):
+    return {"role": "tool", "id": f"c{k}", "content": content}
+
+
+SYSTEM = {"role": "system", "content": "You look up orders."}
+ASK = {"role": "user", "content": "Where are my orders AC-1 and AC-2?"}
+THANKS = [
+    {"role": "user", "content": "Thanks, and the refund?"},
+    {"role": "assistant", "content": "The refund is on its way."},
+]
+SPLITS = {
+    # The second result repeats the first with one more word: dedupe removes it.
+    "dedupe": (
+        [SYSTEM, ASK, call(1), answer(1, ORDER), call(2), answer(2, ORDER + " confirmed"), *THANKS],
+        {"budget_chars": 4_000, "keep_last_n": 2},
+        "duplicate_threshold",
+    ),
+    # The same result twice: no threshold up to 1 keeps it, protecting tool messages does.
+    "dedupe, identical": (
+        [SYSTEM, ASK, call(1), answer(1, ORDER), call(2), answer(2, ORDER), *THANKS],
+        {"budget_chars": 4_000, "keep_last_n": 2},
+        "keep_roles",
+    ),
+    # A long message before the call line: the trim cuts the line away, the result stays.
+    "trim": (
+        [SYSTEM, ASK, call(1, SAYING), answer(1, "shipped Friday"), *THANKS],
+        {"budget_chars": 4_000, "keep_last_n": 2, "keep_roles": ["system", "tool"]}
+        | {"max_message_chars": 120},
+        "max_message_chars",
+    ),
+    # The call is pinned, its long result is dropped for the budget.
+    "drop": (
+        [SYSTEM, ASK, call(1) | {"pin": True}, answer(1, "status: shipped. " * 30), *THANKS],
+        {"budget_chars": 300, "keep_last_n": 2},
+        "budget_chars",
+    ),
+    # The result is one of the last two messages; its call, just before them, is dropped.
+    "window": (
+        [SYSTEM, ASK, call(1, "Checking the order now."), answer(1, "shipped Friday"), THANKS[1]],
+        {"budget_chars": 100, "keep_last_n": 2},
+        "keep_last_n",
+    ),
+}
+
+
+def linked(messages):
+    return [(i - 1, i) for i, m in enumerate(messages) if m["role"] == "tool"]
+
+
+def with_fix(request, fix):
+    """The request with the advised change made, as a user would make it."""
+    messages = [
+        m | {"pin": True} if i in fix.pins else m for i, m in enumerate(request["messages"])
+    ]
+    params = {k: list(v) if k == "keep_roles" else v for k, v in fix.params.items()}
+    return request | params | {"messages": messages}
+
+
+@pytest.mark.parametrize("case", sorted(SPLITS))
+def test_each_split_names_its_cause_and_the_advised_fix_rejoins_it(case):
+    messages, params, changed = SPLITS[case]
+    request = {"messages": messages, **params}
+    links = linked(messages)
+    report = check_pairing(run(validate(request)), links)
+    assert [issue.cause for issue in report.issues] == [case.split(",")[0]]
+    issue = report.issues[0]
+    fix = pair_fix(run(validate(request)), issue)
+    assert fix is not None and list(fix.params) == [changed] and fix.pins == ()
+    assert changed in fix.advice and "budget" not in fix.advice.replace(changed, "")
+    # Compacting again with the advised change keeps both halves (the call's line whole).
+    fixed = check_pairing(run(validate(with_fix(request, fix))), links)
+    pair = next(p for p in fixed.pairs if {p.call, p.result} == {issue.index, issue.partner})
+    assert pair.call_kept and pair.result_kept and fixed.ok
+
+
+def test_a_trimmed_call_whose_line_survives_is_kept():
+    messages = [SYSTEM, ASK, call(1), answer(1, "shipped Friday"), *THANKS]
+    params = {"budget_chars": 4_000, "max_message_chars": 80, "keep_last_n": 0}
+    text = "Short note." + " More." * 20
+    messages[2] = {"role": "assistant", "content": call(1)["content"] + "\n\n" + text}
+    result = run(validate({"messages": messages, **params}))
+    assert result.messages[2].fate == "trimmed"  # the cut is after the call line
+    assert check_pairing(result, linked(messages)).ok
+
+
+def test_when_no_parameter_rejoins_a_pair_the_fix_pins():
+    # Fifty pinned messages of 8,000 characters fill the largest budget: drop keeps the result
+    # at no budget in range, so the fix pins it.
+    messages, params, _ = SPLITS["drop"]
+    filler = [{"role": "user", "content": "x" * 8_000, "pin": True}] * 50
+    request = {"messages": filler + messages, **params, "budget_chars": 400_000}
+    result = run(validate(request))
+    issue = check_pairing(result, linked(request["messages"])).issues[0]
+    assert issue.cause == "drop"
+    fix = pair_fix(result, issue)
+    assert fix.params == {} and fix.pins == (issue.partner,)
+    assert fix.advice.startswith(f"pin #{issue.partner}")
+    assert check_pairing(run(validate(with_fix(request, fix))), linked(messages)).ok

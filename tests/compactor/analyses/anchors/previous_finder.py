@@ -93,6 +93,6 @@ def find_matches(text: str, reach_chunks: int = 3) -> list[tuple[int, int, int]]
         for m in finditer(text, max(start, done), reach):
             if m.start() >= end:
                 break
-            found.append((m.start() + 1, m.end(), m.lastindex))
+            found.append((m.start(m.lastindex), m.end(), m.lastindex))
             done = m.end()
     return found

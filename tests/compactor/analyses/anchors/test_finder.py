@@ -126,6 +126,15 @@ JOINTS = [
     "é",
     "订",
     "",
+    # Escape sequences as JSON-encoded text writes them (see test_escapes.py).
+    "\\n",
+    "\\t",
+    '\\"',
+    "\\\\",
+    "\\\\n",
+    "\\u00e9",
+    "\\x1b",
+    "\\u12",
 ]
 shaped = st.lists(
     st.sampled_from(SHAPES) | st.sampled_from(JOINTS) | st.sampled_from(PIECES),
