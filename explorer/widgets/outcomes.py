@@ -28,6 +28,7 @@ from explorer.frames import outcomes as frames
 from explorer.session import outcome_cache, state
 from explorer.session.cache import Outcome
 from explorer.session.conversation import Conversation
+from explorer.session.keys import FUTURE_WANTED_KEY
 from explorer.widgets import common, probes, tuning
 
 # The Conversation page's probe file, drawn by the probes widgets (kept here for its callers).
@@ -37,8 +38,8 @@ from explorer.widgets.probes import probes_panel as probes_panel
 
 TIMELINE = "pages/timeline.py"
 OPEN_PICK_KEY = "outcomes_open_message"
-#: The k the user asked for (the box shows it capped at n - 2).
-WANTED_KEY = "outcomes_future_wanted"
+#: The k the user (or a link) asked for (the box shows it capped at n - 2).
+WANTED_KEY = FUTURE_WANTED_KEY
 RULE = (
     "The last k messages are the future, the others the past. The past is compacted with the "
     "sidebar's parameters; a future message needs an anchor (id, number, date, path, watched "
