@@ -74,8 +74,13 @@ def probes_panel(conv: Conversation) -> None:
     left, right = st.columns(2)
     upload = left.file_uploader("Upload a probe file", type=["json"], key=PROBE_FILE_KEY)
     pasted = right.text_area("or paste one", key=PROBE_TEXT_KEY, height=110)
-    if right.button("Use the pasted probes", key="outcome_probes_use", disabled=not pasted):
-        _keep(conv, "pasted", pasted)
+    # never disabled: a paste is sent when the box loses focus, which a click on the button
+    # does, so a button disabled until then would swallow that first click
+    if right.button("Use the pasted probes", key="outcome_probes_use"):
+        if pasted.strip():
+            _keep(conv, "pasted", pasted)
+        else:
+            right.caption("Paste a probe file above first.")
     elif upload is not None and (stored_probes(conv) or {}).get("name") != upload.name:
         _keep(conv, upload.name, upload.getvalue().decode("utf-8", "replace"))
     held = stored_probes(conv)

@@ -17,6 +17,7 @@ from compactor.analyses.outcomes import (
 )
 from compactor.strategies import compare_strategies
 from explorer.frames import outcomes as frames
+from explorer.session import state
 from explorer.widgets.probes import HOW_TO_LOAD, KIND_KEY, PROBE_TEXT_KEY
 from harness.apptest import (
     assert_clean,
@@ -237,3 +238,11 @@ def test_a_probe_file_that_cannot_be_used_is_said_on_each_page_never_a_traceback
         assert any("probe file cannot be used" in e.value for e in at.error), page
         where = list(table(at, "where")["where"])
         assert where == ["$.probes[0].evidence[0]", "$.probes[0].evidence[1]"], page
+
+
+def test_using_an_empty_paste_says_to_paste_first_and_keeps_nothing():
+    at = goto(load(start(), SMALL), "pages/conversation.py")
+    at.button(key="outcome_probes_use").click().run()
+    assert_clean(at)
+    assert "Paste a probe file above first." in [c.value for c in at.caption]
+    assert state.PROBES_KEY not in at.session_state
