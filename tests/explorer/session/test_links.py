@@ -140,6 +140,12 @@ def test_a_bad_k_falls_back_to_the_default_with_a_notice(raw):
     assert "<b>" not in notice
 
 
+def test_the_k_the_link_carries_is_the_one_the_outcome_views_keep():
+    from explorer.widgets import outcomes
+
+    assert outcomes.WANTED_KEY is keys.FUTURE_WANTED_KEY
+
+
 def test_a_k_longer_than_the_conversation_allows_is_capped_there_with_a_notice():
     assert linkvalues.capped_future_notice(4, 6) is None
     notice = linkvalues.capped_future_notice(7, 6)
