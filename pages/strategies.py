@@ -42,6 +42,7 @@ def draw(outcome: Outcome) -> None:
         options.drop_tool_parts,
         options.trim_encoding,
         options.params,
+        comparison,
     )
 
     st.subheader("What each strategy keeps")

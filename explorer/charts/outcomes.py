@@ -70,8 +70,10 @@ def recall_curve(
     domain: tuple[int, int] | None = None,
     extent: int | None = None,
     height: int = 240,
+    title: str = "Needed-later recall",
 ) -> alt.LayerChart:
-    """Needed-later recall against the budget (a :func:`~explorer.frames.outcomes.curve_frame`):
+    """A recall against the budget (a :func:`~explorer.frames.outcomes.curve_frame`, or a
+    probe recall's :func:`~explorer.frames.outcomes.probe_curve_frame`, named by ``title``):
     the setting, keep-last and random's mean as step lines, random's band, the current budget.
     ``domain`` and ``extent`` line it up with the Budget sweep's other charts."""
     colour = ink(frame)
@@ -89,7 +91,7 @@ def recall_curve(
         .mark_area(interpolate="step-after", color=RANDOM_COLOUR, opacity=0.25)
         .encode(
             x=x,
-            y=alt.Y("random_low:Q", title="Needed-later recall", axis=y_axis),
+            y=alt.Y("random_low:Q", title=title, axis=y_axis),
             y2="random_high:Q",
         )
     )
@@ -114,7 +116,7 @@ def recall_curve(
                 alt.Tooltip("budget:Q", title="From budget", format=","),
                 alt.Tooltip("to_budget:Q", title="To budget", format=","),
                 alt.Tooltip("line:N", title="Strategy"),
-                alt.Tooltip("recall:Q", title="Needed-later recall", format=".0%"),
+                alt.Tooltip("recall:Q", title=title, format=".0%"),
                 alt.Tooltip("random_low:Q", title="Random 2.5%", format=".0%"),
                 alt.Tooltip("random_high:Q", title="Random 97.5%", format=".0%"),
             ],

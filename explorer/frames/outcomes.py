@@ -1,5 +1,6 @@
 """Outcome frames (SPEC part D): the engine's outcome figures as data frames and sentences, for
-the Overview, Budget sweep, Replay, A/B compare, Strategies and Conversation pages.
+the Overview, Budget sweep, Replay, A/B compare, Strategies and Conversation pages (probe
+recall beside needed-later recall wherever that is shown).
 
 Pure functions of the engine's objects (:mod:`compactor.analyses.outcomes`); every share stays a
 number in 0..1 (None where the engine has no figure), so tables sort and tests compare exactly.
@@ -8,7 +9,7 @@ number in 0..1 (None where the engine has no figure), so tables sort and tests c
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import pandas as pd
@@ -16,16 +17,22 @@ import pandas as pd
 from compactor.analyses.outcomes import (
     DEFAULT_FUTURE,
     ContinuationCheck,
+    CurveStep,
     Needs,
+    Probe,
     ProbeOutcomes,
     ReplayMisses,
     RoleBalance,
     judge_outcome,
+    probe_recall_outcome,
 )
 from compactor.errors import Problem
 from compactor.strategies import StrategyComparison
 
 SETTING, KEEP_LAST, RANDOM = "this setting", "keep-last", "random"
+#: The probe recalls, in the order they are reported, and their columns beside other figures.
+PROBE_KINDS = ("strict", "partial", "answer")
+PROBE_COLUMNS = tuple(f"probes_{kind}" for kind in PROBE_KINDS)
 #: How a source was lost, in the unmet needs table: memory-compact's stages, then the words the
 #: judge uses for the other strategies.
 LOST = {
@@ -114,8 +121,22 @@ def balance_frame(balance: RoleBalance) -> pd.DataFrame:
 def curve_frame(check: ContinuationCheck, limit: int) -> pd.DataFrame:
     """Needed-later recall against the budget up to ``limit`` (the budget charts' right end):
     one row per step start, a last row at ``limit`` closing the final step."""
+    return steps_frame(check.curve, limit)
+
+
+def probe_curve_frame(steps: Sequence[CurveStep], kind: str, limit: int) -> pd.DataFrame:
+    """Probe recall of ``kind`` against the budget up to ``limit``, as :func:`curve_frame`
+    (a ``kind`` column says which recall it is)."""
+    frame = steps_frame(steps, limit)
+    frame.insert(0, "kind", kind)
+    return frame
+
+
+def steps_frame(steps: Sequence[CurveStep], limit: int) -> pd.DataFrame:
+    """A recall curve's steps up to ``limit``: one row per step start, a last row at
+    ``limit`` closing the final step."""
     rows = []
-    for step in check.curve:
+    for step in steps:
         if step.from_budget > limit:
             break
         rows.append(
@@ -198,7 +219,7 @@ def strategy_frame(
 def probe_frame(found: ProbeOutcomes) -> pd.DataFrame:
     """Probe recall (strict, partial, answer) of the setting, keep-last and random (mean and
     interval), and the lift."""
-    kinds = ("strict", "partial", "answer")
+    kinds = PROBE_KINDS
     lift = found.lift
     rows = [
         [SETTING, *(getattr(found.setting, k) for k in kinds)],
@@ -209,6 +230,56 @@ def probe_frame(found: ProbeOutcomes) -> pd.DataFrame:
         ["lift over keep-last", *(lift[k] for k in kinds)],
     ]
     return pd.DataFrame(rows, columns=["strategy", *kinds])
+
+
+def ab_probe_frame(by_side: Mapping[str, ProbeOutcomes]) -> pd.DataFrame:
+    """:func:`probe_frame` of each side (A, B), one after the other, with its side and budget."""
+    frames = []
+    for side, found in by_side.items():
+        frame = probe_frame(found)
+        frame.insert(0, "budget_chars", found.budget_chars)
+        frame.insert(0, "side", side)
+        frames.append(frame)
+    return pd.concat(frames, ignore_index=True)
+
+
+def strategy_probe_frame(
+    probes: Sequence[Probe],
+    contents: Sequence[str],
+    comparison: StrategyComparison,
+    found: ProbeOutcomes,
+) -> pd.DataFrame:
+    """Probe recall (``probes_strict``, ``probes_partial``, ``probes_answer``) of each strategy
+    of the lineup that ran on the conversation ``contents``, read from what it returned, and
+    random's mean (``found``: the probes' outcomes at the same budget) as the last row."""
+    rows = []
+    for o in comparison.outcomes:
+        if o.available:
+            recall = probe_recall_outcome(probes, contents, o)
+            figures = {f"probes_{k}": getattr(recall, k) for k in PROBE_KINDS}
+            rows.append({"key": o.key, "strategy": o.name, **figures})
+    r = found.random
+    rows.append(
+        {
+            "key": RANDOM,
+            "strategy": f"random (mean of {r['strict'].draws})",
+            **{f"probes_{k}": r[k].mean for k in PROBE_KINDS},
+        }
+    )
+    return pd.DataFrame(rows, columns=["key", "strategy", *PROBE_COLUMNS])
+
+
+def with_probes(frame: pd.DataFrame | None, probes: pd.DataFrame) -> pd.DataFrame:
+    """A strategy table (:func:`strategy_frame`) with the probe columns of
+    :func:`strategy_probe_frame` beside it, by strategy key; a strategy only the probes have
+    comes before random's row. Without a strategy table, the probes' frame itself."""
+    if frame is None:
+        return probes
+    merged = frame.merge(probes[["key", *PROBE_COLUMNS]], on="key", how="left")
+    extra = probes[~probes["key"].isin(frame["key"])]
+    last = merged.iloc[-1:] if len(merged) and merged["key"].iloc[-1] == RANDOM else None
+    parts = [merged if last is None else merged.iloc[:-1], extra, last]
+    return pd.concat([p for p in parts if p is not None and len(p)], ignore_index=True)
 
 
 def read_json(text: str) -> tuple[Any, tuple[Problem, ...]]:

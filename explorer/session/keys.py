@@ -1,6 +1,7 @@
 """The session keys of the view a link carries, written once: the widgets that own these
 values (tuning's B controls, walkthrough step and watched phrases, the timeline's message
-picker) draw with them, and :mod:`explorer.session.state` reads and writes them for the URL."""
+picker, the outcome views' k) draw with them, and :mod:`explorer.session.state` reads and
+writes them for the URL."""
 
 from __future__ import annotations
 
@@ -21,3 +22,6 @@ PHRASES_KEY = "watched_phrases"
 PHRASES_MAX_CHARS = 5_000
 #: The Fate timeline's message picker: the message selected.
 PICKER_KEY = "timeline_message"
+#: The outcome views' k as the user (or a link) asked for it; each view's box shows it capped at
+#: its conversation's n - 2 (:mod:`explorer.widgets.outcomes`).
+FUTURE_WANTED_KEY = "outcomes_future_wanted"

@@ -1,16 +1,24 @@
-"""The values a link carries, read and written: whole numbers, the threshold, roles; and how a
-notice may show a value it could not use (never unsafe text)."""
+"""The values a link carries, read and written: the parameters (whole numbers, the threshold,
+roles), the token encoding, the outcome views' k; and how a notice may show a value it could not
+use (never unsafe text)."""
 
 from __future__ import annotations
 
 import math
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
-from compactor.contract import RANGES, ROLES
+from compactor.analyses.outcomes import DEFAULT_FUTURE
+from compactor.contract import LIMITS, RANGES, ROLES
 from compactor.text import ENCODINGS
+from explorer.session.conversation import PARAM_NAMES
 
 INTEGER = re.compile(r"[0-9]{1,9}")
+_INTEGER_PARAMS = ("budget_chars", "keep_last_n", "max_message_chars")
+#: k, the outcome views' future (the last k messages): at least 1, at most what the longest
+#: valid request leaves (n - 2); a conversation caps it at its own n - 2.
+FUTURE_RANGE = (1, LIMITS["max_messages"] - 2)
 _DECIMAL = re.compile(r"[0-9]{0,3}(?:\.[0-9]{1,12})?")
 # Shown back in a notice only when it cannot carry Markdown, HTML or a link.
 _SHOWABLE = re.compile(r"[A-Za-z0-9.,+-]{1,24}")
@@ -61,6 +69,36 @@ def parse_encoding(raw: str) -> str | None:
     return raw if raw in ENCODINGS else None
 
 
+def parse_future(raw: str) -> int | None:
+    """k from a link (``k=7``), or None when it is not a whole number in :data:`FUTURE_RANGE`."""
+    low, high = FUTURE_RANGE
+    if not INTEGER.fullmatch(raw):
+        return None
+    value = int(raw)
+    return value if low <= value <= high else None
+
+
+def future_notice(raw: str) -> str:
+    """What a link's unusable k says."""
+    low, high = FUTURE_RANGE
+    return (
+        f"The link's k is {shown(raw)}, which is not a whole number from {low} to {high}; "
+        f"using the default, {DEFAULT_FUTURE}."
+    )
+
+
+def capped_future_notice(future: int, messages: int) -> str | None:
+    """What a link's k says when the conversation it opens is too short for it (k at most
+    n - 2); None when it fits."""
+    top = max(1, messages - 2)
+    if future <= top:
+        return None
+    return (
+        f"The link's k is {future}, more than this conversation of {messages} messages allows "
+        f"(1 to {top}); using {top} here, and {future} on a conversation long enough for it."
+    )
+
+
 def expected(name: str) -> str:
     """What a link's value for ``name`` must be, in words."""
     if name == "keep_roles":
@@ -80,3 +118,43 @@ def format_threshold(value: float) -> str:
 def clean_float(value: float) -> float:
     """A slider's float without binary noise (``0.8700000000000001`` is ``0.87``)."""
     return float(f"{float(value):.12g}")
+
+
+def parse_params(
+    query: Mapping[str, str | Sequence[str]], prefix: str, notices: list[str], whose: str
+) -> dict[str, Any]:
+    """The parameters ``query`` names (each with ``prefix``); each bad one is left out and said
+    in ``notices``, falling back to ``whose`` value."""
+    params: dict[str, Any] = {}
+    for name in PARAM_NAMES:
+        if prefix + name not in query:
+            continue
+        raw = last_value(query[prefix + name])
+        if name in _INTEGER_PARAMS:
+            value: Any = parse_integer(name, raw)
+        elif name == "duplicate_threshold":
+            value = parse_threshold(raw)
+        else:
+            value = parse_roles(raw)
+        if value is None:
+            notices.append(
+                f"The link's {prefix}{name} is {shown(raw)}, which is not {expected(name)}; "
+                f"using {whose} instead."
+            )
+        else:
+            params[name] = value
+    return params
+
+
+def param_values(params: Mapping[str, Any], prefix: str = "") -> dict[str, str]:
+    """Every parameter as a link writes it (each name with ``prefix``)."""
+    query = {}
+    for name in PARAM_NAMES:
+        value = params[name]
+        if name == "keep_roles":
+            query[prefix + name] = ",".join(value)
+        elif name == "duplicate_threshold":
+            query[prefix + name] = format_threshold(value)
+        else:
+            query[prefix + name] = str(int(value))
+    return query

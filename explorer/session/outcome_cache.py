@@ -16,12 +16,14 @@ import streamlit as st
 from compactor import CompactionResult
 from compactor.analyses.outcomes import (
     ContinuationCheck,
+    CurveStep,
     Needs,
     Probe,
     ProbeOutcomes,
     ReplayMisses,
     continuation_check,
     find_needs,
+    probe_curve,
     probe_outcomes,
     replay_misses,
 )
@@ -71,6 +73,21 @@ def probes(
     """Probe recall of ``result`` beside keep-last and random at its budget."""
     probes_key = json.dumps([p.to_dict() for p in probes], sort_keys=True)
     return _probes(run_key(conversation, result), probes_key, tuple(probes), result)
+
+
+@st.cache_resource(max_entries=16, show_spinner=False)
+def _probe_curve(
+    key: str, probes_key: str, kind: str, _probes, _result: CompactionResult
+) -> tuple[CurveStep, ...]:
+    return probe_curve(_probes, _result, kind)
+
+
+def probes_curve(
+    conversation: Conversation, result: CompactionResult, probes: Sequence[Probe], kind: str
+) -> tuple[CurveStep, ...]:
+    """Probe recall of ``kind`` at every budget under ``result``'s setting and the baselines."""
+    probes_key = json.dumps([p.to_dict() for p in probes], sort_keys=True)
+    return _probe_curve(run_key(conversation, result), probes_key, kind, tuple(probes), result)
 
 
 @st.cache_resource(max_entries=16, show_spinner="Running the strategies on the past...")

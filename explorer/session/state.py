@@ -3,11 +3,13 @@
 The URL carries the conversation (``sample=dispatcher``, or ``c=KEY`` for one kept in the
 workspace, :mod:`explorer.session.workspace`), every parameter, and the view: the watched
 phrases, the B parameters of A/B (``b_budget_chars=...``), the selected message, the
-walkthrough step and the token encoding counted in (``tokens=o200k_base``). A link opens the
-exact view on the same server; a conversation the server does not have is said in a notice,
-never replaced silently. Values in a link are untrusted: each bad one falls back with a notice
-that never repeats unsafe text. The parsing is plain functions (tested on their own); the
-functions at the end read and write ``st.session_state``.
+walkthrough step, the token encoding counted in (``tokens=o200k_base``) and the outcome views'
+k (``k=7``; the default, 5, is not written). A link opens the exact view on the same server; a
+conversation the server does not have is said in a notice, never replaced silently. Values in
+a link are untrusted: each bad one falls back with a notice that never repeats unsafe text.
+The parsing is plain functions (tested on their own, the values' in
+:mod:`explorer.session.linkvalues`); the functions at the end read and write
+``st.session_state``.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ from typing import Any
 
 import streamlit as st
 
+from compactor.analyses.outcomes import DEFAULT_FUTURE
 from compactor.contract import RANGES
 from compactor.text import ENCODINGS, tokens_available
 from explorer.session import keeping, workspace
@@ -25,6 +28,7 @@ from explorer.session.conversation import PARAM_NAMES, Conversation
 from explorer.session.keys import (
     B_FOR_KEY,
     B_KEYS,
+    FUTURE_WANTED_KEY,
     PHRASES_KEY,
     PHRASES_MAX_CHARS,
     PICKER_KEY,
@@ -33,14 +37,14 @@ from explorer.session.keys import (
 )
 from explorer.session.linkvalues import (
     INTEGER,
+    capped_future_notice,
     clean_float,
-    expected,
-    format_threshold,
+    future_notice,
     last_value,
+    param_values,
     parse_encoding,
-    parse_integer,
-    parse_roles,
-    parse_threshold,
+    parse_future,
+    parse_params,
     shown,
 )
 
@@ -50,6 +54,8 @@ PHRASES_PARAM = "phrases"
 B_PREFIX = "b_"
 MESSAGE_PARAM = "message"
 STEP_PARAM = "step"
+#: The outcome views' k (``k=7``), only when it is not the default.
+FUTURE_PARAM = "k"
 #: The sidebar's count: characters (not in the link), or tokens of an encoding (``tokens=``).
 TOKENS_PARAM = "tokens"
 TOKENS_KEY = "count_in"
@@ -72,8 +78,6 @@ READY_KEY = "explorer_ready"
 FUTURE_KEY = "outcomes_future"
 PROBES_KEY = "outcome_probes"
 
-_INTEGER_PARAMS = ("budget_chars", "keep_last_n", "max_message_chars")
-
 
 @dataclass(frozen=True)
 class View:
@@ -84,6 +88,7 @@ class View:
     message: int | None = None
     step: int | None = None
     tokens: str | None = None  # the encoding counted in; None: characters
+    future: int | None = None  # the outcome views' k asked for; None: the default
 
 
 @dataclass(frozen=True)
@@ -98,30 +103,6 @@ class LinkState:
     view: View = field(default_factory=View)
 
 
-def _parse_params(
-    query: Mapping[str, str | Sequence[str]], prefix: str, notices: list[str], whose: str
-) -> dict[str, Any]:
-    params: dict[str, Any] = {}
-    for name in PARAM_NAMES:
-        if prefix + name not in query:
-            continue
-        raw = last_value(query[prefix + name])
-        if name in _INTEGER_PARAMS:
-            value: Any = parse_integer(name, raw)
-        elif name == "duplicate_threshold":
-            value = parse_threshold(raw)
-        else:
-            value = parse_roles(raw)
-        if value is None:
-            notices.append(
-                f"The link's {prefix}{name} is {shown(raw)}, which is not {expected(name)}; "
-                f"using {whose} instead."
-            )
-        else:
-            params[name] = value
-    return params
-
-
 def _parse_view(query: Mapping[str, str | Sequence[str]], notices: list[str]) -> View:
     phrases = None
     if PHRASES_PARAM in query:
@@ -132,7 +113,7 @@ def _parse_view(query: Mapping[str, str | Sequence[str]], notices: list[str]) ->
                 f"The link's watched phrases were longer than {PHRASES_MAX_CHARS:,} characters; "
                 "only the first ones are watched."
             )
-    b_params = _parse_params(query, B_PREFIX, notices, "the sidebar's value for B")
+    b_params = parse_params(query, B_PREFIX, notices, "the sidebar's value for B")
     message = step = None
     if MESSAGE_PARAM in query:
         raw = last_value(query[MESSAGE_PARAM])
@@ -155,7 +136,12 @@ def _parse_view(query: Mapping[str, str | Sequence[str]], notices: list[str]) ->
                 f"The link's tokens is {shown(raw)}, not one of {', '.join(ENCODINGS)}; "
                 "counting in characters."
             )
-    return View(phrases, b_params, message, step, tokens)
+    future = None
+    if FUTURE_PARAM in query:
+        future = parse_future(last_value(query[FUTURE_PARAM]))
+        if future is None:
+            notices.append(future_notice(last_value(query[FUTURE_PARAM])))
+    return View(phrases, b_params, message, step, tokens, future)
 
 
 def parse_link(query: Mapping[str, str | Sequence[str]], samples: Sequence[str]) -> LinkState:
@@ -180,7 +166,7 @@ def parse_link(query: Mapping[str, str | Sequence[str]], samples: Sequence[str])
                 f"The link names a sample, {shown(raw)}, that does not exist; "
                 "showing the default sample instead."
             )
-    params = _parse_params(query, "", notices, "the conversation's own value")
+    params = parse_params(query, "", notices, "the conversation's own value")
     view = _parse_view(query, notices)
     return LinkState(sample, params, tuple(notices), conversation, view)
 
@@ -198,19 +184,6 @@ def missing_conversation_notice(key: str, unreadable: bool = False) -> str:
     )
 
 
-def _param_values(params: Mapping[str, Any], prefix: str = "") -> dict[str, str]:
-    query = {}
-    for name in PARAM_NAMES:
-        value = params[name]
-        if name == "keep_roles":
-            query[prefix + name] = ",".join(value)
-        elif name == "duplicate_threshold":
-            query[prefix + name] = format_threshold(value)
-        else:
-            query[prefix + name] = str(int(value))
-    return query
-
-
 def link_query(
     sample: str | None,
     params: Mapping[str, Any],
@@ -222,18 +195,20 @@ def link_query(
     query = {SAMPLE_PARAM: sample} if sample else {}
     if not sample and conversation:
         query[CONVERSATION_PARAM] = conversation
-    query |= _param_values(params)
+    query |= param_values(params)
     view = view or View()
     if view.phrases:
         query[PHRASES_PARAM] = view.phrases
     if view.b_params:
-        query |= _param_values(view.b_params, B_PREFIX)
+        query |= param_values(view.b_params, B_PREFIX)
     if view.message is not None:
         query[MESSAGE_PARAM] = str(view.message)
     if view.step is not None:
         query[STEP_PARAM] = str(view.step)
     if view.tokens:
         query[TOKENS_PARAM] = view.tokens
+    if view.future is not None and view.future != DEFAULT_FUTURE:
+        query[FUTURE_PARAM] = str(view.future)
     return query
 
 
@@ -343,6 +318,8 @@ def apply_view(view: View, conv: Conversation, params: Mapping[str, Any]) -> Non
         st.session_state[STEP_KEY] = view.step
     if view.tokens is not None:
         st.session_state[TOKENS_KEY] = view.tokens
+    if view.future is not None:
+        st.session_state[FUTURE_WANTED_KEY] = view.future
 
 
 def current_view(conv: Conversation) -> View:
@@ -353,12 +330,14 @@ def current_view(conv: Conversation) -> View:
         b_params = read_params(B_KEYS)
     message = state.get(PICKER_KEY)
     step = state.get(STEP_KEY)
+    future = state.get(FUTURE_WANTED_KEY)
     return View(
         phrases=state.get(PHRASES_KEY) or None,
         b_params=b_params,
         message=message if isinstance(message, int) and message < len(conv.messages) else None,
         step=step if step in STEPS else None,
         tokens=state.get(TOKENS_KEY) if state.get(TOKENS_KEY) in ENCODINGS else None,
+        future=future if isinstance(future, int) and future != DEFAULT_FUTURE else None,
     )
 
 
@@ -384,6 +363,9 @@ def start(samples: Mapping[str, Conversation], default_sample: str) -> None:
         values = {**conv.params, **link.params}
         load(conv, values, stored=stored)
         apply_view(link.view, conv, values)
+        if link.view.future is not None:
+            capped = capped_future_notice(link.view.future, len(conv.messages))
+            notices += [capped] if capped else []
         st.session_state[NOTICES_KEY] = tuple(notices)
         st.session_state[READY_KEY] = True
     pending = st.session_state.pop(PENDING_KEY, None)

@@ -1,7 +1,8 @@
 """Outcome widgets (SPEC part D): the k control, and one section per page that reads the engine's
-outcome figures (Overview, Budget sweep, Replay, A/B compare, Strategies) and the probe file
-on the Conversation page. Pages call one function each; the figures come from
-:mod:`explorer.session.outcome_cache`, the tables from :mod:`explorer.frames.outcomes`.
+outcome figures (Overview, Budget sweep, Replay, A/B compare, Strategies), each with the probe
+recall of :mod:`explorer.widgets.probes` beside it when probes are given. Pages call one
+function each; the figures come from :mod:`explorer.session.outcome_cache`, the tables from
+:mod:`explorer.frames.outcomes`.
 
 Anchors and probe answers are the conversation's own text: they appear in tables and code
 blocks only, never in Markdown."""
@@ -14,29 +15,31 @@ from typing import Any
 import pandas as pd
 import streamlit as st
 
-from compactor import CompactionResult, InvalidRequest, validate
+from compactor import CompactionResult
 from compactor.analyses.outcomes import (
     ContinuationCheck,
-    InvalidProbes,
-    Probe,
     ReplayMisses,
-    parse_probes,
     role_balance,
 )
-from compactor.model import Message, Request
+from compactor.model import Request
+from compactor.strategies import StrategyComparison
 from explorer.charts import outcomes as charts
 from explorer.frames import outcomes as frames
 from explorer.session import outcome_cache, state
 from explorer.session.cache import Outcome
 from explorer.session.conversation import Conversation
-from explorer.widgets import common, tuning
+from explorer.session.keys import FUTURE_WANTED_KEY
+from explorer.widgets import common, probes, tuning
+
+# The Conversation page's probe file, drawn by the probes widgets (kept here for its callers).
+from explorer.widgets.probes import PROBE_FILE_KEY as PROBE_FILE_KEY
+from explorer.widgets.probes import PROBE_TEXT_KEY as PROBE_TEXT_KEY
+from explorer.widgets.probes import probes_panel as probes_panel
 
 TIMELINE = "pages/timeline.py"
 OPEN_PICK_KEY = "outcomes_open_message"
-#: The k the user asked for (the box shows it capped at n - 2).
-WANTED_KEY = "outcomes_future_wanted"
-PROBE_TEXT_KEY = "outcome_probes_text"
-PROBE_FILE_KEY = "outcome_probes_file"
+#: The k the user (or a link) asked for (the box shows it capped at n - 2).
+WANTED_KEY = FUTURE_WANTED_KEY
 RULE = (
     "The last k messages are the future, the others the past. The past is compacted with the "
     "sidebar's parameters; a future message needs an anchor (id, number, date, path, watched "
@@ -148,7 +151,7 @@ def needs_section(outcome: Outcome) -> None:
             charts.role_balance(frames.balance_frame(role_balance(result))), width="stretch"
         )
     with right:
-        probes_figures(result)
+        probes.probes_figures(result)
 
 
 def unmet_table(frame: pd.DataFrame) -> None:
@@ -188,23 +191,23 @@ def _pick(index: int) -> None:
 
 def curve_section(result: CompactionResult, budgets: pd.DataFrame, extent: int) -> None:
     """Budget sweep: needed-later recall at every budget, on the axis of the budget charts
-    (``budgets``, a budget steps frame)."""
+    (``budgets``, a budget steps frame), then the probe recall's when probes are given."""
     st.subheader("Needed-later recall against the budget")
     check = current_check(result, future_control(len(result.messages)))
-    if show_invalid(check) or no_needs(check):
-        return
-    low, high = int(budgets["budget"].min()), int(budgets["budget"].max())
-    current = check.budget_chars
-    step = check.at(current)
-    st.caption(
-        f"The past (all but the last {check.future:,} messages) compacted at every budget, each "
-        "line exact from one run. At the current budget of "
-        f"{current:,}: this setting {frames.percent(step.setting)}, keep-last "
-        f"{frames.percent(step.keep_last)}, random {frames.percent(step.random.mean)} "
-        f"({frames.percent(step.random.low)} to {frames.percent(step.random.high)})."
-    )
-    frame = frames.curve_frame(check, high)
-    st.altair_chart(charts.recall_curve(frame, current, (low, high), extent), width="stretch")
+    if not show_invalid(check) and not no_needs(check):
+        low, high = int(budgets["budget"].min()), int(budgets["budget"].max())
+        current = check.budget_chars
+        step = check.at(current)
+        st.caption(
+            f"The past (all but the last {check.future:,} messages) compacted at every budget, "
+            "each line exact from one run. At the current budget of "
+            f"{current:,}: this setting {frames.percent(step.setting)}, keep-last "
+            f"{frames.percent(step.keep_last)}, random {frames.percent(step.random.mean)} "
+            f"({frames.percent(step.random.low)} to {frames.percent(step.random.high)})."
+        )
+        frame = frames.curve_frame(check, high)
+        st.altair_chart(charts.recall_curve(frame, current, (low, high), extent), width="stretch")
+    probes.curve_section(result, budgets, extent)
 
 
 def replay_misses(
@@ -244,6 +247,7 @@ def ab_section(conv: Conversation, a: Outcome, b: Outcome) -> None:
         if not check.valid:
             common.show_problems(f"{side}: the past is not a valid request.", check.problems)
     common.table(frames.ab_frame(checks), column_config=_recall_columns())
+    probes.ab_figures({"A": a.result, "B": b.result})
 
 
 def strategies_section(
@@ -252,34 +256,42 @@ def strategies_section(
     drop_tool_parts: bool,
     trim_encoding: str | None,
     params: Mapping[str, Mapping[str, Any]] | None = None,
+    comparison: StrategyComparison | None = None,
 ) -> None:
     """Strategies: each strategy run on the past (with the page's options for the seed trim,
     and strategies' own ``params``) and judged on the future's needs, by the spans each
-    returns verbatim."""
+    returns verbatim; beside it, when probes are given, each strategy's probe recall on the
+    whole conversation (``comparison``, the page's lineup)."""
     st.subheader("What the next k messages need, by strategy")
     check = current_check(result, future_control(len(result.messages)))
-    if show_invalid(check) or no_needs(check):
-        return
-    conv = state.conversation()
-    comparison = outcome_cache.past_strategies(
-        conv,
-        result,
-        check,
-        None if keep_last_messages is None else int(keep_last_messages),
-        bool(drop_tool_parts),
-        trim_encoding,
-        params,
-    )
-    found = outcome_cache.needs(conv, result.request, tuning.watched_phrases())
-    st.caption(
-        f"Every strategy compacts the past (all but the last {check.future:,} messages) at the "
-        "same budget; the same judge reads what each returned: a need is met when a source "
-        "lies whole in a part of its message returned verbatim (a placeholder holds none)."
-    )
-    common.table(
-        frames.strategy_frame(found, comparison, check).drop(columns=["key"]),
-        column_config=_recall_columns(),
-    )
+    needed = None
+    if not show_invalid(check) and not no_needs(check):
+        conv = state.conversation()
+        past = outcome_cache.past_strategies(
+            conv,
+            result,
+            check,
+            None if keep_last_messages is None else int(keep_last_messages),
+            bool(drop_tool_parts),
+            trim_encoding,
+            params,
+        )
+        found = outcome_cache.needs(conv, result.request, tuning.watched_phrases())
+        st.caption(
+            f"Every strategy compacts the past (all but the last {check.future:,} messages) at "
+            "the same budget; the same judge reads what each returned: a need is met when a "
+            "source lies whole in a part of its message returned verbatim (a placeholder holds "
+            "none)."
+        )
+        needed = frames.strategy_frame(found, past, check)
+    probe_columns = None if comparison is None else probes.strategy_columns(result, comparison)
+    if probe_columns is not None:
+        needed = frames.with_probes(needed, probe_columns)
+    if needed is not None:
+        common.table(
+            needed.drop(columns=["key"]),
+            column_config=_recall_columns() | probes.probe_column_config(),
+        )
 
 
 def _recall_columns() -> dict[str, Any]:
@@ -291,90 +303,3 @@ def _recall_columns() -> dict[str, Any]:
         "random_high": st.column_config.NumberColumn("random 97.5%", format="percent"),
         "lift": st.column_config.NumberColumn("lift over keep-last", format="percent"),
     }
-
-
-# --- probes -----------------------------------------------------------------------------------
-
-
-def stored_probes(conv: Conversation) -> dict[str, str] | None:
-    """The probe file given beside ``conv`` this session, if any."""
-    held = st.session_state.get(state.PROBES_KEY)
-    return held if held and held.get("key") == conv.key else None
-
-
-def read_probes(text: str, messages: Sequence[Message]) -> tuple[tuple[Probe, ...], tuple]:
-    """The probes of a file's text, or its problems (each with its line or JSON path)."""
-    data, problems = frames.read_json(text)
-    if problems:
-        return (), problems
-    try:
-        return parse_probes(data, messages), ()
-    except InvalidProbes as error:
-        return (), tuple(error.problems)
-
-
-def probes_panel(conv: Conversation) -> None:
-    """Conversation page: upload or paste a probe file ``{"probes": [...]}`` for this
-    conversation; kept for the session, shown on Overview."""
-    st.subheader("Probes (labelled evidence)")
-    st.caption(
-        'A probe file, {"probes": [{"id", "evidence": [message id or 0-based index, ...], '
-        '"answer"?}]}, says which messages hold the evidence for a question; Overview then shows '
-        "how many probes the setting keeps, beside keep-last and random."
-    )
-    try:
-        messages = validate(conv.request(state.params())).messages
-    except InvalidRequest:
-        st.caption("Probes can be given once the conversation is a valid request.")
-        return
-    left, right = st.columns(2)
-    upload = left.file_uploader("Upload a probe file", type=["json"], key=PROBE_FILE_KEY)
-    pasted = right.text_area("or paste one", key=PROBE_TEXT_KEY, height=110)
-    if right.button("Use the pasted probes", key="outcome_probes_use", disabled=not pasted):
-        _keep(conv, "pasted", pasted)
-    elif upload is not None and (stored_probes(conv) or {}).get("name") != upload.name:
-        _keep(conv, upload.name, upload.getvalue().decode("utf-8", "replace"))
-    held = stored_probes(conv)
-    if held is None:
-        return
-    probes, problems = read_probes(held["text"], messages)
-    if problems:
-        common.show_problems("The probe file cannot be used; nothing is kept.", problems)
-        return
-    st.caption(f"{len(probes):,} probes kept for this conversation.")
-    common.table(
-        pd.DataFrame(
-            [[p.id, ", ".join(f"#{i}" for i in p.evidence), p.answer] for p in probes],
-            columns=["probe", "evidence", "answer"],
-        )
-    )
-    if st.button("Forget the probes", key="outcome_probes_forget"):
-        st.session_state.pop(state.PROBES_KEY, None)
-        st.rerun()
-
-
-def _keep(conv: Conversation, name: str, text: str) -> None:
-    st.session_state[state.PROBES_KEY] = {"key": conv.key, "name": name, "text": text}
-
-
-def probes_figures(result: CompactionResult) -> None:
-    """Overview: probe recall of the setting beside keep-last and random, when probes are given."""
-    st.markdown("**Probe recall**")
-    held = stored_probes(state.conversation())
-    if held is None:
-        st.caption("Give a probe file on the Conversation page to see how many probes are kept.")
-        return
-    probes, problems = read_probes(held["text"], result.request.messages)
-    if problems:
-        common.show_problems("The probe file cannot be used.", problems)
-        return
-    found = outcome_cache.probes(state.conversation(), result, probes)
-    st.caption(
-        f"{found.setting.probes:,} probes: strict when every evidence message is kept whole, "
-        "partial when each is kept, answer when its answer is still in a kept evidence message "
-        f"({found.setting.answer_probes:,} probes have one)."
-    )
-    common.table(
-        frames.probe_frame(found),
-        column_config={kind: SHARE for kind in ("strict", "partial", "answer")},
-    )

@@ -7,7 +7,8 @@ returned of the past; :mod:`~compactor.analyses.outcomes.baselines` gives keep-l
 seeded random draws; :mod:`~compactor.analyses.outcomes.continuation` compacts the past and
 judges the future's needs, at the budget set and over every budget;
 :mod:`~compactor.analyses.outcomes.misses` reads a replay's misses;
-:mod:`~compactor.analyses.outcomes.probes` judges labelled evidence;
+:mod:`~compactor.analyses.outcomes.probes` judges labelled evidence (at a budget, over every
+budget, and under any strategy of the lineup);
 :mod:`~compactor.analyses.outcomes.balance` the roles' shares;
 :mod:`~compactor.analyses.outcomes.report` all of it for one request. They read results only:
 they never change what ``compact`` returns."""
@@ -74,8 +75,10 @@ from compactor.analyses.outcomes.probes import (
     ProbeOutcomes,
     ProbeRecall,
     parse_probes,
+    probe_curve,
     probe_outcomes,
     probe_recall,
+    probe_recall_outcome,
 )
 from compactor.analyses.outcomes.report import (
     Outcomes,
@@ -128,8 +131,10 @@ __all__ = [
     "parse_probes",
     "past_analysis",
     "past_request",
+    "probe_curve",
     "probe_outcomes",
     "probe_recall",
+    "probe_recall_outcome",
     "random_from_budgets",
     "random_lengths",
     "recall_curve",

@@ -65,7 +65,8 @@ class Retention:
 
 @dataclass(frozen=True)
 class CurveStep:
-    """Needed-later recall for every budget from ``from_budget`` to ``to_budget`` (inclusive)."""
+    """A recall (needed-later, or a probe recall) for every budget from ``from_budget`` to
+    ``to_budget`` (inclusive), under the setting and the baselines."""
 
     from_budget: int
     to_budget: int
@@ -201,7 +202,17 @@ def recall_curve(
 ) -> tuple[CurveStep, ...]:
     """Needed-later recall of ``result`` (the past compacted) and of the baselines at every
     budget in range, as ascending steps, exact from the one run."""
-    low, high = BUDGET_RANGE
+    from_budget, chars = survival_budgets(result)
+    lengths = np.array([len(c) for c in result.request.contents], dtype=np.int64)
+    _, setting = _need_from(needs, from_budget, chars)
+    _, keep_last = _need_from(needs, baselines.keep_last_from_budgets(lengths))
+    _, drawn = _need_from(needs, baselines.random_from_budgets(lengths, draws))
+    return curve_steps(setting, keep_last, drawn)
+
+
+def survival_budgets(result: CompactionResult) -> tuple[np.ndarray, np.ndarray]:
+    """``(from_budget, chars)``: per message of ``result``'s request, the smallest budget from
+    which memory-compact returns it (NEVER when none in range) and its length then."""
     sweep = budget_sweep(result)
     from_budget = np.array(
         [
@@ -210,11 +221,17 @@ def recall_curve(
         ],
         dtype=np.int64,
     )
-    chars = np.array([s.chars for s in sweep.survival], dtype=np.int64)
-    lengths = np.array([len(c) for c in result.request.contents], dtype=np.int64)
-    _, setting = _need_from(needs, from_budget, chars)
-    _, keep_last = _need_from(needs, baselines.keep_last_from_budgets(lengths))
-    _, drawn = _need_from(needs, baselines.random_from_budgets(lengths, draws))
+    return from_budget, np.array([s.chars for s in sweep.survival], dtype=np.int64)
+
+
+def curve_steps(
+    setting: np.ndarray, keep_last: np.ndarray, drawn: np.ndarray
+) -> tuple[CurveStep, ...]:
+    """A share at every budget in range, as ascending steps, from per item (a need, a probe)
+    the smallest budget at which it is met (NEVER: at none) under the setting, keep-last and
+    each random draw (``drawn``: one row per draw). None throughout when there is no item."""
+    low, high = BUDGET_RANGE
+    draws = len(drawn)
     total = setting.shape[-1]
     if not total:
         return (CurveStep(low, high, None, None, interval(None, draws)),)

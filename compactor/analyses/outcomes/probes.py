@@ -10,17 +10,23 @@ message. Recall is a share of probes; the baselines' are computed at the same bu
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from compactor.analyses.outcomes import baselines
 from compactor.analyses.outcomes.baselines import DEFAULT_DRAWS, Interval, interval, lift
+from compactor.analyses.outcomes.continuation import CurveStep, curve_steps, survival_budgets
+from compactor.analyses.outcomes.judge import NEVER
 from compactor.engine.result import CompactionResult
 from compactor.errors import Problem, ProblemError, format_path
 from compactor.model import Message
+from compactor.strategies import lineup
+
+if TYPE_CHECKING:
+    from compactor.strategies.lineup import StrategyOutcome
 
 #: The three recalls, in the order they are reported.
 KINDS = ("strict", "partial", "answer")
@@ -147,20 +153,56 @@ def probe_recall(
 ) -> ProbeRecall:
     """Probe recall of a strategy that returned ``returned[i]`` characters of message ``i``
     (None when removed) of the conversation ``contents``."""
+
+    def text(i: int) -> str | None:
+        k = returned[i]
+        return None if k is None else contents[i][:k]
+
+    return _recall(
+        probes,
+        contents,
+        lambda i: returned[i] is not None and returned[i] == len(contents[i]),
+        lambda i: returned[i] is not None,
+        text,
+    )
+
+
+def probe_recall_outcome(
+    probes: Sequence[Probe], contents: Sequence[str], outcome: StrategyOutcome
+) -> ProbeRecall:
+    """Probe recall of a strategy of the lineup run on the conversation ``contents``, read from
+    what its outcome says of each message: *strict* when returned verbatim, *partial* when some
+    of its own text is returned (verbatim, cut, or a replaced message that keeps some input; a
+    placeholder alone keeps none), *answer* when the answer occurs in the content it returns.
+    For a strategy that returns prefixes this is :func:`probe_recall` of its lengths."""
+    if not outcome.available:
+        raise ValueError(f"{outcome.key} did not run: {outcome.unavailable}")
+    messages = outcome.messages
+    return _recall(
+        probes,
+        contents,
+        lambda i: messages[i].kept == lineup.VERBATIM,
+        lambda i: bool(messages[i].kept_spans) or messages[i].kept == lineup.CUT,
+        lambda i: messages[i].content,
+    )
+
+
+def _recall(
+    probes: Sequence[Probe],
+    contents: Sequence[str],
+    whole: Callable[[int], bool],
+    returned: Callable[[int], bool],
+    text: Callable[[int], str | None],
+) -> ProbeRecall:
+    """Probe recall given, per message index, whether it is returned whole, whether some of it
+    is returned, and the text returned of it (None when removed)."""
     strict = partial = answered = answerable = 0
     for probe in probes:
-        kept = [returned[i] for i in probe.evidence]
-        strict += all(
-            k is not None and k == len(contents[i])
-            for k, i in zip(kept, probe.evidence, strict=True)
-        )
-        partial += all(k is not None for k in kept)
+        strict += all(whole(i) for i in probe.evidence)
+        partial += all(returned(i) for i in probe.evidence)
         if probe.answer is not None and any(probe.answer in contents[i] for i in probe.evidence):
             answerable += 1
-            answered += any(
-                k is not None and probe.answer in contents[i][:k]
-                for k, i in zip(kept, probe.evidence, strict=True)
-            )
+            answered += any(probe.answer in (text(i) or "") for i in probe.evidence)
     count = len(probes)
     return ProbeRecall(
         count,
@@ -221,6 +263,59 @@ def probe_outcomes(
         for kind in KINDS
     }
     return ProbeOutcomes(budget, setting, keep_last, random)
+
+
+def probe_curve(
+    probes: Sequence[Probe],
+    result: CompactionResult,
+    kind: str = "strict",
+    draws: int = DEFAULT_DRAWS,
+) -> tuple[CurveStep, ...]:
+    """Probe recall of ``kind`` (strict, partial or answer) under ``result``'s setting and the
+    baselines at every budget in range, as ascending steps, exact from the one run: a message's
+    returned length does not depend on the budget, and the budget sweep says from which budget
+    it is returned, so each probe is met from one budget on (the baselines' likewise)."""
+    if kind not in KINDS:
+        raise ValueError(f"the probe recall is one of {', '.join(KINDS)}, not {kind!r}")
+    contents = result.request.contents
+    lengths = np.array([len(c) for c in contents], dtype=np.int64)
+    from_budget, chars = survival_budgets(result)
+    setting = _probe_from(probes, contents, kind, from_budget[None, :], chars)[0]
+    keep_last = baselines.keep_last_from_budgets(lengths)
+    keep_last = _probe_from(probes, contents, kind, keep_last[None, :], lengths)[0]
+    drawn = _probe_from(
+        probes, contents, kind, baselines.random_from_budgets(lengths, draws), lengths
+    )
+    return curve_steps(setting, keep_last, drawn)
+
+
+def _probe_from(
+    probes: Sequence[Probe],
+    contents: Sequence[str],
+    kind: str,
+    from_budget: np.ndarray,
+    chars: np.ndarray,
+) -> np.ndarray:
+    """Per row of ``from_budget`` (the smallest budget from which each message is returned,
+    at ``chars`` characters) and per probe that counts for ``kind``, the smallest budget at
+    which the probe is met (NEVER when at none)."""
+    columns = []
+    for probe in probes:
+        evidence = list(probe.evidence)
+        if kind == "answer":
+            if probe.answer is None or not any(probe.answer in contents[i] for i in evidence):
+                continue  # not answerable: answer recall does not count it
+            holding = [i for i in evidence if probe.answer in contents[i][: chars[i]]]
+            found = from_budget[:, holding].min(axis=1) if holding else NEVER
+        elif kind == "strict":
+            whole = chars[evidence] == [len(contents[i]) for i in evidence]
+            found = np.where(whole, from_budget[:, evidence], NEVER).max(axis=1)
+        else:
+            found = from_budget[:, evidence].max(axis=1)
+        columns.append(np.broadcast_to(found, len(from_budget)))
+    if not columns:
+        return np.zeros((len(from_budget), 0), dtype=np.int64)
+    return np.stack(columns, axis=1).astype(np.int64)
 
 
 def _lengths(row: np.ndarray) -> list[int | None]:

@@ -125,6 +125,43 @@ def test_the_probe_frame_reads_the_probe_outcomes():
     assert frame.loc["random (mean)", "strict"] == found.random["strict"].mean
 
 
+def test_probe_columns_join_the_strategy_table_by_key_and_randoms_row_stays_last():
+    request = SAMPLES["research-chat"]
+    result = run(request)
+    check = continuation_check(request)
+    needs = find_needs(request.contents, request.roles)
+    needed = frames.strategy_frame(needs, compare_strategies(check.result.request), check)
+    n = len(request.messages)
+    probes = parse_probes({"probes": [{"id": "a", "evidence": [1, n - 1]}]}, request.messages)
+    found = probe_outcomes(probes, result)
+    lineup = compare_strategies(request, semantic_threshold=0.5)  # one more than the past's
+    columns = frames.strategy_probe_frame(probes, request.contents, lineup, found)
+    joined = frames.with_probes(needed, columns)
+    assert list(joined.columns) == [*needed.columns, *frames.PROBE_COLUMNS]
+    assert joined["key"].iloc[-1] == frames.RANDOM
+    assert joined["recall"].iloc[-1] == check.random.mean
+    assert joined["probes_strict"].iloc[-1] == found.random["strict"].mean
+    assert list(joined["key"][: len(needed) - 1]) == list(needed["key"][:-1])
+    extra = set(columns["key"]) - set(needed["key"])
+    assert set(joined["key"][len(needed) - 1 : -1]) == extra
+    by_key = joined.set_index("key")
+    assert by_key.loc["memory-compact", "probes_strict"] == found.setting.strict
+    assert by_key.loc["keep-last", "probes_partial"] == found.keep_last.partial
+    assert frames.with_probes(None, columns) is columns
+
+
+def test_the_a_b_probe_frame_has_each_sides_rows_and_budget():
+    request = SAMPLES["pins-and-ids"]
+    probes = parse_probes({"probes": [{"id": "a", "evidence": [1, 2]}]}, request.messages)
+    b = validate({**SAMPLES["pins-and-ids"].to_dict(), "budget_chars": 900})
+    found = {"A": probe_outcomes(probes, run(request)), "B": probe_outcomes(probes, run(b))}
+    frame = frames.ab_probe_frame(found)
+    assert list(frame["side"]) == ["A"] * 6 + ["B"] * 6
+    assert list(frame["budget_chars"]) == [request.params.budget_chars] * 6 + [900] * 6
+    rows = frame.set_index(["side", "strategy"])
+    assert rows.loc[("B", frames.SETTING), "strict"] == found["B"].setting.strict
+
+
 def test_bad_json_is_a_problem_with_its_line_and_column():
     data, problems = frames.read_json('{"probes": [\n  {"id": 1,}\n]}')
     assert data is None

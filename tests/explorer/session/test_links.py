@@ -2,7 +2,9 @@
 
 import ast
 
-from explorer.session import keys, state
+import pytest
+
+from explorer.session import keys, linkvalues, state
 from explorer.session.conversation import message_name, safe_name, source_position
 from explorer.widgets import tuning
 from tests.paths import ROOT
@@ -116,3 +118,35 @@ def test_an_unknown_encoding_in_a_link_counts_characters_with_a_notice():
     assert link.view.tokens is None
     (notice,) = link.notices
     assert "<b>" not in notice and "o200k_base, cl100k_base" in notice
+
+
+def test_k_rides_in_the_link_only_when_it_is_not_the_default():
+    for k in (1, 3, 7, 198):
+        query = state.link_query("dispatcher", PARAMS, None, state.View(future=k))
+        assert query["k"] == str(k)
+        link = state.parse_link(query, ["dispatcher"])
+        assert link.view == state.View(future=k) and link.notices == ()
+    assert "k" not in state.link_query("dispatcher", PARAMS, None, state.View(future=5))
+    assert "k" not in state.link_query("dispatcher", PARAMS, None, state.View())
+
+
+@pytest.mark.parametrize("raw", ["abc", "0", "-3", "199", str(10**9), "7.5", "", "<b>7</b>"])
+def test_a_bad_k_falls_back_to_the_default_with_a_notice(raw):
+    link = state.parse_link({"sample": "dispatcher", "k": raw}, ["dispatcher"])
+    assert link.view.future is None and link.sample == "dispatcher"
+    (notice,) = link.notices
+    assert notice.startswith("The link's k is ")
+    assert "a whole number from 1 to 198" in notice and "the default, 5" in notice
+    assert "<b>" not in notice
+
+
+def test_the_k_the_link_carries_is_the_one_the_outcome_views_keep():
+    from explorer.widgets import outcomes
+
+    assert outcomes.WANTED_KEY is keys.FUTURE_WANTED_KEY
+
+
+def test_a_k_longer_than_the_conversation_allows_is_capped_there_with_a_notice():
+    assert linkvalues.capped_future_notice(4, 6) is None
+    notice = linkvalues.capped_future_notice(7, 6)
+    assert "k is 7" in notice and "6 messages" in notice and "1 to 4" in notice

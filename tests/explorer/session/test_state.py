@@ -5,8 +5,9 @@ import math
 from hypothesis import given
 from hypothesis import strategies as st
 
+from compactor.analyses.outcomes import DEFAULT_FUTURE
 from compactor.contract import RANGES, ROLES
-from explorer.session import state
+from explorer.session import linkvalues, state
 from explorer.session.state import LinkState, budget_slider_range, link_query, parse_link
 
 SAMPLES = ["dispatcher", "support"]
@@ -60,17 +61,17 @@ def test_each_bad_value_is_dropped_with_a_notice_naming_the_parameter():
 
 def test_numbers_must_be_plain_decimal_text():
     for raw in ["4e2", "400.0", " 400", "+400", "0x190", "", "nan", "1_000"]:
-        assert state.parse_integer("budget_chars", raw) is None, raw
+        assert linkvalues.parse_integer("budget_chars", raw) is None, raw
     for raw in ["nan", "inf", "1e0", "1_0", "", ".", "0.9.1", "-0.9"]:
-        assert state.parse_threshold(raw) is None, raw
-    assert state.parse_threshold("1") == 1.0
-    assert state.parse_threshold(".95") == 0.95
+        assert linkvalues.parse_threshold(raw) is None, raw
+    assert linkvalues.parse_threshold("1") == 1.0
+    assert linkvalues.parse_threshold(".95") == 0.95
 
 
 def test_roles_may_be_empty_and_are_deduplicated_in_order():
-    assert state.parse_roles("") == []
-    assert state.parse_roles("tool,system,tool") == ["tool", "system"]
-    assert state.parse_roles("System") is None
+    assert linkvalues.parse_roles("") == []
+    assert linkvalues.parse_roles("tool,system,tool") == ["tool", "system"]
+    assert linkvalues.parse_roles("System") is None
 
 
 def test_an_unknown_sample_gives_a_notice_and_no_sample():
@@ -103,10 +104,10 @@ def test_the_link_of_a_custom_conversation_has_no_sample():
 
 
 def test_thresholds_are_written_in_their_shortest_exact_form():
-    assert state.format_threshold(0.9) == "0.9"
-    assert state.format_threshold(1) == "1"
-    assert state.format_threshold(1.0) == "1"
-    assert state.format_threshold(0.875) == "0.875"
+    assert linkvalues.format_threshold(0.9) == "0.9"
+    assert linkvalues.format_threshold(1) == "1"
+    assert linkvalues.format_threshold(1.0) == "1"
+    assert linkvalues.format_threshold(0.875) == "0.875"
 
 
 @given(
@@ -115,9 +116,10 @@ def test_thresholds_are_written_in_their_shortest_exact_form():
     roles=st.lists(st.sampled_from(ROLES), unique=True, max_size=4),
     threshold=st.floats(*RANGES["duplicate_threshold"]).map(lambda x: round(x, 6)),
     limit=st.integers(*RANGES["max_message_chars"]),
+    future=st.none() | st.integers(*linkvalues.FUTURE_RANGE),
 )
 def test_every_valid_view_survives_a_round_trip_through_its_link(
-    budget, keep, roles, threshold, limit
+    budget, keep, roles, threshold, limit, future
 ):
     params = {
         "budget_chars": budget,
@@ -126,8 +128,12 @@ def test_every_valid_view_survives_a_round_trip_through_its_link(
         "duplicate_threshold": threshold,
         "max_message_chars": limit,
     }
-    link = parse_link(link_query("dispatcher", params), SAMPLES)
-    assert link == LinkState("dispatcher", params, ())
+    query = link_query("dispatcher", params, view=state.View(future=future))
+    link = parse_link(query, SAMPLES)
+    # the default k (5) is not written, so it reads back as not set: the default
+    wanted = None if future == DEFAULT_FUTURE else future
+    assert link == LinkState("dispatcher", params, (), view=state.View(future=wanted))
+    assert ("k" in query) == (wanted is not None)
 
 
 def test_clean_float_removes_binary_noise_only():

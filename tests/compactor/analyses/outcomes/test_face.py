@@ -16,6 +16,8 @@ def test_the_face_exports_exactly_its_names():
         "replay_misses",
         "parse_probes",
         "probe_outcomes",
+        "probe_curve",
+        "probe_recall_outcome",
         "role_balance",
         "outcomes",
     ):
