@@ -115,6 +115,7 @@ def add_fix_arguments(parser: argparse.ArgumentParser) -> None:
         const=-1,
         type=_count,
         metavar="M",
+        dest="fix_keep_last",
         help=f"keep the last M messages (without M: the last {MAX_MESSAGES} when there are more, "
         "or with --keep-first N the last 200 - N)",
     )
@@ -122,6 +123,7 @@ def add_fix_arguments(parser: argparse.ArgumentParser) -> None:
         "--keep-first",
         type=_count,
         metavar="N",
+        dest="fix_keep_first",
         help="also keep the first N messages (a session's instructions and task), with the "
         f"last {MAX_MESSAGES} - N (or the last M of --keep-last M)",
     )
@@ -129,7 +131,7 @@ def add_fix_arguments(parser: argparse.ArgumentParser) -> None:
         "--range",
         type=_range,
         metavar="A:B",
-        dest="keep_range",
+        dest="fix_range",
         help="keep messages #A to #B, both included (numbered from 0 as #0; 'A:' to the end)",
     )
     group.add_argument(
@@ -165,9 +167,10 @@ def fixes_of(args: argparse.Namespace) -> Fixes:
     """The fixes ``args`` chose (``shrink``'s ``--lossy-fixes``: the last 200 and cut)."""
     if getattr(args, "lossy_fixes", False):
         return Fixes(keep_last=True, cut_long=True)
-    last = getattr(args, "keep_last", None)
-    first = getattr(args, "keep_first", None)
-    span = getattr(args, "keep_range", None)
+    # the dests are the fixes' own: summarize's --keep-last N is another thing
+    last = getattr(args, "fix_keep_last", None)
+    first = getattr(args, "fix_keep_first", None)
+    span = getattr(args, "fix_range", None)
     cut = bool(getattr(args, "cut_long", False))
     if span is not None:
         if last is not None or first is not None:
