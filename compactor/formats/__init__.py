@@ -42,7 +42,7 @@ from __future__ import annotations
 from compactor.errors import FormatError
 from compactor.formats.collections import Collection, Record
 from compactor.formats.detect import detect_format
-from compactor.formats.fixes import Window, apply_fixes
+from compactor.formats.fixes import Window, apply_fixes, spans_text
 from compactor.formats.reading import (
     Document,
     ManyConversations,
@@ -71,4 +71,5 @@ __all__ = [
     "convert_text",
     "detect_format",
     "read_document",
+    "spans_text",
 ]
