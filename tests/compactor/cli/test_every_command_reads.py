@@ -94,9 +94,9 @@ def test_every_command_reads_every_importable_file(command, tmp_path, capsys, ll
         elif command == "compact":
             assert printed["loss"]["input_messages"] == n, path
         elif command == "summarize":
-            assert printed["messages"][-1]["content"] == conversion.request["messages"][-1][
-                "content"
-            ]
+            assert (
+                printed["messages"][-1]["content"] == conversion.request["messages"][-1]["content"]
+            )
         if command == "shrink":
             continue  # its report is the setting's, not the import's
         if path.endswith("request.json") and command not in ("import", "summarize"):
