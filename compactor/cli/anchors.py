@@ -9,13 +9,11 @@ from __future__ import annotations
 import argparse
 
 from compactor.analyses.anchors.report import anchor_report
-from compactor.cli.import_ import needed_fixes
 from compactor.cli.io import (
     add_indent_argument,
     add_input_argument,
     emit,
     indent_of,
-    read_bytes,
     reports_bad_input,
 )
 from compactor.cli.params import (
@@ -24,17 +22,26 @@ from compactor.cli.params import (
     overrides,
     with_token_budget,
 )
+from compactor.cli.records import add_fix_arguments, add_source_arguments, read_input
 from compactor.engine.pipeline import run as run_pipeline
-from compactor.errors import ProblemError
-from compactor.formats import convert_text
 from compactor.input.validation import validate
 from compactor.model import Request
 
 FILE_HELP = (
     "FILE is a memory-compact request, or a conversation in any format `import` reads (OpenAI, "
-    "Anthropic, Vercel, ShareGPT, JSONL, a message list), or '-' for standard input; without "
-    "budget_chars it is half the conversation's characters. Flags override the parameters."
+    "Anthropic, Vercel, ShareGPT, JSONL, a Claude Code session, a Codex rollout, a record of a "
+    "collection with --record N), or '-' for standard input; the import's report goes to "
+    "standard error, and a conversation over the request's limits takes the fixes of `import` "
+    "(--keep-last [M], --keep-first N, --range A:B, --cut-long). Without budget_chars it is "
+    "half the conversation's characters. Flags override the parameters."
 )
+
+
+def add_conversation_arguments(parser: argparse.ArgumentParser) -> None:
+    """What every command that takes a conversation takes: ``--format``, ``--record`` and the
+    fixes (:mod:`compactor.cli.records`)."""
+    add_source_arguments(parser)
+    add_fix_arguments(parser)
 
 
 def read_request(args: argparse.Namespace, any_strategy: bool = False) -> Request:
@@ -42,15 +49,10 @@ def read_request(args: argparse.Namespace, any_strategy: bool = False) -> Reques
     (``any_strategy``: as :func:`~compactor.cli.params.overrides` takes it).
 
     Raises :class:`ProblemError` (unreadable, not a conversation, needs fixes, breaks the schema).
+    It reads FILE as ``compact`` does (:func:`~compactor.cli.records.read_input`).
     """
     given = overrides(args, any_strategy)  # a bad --setting is said before the file is read
-    conversion = convert_text(read_bytes(args.file))
-    if conversion.needs_fixes:
-        raise ProblemError(
-            needed_fixes(conversion)
-            + [f"fix it with: python -m compactor import {args.file} --keep-last --cut-long"]
-        )
-    return validate(with_token_budget(args, {**conversion.request, **given}))
+    return validate(with_token_budget(args, read_input(args, given).request))
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -68,6 +70,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         ),
     )
     add_input_argument(parser)
+    add_conversation_arguments(parser)
     add_parameter_arguments(parser)
     add_watch_argument(
         parser,

@@ -4,7 +4,6 @@ and print the response or the compacted conversation in a provider's format."""
 from __future__ import annotations
 
 import argparse
-from dataclasses import replace
 
 from compactor.cli.io import (
     add_indent_argument,
@@ -12,28 +11,15 @@ from compactor.cli.io import (
     emit,
     fail,
     indent_of,
-    read_bytes,
     reports_bad_input,
 )
-from compactor.cli.params import (
-    add_parameter_arguments,
-    budget_given,
-    overrides,
-    with_token_budget,
-)
-from compactor.cli.records import add_record_arguments, fixed
-from compactor.cli.reports import many_problems, needed_fixes, report, write_lines
+from compactor.cli.params import add_parameter_arguments, overrides, with_token_budget
+from compactor.cli.records import add_fix_arguments, add_source_arguments, read_input
+from compactor.cli.reports import write_lines
 from compactor.contract import LIMITS
 from compactor.engine.pipeline import compact
-from compactor.errors import FormatError, UnreadableJSON
 from compactor.export import TARGETS, export, resolve
-from compactor.formats import (
-    FORMATS,
-    ManyConversations,
-    convert_document,
-    detect_format,
-    read_document,
-)
+from compactor.formats import FORMATS
 
 DESCRIPTION = f"""\
 Compact a conversation and print the result.
@@ -62,7 +48,8 @@ standard error (--keep-orphans keeps them as text instead); nothing else is chan
 
 Exit 0 on success; 2 when the input is not JSON, not a conversation, breaks the schema (every
 problem on standard error, nothing on standard output), or needs a fix not chosen (a request
-holds at most {LIMITS["max_messages"]} messages: --keep-last, --cut-long)."""
+holds at most {LIMITS["max_messages"]} messages: --keep-last [M], --keep-first N, --range A:B,
+--cut-long; the report names what they left out)."""
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -87,58 +74,17 @@ def register(sub: argparse._SubParsersAction) -> None:
         help="keep a call without its result (or a result without its call) as plain text "
         "instead of dropping it",
     )
-    parser.add_argument(
-        "--format",
-        choices=list(FORMATS),
-        metavar="NAME",
-        help="read FILE as this format instead of detecting it",
-    )
-    add_record_arguments(parser)
-    parser.add_argument(
-        "--keep-last", action="store_true", help="keep the last 200 messages when there are more"
-    )
-    parser.add_argument(
-        "--cut-long", action="store_true", help="cut contents over 8,000 characters"
-    )
+    add_source_arguments(parser)
+    add_fix_arguments(parser)
     add_indent_argument(parser)
     parser.set_defaults(run=run)
 
 
-def _is_request(data: object, budgeted: bool) -> bool:
-    """A request as it stands: compacted as sent, so its schema errors are reported as such."""
-    if not isinstance(data, dict) or ("budget_chars" not in data and not budgeted):
-        return False
-    try:
-        return detect_format(data) == "request"
-    except FormatError:
-        return False
-
-
 @reports_bad_input
 def run(args: argparse.Namespace) -> int:
-    given = overrides(args)
-    try:
-        document = read_document(read_bytes(args.file), args.format)
-    except UnreadableJSON as error:
-        return fail(error.problems)
-    conversion = None
-    as_sent = args.format in (None, "request") and args.record is None
-    if as_sent and _is_request(document.data, budget_given(args)):
-        request = with_token_budget(args, {**document.data, **given})
-    else:
-        try:
-            conversion = fixed(convert_document(document, args.format, args.record), args)
-        except ManyConversations as error:
-            return fail(many_problems(error))
-        except FormatError as error:
-            return fail(error.problems)
-        if budget_given(args):  # the budget the import chose is not the one used
-            kept = tuple(c for c in conversion.changes if c.kind != "budget-chosen")
-            conversion = replace(conversion, changes=kept)
-        report(conversion, detected=args.format is None)
-        if conversion.needs_fixes:
-            return fail(needed_fixes(conversion))
-        request = with_token_budget(args, {**conversion.request, **given})
+    found = read_input(args, overrides(args))
+    request = with_token_budget(args, found.request)
+    conversion = found.conversion
     try:
         target = resolve(args.emit, conversion.format if conversion else "request")
     except ValueError as error:

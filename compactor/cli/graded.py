@@ -6,18 +6,16 @@ from __future__ import annotations
 import argparse
 
 from compactor.analyses.graded import grade
-from compactor.cli.import_ import needed_fixes
+from compactor.cli.anchors import add_conversation_arguments
 from compactor.cli.io import (
     add_indent_argument,
     add_input_argument,
     emit,
     indent_of,
-    read_bytes,
     reports_bad_input,
 )
 from compactor.cli.params import add_parameter_arguments, add_watch_argument, overrides
-from compactor.errors import ProblemError
-from compactor.formats import apply_fixes, convert_text
+from compactor.cli.records import read_input
 from compactor.input.validation import validate
 
 DESCRIPTION = """\
@@ -34,7 +32,9 @@ Prints {"recorded_compactions", "compactions": [{"compaction", "boundary", "trig
 "budget_chars", "valid", "anchors", "rows": [{"key", "name", "output_chars",
 "needed_later_recall", "anchors_kept"}]}]} as JSON; the recorded summary is the row "recorded".
 A conversation with no recorded compaction prints an empty list. FILE is any conversation
-`import` reads, or '-' for standard input. Exit 0 on success; 2 when the input cannot be used,
+`import` reads, or '-' for standard input; a log over the request's limits takes the fixes of
+`import` (--keep-last [M], --keep-first N, --range A:B, --cut-long; a compaction with no kept
+message before it is left out). Exit 0 on success; 2 when the input cannot be used,
 one line per problem (a path, or line and column)."""
 
 
@@ -46,16 +46,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     add_input_argument(parser)
-    parser.add_argument(
-        "--keep-last",
-        action="store_true",
-        help="keep the last 200 messages of a longer log (compactions before them are left out)",
-    )
-    parser.add_argument(
-        "--cut-long",
-        action="store_true",
-        help="cut every message over 8,000 characters to its first 8,000",
-    )
+    add_conversation_arguments(parser)
     add_watch_argument(parser)
     add_parameter_arguments(parser)
     add_indent_argument(parser)
@@ -64,14 +55,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 @reports_bad_input
 def run(args: argparse.Namespace) -> int:
-    conversion = convert_text(read_bytes(args.file))
-    if args.keep_last or args.cut_long:
-        conversion = apply_fixes(conversion, keep_last=args.keep_last, cut_long=args.cut_long)
-    if conversion.needs_fixes:
-        raise ProblemError(
-            needed_fixes(conversion)
-            + [f"fix it with: python -m compactor graded {args.file} --keep-last --cut-long"]
-        )
-    request = validate({**conversion.request, **overrides(args)})
-    graded = grade(request, conversion.compactions, watched=args.watch)
+    found = read_input(args, overrides(args))
+    compactions = found.conversion.compactions if found.conversion else ()
+    graded = grade(validate(found.request), compactions, watched=args.watch)
     return emit(graded.to_dict(), indent_of(args))

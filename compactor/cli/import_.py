@@ -11,10 +11,9 @@ from compactor.cli.io import (
     emit,
     fail,
     indent_of,
-    read_bytes,
+    reports_bad_input,
 )
-from compactor.cli.records import add_record_arguments, import_all, read_conversion
-from compactor.cli.reports import needed_fixes, report
+from compactor.cli.records import add_fix_arguments, add_source_arguments, import_all, read_input
 from compactor.contract import LIMITS
 from compactor.formats import FORMATS
 
@@ -31,9 +30,12 @@ calling message ('[tool call NAME id=ID] ARGUMENTS'), tool results become tool m
 
 A request holds at most {LIMITS["max_messages"]} messages of at most \
 {LIMITS["max_content_chars"]:,} characters. A conversation
-beyond that is not fixed silently: unless you choose the fixes with --keep-last and --cut-long,
-nothing is printed on standard output, the report lists what needs fixing and which flag fixes
-it, and the exit code is 2.
+beyond that is not fixed silently: unless you choose the fixes, nothing is printed on standard
+output, the report lists what needs fixing and which flag fixes it, and the exit code is 2.
+--keep-last keeps the last 200 messages; --keep-first N keeps the first N too (a session's
+instructions and task) and the last 200 - N; --keep-first N --keep-last M the first N and the
+last M; --range A:B messages #A to #B. The report names the messages left out (#10 to #503) and
+their characters. --cut-long cuts contents over the length limit.
 
 A file that holds many conversations (a JSON list of ShareGPT or evaluation records with
 messages, conversations or traj, as tau-bench's trajectories; JSONL with one conversation a
@@ -55,38 +57,20 @@ def register(sub: argparse._SubParsersAction) -> None:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     add_input_argument(parser)
-    parser.add_argument(
-        "--format",
-        choices=list(FORMATS),
-        metavar="NAME",
-        help=f"read FILE as this format instead of detecting it: {', '.join(FORMATS)}",
-    )
-    parser.add_argument(
-        "--keep-last",
-        action="store_true",
-        help=f"when there are more than {LIMITS['max_messages']} messages, keep the last "
-        f"{LIMITS['max_messages']} (the earlier ones are lost)",
-    )
-    parser.add_argument(
-        "--cut-long",
-        action="store_true",
-        help=f"cut every content over {LIMITS['max_content_chars']:,} characters to its first "
-        f"{LIMITS['max_content_chars']:,} (never inside a character; the rest is lost)",
-    )
-    add_record_arguments(parser, every=True)
+    add_source_arguments(parser, every=True)
+    add_fix_arguments(parser)
     add_indent_argument(parser)
     parser.set_defaults(run=run)
 
 
+def _never(data: object, args: argparse.Namespace) -> bool:
+    return False  # a request is imported too: its changes are reported
+
+
+@reports_bad_input
 def run(args: argparse.Namespace) -> int:
     if args.all:
         return import_all(args)
     if Path(args.file).is_dir():
         return fail([f"{args.file} is a folder: add --all to convert every file in it"])
-    conversion = read_conversion(args, read_bytes)
-    if isinstance(conversion, int):
-        return conversion
-    report(conversion, detected=args.format is None)
-    if conversion.needs_fixes:
-        return fail(needed_fixes(conversion))
-    return emit(conversion.request, indent_of(args))
+    return emit(read_input(args, as_sent=_never).request, indent_of(args))

@@ -6,7 +6,7 @@ from __future__ import annotations
 import argparse
 
 from compactor.analyses.outcomes import DEFAULT_DRAWS, DEFAULT_FUTURE, outcomes, parse_probes
-from compactor.cli.anchors import FILE_HELP, read_request
+from compactor.cli.anchors import FILE_HELP, add_conversation_arguments, read_request
 from compactor.cli.io import (
     add_indent_argument,
     add_input_argument,
@@ -53,6 +53,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     add_input_argument(parser)
+    add_conversation_arguments(parser)
     parser.add_argument(
         "--future",
         type=_at_least_one,

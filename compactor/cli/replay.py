@@ -13,7 +13,7 @@ from compactor.analyses.replay.strategies import (
     build_strategy,
     replay_request,
 )
-from compactor.cli.anchors import FILE_HELP, read_request
+from compactor.cli.anchors import FILE_HELP, add_conversation_arguments, read_request
 from compactor.cli.io import (
     MissingExtra,
     add_indent_argument,
@@ -55,6 +55,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         ),
     )
     add_input_argument(parser)
+    add_conversation_arguments(parser)
     parser.add_argument(
         "--policy",
         choices=POLICIES,

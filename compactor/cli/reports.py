@@ -48,7 +48,9 @@ def needed_fixes(conversion: Conversion) -> list[str]:
     if "too-many-messages" in kinds:
         lines.append(
             f"not converted: {len(conversion.request['messages']):,} messages are more than "
-            f"{LIMITS['max_messages']}; add --keep-last to keep the last {LIMITS['max_messages']}"
+            f"{LIMITS['max_messages']}; add --keep-last to keep the last {LIMITS['max_messages']}, "
+            f"--keep-first N to keep the first N too (and the last {LIMITS['max_messages']} - N), "
+            "or --range A:B to keep messages #A to #B"
         )
     long = kinds.count("content-too-long")
     if long:

@@ -16,9 +16,10 @@ from compactor.cli.io import (
     reports_bad_input,
 )
 from compactor.cli.params import MEMORY_COMPACT, add_parameter_arguments, flag_values, setting_of
-from compactor.errors import Problem, ProblemError
+from compactor.cli.records import add_source_arguments, read_input
+from compactor.errors import FormatError, Problem, ProblemError
 from compactor.export import WRITABLE
-from compactor.formats import FORMATS, read_document
+from compactor.formats import detect_format, read_document
 from compactor.integrations import IntegrationUnavailable, Setting, shrink_with_report
 
 DESCRIPTION = f"""\
@@ -27,6 +28,10 @@ setting' writes it) and print it in the format it came in ({", ".join(WRITABLE)}
 compactor.shrink(messages, setting) returns to an agent. Tool calls come back structured, and
 the orphan half of a call and its result is dropped, never sent. The report (the budget used,
 messages removed, cut and dropped) goes to standard error.
+
+A conversation this tool cannot write back (JSON Lines, a Claude Code session, a Codex rollout,
+a record of a collection: --record N) is imported as `import` reads it (its report on standard
+error) and printed as a request: its messages compacted, with the parameters used.
 
 The parameter flags override the setting's memory-compact parameters; --budget-chars replaces
 its budget (in characters or tokens). Exit 0 on success; 2 when the input or the setting cannot
@@ -42,12 +47,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     )
     add_input_argument(parser)
     add_parameter_arguments(parser)
-    parser.add_argument(
-        "--format",
-        choices=list(FORMATS),
-        metavar="NAME",
-        help="read FILE as this format instead of detecting it",
-    )
+    add_source_arguments(parser)
     parser.add_argument(
         "--lossy-fixes",
         action="store_true",
@@ -85,23 +85,30 @@ def chosen_setting(args: argparse.Namespace) -> Setting:
     return Setting.from_dict(data)
 
 
+def _writable(data: object, args: argparse.Namespace) -> bool:
+    """A conversation shrink writes back in its own format (one JSON value)."""
+    if args.format is not None:
+        return args.format in WRITABLE
+    try:
+        return detect_format(data) in WRITABLE
+    except FormatError:
+        return False
+
+
 @reports_bad_input
 def run(args: argparse.Namespace) -> int:
     setting = chosen_setting(args)
-    document = read_document(read_bytes(args.file), args.format)
-    if document.data is None:
-        raise ProblemError(
-            [
-                Problem(
-                    f"{args.file}: JSON Lines; shrink writes one JSON conversation back "
-                    f"({', '.join(WRITABLE)}): convert it with 'python -m compactor import' first"
-                )
-            ]
-        )
+    raw = read_bytes(args.file)
+    document = read_document(raw, args.format)
+    if document.data is None or args.record is not None or not _writable(document.data, args):
+        # written back as a request: the import's own form of it
+        hint = "add --lossy-fixes to keep the last 200 messages and cut contents over 8,000"
+        found = read_input(args, as_sent=lambda *_: False, raw=raw, fix_hint=hint)
+        data, format = found.request, "request"
+    else:
+        data, format = document.data, args.format
     try:
-        shrunk = shrink_with_report(
-            document.data, setting, format=args.format, lossy_fixes=args.lossy_fixes
-        )
+        shrunk = shrink_with_report(data, setting, format=format, lossy_fixes=args.lossy_fixes)
     except IntegrationUnavailable as missing:
         raise MissingExtra(str(missing)) from None
     report = shrunk.report

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 
 from compactor.analyses.semantic import semantic_pairs
-from compactor.cli.anchors import FILE_HELP, read_request
+from compactor.cli.anchors import FILE_HELP, add_conversation_arguments, read_request
 from compactor.cli.io import (
     MissingExtra,
     add_indent_argument,
@@ -43,6 +43,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         ),
     )
     add_input_argument(parser)
+    add_conversation_arguments(parser)
     parser.add_argument(
         "--threshold",
         type=_cosine,

@@ -12,10 +12,10 @@ from compactor.cli.io import (
     emit,
     fail,
     indent_of,
-    read_json,
     reports_bad_input,
 )
-from compactor.errors import InvalidRequest, Problem
+from compactor.cli.records import add_source_arguments, read_input
+from compactor.errors import Problem
 from compactor.providers import (
     PROVIDERS_ENV,
     ProviderAnswerInvalid,
@@ -34,7 +34,11 @@ from compactor.providers.config import (
     MAX_RETRIES,
     MAX_TIMEOUT_SECONDS,
 )
-from compactor.strategies.llm_compact import CannotSummarize, llm_compact
+from compactor.strategies.llm_compact import (
+    COMPACT_REQUEST_SCHEMA,
+    CannotSummarize,
+    llm_compact,
+)
 
 #: Exit code when the provider failed (unreachable, timed out, refused the key, an outage):
 #: the same command may work later. Input, configuration, "cannot summarise", a request the
@@ -48,9 +52,12 @@ seeds/003 (and POST /v1/context/compact) does: every message except the last --k
 (default 4) becomes one user message written by the model, followed by the kept messages
 unchanged. Prints {{"messages", "stats", "compaction"}} as JSON.
 
-FILE is a JSON object with "messages" (plain {{role, content}} or AI SDK messages); it may hold
-the other compact request fields (providerID, model, keepLastMessages, instructions,
-targetTokensEstimate), which the options override.
+FILE is a JSON object with "messages" (plain {{role, content}} or AI SDK messages), which may
+hold the other compact request fields (providerID, model, keepLastMessages, instructions,
+targetTokensEstimate; the options override them); or any conversation `import` reads (a
+memory-compact request, OpenAI, Anthropic, ShareGPT, JSONL, a Claude Code session, a Codex
+rollout; --format NAME, --record N), imported first with its report on standard error. The
+request's limits of memory-compact (200 messages, 8,000 characters) do not apply here.
 
 The provider is one of a providers TOML file (--providers FILE, or the file the environment
 variable {PROVIDERS_ENV} names), chosen by --provider NAME (or FILE's providerID); or an
@@ -76,6 +83,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     add_input_argument(parser)
+    add_source_arguments(parser)
     where = parser.add_mutually_exclusive_group()
     where.add_argument("--provider", metavar="NAME", help="a provider of the providers file")
     where.add_argument(
@@ -139,9 +147,8 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 @reports_bad_input
 def run(args: argparse.Namespace) -> int:
-    value = read_json(args.file)
-    if not isinstance(value, dict):
-        raise InvalidRequest([Problem('must be a JSON object with "messages"', path="$")])
+    value = read_input(args, as_sent=_is_compact_request, limits=False).request
+    value = {k: v for k, v in value.items() if k in COMPACT_REQUEST_SCHEMA["properties"]}
     try:
         config = _provider(args, value).with_options(
             context_window_tokens=args.context_window_tokens,
@@ -170,6 +177,14 @@ def run(args: argparse.Namespace) -> int:
         fail(error.problems)
         return PROVIDER_FAILED
     return emit(response, indent_of(args))
+
+
+def _is_compact_request(data: object, args: argparse.Namespace) -> bool:
+    """A compact request of seeds/003 as it stands (its messages may be AI SDK messages, which
+    the import would flatten): an object with messages and no field the compact request lacks;
+    anything else is imported."""
+    fields = COMPACT_REQUEST_SCHEMA["properties"]
+    return isinstance(data, dict) and "messages" in data and all(k in fields for k in data)
 
 
 def _provider(args: argparse.Namespace, value: dict[str, Any]) -> ProviderConfig:

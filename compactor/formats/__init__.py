@@ -33,7 +33,8 @@ How things are converted (every format):
   100..400,000), reported as ``budget-chosen``.
 - More than 200 messages, or a content over 8,000 characters, are not fixed silently: the
   request comes back as it is (invalid), ``needs_fixes`` is true and the pending fixes are in
-  ``changes`` (``too-many-messages``, ``content-too-long``) until :func:`apply_fixes` makes them.
+  ``changes`` (``too-many-messages``, ``content-too-long``) until :func:`apply_fixes` makes them
+  (keeping the last 200 messages, or a :class:`Window`: the first N and the last M, or a range).
 """
 
 from __future__ import annotations
@@ -41,7 +42,7 @@ from __future__ import annotations
 from compactor.errors import FormatError
 from compactor.formats.collections import Collection, Record
 from compactor.formats.detect import detect_format
-from compactor.formats.fixes import apply_fixes
+from compactor.formats.fixes import Window, apply_fixes, spans_text
 from compactor.formats.reading import (
     Document,
     ManyConversations,
@@ -63,10 +64,12 @@ __all__ = [
     "ManyConversations",
     "Record",
     "RecordedCompaction",
+    "Window",
     "apply_fixes",
     "convert",
     "convert_document",
     "convert_text",
     "detect_format",
     "read_document",
+    "spans_text",
 ]

@@ -15,15 +15,17 @@ from typing import Any
 import pandas as pd
 
 from compactor import InvalidRequest, validate
-from compactor.contract import PARAMETERS
+from compactor.contract import LIMITS, PARAMETERS
 from compactor.errors import FormatError, Problem, UnreadableJSON
 from compactor.formats import (
     FORMATS,
     Collection,
     Conversion,
     ManyConversations,
+    Window,
     apply_fixes,
     convert_text,
+    spans_text,
 )
 from explorer.session.conversation import Conversation, message_name, params_from, safe_name
 
@@ -33,6 +35,12 @@ EDITOR_COLUMNS = ("position", "role", "content", "id", "pin")
 FORMAT_CHOICES: Mapping[str, str] = FORMATS
 #: Change kinds whose fix the user must choose before loading (see compactor.formats).
 FIX_KINDS = {"too-many-messages": "keep_last", "content-too-long": "cut_long"}
+MAX_MESSAGES = LIMITS["max_messages"]
+#: The fixes' checkbox labels, by option.
+FIX_LABELS = {
+    "keep_last": f"Keep at most {MAX_MESSAGES} messages (choose which below)",
+    "cut_long": f"Cut every content to its first {LIMITS['max_content_chars']:,} characters",
+}
 
 
 @dataclass(frozen=True)
@@ -40,8 +48,10 @@ class Attempt:
     """What reading some text gave: a conversion, or problems of one kind.
 
     ``kind`` is ``"syntax"`` (not JSON: line and column), ``"format"`` (JSON but not a
-    conversation: JSON paths), ``"schema"`` (a request that breaks the schema: JSON paths) or
-    ``"collection"`` (a file of many conversations: ``collection`` has them, to pick one).
+    conversation: JSON paths), ``"schema"`` (a request that breaks the schema: JSON paths),
+    ``"collection"`` (a file of many conversations: ``collection`` has them, to pick one) or
+    ``"fixes"`` (the fixes chosen are not enough: ``conversion`` is the read as it was, still
+    waiting for fixes, and each problem says which fix the rest needs).
     """
 
     conversion: Conversion | None = None
@@ -53,6 +63,15 @@ class Attempt:
     @property
     def ok(self) -> bool:
         return self.conversion is not None and not self.problems
+
+    @property
+    def waits_for_fixes(self) -> bool:
+        """A read that loads once the user has chosen enough fixes."""
+        return (
+            self.conversion is not None
+            and self.kind in ("", "fixes")
+            and self.conversion.needs_fixes
+        )
 
 
 def read(source: str | bytes, format: str | None = None) -> Attempt:
@@ -121,15 +140,31 @@ def finish(
     *,
     keep_last: bool = False,
     cut_long: bool = False,
+    window: Window | None = None,
     fallback: Mapping[str, Any],
     label: str,
     source: str,
     file_name: str | None = None,
     record: int | None = None,
 ) -> tuple[Conversation | None, Attempt]:
-    """Apply the fixes the user chose and validate; a conversation, or why there is none."""
-    if conversion.needs_fixes and (keep_last or cut_long):
-        conversion = apply_fixes(conversion, keep_last=keep_last, cut_long=cut_long)
+    """Apply the fixes the user chose and validate; a conversation, or why there is none.
+
+    Fixes that are not enough (none, a window that cannot make a request, or a pending fix not
+    chosen) give an attempt of kind ``fixes`` holding the read as it was, so the choice stays
+    open, and a problem per fix still needed, naming it.
+    """
+    read = conversion
+    if conversion.needs_fixes:
+        if not (keep_last or cut_long or window is not None):
+            return None, Attempt(read, (nothing_chosen(read),), "fixes")
+        try:
+            conversion = apply_fixes(
+                conversion, keep_last=keep_last, cut_long=cut_long, window=window
+            )
+        except FormatError as error:
+            return None, Attempt(read, error.problems, "fixes")
+        if conversion.needs_fixes:
+            return None, Attempt(read, tuple(still_needed(conversion)), "fixes")
     problems = schema_problems(conversion.request)
     if problems:
         return None, Attempt(conversion, problems, "schema")
@@ -148,6 +183,55 @@ def finish(
         compactions=tuple(conversion.compactions),
     )
     return conv, Attempt(conversion)
+
+
+def nothing_chosen(conversion: Conversion) -> Problem:
+    """What to tick, when Load was pressed with no fix chosen."""
+    labels = [f'"{FIX_LABELS[option]}"' for option in pending_fixes(conversion)]
+    return Problem(
+        "No fix is ticked, so nothing was loaded: tick " + " and ".join(labels) + " first."
+    )
+
+
+def still_needed(conversion: Conversion) -> list[Problem]:
+    """After some fixes: each remaining problem and the fix (its checkbox) that makes it."""
+    pending = [c for c in conversion.changes if c.kind in FIX_KINDS]
+    out = []
+    if any(c.kind == "too-many-messages" for c in pending):
+        count = len(conversion.request["messages"])
+        out.append(
+            Problem(
+                f"{count:,} messages are more than a request holds ({MAX_MESSAGES}): tick "
+                f'"{FIX_LABELS["keep_last"]}" too.'
+            )
+        )
+    long = [c for c in pending if c.kind == "content-too-long"]
+    if long:
+        names = ", ".join(f"#{c.index}" if c.index is not None else c.source or "" for c in long)
+        out.append(
+            Problem(
+                f"{len(long):,} {'content is' if len(long) == 1 else 'contents are'} over "
+                f"{LIMITS['max_content_chars']:,} characters ({names}): tick "
+                f'"{FIX_LABELS["cut_long"]}" too.'
+            )
+        )
+    return out
+
+
+def window_preview(conversion: Conversion, window: Window) -> str:
+    """What a window keeps and leaves out, before it is applied (or why it cannot be)."""
+    messages = conversion.request["messages"]
+    problems = window.problems(len(messages))
+    if problems:
+        return problems[0].message[:1].upper() + problems[0].message[1:] + "."
+    kept = window.kept(len(messages))
+    kept_set = set(kept)
+    left = [i for i in range(len(messages)) if i not in kept_set]
+    text = f"Keeps {spans_text(kept)} ({len(kept):,} messages)"
+    if not left:
+        return text + "."
+    chars = sum(len(messages[i]["content"]) for i in left)
+    return f"{text}; leaves out {spans_text(left)}: {len(left):,} messages, {chars:,} characters."
 
 
 def pending_fixes(conversion: Conversion) -> dict[str, list[str]]:

@@ -18,11 +18,11 @@ import streamlit as st
 from compactor.contract import LIMITS, ROLES
 from compactor.formats import Conversion
 from explorer.frames import imports
-from explorer.frames.imports import Attempt
+from explorer.frames.imports import FIX_LABELS, Attempt
 from explorer.frames.markup import markdown_literal
 from explorer.session import state
 from explorer.session.conversation import Conversation, content_key, safe_name
-from explorer.widgets import common
+from explorer.widgets import common, fixing
 
 PASTE_KEY = "paste_text"
 PASTE_FORMAT_KEY = "paste_format"
@@ -39,10 +39,7 @@ TITLES = {
     "format": "This JSON could not be read as a conversation; nothing was loaded.",
     "schema": "The conversation breaks the request schema; nothing was loaded.",
     "collection": "This file holds many conversations: pick the record to load below.",
-}
-FIX_LABELS = {
-    "keep_last": f"Keep only the last {LIMITS['max_messages']} messages",
-    "cut_long": f"Cut every content to its first {LIMITS['max_content_chars']:,} characters",
+    "fixes": "Nothing was loaded yet: the fixes chosen are not enough.",
 }
 AUTO = "detect"
 
@@ -56,7 +53,8 @@ class Step:
 
     @property
     def needs_fixes(self) -> bool:
-        return self.conversation is None and self.attempt.ok and self.attempt.conversion.needs_fixes
+        """Waiting for fixes: the choice stays open until what is chosen is enough."""
+        return self.conversation is None and self.attempt.waits_for_fixes
 
 
 def label_for(
@@ -89,18 +87,23 @@ def decide(
     cut_long: bool = False,
     file_name: str | None = None,
     record: int | None = None,
+    window: imports.Window | None = None,
+    asked: bool = False,
 ) -> Step:
     """What to do with a read: stop at its problems, wait for fixes the user has not chosen, or
-    validate (after the chosen fixes) and load."""
-    if not attempt.ok:
+    validate (after the chosen fixes) and load. ``asked``: the user pressed Load with the fixes
+    given, so fixes that are not enough are said (which remaining problem needs which fix)."""
+    if not attempt.waits_for_fixes and not attempt.ok:
         return Step(attempt)
     conversion = attempt.conversion
-    if conversion.needs_fixes and not (keep_last or cut_long):
-        return Step(attempt)
+    chosen = keep_last or cut_long or window is not None
+    if conversion.needs_fixes and not chosen and not asked:
+        return Step(Attempt(conversion, format=attempt.format))
     conv, checked = imports.finish(
         conversion,
         keep_last=keep_last,
         cut_long=cut_long,
+        window=window,
         fallback=fallback,
         label=label_for(source, conversion, file_name, record),
         source=source,
@@ -177,6 +180,10 @@ def _apply_fixes(source: str) -> None:
     if step is None or not step.needs_fixes:
         return
     choice = {name: bool(st.session_state.get(FIX_KEY.format(source, name))) for name in FIX_LABELS}
+    window = None
+    if choice["keep_last"]:
+        window = fixing.window_choice(source, len(step.attempt.conversion.request["messages"]))
+        choice["keep_last"] = window is None
     conv_record = None
     collected = st.session_state.get(COLLECTION_KEY.format(source))
     if collected is not None:
@@ -190,6 +197,8 @@ def _apply_fixes(source: str) -> None:
             **choice,
             file_name=_name(source),
             record=conv_record,
+            window=window,
+            asked=True,
         ),
     )
 
@@ -238,6 +247,8 @@ def show_step(source: str) -> None:
     attempt = step.attempt
     if attempt.kind == "collection":
         st.info(TITLES["collection"], icon=":material/library_books:")
+    elif attempt.kind == "fixes":
+        fixing.not_enough(TITLES["fixes"], attempt.problems)
     elif attempt.problems:
         common.show_problems(TITLES[attempt.kind], attempt.problems)
     if attempt.conversion is not None and attempt.conversion.changes:
@@ -252,6 +263,8 @@ def show_step(source: str) -> None:
         for option, effects in imports.pending_fixes(attempt.conversion).items():
             st.checkbox(FIX_LABELS[option], key=FIX_KEY.format(source, option))
             st.text(imports.first_lines(effects))
+            if option == "keep_last":
+                fixing.window_panel(source, attempt.conversion)
         st.button("Load with these fixes", on_click=_apply_fixes, args=(source,), type="primary")
 
 
@@ -272,6 +285,9 @@ def report() -> None:
     )
     if said:
         st.caption(said)
+    for change in changes:  # which messages a window left out, named before the table
+        if change.kind in ("kept-last", "kept-window"):
+            st.caption(markdown_literal(f"Left out: {change.message}"))
     for line in imports.removed_result_lines(conv):
         st.caption(markdown_literal(line))
     if changes:

@@ -119,7 +119,9 @@ def test_needed_fixes_are_listed_with_their_flags_and_nothing_is_printed(oversiz
     done = cli(str(path))
     assert done.returncode == 2 and done.stdout == b""
     assert done.stderr.decode().splitlines() == report_lines(conversion, "messages (detected)") + [
-        "not converted: 230 messages are more than 200; add --keep-last to keep the last 200",
+        "not converted: 230 messages are more than 200; add --keep-last to keep the last 200, "
+        "--keep-first N to keep the first N too (and the last 200 - N), or --range A:B to keep "
+        "messages #A to #B",
         "not converted: 1 content is over 8,000 characters; add --cut-long to cut it",
     ]
     half = cli(str(path), "--keep-last")

@@ -4,7 +4,8 @@ import pytest
 
 from compactor import InvalidRequest, validate
 from compactor.contract import LIMITS
-from compactor.formats import apply_fixes, convert
+from compactor.errors import FormatError
+from compactor.formats import Window, apply_fixes, convert
 
 MAX_MESSAGES = LIMITS["max_messages"]
 MAX_CHARS = LIMITS["max_content_chars"]
@@ -117,3 +118,33 @@ def test_a_single_character_longer_than_the_limit_is_cut_hard():
         convert([{"role": "user", "content": content}, {"role": "user", "content": "ok"}])
     )
     assert fixed.request["messages"][0]["content"] == content[:MAX_CHARS]
+
+
+def test_a_window_keeps_the_head_and_the_tail_and_re_indexes_what_it_keeps(oversized):
+    fixed = apply_fixes(oversized, cut_long=False, window=Window(first=5, last=100))
+    kept = list(range(5)) + list(range(150, 250))
+    assert fixed.request["messages"] == [oversized.request["messages"][i] for i in kept]
+    new = {old: i for i, old in enumerate(kept)}
+    assert fixed.tool_links == tuple(
+        (new[a], new[b]) for a, b in oversized.tool_links if a in new and b in new
+    )
+    assert fixed.sources == tuple(oversized.sources[i] for i in kept)
+    # message 3 (long) is kept, 120 is gone: only 3 and 240 still wait for a cut
+    pending = [c.index for c in fixed.changes if c.kind == "content-too-long"]
+    assert pending == [3, new[240]]
+    (made,) = [c for c in fixed.changes if c.kind == "kept-window"]
+    chars = sum(len(oversized.request["messages"][i]["content"]) for i in range(5, 150))
+    assert made.message == (
+        f"kept #0 to #4 and #150 to #249 (105 of 250 messages): #5 to #149 were removed "
+        f"(145 messages, {chars:,} characters)"
+    )
+
+
+def test_a_window_that_cannot_make_a_request_is_an_error(oversized):
+    for window, words in [
+        (Window(start=0, end=200), "keeps 201 messages"),
+        (Window(start=240, end=260), "not within the 250 messages"),
+        (Window(first=1, last=0), "keeps 1 message and a request needs at least 2"),
+    ]:
+        with pytest.raises(FormatError, match=words):
+            apply_fixes(oversized, window=window)

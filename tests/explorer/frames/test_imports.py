@@ -75,7 +75,12 @@ def test_choosing_only_one_fix_still_reports_the_other_limit():
         attempt.conversion, keep_last=True, fallback=FALLBACK, label="x", source="y"
     )
     assert conv is None
-    assert [p.path for p in checked.problems] == ["messages[199].content"]
+    # the read stays as it was (the choice stays open); the problem names the message and fix
+    assert checked.kind == "fixes" and checked.conversion is attempt.conversion
+    assert [p.message for p in checked.problems] == [
+        '1 content is over 8,000 characters (#199): tick "Cut every content to its first '
+        '8,000 characters" too.'
+    ]
 
 
 def test_every_format_can_be_chosen():

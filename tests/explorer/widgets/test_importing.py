@@ -61,3 +61,48 @@ def test_two_pastes_in_one_second_get_distinct_labels(monkeypatch):
     ]
     assert all(label.startswith(f"Pasted conversation (request) at {at}, id ") for label in labels)
     assert labels[0] != labels[1]
+
+
+def two_fixes() -> str:
+    """201 messages, the last one over 8,000 characters: both fixes are needed."""
+    messages = [{"role": "user", "content": f"message {i}"} for i in range(200)]
+    messages.append({"role": "assistant", "content": "long " * 2000})
+    return json.dumps(messages)
+
+
+def test_one_fix_of_two_says_which_fix_the_rest_needs_and_keeps_the_choice():
+    attempt = imports.read(two_fixes())
+    step = importing.decide(attempt, "uploaded", FALLBACK, keep_last=True, asked=True)
+    assert step.conversation is None and step.needs_fixes  # the checkboxes stay
+    assert step.attempt.kind == "fixes"
+    assert step.attempt.conversion is attempt.conversion  # the read as it was, unfixed
+    (problem,) = step.attempt.problems
+    assert problem.message == (
+        "1 content is over 8,000 characters (#199): tick "
+        '"Cut every content to its first 8,000 characters" too.'
+    )
+    # pressing again with both, from the step kept, loads
+    both = importing.decide(step.attempt, "uploaded", FALLBACK, keep_last=True, cut_long=True)
+    assert len(both.conversation.messages) == 200
+
+
+def test_load_with_nothing_ticked_says_what_to_tick():
+    attempt = imports.read(two_fixes())
+    step = importing.decide(attempt, "uploaded", FALLBACK, asked=True)
+    assert step.needs_fixes and step.attempt.kind == "fixes"
+    assert step.attempt.problems[0].message.startswith(
+        'No fix is ticked, so nothing was loaded: tick "Keep at most 200 messages'
+    )
+
+
+def test_a_window_too_large_says_so_and_keeps_the_choice():
+    attempt = imports.read(two_fixes())
+    window = imports.Window(first=150, last=100)
+    step = importing.decide(attempt, "uploaded", FALLBACK, cut_long=True, window=window, asked=True)
+    assert step.needs_fixes
+    assert "the window keeps 201 messages" in step.attempt.problems[0].message
+    fits = imports.Window(first=10, last=190)
+    loaded = importing.decide(attempt, "uploaded", FALLBACK, cut_long=True, window=fits)
+    messages = loaded.conversation.messages
+    assert [m["content"] for m in messages[:10]] == [f"message {i}" for i in range(10)]
+    assert messages[10]["content"] == "message 11"  # #10 left out
