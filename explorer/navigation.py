@@ -1,7 +1,8 @@
 """The explorer's pages: app.py (Overview) and one thin script each under pages/, in sections.
 
 To add a view, write ``pages/<name>.py`` (starting with ``page.run``) and add one ``PageSpec``
-here; the sidebar's links, the page tests and the browser tests all read this list.
+here; the page menu (one drop-down per section), the page tests and the browser tests all read
+this list.
 """
 
 from __future__ import annotations
@@ -41,7 +42,7 @@ PAGES: tuple[PageSpec, ...] = (
 
 
 def sections() -> dict[str, list[PageSpec]]:
-    """The pages by section title, in order, as the sidebar lists them."""
+    """The pages by section title, in order, as the page menu lists them."""
     out: dict[str, list[PageSpec]] = {}
     for spec in PAGES:
         out.setdefault(spec.section, []).append(spec)
