@@ -22,6 +22,7 @@ PAGES: tuple[PageSpec, ...] = (
     PageSpec("pages/conversation.py", "Conversation", ":material/forum:", "Input"),
     PageSpec("app.py", "Overview", ":material/dashboard:", "Views"),
     PageSpec("pages/timeline.py", "Fate timeline", ":material/view_timeline:", "Views"),
+    PageSpec("pages/transcript.py", "Transcript", ":material/chat:", "Views"),
     PageSpec("pages/scores.py", "Scores", ":material/leaderboard:", "Views"),
     PageSpec("pages/protected.py", "Protected", ":material/shield:", "Views"),
     PageSpec("pages/duplicates.py", "Duplicates", ":material/content_copy:", "Views"),

@@ -47,8 +47,9 @@ def test_the_budget_is_on_screen_without_scrolling_on_every_page(tour, spec):
     for name, control in (("slider", visit.budget_slider()), ("box", visit.budget_box())):
         box = control.bounding_box()
         assert box is not None, f"the budget {name} is not drawn on {spec.title}"
-        inside = 0 <= box["y"] and box["y"] + box["height"] <= LAPTOP["height"]
-        assert inside, f"the budget {name} is at y {box['y']:.0f} to " + (
-            f"{box['y'] + box['height']:.0f} on {spec.title}, the window {LAPTOP['height']} tall"
+        top, bottom = box["y"], box["y"] + box["height"]
+        assert top >= 0 and bottom <= LAPTOP["height"], (
+            f"the budget {name} is at y {top:.0f} to {bottom:.0f} on {spec.title}, in a window "
+            f"{LAPTOP['height']} tall"
         )
-        assert 0 <= box["x"] and box["x"] + box["width"] <= LAPTOP["width"]
+        assert box["x"] >= 0 and box["x"] + box["width"] <= LAPTOP["width"]
