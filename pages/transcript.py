@@ -29,7 +29,10 @@ def text(content: str) -> None:
 
 def message(row, view: str) -> None:
     with st.chat_message(row.role, avatar=AVATARS.get(row.role)):
-        st.caption(markup.markdown_literal(f"{row.message} · {row.role} · {row.note}"))
+        st.caption(
+            f"**{row.shown}** "
+            + markup.markdown_literal(f"{row.message} · {row.role} · {row.note}")
+        )
         if row.shown == frames.KEPT or view == AFTER:
             text(row.sent)
         elif row.shown == frames.CUT:
