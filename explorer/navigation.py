@@ -1,7 +1,8 @@
 """The explorer's pages: app.py (Overview) and one thin script each under pages/, in sections.
 
 To add a view, write ``pages/<name>.py`` (starting with ``page.run``) and add one ``PageSpec``
-here; the sidebar's links, the page tests and the browser tests all read this list.
+here; the page menu (one drop-down per section), the page tests and the browser tests all read
+this list.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ PAGES: tuple[PageSpec, ...] = (
     PageSpec("pages/conversation.py", "Conversation", ":material/forum:", "Input"),
     PageSpec("app.py", "Overview", ":material/dashboard:", "Views"),
     PageSpec("pages/timeline.py", "Fate timeline", ":material/view_timeline:", "Views"),
+    PageSpec("pages/transcript.py", "Transcript", ":material/chat:", "Views"),
     PageSpec("pages/scores.py", "Scores", ":material/leaderboard:", "Views"),
     PageSpec("pages/protected.py", "Protected", ":material/shield:", "Views"),
     PageSpec("pages/duplicates.py", "Duplicates", ":material/content_copy:", "Views"),
@@ -41,7 +43,7 @@ PAGES: tuple[PageSpec, ...] = (
 
 
 def sections() -> dict[str, list[PageSpec]]:
-    """The pages by section title, in order, as the sidebar lists them."""
+    """The pages by section title, in order, as the page menu lists them."""
     out: dict[str, list[PageSpec]] = {}
     for spec in PAGES:
         out.setdefault(spec.section, []).append(spec)

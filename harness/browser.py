@@ -16,6 +16,9 @@ from urllib.parse import parse_qs, urlsplit
 
 from playwright.sync_api import Browser, Locator, Page, Playwright, Route, expect
 
+from explorer.navigation import PAGES
+from explorer.widgets.menu import KEY as MENU_KEY
+
 # the server, re-exported: tests and benchmarks reach it as this module's
 from harness.app_server import ARTIFACTS, ROOT, Server, running_app, stop  # noqa: F401
 
@@ -57,6 +60,8 @@ CONTENT_HEIGHT = """() => Math.max(...['stMain', 'stSidebarContent'].map(id => {
     return element ? element.scrollHeight : 0;
 }))"""
 expect.set_options(timeout=WAIT_MS)
+#: The menu section of every page, by its title.
+SECTION_OF = {spec.title: spec.section for spec in PAGES}
 
 NEXT_FRAME = "() => new Promise(done => requestAnimationFrame(() => requestAnimationFrame(done)))"
 
@@ -169,13 +174,20 @@ class Visit:
         """The page's title (``st.title``)."""
         return self.main.locator("h1").first
 
+    @property
+    def menu(self) -> Locator:
+        """The page menu above every page's title (:mod:`explorer.widgets.menu`)."""
+        return self.page.locator(f".st-key-{MENU_KEY}")
+
     def go(self, title: str) -> None:
-        """Switch page with the sidebar's navigation, as a person does, and wait for it."""
+        """Switch page with the page menu, as a person does (open the page's section, click
+        the page), and wait for it."""
         self.settle()
         if (self.heading().text_content() or "").strip() == title:
             return  # already there (a click on the current page's link would rerun it)
+        self.menu.get_by_role("button", name=SECTION_OF[title]).click()
         link = (
-            self.page.get_by_test_id("stSidebar")
+            self.page.get_by_test_id("stPopoverBody")
             .get_by_test_id("stPageLink-NavLink")
             .filter(has=self.page.get_by_text(title, exact=True))
         )

@@ -26,6 +26,7 @@ _CUT = (
     f"background: {CUT_TEXT_BACKGROUND}; color: #6b6b6b; text-decoration: line-through; "
     "text-decoration-color: rgba(0, 0, 0, 0.35);"
 )
+_REMOVED = "opacity: 0.5;"
 _SCISSORS = "font-weight: 600; color: #8a5a00; padding: 0 0.25rem; white-space: nowrap;"
 
 
@@ -85,6 +86,11 @@ def trimmed_html(content: str, keep: int, kind: str, height: int = 320) -> str:
         f'<span style="{_SCISSORS}" title="{escape(label)}">✂ {escape(label)} at {keep:,}</span>'
     )
     return box(f'{escape(kept)}{marker}<span style="{_CUT}">{escape(cut)}</span>', height)
+
+
+def removed_html(content: str, height: int = 320) -> str:
+    """A removed message: all of it greyed out (faded, so it reads on either theme)."""
+    return box(f'<span style="{_REMOVED}">{escape(content)}</span>', height)
 
 
 _LINE_BREAKS = re.compile(r"\s*[\r\n\v\f\x1c-\x1e\x85\u2028\u2029]+\s*")

@@ -1,9 +1,10 @@
-"""The one opening of every page: page setup, the shared sidebar, the title, and a guarded body.
+"""The one opening of every page: page setup, the shared sidebar, the page menu, the title, and a
+guarded body.
 
 The explorer is a classic Streamlit multipage app: ``app.py`` is the first page (Overview) and
 Streamlit discovers the others in ``pages/``. Its own page list is hidden
-(``client.showSidebarNavigation = false``); the sidebar draws the sections of
-:data:`explorer.navigation.PAGES` with ``st.page_link``. Every page is one call::
+(``client.showSidebarNavigation = false``); the menu above the title draws the sections of
+:data:`explorer.navigation.PAGES` (:mod:`explorer.widgets.menu`). Every page is one call::
 
     page.run("Scores", draw)          # draw(outcome) runs only when the request is valid
 
@@ -23,7 +24,7 @@ from compactor.samples import DEFAULT_SAMPLE
 from explorer.session import cache, state
 from explorer.session.cache import Outcome
 from explorer.session.samples import sample_conversations, sample_descriptions
-from explorer.widgets import sidebar
+from explorer.widgets import menu, sidebar
 from explorer.widgets.common import show_problems
 
 log = logging.getLogger("explorer")
@@ -87,6 +88,7 @@ def require_result() -> Outcome | None:
 def run(title: str, draw: Callable[[Outcome], None]) -> None:
     """A page of the compaction: set up, title, then ``draw`` the current valid outcome."""
     setup()
+    menu.draw(title)
     st.title(title)
     with guarded():
         outcome = require_result()
@@ -97,6 +99,7 @@ def run(title: str, draw: Callable[[Outcome], None]) -> None:
 def run_input(title: str, draw: Callable[[], None]) -> None:
     """A page that works before there is a valid result (the Conversation page, Watched facts)."""
     setup()
+    menu.draw(title)
     st.title(title)
     with guarded():
         draw()

@@ -1,5 +1,6 @@
-"""The shared sidebar: the page links by section, the sample picker, the parameter form (A), the
-current request."""
+"""The shared sidebar: the sample picker, the parameter form (A) and the current request (the page
+links are in the menu above each page, :mod:`explorer.widgets.menu`, so that the parameters are
+on screen without scrolling)."""
 
 from __future__ import annotations
 
@@ -7,7 +8,6 @@ from collections.abc import Mapping
 
 import streamlit as st
 
-from explorer import navigation
 from explorer.frames import snippets
 from explorer.frames import tokens as token_frames
 from explorer.session import keeping, state, workspace
@@ -76,19 +76,10 @@ def _reset() -> None:
     state.set_params(state.conversation().params)
 
 
-def links() -> None:
-    """The pages, section by section (Streamlit's own flat page list is hidden)."""
-    for section, specs in navigation.sections().items():
-        st.caption(section)
-        for spec in specs:
-            st.page_link(spec.path, label=spec.title, icon=spec.icon)
-
-
 def draw(samples: Mapping[str, Conversation], descriptions: Mapping[str, tuple[str, str]]) -> None:
     conv = state.conversation()
     keys = state.PARAM_KEYS
     with st.sidebar:
-        links()
         st.subheader("Conversation")
         found: list[str] = []
         values, labels = options(samples, conv, workspace.recent(notices=found))

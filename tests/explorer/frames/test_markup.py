@@ -48,6 +48,7 @@ def test_hostile_contents_are_escaped_in_every_builder():
         for markup in (
             textviews.highlighted_html(content, set(words(content))),
             textviews.trimmed_html(content, len(content) // 2, "hard"),
+            textviews.removed_html(content),
         ):
             assert "<script" not in markup and "<img" not in markup and "<b>" not in markup
             assert visible_text(markup).replace("✂ hard cut at", "").count(content[:5]) >= 1
@@ -70,6 +71,13 @@ def test_a_trim_loses_no_character(content, data):
     keep = data.draw(st.integers(0, len(content)))
     markup = textviews.trimmed_html(content, keep, "hard")
     assert visible_text(markup) == content[:keep] + f"✂ hard cut at {keep:,}" + content[keep:]
+
+
+@given(st.text(max_size=300))
+def test_a_removed_message_shows_its_text_and_nothing_else(content):
+    markup = textviews.removed_html(content)
+    assert visible_text(markup) == content
+    assert set(re.findall(r"<(/?\w+)", markup)) <= {"div", "/div", "span", "/span"}
 
 
 def test_a_markdown_literal_escapes_every_markdown_character():
