@@ -15,6 +15,7 @@ import pytest
 from bench.make_largest_sample import PATH as LARGEST_PATH
 from bench.make_largest_sample import build, text
 from compactor import compact, run, validate
+from compactor.analyses.pairing import check_pairing
 from compactor.contract import DEFAULTS, LIMITS, SENTENCE_ENDS
 from compactor.engine.result import Fate
 from compactor.formats import convert
@@ -80,8 +81,8 @@ def test_the_tour_the_explorer_opens_on_has_every_stage_act():
     n, keep = len(request.messages), request.params.keep_last_n
     assert result.protection.indices == (0, *range(n - keep, n))  # the system prompt, the last
     removed = result.deduplication.removed
-    assert {request.roles[r.index] for r in removed} == {"tool", "user"}  # a re-run lookup, a
-    assert all(r.similarity == 1.0 for r in removed)  # question asked again, word for word
+    assert {request.roles[r.index] for r in removed} == {"assistant", "user"}  # a reply and a
+    assert all(r.similarity == 1.0 for r in removed)  # question said again, word for word
     cut = {c.index for c in result.trimming.cuts}
     dropped = {d.index for d in result.dropping.dropped}
     assert cut - dropped and cut & dropped  # some cuts come out trimmed, some are dropped later
@@ -89,6 +90,8 @@ def test_the_tour_the_explorer_opens_on_has_every_stage_act():
     assert dropped and result.budget_met
     first_user = request.roles.index("user")
     assert first_user in dropped  # the task is lost: the Overview offers to pin it
+    report = check_pairing(result)  # and no warning on the first screen: every call is kept
+    assert report.pairs and report.ok and not report.uncalled  # or removed with its result
     assert 4_000 <= sum(len(c) for c in request.contents) <= 8_000  # small enough to read
 
 
