@@ -21,7 +21,7 @@ from explorer.frames import imports
 from explorer.frames.imports import Attempt
 from explorer.frames.markup import markdown_literal
 from explorer.session import state
-from explorer.session.conversation import Conversation, content_key, safe_name
+from explorer.session.conversation import PARAM_NAMES, Conversation, content_key, safe_name
 from explorer.widgets import common
 
 PASTE_KEY = "paste_text"
@@ -136,7 +136,8 @@ def _conclude(source: str, step: Step) -> None:
     changes = conversion.changes
     if "budget_chars" not in conversion.params_given and not untouched:
         changes = tuple(c for c in changes if c.kind != "budget-chosen")  # the user's is kept
-    st.session_state[REPORT_KEY] = (step.conversation, changes, said, untouched)
+    opened_own = untouched and len(conversion.params_given) < len(PARAM_NAMES)
+    st.session_state[REPORT_KEY] = (step.conversation, changes, said, opened_own)
     state.load(step.conversation, values)
 
 

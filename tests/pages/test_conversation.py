@@ -52,6 +52,8 @@ def test_pasting_a_request_loads_it_with_its_parameters(conv_page):
     assert_clean(at)
     assert list(conversation(at).messages) == request["messages"]
     assert params(at) == {k: v for k, v in request.items() if k != "messages"}
+    assert any("own parameters are used (it states all" in c.value for c in at.caption)
+    assert not at.info  # its own by its own statement, not as a fallback
     assert "sample" not in at.query_params
     assert any("Loaded: Pasted conversation (request)" in s.value for s in at.success)
     assert at.selectbox(key=state.SAMPLE_KEY).value == state.YOURS  # the loaded one
