@@ -91,10 +91,11 @@ OWN = "this one opens with its own"
 
 
 def long_session(turns=40):
-    """A bare message list of about 44,000 characters: messages of 480 to 680 characters."""
+    """A bare message list of 24,465 characters: a system prompt and 40 messages of 470 to 722
+    characters, no two alike (so dedupe has nothing to do and the parameters alone decide)."""
     messages = [{"role": "system", "content": "You are a coding agent. Keep the tests green."}]
     for i in range(turns):
-        words = " ".join(f"step{i}-{w}" for w in range(60 + i % 3 * 10))
+        words = " ".join(f"s{i}w{w}" for w in range(80 + i % 3 * 12))  # no two alike
         messages.append({"role": "user" if i % 2 else "assistant", "content": f"{words}."})
     return messages
 
