@@ -1,4 +1,5 @@
-"""The compaction explorer: ``streamlit run app.py`` opens it on the dispatcher example.
+"""The compaction explorer: ``streamlit run app.py`` opens it on the tour sample
+(every stage at work).
 
 This script is the entry and the first page, Overview: what the compaction kept, in numbers,
 stage by stage, and message by message. The other pages are the scripts in pages/ (Streamlit's
@@ -17,6 +18,7 @@ from explorer.widgets import setting as setting_widgets
 def draw(outcome: Outcome) -> None:
     result, response = outcome.result, outcome.response
     budget_chars = response["budget"]["budget_chars"]
+    overview.introduce(response)
     overview.headline(response)
     common.pairing_warning(result)
     overview.pin_the_task(result)

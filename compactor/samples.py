@@ -11,7 +11,8 @@ from typing import Any
 #: Each sample is ``NN-slug.json`` holding ``{"name", "description", "request"}``; NN orders them.
 #: The folder is the project's top-level sample_histories/, installed as this package's data.
 SAMPLES_DIR: Traversable = resources.files("compactor.sample_histories")
-DEFAULT_SAMPLE = "dispatcher"
+#: The explorer opens on it: a sample where pin, dedupe, trim and drop each act at its parameters.
+DEFAULT_SAMPLE = "tour"
 
 
 @dataclass(frozen=True)

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Set up .venv with the app extra and start the explorer (it opens on the dispatcher example).
+# Set up .venv with the explorer extra (the app, token counts, semantic duplicates, the LLM
+# clients: everything the explorer uses offline) and start the explorer on the tour sample.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-bash scripts/setup.sh app
+bash scripts/setup.sh explorer
 exec .venv/bin/streamlit run app.py "$@"

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Create .venv (Python >= 3.11) and install the project with the given extras, e.g. "app" or "test".
+# Create .venv (Python >= 3.11) and install the project with the given extras, e.g. "explorer"
+# (everything the explorer uses offline), "app" (the explorer alone) or "test".
 set -euo pipefail
 cd "$(dirname "$0")/.."
 extras="${1:-app}"

@@ -28,6 +28,7 @@ from compactor.integrations import Setting
 from compactor.model import Request
 from compactor.strategies import registry
 from compactor.text import tokens
+from compactor.wording import install_command
 
 #: Every name ``--strategy`` takes: the replay's own, then the registry's.
 CHOICES = tuple(dict.fromkeys((*STRATEGIES, *registry.names())))
@@ -95,7 +96,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         choices=tokens.ENCODINGS,
         default=None,
         help="also count the tokens sent on each turn (tokens_out) in this vocabulary "
-        '(offline; needs the tokens extra: pip install -e ".[tokens]")',
+        f"(offline; needs the tokens extra: {install_command('tokens')})",
     )
     add_indent_argument(parser)
     parser.set_defaults(run=run)

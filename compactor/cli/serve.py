@@ -7,12 +7,13 @@ import os
 import sys
 
 from compactor.cli.io import fail
+from compactor.wording import install_command
 
 DEFAULT_HOST = "127.0.0.1"
 DEFAULT_PORT = 8080
 INSTALL_HINT = (
     "the HTTP service needs FastAPI and uvicorn, which are not installed ({missing}).\n"
-    'Install them with: pip install -e ".[service]"   (from the project folder)'
+    "Install them with: " + install_command("service") + "   (from the project folder)"
 )
 
 
@@ -57,7 +58,7 @@ def register(sub: argparse._SubParsersAction) -> None:
             "\n"
             "The service listens on the loopback interface unless --host says otherwise. It has\n"
             "no authentication: put it behind a gateway before exposing it to a network.\n"
-            'Needs the service extra: pip install -e ".[service]". Stop it with Ctrl-C.'
+            f"Needs the service extra: {install_command('service')}. Stop it with Ctrl-C."
         ),
     )
     parser.add_argument(

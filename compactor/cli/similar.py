@@ -17,6 +17,7 @@ from compactor.cli.io import (
 from compactor.cli.params import add_parameter_arguments
 from compactor.engine.pipeline import run as run_pipeline
 from compactor.text import semantic
+from compactor.wording import install_command
 
 
 def _cosine(text: str) -> float:
@@ -38,7 +39,7 @@ def register(sub: argparse._SubParsersAction) -> None:
             "offline) and print the pairs of messages of the same role whose cosine reaches "
             "--threshold while their word overlap (Jaccard, as dedupe computes it) is under "
             'duplicate_threshold: [{"a", "b", "semantic", "word_overlap"}], most similar first. '
-            f'{FILE_HELP} Needs the semantic extra: pip install -e ".[semantic]". Exit 0 on '
+            f"{FILE_HELP} Needs the semantic extra: {install_command('semantic')}. Exit 0 on "
             "success; 2 when the input cannot be used or the extra is missing."
         ),
     )

@@ -15,6 +15,7 @@ from compactor.cli.io import (
     reports_bad_input,
 )
 from compactor.text import tokens
+from compactor.wording import install_command
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -26,7 +27,7 @@ def register(sub: argparse._SubParsersAction) -> None:
             "vocabulary (bpe-openai, offline) and print them beside the characters and the "
             'ceil(characters / 4) estimate: {"encoding", "messages": [{"index", "chars", '
             '"tokens", "estimate"}], "total": {"chars", "tokens", "estimate"}}. '
-            f'{FILE_HELP} Needs the tokens extra: pip install -e ".[tokens]". Exit 0 on '
+            f"{FILE_HELP} Needs the tokens extra: {install_command('tokens')}. Exit 0 on "
             "success; 2 when the input cannot be used or the extra is missing."
         ),
     )

@@ -19,9 +19,10 @@ from typing import Any
 
 from compactor.errors import Problem, ProblemError, UnreadableJSON
 from compactor.input.jsonio import dumps, parse_json
+from compactor.wording import install_command
 
 SUFFIXES = (".jsonl", ".parquet")
-PARQUET_HINT = 'writing Parquet needs pyarrow, in the parquet extra: pip install -e ".[parquet]"'
+PARQUET_HINT = f"writing Parquet needs pyarrow, in the parquet extra: {install_command('parquet')}"
 #: Rows per Parquet row group (and per batch read from the rows file).
 ROW_GROUP = 50_000
 

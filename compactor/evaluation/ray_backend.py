@@ -18,8 +18,9 @@ from typing import Any
 
 from compactor.evaluation.corpus import CorpusItem
 from compactor.evaluation.rows import outcome
+from compactor.wording import install_command
 
-INSTALL_HINT = 'the ray backend needs the ray extra: pip install -e ".[ray]"'
+INSTALL_HINT = f"the ray backend needs the ray extra: {install_command('ray')}"
 #: Where a local instance listens, and Ray's switch that keeps a single machine on it.
 LOOPBACK, LOOPBACK_SWITCH = "127.0.0.1", "RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER"
 #: Conversations per Ray task.

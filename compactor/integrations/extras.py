@@ -2,12 +2,10 @@
 
 from __future__ import annotations
 
+from compactor.wording import install_command
+
 #: Each extra's install command, as it works in this project's virtual environment.
-INSTALL = {
-    "langchain": '.venv/bin/pip install -e ".[langchain]"',
-    "agents": '.venv/bin/pip install -e ".[agents]"',
-    "tokens": '.venv/bin/pip install -e ".[tokens]"',
-}
+INSTALL = {extra: install_command(extra) for extra in ("langchain", "agents", "tokens")}
 
 
 class IntegrationUnavailable(ImportError):

@@ -37,8 +37,9 @@ from compactor.providers.calls import (
 )
 from compactor.providers.config import ProviderConfig
 from compactor.providers.redaction import Redactor
+from compactor.wording import install_command
 
-INSTALL_HINT = 'pip install -e ".[llm]"'
+INSTALL_HINT = install_command("llm")
 #: A key is sent in a header only; a provider that needs none still gets this placeholder,
 #: because the client libraries refuse to start without a key.
 KEYLESS = "no-key-configured"

@@ -23,7 +23,9 @@ from importlib import import_module
 from importlib.util import find_spec
 from typing import Any
 
-INSTALL_HINT = 'pip install -e ".[langchain]"'
+from compactor.wording import install_command
+
+INSTALL_HINT = install_command("langchain")
 #: How the strategy is called, for display.
 CALL = (
     'trim_messages(max_tokens=budget_chars, token_counter=characters, strategy="last", '

@@ -21,7 +21,9 @@ from typing import Any
 
 import numpy as np
 
-INSTALL_HINT = 'meaning-level similarity needs the semantic extra: pip install -e ".[semantic]"'
+from compactor.wording import install_command
+
+INSTALL_HINT = f"meaning-level similarity needs the semantic extra: {install_command('semantic')}"
 #: Cosine from which two messages count as the same meaning. With this static model, short
 #: paraphrases written with different words (tests/compactor/analyses/paraphrases.py) score
 #: 0.18 to 0.76 and unrelated sentences -0.10 to 0.27, but whole messages of one conversation

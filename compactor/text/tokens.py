@@ -22,11 +22,13 @@ import math
 from collections.abc import Sequence
 from typing import Any, Protocol
 
+from compactor.wording import install_command
+
 ENCODINGS = ("o200k_base", "cl100k_base")
 DEFAULT_ENCODING = "o200k_base"
 #: The estimate's characters per token: the seeds/003 trim's rule (``ceil(characters / 4)``).
 CHARS_PER_TOKEN = 4
-INSTALL_HINT = 'token counts need the tokens extra: pip install -e ".[tokens]"'
+INSTALL_HINT = f"token counts need the tokens extra: {install_command('tokens')}"
 # What a message's content mostly is (``MessageTokens.kind``).
 PROSE, JSON_TEXT, CODE, NON_LATIN = "prose", "json", "code", "non-latin"
 

@@ -15,7 +15,7 @@ from typing import Any
 import pandas as pd
 
 from compactor import InvalidRequest, validate
-from compactor.contract import LIMITS, PARAMETERS
+from compactor.contract import LIMITS
 from compactor.errors import FormatError, Problem, UnreadableJSON
 from compactor.formats import (
     FORMATS,
@@ -106,24 +106,6 @@ def record_options(collection: Collection) -> dict[int, str]:
         shown = safe_name(str(record.id)) if record.id is not None else None
         out[i] = f"record {i}" + (f" · id {shown}" if shown else "")
     return out
-
-
-def choose_params(
-    conversion: Conversion, own: Mapping[str, Any], current: Mapping[str, Any]
-) -> tuple[dict[str, Any], str]:
-    """The parameters to load with: the file's own where it states them, the user's otherwise;
-    and a sentence saying which were used."""
-    given = [name for name in PARAMETERS if name in conversion.params_given]
-    chosen = {name: (own[name] if name in given else current[name]) for name in PARAMETERS}
-    if not given:
-        return chosen, "The file states no parameters, so your current parameters are kept."
-    if len(given) == len(PARAMETERS):
-        return chosen, "The file's own parameters are used (it states all of them)."
-    kept = [name for name in PARAMETERS if name not in given]
-    return chosen, (
-        f"The file's own {', '.join(given)} {'is' if len(given) == 1 else 'are'} used; your "
-        f"{', '.join(kept)} {'is' if len(kept) == 1 else 'are'} kept."
-    )
 
 
 def schema_problems(request: Mapping[str, Any]) -> tuple[Problem, ...]:

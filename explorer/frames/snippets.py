@@ -23,6 +23,7 @@ from compactor.errors import Problem
 from compactor.export import Exported, export
 from compactor.input import dumps
 from compactor.integrations import FILE_NAME, Setting, SettingError, setting_toml
+from compactor.wording import install_command
 from explorer.session.conversation import Conversation
 
 ENDPOINT = "/v1/memory-compact"
@@ -226,7 +227,7 @@ def shrink_snippet(setting: Setting, setting_file: str = SETTING_FILE) -> str:
 def langchain_snippet(setting: Setting, setting_file: str = SETTING_FILE) -> str:
     """Python for a LangChain v1 agent: the middleware that shrinks before every model call."""
     return (
-        '# pip install -e ".[langchain]" (LangChain v1)\n'
+        f"# {install_command('langchain')}  (in this project's folder; LangChain v1)\n"
         "from langchain.agents import create_agent\n\n"
         "from compactor.integrations import ShrinkMiddleware\n\n"
         + _comment(f"{setting_file}: {setting_words(setting)}")

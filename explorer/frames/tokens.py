@@ -13,6 +13,7 @@ from pandas.io.formats.style import Styler
 from compactor.analyses import TokenReport
 from compactor.text import ENCODINGS, estimate_tokens, text_kind, tokens_available
 from compactor.text import TOKENS_HINT as INSTALL_HINT
+from compactor.wording import SETUP_EXPLORER, install_command
 
 #: The sidebar's choices: count in characters, or in tokens of one encoding.
 CHARACTERS = "characters"
@@ -23,7 +24,9 @@ WORST = 5
 WORST_ERROR = 0.15
 #: The highlight of a message whose estimate is among the worst (readable in both themes).
 WORST_STYLE = "background-color: rgba(230, 159, 0, 0.28)"
-INSTALL_COMMAND = 'pip install -e ".[tokens]"'
+INSTALL_COMMAND = install_command("tokens")
+#: The command that installs the tokens extra with everything else the explorer uses.
+SETUP_COMMAND = SETUP_EXPLORER
 
 
 def unavailable_note() -> str | None:

@@ -17,11 +17,11 @@ import streamlit as st
 
 from compactor.contract import LIMITS, ROLES
 from compactor.formats import Conversion
-from explorer.frames import imports
+from explorer.frames import imports, opening
 from explorer.frames.imports import FIX_LABELS, Attempt
 from explorer.frames.markup import markdown_literal
 from explorer.session import state
-from explorer.session.conversation import Conversation, content_key, safe_name
+from explorer.session.conversation import PARAM_NAMES, Conversation, content_key, safe_name
 from explorer.widgets import common, fixing
 
 PASTE_KEY = "paste_text"
@@ -119,7 +119,9 @@ def _format_choice(key: str) -> str | None:
 
 
 def _conclude(source: str, step: Step) -> None:
-    """Keep the outcome; load a conversation, with the file's parameters where it has them.
+    """Keep the outcome; load a conversation, with the file's parameters where it has them,
+    and for the others the user's, or its own when the user tuned nothing (the sidebar still
+    holds what the previous conversation came with).
 
     Only the current outcome is shown: a failed attempt takes away the last load's banner.
     """
@@ -130,11 +132,15 @@ def _conclude(source: str, step: Step) -> None:
         st.session_state.pop(REPORT_KEY, None)
         return
     conversion = step.attempt.conversion
-    values, said = imports.choose_params(conversion, step.conversation.params, state.params())
+    untouched = opening.same_params(state.params(), state.conversation().params)
+    values, said = opening.choose_params(
+        conversion, step.conversation.params, state.params(), untouched
+    )
     changes = conversion.changes
-    if "budget_chars" not in conversion.params_given:  # the user's budget is kept, not chosen
-        changes = tuple(c for c in changes if c.kind != "budget-chosen")
-    st.session_state[REPORT_KEY] = (step.conversation, changes, said)
+    if "budget_chars" not in conversion.params_given and not untouched:
+        changes = tuple(c for c in changes if c.kind != "budget-chosen")  # the user's is kept
+    opened_own = untouched and len(conversion.params_given) < len(PARAM_NAMES)
+    st.session_state[REPORT_KEY] = (step.conversation, changes, said, opened_own)
     state.load(step.conversation, values)
 
 
@@ -275,6 +281,7 @@ def report() -> None:
         return  # nothing imported, or something else was loaded since
     conv, changes = found[0], found[1]
     said = found[2] if len(found) > 2 else ""
+    own = len(found) > 3 and found[3]  # it opened with its own parameters, not the sidebar's
     lossy = sum(1 for c in changes if c.lossy)
     # the label is the explorer's own words and a file name made safe (letters, digits, . - ( ))
     st.success(
@@ -283,7 +290,9 @@ def report() -> None:
         else f"Loaded: {conv.label}, unchanged.",
         icon=":material/check_circle:",
     )
-    if said:
+    if said and own:
+        st.info(said, icon=":material/tune:")
+    elif said:
         st.caption(said)
     for change in changes:  # which messages a window left out, named before the table
         if change.kind in ("kept-last", "kept-window"):

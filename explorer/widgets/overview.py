@@ -1,5 +1,6 @@
-"""The Overview's parts (app.py): the headline figures, what each stage did, the output against
-the budget, every message's fate, and the offer to pin the task."""
+"""The Overview's parts (app.py): what the page shows and what to try, the headline figures,
+what each stage did, the output against the budget, every message's fate, and the offer to pin
+the task."""
 
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ from explorer.charts import views as charts
 from explorer.frames import anchors as anchor_frames
 from explorer.frames import stages as stage_frames
 from explorer.frames import views
+from explorer.frames.markup import markdown_literal
 from explorer.session import cache, edits, state
 from explorer.widgets import common, tuning
 from explorer.widgets import tokens as token_widgets
@@ -31,6 +33,24 @@ class Metric:
     delta: str | None = None
     delta_color: str = "normal"
     delta_arrow: str = "auto"
+
+
+def introduction(label: str, response: dict[str, Any]) -> str:
+    """Two sentences for the landing page: what the user is looking at, and what to try."""
+    loss = response["loss"]
+    return (
+        f"You are looking at how memory-compact compacted “{label}” "
+        f"({loss['input_messages']:,} messages, {loss['input_chars']:,} characters) against a "
+        f"budget of {response['budget']['budget_chars']:,} characters: what each of its four "
+        "stages (pin, dedupe, trim, drop) removed, and the fate of every message. "
+        "Try moving budget_chars in the sidebar, step through the stages one at a time on the "
+        "Walkthrough page, or load your own conversation on the Conversation page."
+    )
+
+
+def introduce(response: dict[str, Any]) -> None:
+    """The landing page's two sentences (the label is the explorer's own words, made literal)."""
+    st.markdown(markdown_literal(introduction(state.conversation().label, response)))
 
 
 def metrics(response: dict[str, Any]) -> tuple[Metric, ...]:

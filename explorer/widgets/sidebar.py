@@ -157,8 +157,11 @@ def count_choice() -> None:
         "characters / 4 estimate and its error. The budget stays in characters.",
     )
     if missing is not None:
-        st.caption("Token counts need the optional tokens extra. Install it and restart:")
-        st.code(token_frames.INSTALL_COMMAND, language="bash")
+        st.caption(
+            "Token counts need the optional tokens extra. From the project folder, install it "
+            "with everything else the explorer uses, and restart:"
+        )
+        st.code(token_frames.SETUP_COMMAND, language="bash")
 
 
 def notices() -> None:

@@ -50,7 +50,7 @@ def labels_and_rule(visit, chart):
 def test_waterfall_numbers_stand_clear_of_the_budget_line(demo):
     """The dispatcher at its budget of 400: 371 characters out, just under the line, used to be
     struck through by it ("-371"), and so were the 0 of trim and drop."""
-    demo.open()
+    demo.open("?sample=dispatcher")
     chart = demo.chart_with("kind")
     texts, rule = labels_and_rule(demo, chart)
     engine = result(DISPATCHER)
@@ -76,7 +76,7 @@ STEP_4_DRAWN = """() => [...document.querySelectorAll('[data-testid="stVegaLiteC
 
 @pytest.mark.slow
 def test_walkthrough_totals_stand_clear_of_the_budget_line(demo):
-    demo.open()
+    demo.open("?sample=dispatcher")
     demo.go("Walkthrough")
     demo.main.get_by_test_id("stButtonGroup").get_by_text("4 · Drop", exact=True).click()
     # the drop step's five totals, not step 1's two: settle() alone can see the page idle

@@ -62,6 +62,9 @@ def test_uploading_a_file_loads_its_conversation(visit, name):
     expect(visit.sidebar).to_contain_text(f"{len(MESSAGES):,} messages, {chars:,} characters")
     if name.endswith(".json"):  # a request brings its parameters along
         expect(visit.budget_box()).to_have_value(str(REQUEST["budget_chars"]))
+    else:  # a bare list, over the sample's untouched parameters, gets its own (issue 26)
+        expect(visit.budget_box()).to_have_value(str(max(100, chars // 2 // 100 * 100)))
+        expect(visit.main.get_by_text("this one opens with its own")).to_be_visible()
     visit.go(OVERVIEW.title)
     assert visit.fates() == engine_fates(url_request(visit))
     assert not visit.exceptions()

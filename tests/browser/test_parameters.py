@@ -6,15 +6,15 @@ import pytest
 from playwright.sync_api import expect
 
 from compactor.engine import build_response
-from compactor.samples import DEFAULT_SAMPLE, load_sample
+from compactor.samples import load_sample
 from tests.browser.expected import engine_fates, result
 
-DISPATCHER = load_sample(DEFAULT_SAMPLE).request
+DISPATCHER = load_sample("dispatcher").request  # loaded by name: its budget of 400
 
 
 @pytest.mark.slow
 def test_moving_the_budget_slider_changes_the_fate_of_a_message_on_screen(visit):
-    visit.open()
+    visit.open("?sample=dispatcher")
     before = visit.fates()
     assert before == engine_fates(DISPATCHER)
     visit.click_budget_slider(0.3)  # well below the example's budget of 400
@@ -35,7 +35,7 @@ def test_typing_an_exact_budget_changes_the_fates_and_the_numbers(visit):
     budget = 250
     typed = {**DISPATCHER, "budget_chars": budget}
     assert engine_fates(typed) != engine_fates(DISPATCHER)
-    visit.open()
+    visit.open("?sample=dispatcher")
     visit.type_budget(budget)
     visit.wait_for_budget(budget)
     assert visit.fates() == engine_fates(typed)

@@ -1,5 +1,6 @@
-"""The first screen: the dispatcher example with its duplicate removed, and a first interaction
-on a fresh server that registers (the router's workaround for Streamlit's first run)."""
+"""The first screen: the tour sample with every stage at work and two sentences on what it shows
+and what to try, and a first interaction on a fresh server that registers (the router's
+workaround for Streamlit's first run)."""
 
 import pytest
 from playwright.sync_api import expect
@@ -12,22 +13,33 @@ from harness import browser as driver
 from tests.browser.conftest import visiting
 from tests.browser.expected import engine_fates
 
-DISPATCHER = load_sample(DEFAULT_SAMPLE)
+OPENED = load_sample(DEFAULT_SAMPLE)
 
 
-def test_it_opens_on_the_dispatcher_example_and_shows_the_removed_duplicate(visit):
+def test_it_opens_on_the_tour_and_shows_every_stage_at_work(visit):
     visit.open()
     expect(visit.heading()).to_have_text("Overview")
-    expect(visit.sidebar.get_by_role("combobox", name="Sample")).to_have_value(DISPATCHER.name)
-    result = run(validate(DISPATCHER.request))
-    assert result.deduplication.removed, "the dispatcher example must remove a duplicate"
-    assert visit.fates() == engine_fates(DISPATCHER.request)
+    expect(visit.sidebar.get_by_role("combobox", name="Sample")).to_have_value(OPENED.name)
+    expect(visit.main.get_by_text("You are looking at how memory-compact")).to_be_visible()
+    expect(visit.main.get_by_text("Try moving budget_chars in the sidebar")).to_be_visible()
+    result = run(validate(OPENED.request))
+    assert visit.fates() == engine_fates(OPENED.request)
     stages = visit.static_rows("Which")  # the stage table, whose long lists wrap
+    # stage, rule, messages, outcome, which, characters removed: each stage acted
     removed = [
         f"#{r.index} ≈ #{r.duplicate_of} ({r.similarity:.3f})" for r in result.deduplication.removed
     ]
-    row = stages["2. dedupe"]  # stage, rule, messages, outcome, which, characters removed
-    assert [row[2], row[4]] == [f"{len(removed):,}", name_list(removed)]
+    assert removed and [stages["2. dedupe"][2], stages["2. dedupe"][4]] == [
+        f"{len(removed):,}",
+        name_list(removed),
+    ]
+    acted = {
+        "1. pin": sum(t.protected for t in result.messages),
+        "3. trim": len(result.trimming.cuts),
+        "4. drop": len(result.dropping.dropped),
+    }
+    for stage, count in acted.items():
+        assert count > 0 and stages[stage][2] == f"{count:,}", stage
     assert not visit.exceptions()
 
 

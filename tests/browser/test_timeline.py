@@ -5,17 +5,17 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from compactor.samples import DEFAULT_SAMPLE, load_sample
+from compactor.samples import load_sample
 from explorer.navigation import PAGES
 from tests.browser.expected import result
 
-DISPATCHER = load_sample(DEFAULT_SAMPLE).request
+DISPATCHER = load_sample("dispatcher").request
 TIMELINE = next(spec for spec in PAGES if spec.path == "pages/timeline.py")
 
 
 @pytest.mark.slow
 def test_clicking_a_message_in_the_fate_chart_shows_its_detail(visit):
-    visit.open()
+    visit.open("?sample=dispatcher")
     visit.go(TIMELINE.title)
     picker = visit.main.get_by_role("combobox", name="Message")
     first = picker.input_value()

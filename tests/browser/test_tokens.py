@@ -7,11 +7,11 @@ from playwright.sync_api import expect
 
 from compactor.analyses.anchors.report import anchor_report
 from compactor.analyses.token_report import token_report
-from compactor.samples import DEFAULT_SAMPLE, load_sample
+from compactor.samples import load_sample
 from explorer.frames import sweeps as sweep_frames
 from tests.browser.expected import result
 
-DISPATCHER = load_sample(DEFAULT_SAMPLE).request
+DISPATCHER = load_sample("dispatcher").request
 
 
 def tokens(text):
@@ -20,7 +20,7 @@ def tokens(text):
 
 @pytest.mark.slow
 def test_picking_o200k_base_shows_token_columns(visit):
-    visit.open()
+    visit.open("?sample=dispatcher")
     choice = visit.sidebar.get_by_role("combobox", name="Count in")
     expect(choice).to_have_value("characters")
     choice.focus()

@@ -15,6 +15,7 @@ import pytest
 from bench.make_largest_sample import PATH as LARGEST_PATH
 from bench.make_largest_sample import build, text
 from compactor import compact, run, validate
+from compactor.analyses.pairing import check_pairing
 from compactor.contract import DEFAULTS, LIMITS, SENTENCE_ENDS
 from compactor.engine.result import Fate
 from compactor.formats import convert
@@ -37,6 +38,7 @@ def test_the_library_has_every_sample_in_order():
     files = sorted(f.name for f in SAMPLES_DIR.iterdir() if f.name.endswith(".json"))
     assert all(re.fullmatch(r"\d\d-[a-z0-9-]+\.json", name) for name in files)
     assert list(SAMPLES) == [
+        "tour",
         "dispatcher",
         "support-chat",
         "coding-agent",
@@ -46,7 +48,7 @@ def test_the_library_has_every_sample_in_order():
         "research-chat",
         "largest",
     ]
-    assert next(iter(SAMPLES)) == DEFAULT_SAMPLE  # the catalog example opens first
+    assert next(iter(SAMPLES)) == DEFAULT_SAMPLE  # the tour opens first, and is listed first
     assert load_sample("largest") == SAMPLES["largest"]
 
 
@@ -71,6 +73,26 @@ def test_samples_are_written_for_this_project_not_copied_from_the_corpus():
     }
     for sample in SAMPLES.values():
         assert not corpus & {m["content"] for m in sample.request["messages"]}, sample.slug
+
+
+def test_the_tour_the_explorer_opens_on_has_every_stage_act():
+    # a first look shows all four stages at work, none of them "no change" or "nothing to drop"
+    request, result = result_of(DEFAULT_SAMPLE)
+    n, keep = len(request.messages), request.params.keep_last_n
+    assert result.protection.indices == (0, *range(n - keep, n))  # the system prompt, the last
+    removed = result.deduplication.removed
+    assert {request.roles[r.index] for r in removed} == {"assistant", "user"}  # a reply and a
+    assert all(r.similarity == 1.0 for r in removed)  # question said again, word for word
+    cut = {c.index for c in result.trimming.cuts}
+    dropped = {d.index for d in result.dropping.dropped}
+    assert cut - dropped and cut & dropped  # some cuts come out trimmed, some are dropped later
+    assert {request.roles[i] for i in cut} >= {"tool"}
+    assert dropped and result.budget_met
+    first_user = request.roles.index("user")
+    assert first_user in dropped  # the task is lost: the Overview offers to pin it
+    report = check_pairing(result)  # and no warning on the first screen: every call is kept
+    assert report.pairs and report.ok and not report.uncalled  # or removed with its result
+    assert 4_000 <= sum(len(c) for c in request.contents) <= 8_000  # small enough to read
 
 
 def test_dispatcher_removes_the_repeated_question():

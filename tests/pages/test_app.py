@@ -23,8 +23,8 @@ from harness.apptest import (
 )
 from tests.explorer.requests import rich_request
 
-DISPATCHER = load_sample(DEFAULT_SAMPLE).request
-PUBLISHED = {k: v for k, v in DISPATCHER.items() if k != "messages"}
+OPENED = load_sample(DEFAULT_SAMPLE).request  # the sample the explorer opens on
+PUBLISHED = {k: v for k, v in OPENED.items() if k != "messages"}
 
 
 @pytest.fixture(scope="module")
@@ -32,25 +32,66 @@ def first():
     return start()
 
 
-def test_it_opens_on_the_dispatcher_sample_with_its_published_parameters(first):
+def test_it_opens_on_the_tour_sample_with_its_published_parameters(first):
     assert_clean(first)
     assert first.title[0].value == "Overview"
+    assert DEFAULT_SAMPLE == "tour"
     assert first.selectbox(key=state.SAMPLE_KEY).value == DEFAULT_SAMPLE
     assert params(first) == {**DEFAULTS, **PUBLISHED}
 
 
-def test_the_first_screen_shows_the_removed_duplicate_and_the_protected_messages(first):
-    response = compact(DISPATCHER)
+def test_the_first_screen_says_what_it_shows_and_what_to_try(first):
+    response = compact(OPENED)
+    loss = response["loss"]
+    (said,) = [m.value for m in first.markdown if "You are looking at" in m.value]
+    said = said.replace("\\", "")  # the explorer's words, made literal for Markdown
+    name = load_sample(DEFAULT_SAMPLE).name
+    assert (
+        f"“{name}” ({loss['input_messages']:,} messages, {loss['input_chars']:,} characters)"
+        in said
+    )
+    assert f"budget of {OPENED['budget_chars']:,} characters" in said
+    assert "Try moving budget_chars in the sidebar" in said and "Walkthrough page" in said
+    assert said.count(". ") + said.endswith(".") == 2  # two sentences
+
+
+def test_the_first_screen_shows_every_stage_at_work(first):
+    # a first look at the explorer shows all four stages acting, none "no change"
+    response = compact(OPENED)
+    pin, dedupe, trim, drop = response["stages"]
     stages = static_table(first, "Which").set_index("Stage")
     stages["Which"] = stages["Which"].str.replace(NO_BREAK, " ")  # an item wraps as a whole
-    (removed,) = response["stages"][1]["removed"]
-    assert stages.loc["2. dedupe", "Messages"] == 1
-    assert f"#{removed['index']} ≈ #{removed['duplicate_of']}" in stages.loc["2. dedupe", "Which"]
-    protected = response["stages"][0]["protected_indices"]
-    assert stages.loc["1. pin", "Messages"] == len(protected)
+    protected = pin["protected_indices"]
+    assert stages.loc["1. pin", "Messages"] == len(protected) > 0
     for index in protected:
         assert f"#{index} (" in stages.loc["1. pin", "Which"]
+    assert stages.loc["2. dedupe", "Messages"] == len(dedupe["removed"]) > 0
+    for removed in dedupe["removed"]:
+        assert (
+            f"#{removed['index']} ≈ #{removed['duplicate_of']}" in stages.loc["2. dedupe", "Which"]
+        )
+    assert stages.loc["3. trim", "Messages"] == len(trim["trimmed"]) > 0
+    for cut in trim["trimmed"]:
+        assert f"#{cut['index']} " in stages.loc["3. trim", "Which"]
+    assert stages.loc["4. drop", "Messages"] == len(drop["dropped"]) > 0
+    for dropped in drop["dropped"]:
+        assert f"#{dropped['index']} (score" in stages.loc["4. drop", "Which"]
+    assert all(stages["Characters removed"].iloc[1:] > 0)
     assert metrics(first)["Messages out"] == str(len(response["messages"]))
+    assert not first.warning  # no pairing warning, nothing over budget on a first look
+
+
+def test_the_catalog_dispatcher_example_still_opens_from_a_link():
+    at = start({"sample": "dispatcher"})
+    assert_clean(at)
+    dispatcher = load_sample("dispatcher").request
+    assert params(at) == {k: v for k, v in dispatcher.items() if k != "messages"}
+    response = compact(dispatcher)
+    (removed,) = response["stages"][1]["removed"]
+    stages = static_table(at, "Which").set_index("Stage")
+    stages["Which"] = stages["Which"].str.replace(NO_BREAK, " ")
+    assert stages.loc["2. dedupe", "Messages"] == 1
+    assert f"#{removed['index']} ≈ #{removed['duplicate_of']}" in stages.loc["2. dedupe", "Which"]
 
 
 def test_the_url_holds_the_sample_and_every_parameter(first):
@@ -76,7 +117,7 @@ def test_a_link_reproduces_its_view():
         "max_message_chars": 80,
     }
     assert params(at) == expected
-    response = compact({"messages": DISPATCHER["messages"], **expected})
+    response = compact({"messages": OPENED["messages"], **expected})
     loss = response["loss"]
     assert metrics(at)["Characters out"] == f"{loss['output_chars']:,}"
     assert at.query_params == query
@@ -94,12 +135,15 @@ def test_bad_link_values_fall_back_with_notices_and_never_a_traceback():
     at = start(query)
     assert_clean(at)
     assert params(at) == {**DEFAULTS, **PUBLISHED, "max_message_chars": 80}
-    notices = [w.value for w in at.warning]
+    notices = [w.value for w in at.warning if w.value.startswith("The link")]
     assert len(notices) == 5
     assert not any("http" in n or "![" in n for n in notices)
     assert at.query_params["budget_chars"] == str(PUBLISHED["budget_chars"])
     at.button(key="dismiss_notices").click().run()
-    assert not at.warning
+    # the link's notices are gone; what stays is the page's own finding at max_message_chars 80
+    # (a trim that cuts a tool call's line splits it from its result)
+    assert [w.icon for w in at.warning] in ([], [":material/call_split:"])
+    assert not any(w.value.startswith("The link") for w in at.warning)
 
 
 @pytest.mark.parametrize(
@@ -119,7 +163,7 @@ def test_every_parameter_goes_into_the_url_and_the_request(name, value):
     assert params(at) == wanted
     assert at.query_params == state.link_query(DEFAULT_SAMPLE, wanted)
     shown = json.loads(at.sidebar.json[0].value)
-    assert shown == {"messages": DISPATCHER["messages"], **wanted}
+    assert shown == {"messages": OPENED["messages"], **wanted}
 
 
 def test_the_controls_have_exactly_the_schemas_ranges():

@@ -4,6 +4,7 @@ import json
 
 import pytest
 
+from compactor.contract import DEFAULTS
 from compactor.formats import convert_text
 from compactor.samples import DEFAULT_SAMPLE, load_samples
 from explorer.session import state
@@ -51,6 +52,8 @@ def test_pasting_a_request_loads_it_with_its_parameters(conv_page):
     assert_clean(at)
     assert list(conversation(at).messages) == request["messages"]
     assert params(at) == {k: v for k, v in request.items() if k != "messages"}
+    assert any("own parameters are used (it states all" in c.value for c in at.caption)
+    assert not at.info  # its own by its own statement, not as a fallback
     assert "sample" not in at.query_params
     assert any("Loaded: Pasted conversation (request)" in s.value for s in at.success)
     assert at.selectbox(key=state.SAMPLE_KEY).value == state.YOURS  # the loaded one
@@ -65,6 +68,7 @@ def test_pasting_a_bare_message_array_keeps_your_parameters_and_says_so(conv_pag
     assert list(conversation(at).messages) == messages
     assert params(at) == before  # the file has no parameters: the tuned ones stay
     assert any("your current parameters are kept" in c.value for c in at.caption)
+    assert not any(OWN in i.value for i in at.info)
     assert not at.dataframe or "budget-chosen" not in set(table(at, "what changed")["kind"])
 
 
@@ -80,6 +84,71 @@ def test_a_file_with_some_parameters_brings_those_and_keeps_the_others(conv_page
         "The file's own budget_chars, keep_last_n are used; your keep_roles, "
         "duplicate_threshold, max_message_chars are kept."
     ]
+
+
+#: The notice of a conversation that opens with its own parameters.
+OWN = "this one opens with its own"
+
+
+def long_session(turns=40):
+    """A bare message list of 24,465 characters: a system prompt and 40 messages of 470 to 722
+    characters, no two alike (so dedupe has nothing to do and the parameters alone decide)."""
+    messages = [{"role": "system", "content": "You are a coding agent. Keep the tests green."}]
+    for i in range(turns):
+        words = " ".join(f"s{i}w{w}" for w in range(80 + i % 3 * 12))  # no two alike
+        messages.append({"role": "user" if i % 2 else "assistant", "content": f"{words}."})
+    return messages
+
+
+@pytest.mark.parametrize("sample", ["dispatcher", DEFAULT_SAMPLE])
+def test_a_conversation_loaded_over_untouched_sample_parameters_gets_its_own(sample):
+    # issue 26: an upload inherited the dispatcher's budget_chars 400 and max_message_chars 120
+    at = goto(start({"sample": sample}), PAGE)
+    messages = long_session()
+    data = "\n".join(json.dumps(m) for m in messages).encode()
+    at = upload(at, "session.jsonl", data)
+    assert_clean(at)
+    conv = conversation(at)
+    chars = sum(len(m["content"]) for m in messages)
+    own = {
+        "budget_chars": chars // 2 // 100 * 100,  # about half, as the import chooses it
+        "keep_last_n": DEFAULTS["keep_last_n"],
+        "keep_roles": list(DEFAULTS["keep_roles"]),
+        "duplicate_threshold": DEFAULTS["duplicate_threshold"],
+        "max_message_chars": DEFAULTS["max_message_chars"],
+    }
+    assert dict(conv.params) == own and params(at) == own
+    (notice,) = [i.value for i in at.info if OWN in i.value]
+    assert f"budget_chars {own['budget_chars']:,}" in notice and "max_message_chars 400" in notice
+    assert "budget-chosen" in set(table(at, "what changed")["kind"])  # and the budget is said
+    at.button(key="reset_params").click().run()
+    assert params(at) == own  # what Reset gives it
+    # a second conversation over these untouched values gets its own too
+    at = paste(at, json.dumps(messages[:11]))
+    assert_clean(at)
+    assert params(at)["budget_chars"] == sum(len(m["content"]) for m in messages[:11]) // 200 * 100
+    assert any(OWN in i.value for i in at.info)
+
+
+def test_a_file_stating_some_parameters_over_untouched_ones_gets_the_rest_of_its_own(conv_page):
+    messages = rich_request()["messages"]
+    at = paste(conv_page, json.dumps({"messages": messages, "keep_last_n": 1}))
+    assert_clean(at)
+    got = params(at)
+    assert got == {**dict(conversation(at).params), "keep_last_n": 1}
+    assert (got["max_message_chars"], got["keep_roles"]) == (400, ["system"])
+    (notice,) = [i.value for i in at.info if OWN in i.value]
+    assert "keep_last_n from the file" in notice and "about half its characters" in notice
+
+
+def test_a_tuned_parameter_is_kept_and_the_others_too(conv_page):
+    at = set_param(conv_page, "budget_chars", 9_000)  # one change is enough to keep them all
+    before = params(at)
+    at = upload(at, "session.jsonl", "\n".join(json.dumps(m) for m in long_session()).encode())
+    assert_clean(at)
+    assert params(at) == before
+    assert not any(OWN in i.value for i in at.info)
+    assert any("your current parameters are kept" in c.value for c in at.caption)
 
 
 def test_a_refused_paste_shows_only_its_own_outcome(conv_page):
@@ -267,10 +336,11 @@ def edit(at, changes):
     return at.run()
 
 
-def test_edits_in_the_table_are_compacted_with_the_current_parameters(conv_page):
-    before = list(conversation(conv_page).messages)
+def test_edits_in_the_table_are_compacted_with_the_current_parameters():
+    at = goto(start({"sample": "dispatcher"}), PAGE)  # its six messages, its budget of 400
+    before = list(conversation(at).messages)
     at = edit(
-        conv_page,
+        at,
         {
             "edited_rows": {
                 1: {"content": "Where is DE-4471 now?", "pin": True},
@@ -295,9 +365,11 @@ def test_edits_in_the_table_are_compacted_with_the_current_parameters(conv_page)
 
 
 def test_an_invalid_edit_names_the_cell_and_keeps_the_conversation(conv_page):
+    added = len(conversation(conv_page).messages)  # the new row's place
     at = edit(conv_page, {"added_rows": [{"content": "no role here"}]})
     assert_clean(at)
-    assert problems(at) == [{"where": "messages[6].role", "problem": "is required but missing"}]
+    where = f"messages[{added}].role"
+    assert problems(at) == [{"where": where, "problem": "is required but missing"}]
     assert conversation(at).sample == DEFAULT_SAMPLE
 
 

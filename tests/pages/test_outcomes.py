@@ -115,7 +115,7 @@ def test_overview_on_an_imported_real_session():
 
 
 def test_k_is_capped_at_n_minus_2_and_comes_back_on_a_longer_conversation():
-    at = start()  # the dispatcher: 6 messages
+    at = start({"sample": "dispatcher"})  # 6 messages
     assert at.number_input(key=state.FUTURE_KEY).value == 4
     assert at.number_input(key=state.FUTURE_KEY).max == 4
     check_overview(at, 4)

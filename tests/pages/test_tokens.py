@@ -171,9 +171,12 @@ def test_without_the_tokens_extra_the_choice_says_how_to_install_it(monkeypatch)
     assert_clean(at)
     choice = at.selectbox(key=state.TOKENS_KEY)
     assert choice.disabled and choice.value == "characters"
-    assert token_frames.INSTALL_COMMAND in [c.value for c in at.sidebar.code]
+    # the command that works from the project folder, installing every extra the explorer uses
+    assert [c.value for c in at.sidebar.code] == ["bash scripts/setup.sh explorer"]
     assert "o200k_base tokens removed" not in static_table(at, "Stage").columns
     for page in ["pages/output.py", "pages/sweeps.py", "pages/strategies.py"]:
         goto(at, page)
         assert_clean(at)
     assert at.selectbox(key="strategies_trim_counter").disabled
+    hint = '.venv/bin/pip install -e ".[tokens]"'
+    assert any(hint in c.value for c in at.caption)  # on Strategies, beside the counter

@@ -173,4 +173,6 @@ def test_a_missing_key_variable_is_named_not_guessed(llm, monkeypatch):
 
 def test_without_the_llm_extra_the_error_says_how_to_install_it(llm, monkeypatch):
     monkeypatch.setitem(__import__("sys").modules, "openai", None)
-    assert failure(provider(llm, OPENAI)).endswith('install the llm extra: pip install -e ".[llm]"')
+    assert failure(provider(llm, OPENAI)).endswith(
+        'install the llm extra: .venv/bin/pip install -e ".[llm]"'
+    )

@@ -147,5 +147,5 @@ def test_without_the_tokens_extra_the_note_says_how_to_install_it(monkeypatch):
     # a None entry makes `import bpe_openai` raise ImportError, as when it is not installed
     monkeypatch.setitem(sys.modules, "bpe_openai", None)
     note = token_frames.unavailable_note()
-    assert note == INSTALL_HINT and 'pip install -e ".[tokens]"' in note
+    assert note == INSTALL_HINT and '.venv/bin/pip install -e ".[tokens]"' in note
     assert token_frames.INSTALL_COMMAND in note
