@@ -11,14 +11,14 @@ from typing import Any
 
 from compactor.analyses.outcomes import DEFAULT_FUTURE
 from compactor.analyses.sweeps import BUDGET_RANGE
-from compactor.cli import gate
+from compactor.cli import gate, set_aside
 from compactor.cli.evaluate_strategy import add_arguments, run_strategy
 from compactor.cli.io import fail
 from compactor.cli.params import add_setting_argument, setting_of
 from compactor.cli.progress import ProgressBar
 from compactor.cli.reports import write_lines
 from compactor.cli.resuming import written_before
-from compactor.errors import Problem, ProblemError, more_problems
+from compactor.errors import Problem, ProblemError
 from compactor.evaluation import (
     BACKENDS,
     MEMORY_COMPACT,
@@ -71,11 +71,14 @@ FILE.parquet.rows.jsonl meanwhile). An interrupted run (Ctrl-C, a kill, a full d
 rows it wrote whole: run it again with --resume to go on, skipping every row already there; a
 resume with another grid, budgets or columns is refused (more values are added, and named). One
 run at a time writes a rows file (it is locked). The corpus is read one conversation at a time;
-a record that cannot be used is set aside, named, and the others go on. Progress goes to
-standard error; the summary to standard output. Exit codes: 0 done (and every threshold of the
-gate holds); 1 when a threshold of the gate fails (below); 2 for an unreadable corpus (or one
-that is a device or a pipe), a record set aside, a bad grid, budget or threshold, a rows file
-that exists without --resume or cannot be written, each problem with where it is.
+a record that cannot be used (one content over 8,000 characters, more than 200 messages, not a
+conversation) is set aside, named on standard error with what and where and the option that
+fixes it (--cut-long, --keep-last), and the others go on: their rows and summary are written.
+Progress goes to standard error; the summary to standard output. Exit codes: 0 done (and every
+threshold of the gate holds); 1 when a threshold of the gate fails (below); 2 for an unreadable
+corpus (or one that is a device or a pipe), a bad grid, budget or threshold, a rows file that
+exists without --resume or cannot be written, each problem with where it is (nothing is
+evaluated); {set_aside.SET_ASIDE} when the run finished with records set aside (listed).
 
 --strategy NAME evaluates another strategy of the registry at --budgets (default: each
 request's own budget_chars), with --strategy-param KEY=VALUE and --strategy-grid KEY=V1,V2,...
@@ -236,16 +239,8 @@ def _run(args: argparse.Namespace) -> int:
     summaries = feed.summaries()
     verdict = gate.report(setting_groups(summaries, feed.rows), thresholds)
     if corpus.unusable:
-        more = [more_problems(corpus.more_problems)] if corpus.more_problems else []
-        kept_in = f"; the rows of the others are in {args.out}" if args.out else ""
-        return fail(
-            [
-                *corpus.problems,
-                *more,
-                f"{corpus.unusable:,} of the {len(corpus):,} conversations could not be used "
-                f"(above){kept_in}",
-            ]
-        )
+        set_aside.report(corpus, args.out)
+        return verdict or set_aside.SET_ASIDE
     return verdict
 
 

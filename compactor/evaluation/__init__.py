@@ -12,7 +12,15 @@ the budgets from the exact sweep; per-setting summaries and the frontier.
 [('memory-compact', None), ('keep-last', None), ('random', None)]
 """
 
-from compactor.evaluation.corpus import CorpusItem, load_corpus, load_corpus_text
+from compactor.evaluation.corpus import (
+    FIXES,
+    CorpusItem,
+    CorpusRead,
+    SetAside,
+    load_corpus,
+    load_corpus_text,
+    read_corpus_text,
+)
 from compactor.evaluation.grid import (
     MEMORY_COMPACT,
     SETTING_PARAMETERS,
@@ -44,6 +52,7 @@ from compactor.evaluation.summary import (
 __all__ = [
     "BACKENDS",
     "BASELINES",
+    "FIXES",
     "MEMORY_COMPACT",
     "OUTCOME_KEYS",
     "PROBE_KEYS",
@@ -56,8 +65,10 @@ __all__ = [
     "TOKEN_KEYS",
     "BackendUnavailable",
     "CorpusItem",
+    "CorpusRead",
     "CorpusStream",
     "RunOptions",
+    "SetAside",
     "Written",
     "conversation_rows",
     "default_workers",
@@ -68,6 +79,7 @@ __all__ = [
     "parse_grid_option",
     "parse_strategy_grid",
     "ray_available",
+    "read_corpus_text",
     "row_key",
     "rows_in_force",
     "settings_grid",

@@ -20,7 +20,7 @@ conversation; a ref that names no message is an error with its path in the file.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -41,6 +41,13 @@ IMPORTED_KEYS = frozenset({"record", "id", "request"})
 #: A conversation's name in a corpus: its record number, ``"PATH"`` or ``"PATH#i"``.
 ConversationName = int | str
 
+#: The import's fixes for a conversation beyond the contract's limits, and what each does
+#: (each edge names its own control beside it: ``--cut-long``, a box on the page).
+FIXES = {
+    "keep_last": f"keeps the last {LIMITS['max_messages']} messages",
+    "cut_long": f"cuts each content to its first {LIMITS['max_content_chars']:,} characters",
+}
+
 
 @dataclass(frozen=True)
 class CorpusItem:
@@ -56,6 +63,33 @@ class CorpusItem:
     request: dict[str, Any]
     tool_links: tuple[tuple[int, int], ...] = field(default=(), compare=True)
     probes: tuple[Probe, ...] = ()
+
+
+@dataclass(frozen=True)
+class SetAside:
+    """A conversation of a corpus that cannot be used, set aside while the others go on.
+
+    ``problems`` say what makes it unusable and where (the JSON path or line in its file);
+    ``fixes`` name the import fixes (:data:`FIXES`) that would make it usable, when that is all
+    it needs; ``label`` names it (``record 117``, ``runs.json, record 3``).
+    """
+
+    conversation: ConversationName
+    problems: tuple[Problem, ...]
+    fixes: tuple[str, ...] = ()
+    label: str = ""
+
+    def named(self) -> list[Problem]:
+        """The problems, each with the conversation named after its message."""
+        return [_in(p, self.label) for p in self.problems]
+
+
+@dataclass(frozen=True)
+class CorpusRead:
+    """A corpus as read: the conversations that can be used, and those set aside."""
+
+    items: list[CorpusItem]
+    set_aside: list[SetAside]
 
 
 def load_corpus(
@@ -113,6 +147,30 @@ def load_corpus_text(
         raise _error(error.problems, error.unreadable) from None
 
 
+def read_corpus_text(
+    text: str | bytes,
+    name: str | None = None,
+    format: str | None = None,
+    *,
+    keep_last: bool = False,
+    cut_long: bool = False,
+) -> CorpusRead:
+    """As :func:`load_corpus_text`, but a conversation that cannot be used is set aside (in
+    :attr:`CorpusRead.set_aside`) and the others are read; raises only for a file that is not
+    JSON or JSON Lines (:class:`~compactor.errors.UnreadableJSON`, with its line and column)."""
+    try:
+        document = read_document(text, format)
+    except UnreadableJSON as error:
+        raise UnreadableJSON([_in(p, name) for p in error.problems]) from None
+    read = CorpusRead([], [])
+    for found in document_items(document, None, format, keep_last, cut_long, name):
+        if isinstance(found, CorpusItem):
+            read.items.append(found)
+        else:
+            read.set_aside.append(found)
+    return read
+
+
 def corpus_files(path: str | Path) -> Files:
     """The files of a corpus (:func:`~compactor.formats.folders.files_of`); raises
     :class:`FormatError` for a path that is a device or a pipe, or a folder without one."""
@@ -163,14 +221,14 @@ def _items(
         if isinstance(found, CorpusItem):
             items.append(found)
         else:
-            problems += found
+            problems += [_in(_with_fixes(p, found.fixes), found.label) for p in found.problems]
     if problems:
         raise ProblemsIn(problems, False)
     return items
 
 
-#: One conversation of a file as read: its item, or the problems that make it unusable.
-Found = CorpusItem | list[Problem]
+#: One conversation of a file as read: its item, or why it is set aside.
+Found = CorpusItem | SetAside
 
 
 def document_items(
@@ -209,14 +267,14 @@ def record_item(
     try:
         conversion = convert_record(record, format)
     except FormatError as error:
-        return [_in(p, _record_label(conversation, shown)) for p in error.problems]
+        return _set_aside(conversation, shown, error.problems)
     found = _usable(conversion, conversation, keep_last, cut_long, shown)
     if not isinstance(found, CorpusItem) or "probes" not in record.value:
         return found
     try:
         probes = _probes(record, found.request)
     except InvalidProbes as error:
-        return [_in(p, _record_label(conversation, shown)) for p in error.problems]
+        return _set_aside(conversation, shown, error.problems)
     return replace(found, probes=probes)
 
 
@@ -225,7 +283,7 @@ def imported_item(value: dict[str, Any], index: int) -> Found:
     record = value.get("record", index)
     invalid = errors_of(value["request"])
     if invalid:
-        return [_in(p, f"record {record}") for p in invalid]
+        return SetAside(record, tuple(invalid), label=f"record {record}")
     return CorpusItem(record, value["request"])
 
 
@@ -250,7 +308,7 @@ def _one(
     try:
         conversion = convert_document(document, format, None)
     except FormatError as error:
-        return [_in(p, _record_label(conversation, shown)) for p in error.problems]
+        return _set_aside(conversation, shown, error.problems)
     return _usable(conversion, conversation, keep_last, cut_long, shown)
 
 
@@ -264,13 +322,23 @@ def _usable(
     """The conversion with the chosen fixes, as an item; or what still makes it invalid."""
     if keep_last or cut_long:
         conversion = apply_fixes(conversion, keep_last=keep_last, cut_long=cut_long)
-    pending = _pending(conversion)
+    pending, fixes = _pending(conversion)
     if pending:
-        return [Problem(f"{pending} ({_record_label(conversation, shown)})")]
+        return _set_aside(conversation, shown, pending, fixes)
     invalid = errors_of(conversion.request)
     if invalid:
-        return [_in(p, _record_label(conversation, shown)) for p in invalid]
+        return _set_aside(conversation, shown, invalid)
     return CorpusItem(conversation, conversion.request, conversion.tool_links)
+
+
+def _set_aside(
+    conversation: ConversationName,
+    shown: str | None,
+    problems: Iterable[Problem],
+    fixes: Iterable[str] = (),
+) -> SetAside:
+    label = _record_label(conversation, shown)
+    return SetAside(conversation, tuple(problems), tuple(fixes), label)
 
 
 def _probes(record: Record, request: dict[str, Any]) -> tuple[Probe, ...]:
@@ -298,23 +366,29 @@ def imported_values(document: Document) -> list[Any] | None:
     return values if all(is_imported(v) for v in values) else None
 
 
-def _pending(conversion: Conversion) -> str:
-    """What still makes the conversation invalid, and the option that fixes it; empty if none."""
-    kinds = [c.kind for c in conversion.changes if c.kind in PENDING]
-    needs = []
-    if "too-many-messages" in kinds:
-        count = len(conversion.request["messages"])
-        needs.append(
-            f"{count:,} messages are more than {LIMITS['max_messages']} (keep_last, --keep-last, "
-            "keeps the last)"
-        )
-    long = kinds.count("content-too-long")
-    if long:
-        needs.append(
-            f"{long:,} content{'s' * (long != 1)} over {LIMITS['max_content_chars']:,} characters "
-            "(cut_long, --cut-long, cuts them)"
-        )
-    return "not usable as a request: " + "; ".join(needs) if needs else ""
+def _pending(conversion: Conversion) -> tuple[list[Problem], list[str]]:
+    """What still makes the conversation invalid (each placed in its file, as the import says
+    it), and the fixes (:data:`FIXES`) that would make it valid; both empty when nothing does."""
+    pending = [c for c in conversion.changes if c.kind in PENDING]
+    problems = [
+        Problem(c.message.removeprefix(f"{c.source}: "), c.source)
+        if c.source
+        else Problem(c.message)
+        for c in pending
+    ]
+    kinds = {c.kind for c in pending}
+    fixes = [fix for kind, fix in _FIX_OF.items() if kind in kinds]
+    return problems, fixes
+
+
+#: The fix each pending change of the import needs.
+_FIX_OF = {"too-many-messages": "keep_last", "content-too-long": "cut_long"}
+
+
+def _with_fixes(problem: Problem, fixes: Iterable[str]) -> Problem:
+    """The problem with the keyword arguments that fix it, for :func:`load_corpus`'s callers."""
+    said = ", ".join(f"{fix}=True {FIXES[fix]}" for fix in fixes)
+    return replace(problem, message=f"{problem.message} ({said})") if said else problem
 
 
 def _record_label(record: ConversationName, shown: str | None) -> str:
