@@ -10,7 +10,13 @@ from typing import Any
 import pandas as pd
 
 from compactor.contract import PARAMETERS
-from compactor.evaluation import MEMORY_COMPACT, ROW_KEYS, STRATEGY, worst_by_needed_recall
+from compactor.evaluation import (
+    MEMORY_COMPACT,
+    ROW_KEYS,
+    STRATEGY,
+    SetAside,
+    worst_by_needed_recall,
+)
 from explorer.session.linkvalues import format_threshold
 
 #: The columns of a row the engine reports, after the conversation and the five parameters.
@@ -49,6 +55,25 @@ def setting_key(setting: Mapping[str, Any]) -> tuple:
 def conversation_label(conversation: Any) -> str:
     """A conversation's ``record`` as the page shows it: ``record 3`` or its path in a folder."""
     return f"record {conversation}" if isinstance(conversation, int) else str(conversation)
+
+
+def set_aside_frame(set_aside: Iterable[SetAside], fix_labels: Mapping[str, str]) -> pd.DataFrame:
+    """The conversations a load set aside, one row per problem: the record (as the page names
+    it), where in the file, and why, in the page's words: what is wrong and, when one of the
+    page's fixes would make it usable, the box to tick (``fix_labels``: each fix's label)."""
+    records = []
+    for found in set_aside:
+        hint = " or ".join(f"“{fix_labels[fix]}”" for fix in found.fixes)
+        for problem in found.problems:
+            reason = problem.message + (f"; to load it, tick {hint} above" if hint else "")
+            records.append(
+                {
+                    "record": conversation_label(found.conversation),
+                    "where": problem.where,
+                    "reason": reason,
+                }
+            )
+    return pd.DataFrame(records, columns=["record", "where", "reason"])
 
 
 def rows_frame(rows: Sequence[Mapping[str, Any]]) -> pd.DataFrame:
