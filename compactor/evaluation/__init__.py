@@ -44,6 +44,7 @@ from compactor.evaluation.strategy_rows import (
 from compactor.evaluation.stream import CorpusStream
 from compactor.evaluation.summary import (
     SUMMARY_BUDGETS,
+    knee_budgets,
     rows_in_force,
     summarise,
     worst_by_needed_recall,
@@ -74,6 +75,7 @@ __all__ = [
     "default_workers",
     "evaluate",
     "evaluate_strategy",
+    "knee_budgets",
     "load_corpus",
     "load_corpus_text",
     "parse_grid_option",

@@ -29,6 +29,7 @@ from __future__ import annotations
 from array import array
 from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
+from math import ceil
 from typing import Any
 
 import numpy as np
@@ -51,6 +52,8 @@ SUMMARY_BUDGETS: tuple[int, ...] = tuple(
         | {BUDGET_RANGE[1]}
     )
 )
+#: The shares of conversations whose budget is met at which :func:`knee_budgets` places a budget.
+KNEE_SHARES = (0.1, 0.25, 0.5, 0.75, 0.9)
 _PERCENTILES = (50, 10, 90)
 _PROBE_KINDS = ("strict", "partial", "answer")
 
@@ -130,6 +133,59 @@ class SummaryFeed:
         if group is None:
             group = self._groups[key] = _Group()
         return group
+
+
+def met_from(rows: Iterable[Mapping[str, Any]]) -> list[int | None]:
+    """Of sweep rows (a row holds from its budget up to the next row's of its conversation and
+    grid setting), the budget from which each (conversation, grid setting) meets its budget:
+    the least ``B`` whose output is at most ``B``; None when no budget of the range does.
+    Baselines' rows are not read."""
+    steps: dict[tuple[Any, ...], list[tuple[int, int]]] = defaultdict(list)
+    for row in rows:
+        if not _is_baseline(row):
+            steps[(row["conversation"], *setting_key(row))].append(
+                (row[BUDGET], row["output_chars"])
+            )
+    found: list[int | None] = []
+    for points in steps.values():
+        points.sort()
+        ends = [b for b, _ in points[1:]] + [BUDGET_RANGE[1] + 1]
+        found.append(
+            next(
+                (
+                    max(b, out)
+                    for (b, out), end in zip(points, ends, strict=True)
+                    if max(b, out) < end
+                ),
+                None,
+            )
+        )
+    return found
+
+
+def knee_budgets(
+    rows: Iterable[Mapping[str, Any]], shares: Sequence[float] = KNEE_SHARES
+) -> list[int]:
+    """Budgets where the share of conversations meeting their budget changes: from sweep rows,
+    the least budget at which each of ``shares`` of (conversation, grid setting) pairs meets it,
+    rounded up to two significant figures (so at least that share meets it there). Fixed steps
+    (:data:`SUMMARY_BUDGETS`) can miss the knee of a corpus whose conversations all need about
+    the same: these put budgets on it."""
+    found = [b for b in met_from(rows) if b is not None]
+    if not found:
+        return []
+    ordered = np.sort(np.asarray(found, dtype=np.int64))  # of the pairs that meet it at all
+    budgets = {_round_up(int(ordered[max(0, ceil(share * len(ordered)) - 1)])) for share in shares}
+    low, high = BUDGET_RANGE
+    return sorted(min(max(b, low), high) for b in budgets)
+
+
+def _round_up(value: int, figures: int = 2) -> int:
+    """``value`` rounded up to ``figures`` significant figures (6,481 -> 6,500)."""
+    if value <= 0:
+        return value
+    step = 10 ** max(0, len(str(value)) - figures)
+    return -(-value // step) * step
 
 
 def worst_by_needed_recall(

@@ -25,6 +25,13 @@ COUNTS = tuple(key for key in ROW_KEYS if key != "conversation" and key not in P
 WORST_LIMIT = 50
 
 
+def listed_count(count: int, what: str, limit: int = WORST_LIMIT) -> str:
+    """How many conversations have ``what``, counted before the list is cut: "200
+    conversations with a problem, the first 50 shown"."""
+    said = f"{count:,} conversation{'s' * (count != 1)} {what}"
+    return said + (f", the first {limit:,} shown" if count > limit else "")
+
+
 def setting_of(row: Mapping[str, Any]) -> dict[str, Any]:
     """The five parameters of a row (or of a summary), as a request takes them."""
     out = {name: row[name] for name in PARAMETERS}
@@ -200,13 +207,22 @@ def problems_of(row: Mapping[str, Any]) -> str:
     return "; ".join(said)
 
 
+def _has_problem(frame: pd.DataFrame) -> pd.Series:
+    return (frame["anchors_lost"] > 0) | ~frame["budget_met"] | (frame["tool_pairs_broken"] > 0)
+
+
+def count_with_problems(frame: pd.DataFrame) -> int:
+    """How many conversations of a setting's :func:`rows_frame` have a problem (an anchor lost,
+    the budget missed, a tool pair broken): all of them, however many :func:`worst_frame`
+    lists."""
+    return int(_has_problem(frame).sum())
+
+
 def worst_frame(frame: pd.DataFrame, limit: int = WORST_LIMIT) -> pd.DataFrame:
     """The conversations a setting treats worst (``frame``: its :func:`rows_frame`): most
     anchors lost first, then a missed budget (the largest shortfall first), then the most tool
-    pairs broken; only those with a problem, in that order."""
-    bad = frame[
-        (frame["anchors_lost"] > 0) | ~frame["budget_met"] | (frame["tool_pairs_broken"] > 0)
-    ]
+    pairs broken; only those with a problem, in that order, the first ``limit``."""
+    bad = frame[_has_problem(frame)]
     ordered = bad.sort_values(
         ["anchors_lost", "budget_met", "shortfall_chars", "tool_pairs_broken"],
         ascending=[False, True, False, False],
@@ -226,6 +242,12 @@ def worst_frame(frame: pd.DataFrame, limit: int = WORST_LIMIT) -> pd.DataFrame:
     ].reset_index(drop=True)
     out.insert(1, "problems", [problems_of(r) for r in out.to_dict("records")])
     return out
+
+
+def count_needs_unmet(frame: pd.DataFrame) -> int:
+    """How many conversations of a setting's :func:`rows_frame` have a need unmet (all of
+    them, however many :func:`worst_needed_frame` lists)."""
+    return int((frame["needs"].fillna(0) > frame["needs_met"].fillna(0)).sum())
 
 
 def worst_needed_frame(frame: pd.DataFrame, limit: int = WORST_LIMIT) -> pd.DataFrame:

@@ -8,10 +8,18 @@ from urllib.parse import parse_qs, urlsplit
 import pytest
 from playwright.sync_api import expect
 
-from compactor.evaluation import RunOptions, evaluate, load_corpus, settings_grid, summarise
+from compactor.evaluation import (
+    RunOptions,
+    evaluate,
+    load_corpus,
+    read_corpus_text,
+    settings_grid,
+    summarise,
+)
 from explorer.frames import corpus as frames
 from explorer.navigation import PAGES
 from explorer.widgets import corpus as widgets
+from tests.corpora import tau_bench_corpus
 from tests.paths import ROOT
 
 CORPUS = next(spec for spec in PAGES if spec.path == "pages/corpus.py")
@@ -80,3 +88,42 @@ def test_a_corpus_file_runs_and_a_worst_conversation_opens_in_a_view(visit):
     assert int(query["max_message_chars"]) == chosen["max_message_chars"]
     expect(visit.metric("Characters out")).to_contain_text(f"{worst['output_chars'][0]:,}")
     assert not visit.exceptions() and not visit.errors
+
+
+def upload_and_run(visit, data, grid, budgets):
+    visit.open()
+    visit.go(CORPUS.title)
+    visit.main.get_by_test_id("stFileUploaderDropzoneInput").set_input_files(
+        files=[{"name": "tau.json", "mimeType": "application/json", "buffer": data}]
+    )
+    visit.settle()
+    for name, text in grid.items():
+        fill(visit, name, text)
+    visit.main.get_by_test_id("stRadio").get_by_text(widgets.LISTED).click()
+    fill(visit, "budget_chars (when listed)", budgets)
+    visit.main.get_by_role("button", name=widgets.RUN_BUTTON, exact=True).click()
+    visit.settle()
+
+
+@pytest.mark.slow
+def test_the_worst_picker_shows_the_label_of_the_setting_chosen_not_an_earlier_one(visit):
+    # issue 26: after another setting was chosen, the picker still said the first setting's
+    # "budget missed by ..." while the table beside it said the new one's
+    data = tau_bench_corpus(30, long_record=None)
+    grid = {"keep_last_n": "2,5", "keep_roles": "system", "duplicate_threshold": "0.9"}
+    upload_and_run(visit, data, {**grid, "max_message_chars": "400"}, "3000,7000")
+    items = read_corpus_text(data).items
+    settings = settings_grid({}, {"keep_last_n": [2, 5], "max_message_chars": [400]})
+    rows = list(evaluate(items, settings, [3000, 7000], RunOptions(workers=1)))
+    for summary in frames.settings_of(summarise(rows))[::-1]:
+        label = frames.setting_label(summary)
+        choice = visit.main.get_by_role("combobox", name="Setting", exact=True)
+        choice.focus()
+        choice.press("ArrowDown")
+        visit.page.get_by_role("option", name=label, exact=True).click()
+        visit.settle()
+        worst = frames.worst_frame(frames.rows_frame(frames.setting_rows(rows, summary)))
+        said = f"{worst['conversation'][0]}: {worst['problems'][0]}"
+        picker = visit.main.get_by_role("combobox", name="Conversation").first
+        expect(picker).to_have_value(said)
+    assert not visit.exceptions()

@@ -14,6 +14,7 @@ from compactor.evaluation import (
     RunOptions,
     evaluate,
     evaluate_strategy,
+    knee_budgets,
     load_corpus,
     load_corpus_text,
     settings_grid,
@@ -36,6 +37,12 @@ TAU = ROOT / "tests" / "fixtures" / "real" / "tau_airline_3_records.json"
 GRID = {"keep_last_n": "1,4", "keep_roles": "system", "duplicate_threshold": "0.9"}
 GRID |= {"max_message_chars": "120,400"}
 SETTINGS = settings_grid({}, {"keep_last_n": [1, 4], "max_message_chars": [120, 400]})
+
+
+def picker(at, pick):
+    """The worst-conversation picker ``pick`` (its key carries what its options say)."""
+    (found,) = [s for s in at.selectbox if (s.key or "").startswith(f"{pick}:")]
+    return found
 
 
 def on_corpus_page():
@@ -171,7 +178,7 @@ def test_a_worst_conversation_opens_in_a_view_with_that_setting(engine_rows):
     summary = next(
         s for s in frames.settings_of(summarise_page(at)) if frames.setting_label(s) == label
     )
-    first = at.selectbox(key=results.WORST_KEY).value
+    first = picker(at, results.WORST_KEY).value
     at.selectbox(key=results.VIEW_KEY).set_value("pages/anchors.py")
     at = at.button(key=results.OPEN_KEY).click().run()
     assert_clean(at)
@@ -202,7 +209,8 @@ def test_a_sweep_run_is_summarised_at_common_budgets_as_the_engine_reads_it():
     rows = list(evaluate(items, settings, options=RunOptions(workers=1)))
     assert list(at.session_state[widgets.RUN_KEY].rows) == rows
     largest = max(sum(len(m["content"]) for m in i.request["messages"]) for i in items)
-    budgets = frames.summary_budgets(SUMMARY_BUDGETS, largest)
+    budgets = sorted({*SUMMARY_BUDGETS, *knee_budgets(rows)})
+    budgets = frames.summary_budgets(budgets, largest)
     summaries = settings_of(rows, budgets)
     shown = summary_shown(at)
     assert list(shown["setting"]) == [frames.setting_label(s) for s in summaries]
@@ -214,6 +222,44 @@ def test_a_sweep_run_is_summarised_at_common_budgets_as_the_engine_reads_it():
     engine = of_settings(evaluate(items, [setting], options=RunOptions(workers=1)))
     histogram = largest_data(at, "met")  # characters out: every conversation
     assert sorted(histogram["output_chars"].dropna()) == sorted(r["output_chars"] for r in engine)
+
+
+def test_a_sweep_run_is_summarised_on_its_knee_too():
+    # issue 26: every trajectory needs 6,500 to 7,700 characters, between the summary budgets
+    # 5,000 (none met) and 10,000 (all met); the page reads the run where the share rises too
+    at = upload(on_corpus_page(), "tau.json", tau_bench_corpus(12, long_record=None))
+    at = run_grid(at, grid={**GRID, "keep_last_n": "5", "max_message_chars": "400"})
+    assert_clean(at)
+    shown = summary_shown(at)
+    met = dict(zip(shown["budget_chars"], shown["budget_met_rate"], strict=True))
+    assert (met[5000], met[10000]) == (0, 1)
+    rising = {b: rate for b, rate in met.items() if 5000 < b < 10000}
+    assert rising and 0 < min(rising.values()) < 1
+    assert sorted(rising) == knee_budgets(at.session_state[widgets.RUN_KEY].rows)
+
+
+def test_the_worst_conversations_are_counted_before_the_list_is_cut():
+    # issue 26: all 200 miss a budget of 2,000; the list shows 50 of them
+    at = upload(on_corpus_page(), "tau.json", tau_bench_corpus(long_record=None))
+    at = run_grid(at, grid={**GRID, "keep_last_n": "5", "max_message_chars": "400"}, budgets="2000")
+    assert_clean(at)
+    assert metrics(at)["Budget met"] == "0%"
+    said = "200 conversations with a problem, the first 50 shown."
+    assert any(c.value.endswith(said) for c in at.caption)
+    assert len(table(at, "problems")) == frames.WORST_LIMIT
+
+
+def test_the_worst_picker_says_what_the_table_says_for_the_setting_shown():
+    at = upload(on_corpus_page(), "tau.json", tau_bench_corpus(30, long_record=None))
+    at = run_grid(at, grid={**GRID, "keep_last_n": "2,5", "max_message_chars": "400"},
+                  budgets="3000,7000")  # fmt: skip
+    for label in at.selectbox(key=widgets.SETTING_KEY).options:
+        at = at.selectbox(key=widgets.SETTING_KEY).set_value(label).run()
+        assert_clean(at)
+        worst = table(at, "problems")
+        said = [f"{c}: {p}" for c, p in zip(worst["conversation"], worst["problems"], strict=True)]
+        assert picker(at, results.WORST_KEY).options == said
+        assert picker(at, results.WORST_KEY).value == worst["conversation"][0]
 
 
 def test_another_session_reopens_the_corpus_with_its_results_without_a_run(listed, engine_rows):
@@ -346,7 +392,7 @@ def test_content_and_file_names_are_never_markdown(tmp_path):
         assert "<b>" not in text and "**bold**" not in text and "<script>" not in text
     worst = table(at, "problems")
     assert "**x**/<img src=x>y.json" in list(worst["conversation"])  # as data, never rendered
-    at.selectbox(key=results.WORST_KEY).set_value("**x**/<img src=x>y.json")
+    picker(at, results.WORST_KEY).set_value("**x**/<img src=x>y.json")
     at = at.button(key=results.OPEN_KEY).click().run()
     assert_clean(at)
     label = at.session_state[state.CONVERSATION_KEY].label
@@ -460,7 +506,7 @@ def test_needed_later_recall_beside_the_baselines_and_its_worst_conversations(li
         return
     table_shown = table(at, "needs_unmet")
     assert list(table_shown["conversation"]) == [f"record {r['conversation']}" for r in worst]
-    first = at.selectbox(key=results.WORST_NEEDED_KEY).value
+    first = picker(at, results.WORST_NEEDED_KEY).value
     at = at.button(key=results.OPEN_NEEDED_KEY).click().run()
     assert_clean(at)
     item = next(
