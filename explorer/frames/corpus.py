@@ -191,7 +191,51 @@ def summary_frame(summaries: Sequence[Mapping[str, Any]]) -> pd.DataFrame:
     frame = frame.drop(columns=[STRATEGY], errors="ignore")
     if "needed_recall" in frame:
         frame = frame.astype({"frontier_needed": bool, "needed_recall": float})
-    return frame.astype({"frontier": bool, "retention": float})
+    frame = frame.astype({"frontier": bool, "retention": float})
+    frame["point"] = point_labels(frame)
+    for measure, flag in AT_BUDGET.items():
+        if measure in frame:
+            frame[flag] = frontier_at_budget(frame, measure)
+    return frame
+
+
+#: The frontier within each budget, per measure of the frontier chart: its column.
+AT_BUDGET = {"retention": "frontier_at_budget", "needed_recall": "frontier_needed_at_budget"}
+
+
+def frontier_at_budget(frame: pd.DataFrame, measure: str) -> pd.Series:
+    """Whether each setting is on the frontier among the settings of its budget: no other
+    setting at that budget has at least as much of ``measure`` (retention, needed-later recall)
+    with at most as many characters out per conversation, and more of one. A setting without
+    the measure (no anchor, no need) is on none."""
+    on = pd.Series(False, index=frame.index)
+    for _, group in frame.groupby("budget_chars", sort=False):
+        kept = group[measure].to_numpy(dtype=float)
+        chars = group["chars_per_conversation"].to_numpy(dtype=float)
+        for at, k in enumerate(group.index):
+            if kept[at] != kept[at]:  # NaN: nothing to keep
+                continue
+            dominated = (
+                (kept >= kept[at])
+                & (chars <= chars[at])
+                & ((kept > kept[at]) | (chars < chars[at]))
+            )
+            on[k] = not bool(dominated.any())
+    return on
+
+
+def point_labels(frame: pd.DataFrame) -> list[str]:
+    """Each setting in as few words as tell it apart on the frontier chart: the parameters
+    that vary over the summary (``3,000 · last 2 · trim 400``), the budget when none does."""
+    words = {
+        "budget_chars": lambda v: f"{int(v):,}",
+        "keep_last_n": lambda v: f"last {int(v)}",
+        "keep_roles": lambda v: f"roles {v}",
+        "duplicate_threshold": lambda v: f"threshold {format_threshold(v)}",
+        "max_message_chars": lambda v: f"trim {int(v):,}",
+    }
+    shown = [n for n in PARAMETERS if frame[n].nunique() > 1] or ["budget_chars"]
+    return [" · ".join(words[n](row[n]) for n in shown) for _, row in frame.iterrows()]
 
 
 def problems_of(row: Mapping[str, Any]) -> str:

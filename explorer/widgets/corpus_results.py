@@ -19,7 +19,7 @@ from explorer.charts import corpus as charts
 from explorer.frames import corpus as frames
 from explorer.frames import snippets
 from explorer.session import corpus_store, state
-from explorer.widgets import common
+from explorer.widgets import common, page
 from explorer.widgets import setting as setting_widgets
 from explorer.widgets.corpus import CORPUS_KEY, RUN_KEY, SETTING_KEY
 
@@ -307,4 +307,5 @@ def _opener(
         width="stretch",
     )
     if opened:
+        page.open_at_top()
         st.switch_page(view)

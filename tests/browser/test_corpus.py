@@ -26,6 +26,9 @@ CORPUS = next(spec for spec in PAGES if spec.path == "pages/corpus.py")
 SHAREGPT = ROOT / "tests" / "fixtures" / "real" / "sharegpt_glaive_toolcall_4_records.json"
 
 
+MAIN_SCROLL = "() => document.querySelector('[data-testid=\"stMain\"]').scrollTop"
+
+
 def fill(visit, label, text):
     box = visit.main.get_by_test_id("stTextInput").filter(
         has=visit.page.get_by_text(label, exact=True)
@@ -60,13 +63,23 @@ def test_a_corpus_file_runs_and_a_worst_conversation_opens_in_a_view(visit):
     visit.settle()
     assert not visit.exceptions()
 
-    # the settings' points (the baselines' grey reference points have no frontier place)
+    # the settings' points (the baselines' grey reference points have no frontier place),
+    # each budget's frontier named by its settings
     drawn = [r for r in visit.rows_with("chars_per_conversation") if "place" in r]
     assert {r["setting"] for r in drawn} == {frames.setting_label(s) for s in summaries}
-    for s in summaries:
-        point = next(r for r in drawn if r["setting"] == frames.setting_label(s))
-        assert point["retention"] == s["anchors_kept"] / s["anchors"]
-        assert point["place"] == ("on the frontier" if s["frontier"] else "inside the frontier")
+    summary = frames.summary_frame(summaries)
+    for s in summary.itertuples():
+        point = next(r for r in drawn if r["setting"] == s.setting)
+        assert point["retention"] == s.anchors_kept / s.anchors
+        on = "on the frontier" if s.frontier_at_budget else "inside the frontier"
+        assert point["place"] == on
+    texts = (
+        visit.chart_with("chars_per_conversation")
+        .locator("g.mark-text.role-mark text")
+        .all_text_contents()
+    )
+    named = [name for text in texts for name in text.split(" / ")]
+    assert sorted(named) == sorted(summary[summary["frontier_at_budget"]]["point"])
 
     visit.screenshot("corpus_page_results")
     # the setting shown first is the first on the frontier; its worst conversation opens
@@ -75,9 +88,13 @@ def test_a_corpus_file_runs_and_a_worst_conversation_opens_in_a_view(visit):
     first = worst["conversation"][0]
     item = next(i for i in items if frames.conversation_label(i.conversation) == first)
     # the first list is the worst by anchors lost; the one by needed-later recall follows
-    visit.main.get_by_role("button", name="Open with this setting").first.click()
+    button = visit.main.get_by_role("button", name="Open with this setting").first
+    button.scroll_into_view_if_needed()
+    assert visit.page.evaluate(MAIN_SCROLL) > 0  # far down the Corpus page
+    button.click()
     expect(visit.heading()).to_have_text("Overview")
     visit.settle()
+    assert visit.page.evaluate(MAIN_SCROLL) == 0  # the view opens at its top
     messages = item.request["messages"]
     chars = sum(len(m["content"]) for m in messages)
     expect(visit.sidebar).to_contain_text(f"{len(messages):,} messages, {chars:,} characters")
