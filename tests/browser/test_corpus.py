@@ -119,6 +119,7 @@ def upload_and_run(visit, data, grid, budgets):
     visit.main.get_by_test_id("stRadio").get_by_text(widgets.LISTED).click()
     fill(visit, "budget_chars (when listed)", budgets)
     visit.main.get_by_role("button", name=widgets.RUN_BUTTON, exact=True).click()
+    expect(visit.main.get_by_test_id("stProgress")).to_contain_text("conversations in")
     visit.settle()
 
 
