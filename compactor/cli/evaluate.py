@@ -33,7 +33,7 @@ from compactor.evaluation import (
 )
 from compactor.evaluation.gate import setting_groups
 from compactor.evaluation.output import RowWriter, check_out
-from compactor.evaluation.summary import SummaryFeed
+from compactor.evaluation.summary import KNEE_SHARES, SummaryFeed
 from compactor.formats import FORMATS
 from compactor.text.tokens import ENCODINGS, TokenizerUnavailable
 
@@ -53,7 +53,9 @@ keep_roles with roles joined by '+' ('none' for no role), e.g. --grid keep_roles
 --budgets B1,B2,... evaluates every setting at those budget_chars; without it, at every budget
 point of each conversation's exact sweep (a row holds from its budget to the next row's), and
 the summary then reads every conversation at the budgets
-{", ".join(f"{b:,}" for b in SUMMARY_BUDGETS)}.
+{", ".join(f"{b:,}" for b in SUMMARY_BUDGETS)}, and its last line names the
+budgets from which 10, 25, 50, 75 and 90% of the conversations meet their budget (where that
+share rises, which those steps can pass over).
 
 Rows: conversation, budget_chars, keep_last_n, keep_roles, duplicate_threshold,
 max_message_chars, output_chars, output_messages, budget_met, anchors, anchors_kept,
@@ -235,6 +237,8 @@ def _run(args: argparse.Namespace) -> int:
         if writer:
             writer.close()
     sys.stdout.write(summary_text(feed.summaries(), corpus.read, plan.sweep))
+    if plan.sweep:
+        sys.stdout.write(knee_text(feed.met_at_shares()))
     sys.stdout.flush()
     summaries = feed.summaries()
     verdict = gate.report(setting_groups(summaries, feed.rows), thresholds)
@@ -260,6 +264,9 @@ class _Feed:
 
     def summaries(self) -> list[dict[str, Any]]:
         return self._feed.summaries()
+
+    def met_at_shares(self) -> list[int]:
+        return self._feed.met_at_shares()
 
 
 @dataclass(frozen=True)
@@ -375,3 +382,18 @@ def summary_text(summary: Sequence[dict[str, Any]], conversations: int, sweep: b
         by_needs = sum(bool(s.get("frontier_needed")) for s in settings)
         lines.append(f"frontier by needed-later recall: {by_needs:,} of {len(settings):,}")
     return "\n".join(lines) + "\n"
+
+
+def knee_text(budgets: Sequence[int]) -> str:
+    """Where the share of conversations meeting their budget rises, which the summary's fixed
+    budgets can step over: the budgets (``met_at_shares``) from which 10, 25, 50, 75 and 90%
+    of the conversations (of those that meet it at all) meet it."""
+    if not budgets:
+        return "budget met: by no conversation at any budget of the range\n"
+    shares = "/".join(f"{share:.0%}" for share in KNEE_SHARES)
+    at = "/".join(f"{b:,}" for b in budgets)
+    listed = ",".join(str(b) for b in sorted(set(budgets)))
+    return (
+        f"budget met, over every setting, by {shares} of the conversations from {at} characters "
+        f"(--budgets {listed} gives every figure there)\n"
+    )

@@ -95,6 +95,7 @@ class SummaryFeed:
         self.first_seen: dict[tuple[Any, ...], int] = {}
         self._groups: dict[tuple[Any, ...], _Group] = {}
         self._conversation: list[Mapping[str, Any]] = []
+        self._met_from: list[int | None] = []  # sweep rows: one budget per conversation, setting
 
     def add(self, row: Mapping[str, Any]) -> None:
         setting = setting_key(row)
@@ -123,9 +124,19 @@ class SummaryFeed:
         _mark_frontier(summaries, "needs_met", "frontier_needed")
         return summaries
 
+    def knee_budgets(self, shares: Sequence[float] = KNEE_SHARES) -> list[int]:
+        """:func:`knee_budgets` of every sweep row fed (none for rows at listed budgets)."""
+        return sorted(set(self.met_at_shares(shares)))
+
+    def met_at_shares(self, shares: Sequence[float] = KNEE_SHARES) -> list[int]:
+        """:func:`met_at_shares` of every sweep row fed (none for rows at listed budgets)."""
+        self._flush()
+        return met_at_shares(self._met_from, shares)
+
     def _flush(self) -> None:
         if self._conversation and self.budgets is not None:
             self.take(_read_at(self._conversation, self.budgets))
+            self._met_from += met_from(self._conversation)
         self._conversation = []
 
     def _group(self, key: tuple[Any, ...]) -> _Group:
@@ -171,13 +182,26 @@ def knee_budgets(
     rounded up to two significant figures (so at least that share meets it there). Fixed steps
     (:data:`SUMMARY_BUDGETS`) can miss the knee of a corpus whose conversations all need about
     the same: these put budgets on it."""
-    found = [b for b in met_from(rows) if b is not None]
+    return knees_of(met_from(rows), shares)
+
+
+def knees_of(met: Iterable[int | None], shares: Sequence[float] = KNEE_SHARES) -> list[int]:
+    """:func:`knee_budgets` from the budgets each pair meets its budget from (:func:`met_from`),
+    as a run that keeps no rows gathers them (:meth:`SummaryFeed.knee_budgets`)."""
+    return sorted(set(met_at_shares(met, shares)))
+
+
+def met_at_shares(met: Iterable[int | None], shares: Sequence[float] = KNEE_SHARES) -> list[int]:
+    """For each of ``shares``, the least budget (rounded up to two significant figures) at
+    which that share of the pairs that meet their budget at all meets it; empty when none
+    does."""
+    found = [b for b in met if b is not None]
     if not found:
         return []
-    ordered = np.sort(np.asarray(found, dtype=np.int64))  # of the pairs that meet it at all
-    budgets = {_round_up(int(ordered[max(0, ceil(share * len(ordered)) - 1)])) for share in shares}
+    ordered = np.sort(np.asarray(found, dtype=np.int64))
     low, high = BUDGET_RANGE
-    return sorted(min(max(b, low), high) for b in budgets)
+    at = [_round_up(int(ordered[max(0, ceil(share * len(ordered)) - 1)])) for share in shares]
+    return [min(max(b, low), high) for b in at]
 
 
 def _round_up(value: int, figures: int = 2) -> int:

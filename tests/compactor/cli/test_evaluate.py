@@ -22,7 +22,7 @@ from compactor.evaluation import (
     settings_grid,
     summarise,
 )
-from compactor.evaluation.summary import SummaryFeed
+from compactor.evaluation.summary import SummaryFeed, met_at_shares, met_from
 from tests.corpora import LONG_AT, LONG_RECORD, tau_bench_corpus
 from tests.generate import VOCABULARY
 from tests.paths import CORPUS, ROOT
@@ -294,3 +294,19 @@ def test_another_strategy_sets_the_record_aside_too(tmp_path):
     assert done.returncode == SET_ASIDE and "Traceback" not in said
     assert "set aside record 7: [7].traj[5]:" in said and "--cut-long" in said
     assert "19 of the 20 conversations evaluated" in said
+
+
+def test_a_sweep_says_where_the_share_meeting_its_budget_rises(tmp_path):
+    # issue 26: the summary's budgets jump from 5,000 (none met) to 10,000 (all met); the
+    # knee between them is named
+    corpus = tmp_path / "tau12.json"
+    corpus.write_bytes(tau_bench_corpus(12, long_record=None))
+    done = cli(corpus, "--grid", "keep_last_n=5", "--no-outcomes", "--workers", "1")
+    assert done.returncode == 0, done.stderr.decode()
+    items = load_corpus(corpus)
+    rows = list(evaluate(items, settings_grid({}, {"keep_last_n": [5]}), None, RunOptions(1)))
+    at = met_at_shares(met_from(rows))
+    assert len(at) == 5 and all(5000 < b < 10000 for b in at) and at[0] < at[-1]
+    said = done.stdout.decode().splitlines()[-1]
+    assert said.startswith("budget met, over every setting, by 10%/25%/50%/75%/90% of the ")
+    assert f"from {'/'.join(f'{b:,}' for b in at)} characters" in said
