@@ -13,7 +13,6 @@ the budgets from the exact sweep; per-setting summaries and the frontier.
 """
 
 from compactor.evaluation.corpus import (
-    FIXES,
     CorpusItem,
     CorpusRead,
     SetAside,
@@ -28,6 +27,7 @@ from compactor.evaluation.grid import (
     parse_grid_option,
     settings_grid,
 )
+from compactor.evaluation.limits import FIXES
 from compactor.evaluation.outcomes import BASELINES, OUTCOME_KEYS, PROBE_KEYS
 from compactor.evaluation.pool import default_workers
 from compactor.evaluation.ray_backend import INSTALL_HINT as RAY_INSTALL_HINT

@@ -26,13 +26,12 @@ from pathlib import Path
 from typing import Any
 
 from compactor.analyses.outcomes import InvalidProbes, Probe, parse_probes
-from compactor.contract import LIMITS
 from compactor.errors import FormatError, Problem, UnreadableJSON
+from compactor.evaluation.limits import pending, with_fixes
 from compactor.formats import Conversion, Record, apply_fixes, convert_document, read_document
 from compactor.formats.collections import convert_record, place_in_record
 from compactor.formats.folders import Files, files_of
 from compactor.formats.reading import Document
-from compactor.formats.types import PENDING
 from compactor.input.validation import errors_of, validate
 
 #: ``record`` and ``request``: the lines ``import --all`` prints.
@@ -40,13 +39,6 @@ IMPORTED_KEYS = frozenset({"record", "id", "request"})
 
 #: A conversation's name in a corpus: its record number, ``"PATH"`` or ``"PATH#i"``.
 ConversationName = int | str
-
-#: The import's fixes for a conversation beyond the contract's limits, and what each does
-#: (each edge names its own control beside it: ``--cut-long``, a box on the page).
-FIXES = {
-    "keep_last": f"keeps the last {LIMITS['max_messages']} messages",
-    "cut_long": f"cuts each content to its first {LIMITS['max_content_chars']:,} characters",
-}
 
 
 @dataclass(frozen=True)
@@ -70,8 +62,9 @@ class SetAside:
     """A conversation of a corpus that cannot be used, set aside while the others go on.
 
     ``problems`` say what makes it unusable and where (the JSON path or line in its file);
-    ``fixes`` name the import fixes (:data:`FIXES`) that would make it usable, when that is all
-    it needs; ``label`` names it (``record 117``, ``runs.json, record 3``).
+    ``fixes`` name the import fixes (:data:`~compactor.evaluation.limits.FIXES`) that would
+    make it usable, when that is all it needs; ``label`` names it (``record 117``,
+    ``runs.json, record 3``).
     """
 
     conversation: ConversationName
@@ -159,16 +152,9 @@ def read_corpus_text(
     :attr:`CorpusRead.set_aside`) and the others are read; raises only for a file that is not
     JSON or JSON Lines (:class:`~compactor.errors.UnreadableJSON`, with its line and column)."""
     try:
-        document = read_document(text, format)
-    except UnreadableJSON as error:
-        raise UnreadableJSON([_in(p, name) for p in error.problems]) from None
-    read = CorpusRead([], [])
-    for found in document_items(document, None, format, keep_last, cut_long, name):
-        if isinstance(found, CorpusItem):
-            read.items.append(found)
-        else:
-            read.set_aside.append(found)
-    return read
+        return _read(text, None, format, keep_last, cut_long, shown=name)
+    except ProblemsIn as error:
+        raise UnreadableJSON(error.problems) from None
 
 
 def corpus_files(path: str | Path) -> Files:
@@ -211,20 +197,36 @@ def _items(
     shown: str | None = None,
 ) -> list[CorpusItem]:
     """The conversations of one file; raises :class:`ProblemsIn` with all of its problems."""
-    label = name if name is not None else shown
+    read = _read(source, name, format, keep_last, cut_long, shown)
+    problems = [
+        _in(with_fixes(p, aside.fixes), aside.label)
+        for aside in read.set_aside
+        for p in aside.problems
+    ]
+    if problems:
+        raise ProblemsIn(problems, False)
+    return read.items
+
+
+def _read(
+    source: str | bytes,
+    name: str | None,
+    format: str | None,
+    keep_last: bool,
+    cut_long: bool,
+    shown: str | None = None,
+) -> CorpusRead:
+    """The conversations of one file, those that cannot be used set aside; raises
+    :class:`ProblemsIn` (unreadable) for a file that is not JSON."""
     try:
         document = read_document(source, format)
     except UnreadableJSON as error:
+        label = name if name is not None else shown
         raise ProblemsIn([_in(p, label) for p in error.problems], True) from None
-    items, problems = [], []
+    read = CorpusRead([], [])
     for found in document_items(document, name, format, keep_last, cut_long, shown):
-        if isinstance(found, CorpusItem):
-            items.append(found)
-        else:
-            problems += [_in(_with_fixes(p, found.fixes), found.label) for p in found.problems]
-    if problems:
-        raise ProblemsIn(problems, False)
-    return items
+        (read.items if isinstance(found, CorpusItem) else read.set_aside).append(found)
+    return read
 
 
 #: One conversation of a file as read: its item, or why it is set aside.
@@ -322,9 +324,9 @@ def _usable(
     """The conversion with the chosen fixes, as an item; or what still makes it invalid."""
     if keep_last or cut_long:
         conversion = apply_fixes(conversion, keep_last=keep_last, cut_long=cut_long)
-    pending, fixes = _pending(conversion)
-    if pending:
-        return _set_aside(conversation, shown, pending, fixes)
+    problems, fixes = pending(conversion)
+    if problems:
+        return _set_aside(conversation, shown, problems, fixes)
     invalid = errors_of(conversion.request)
     if invalid:
         return _set_aside(conversation, shown, invalid)
@@ -364,31 +366,6 @@ def imported_values(document: Document) -> list[Any] | None:
     else:
         return None
     return values if all(is_imported(v) for v in values) else None
-
-
-def _pending(conversion: Conversion) -> tuple[list[Problem], list[str]]:
-    """What still makes the conversation invalid (each placed in its file, as the import says
-    it), and the fixes (:data:`FIXES`) that would make it valid; both empty when nothing does."""
-    pending = [c for c in conversion.changes if c.kind in PENDING]
-    problems = [
-        Problem(c.message.removeprefix(f"{c.source}: "), c.source)
-        if c.source
-        else Problem(c.message)
-        for c in pending
-    ]
-    kinds = {c.kind for c in pending}
-    fixes = [fix for kind, fix in _FIX_OF.items() if kind in kinds]
-    return problems, fixes
-
-
-#: The fix each pending change of the import needs.
-_FIX_OF = {"too-many-messages": "keep_last", "content-too-long": "cut_long"}
-
-
-def _with_fixes(problem: Problem, fixes: Iterable[str]) -> Problem:
-    """The problem with the keyword arguments that fix it, for :func:`load_corpus`'s callers."""
-    said = ", ".join(f"{fix}=True {FIXES[fix]}" for fix in fixes)
-    return replace(problem, message=f"{problem.message} ({said})") if said else problem
 
 
 def _record_label(record: ConversationName, shown: str | None) -> str:
