@@ -66,21 +66,21 @@ def conversation_label(conversation: Any) -> str:
 
 def set_aside_frame(set_aside: Iterable[SetAside], fix_labels: Mapping[str, str]) -> pd.DataFrame:
     """The conversations a load set aside, one row per problem: the record (as the page names
-    it), where in the file, and why, in the page's words: what is wrong and, when one of the
-    page's fixes would make it usable, the box to tick (``fix_labels``: each fix's label)."""
+    it), where in the file, why, and the page's fix when one would make it usable (the box to
+    tick, ``fix_labels`` giving each fix's label)."""
     records = []
     for found in set_aside:
-        hint = " or ".join(f"“{fix_labels[fix]}”" for fix in found.fixes)
+        fix = " and ".join(f"tick “{fix_labels[f]}” above" for f in found.fixes)
         for problem in found.problems:
-            reason = problem.message + (f"; to load it, tick {hint} above" if hint else "")
             records.append(
                 {
                     "record": conversation_label(found.conversation),
                     "where": problem.where,
-                    "reason": reason,
+                    "reason": problem.message,
+                    "fix": fix,
                 }
             )
-    return pd.DataFrame(records, columns=["record", "where", "reason"])
+    return pd.DataFrame(records, columns=["record", "where", "reason", "fix"])
 
 
 def rows_frame(rows: Sequence[Mapping[str, Any]]) -> pd.DataFrame:

@@ -28,7 +28,7 @@ from compactor.evaluation import (
 )
 from compactor.wording import plural
 from explorer.frames import corpus as frames
-from explorer.frames.imports import FORMAT_CHOICES
+from explorer.frames.imports import FORMAT_CHOICES, problem_row_height
 from explorer.session import corpus_store, state
 from explorer.session.conversation import safe_name
 from explorer.widgets import common
@@ -154,18 +154,26 @@ def _show_set_aside() -> None:
     loaded = current()
     listed = f" (the first {len(aside):,} listed)" if len(aside) < total - used else ""
     if key is None:
-        st.error(TITLES["unusable"], icon=":material/error:")
+        st.error(TITLES["unusable"], icon=":material/error:")  # each with its fix, below
     elif loaded is not None and loaded.key == key:
+        fixes = dict.fromkeys(f for found in aside for f in found.fixes)
+        boxes = " and ".join(f"“{FIX_LABELS[f]}”" for f in fixes)
         st.warning(
             f"{total - used:,} of the {total:,} conversations could not be used as they are and "
-            f"were set aside{listed}; the other {used:,} are loaded and run without them.",
+            f"were set aside{listed}; the other {used:,} are loaded and run without them."
+            + (f" To load them with a fix, tick {boxes} above." if fixes else ""),
             icon=":material/report:",
         )
     else:
         return
     common.table(
         frames.set_aside_frame(aside, FIX_LABELS),
-        column_config={"reason": st.column_config.TextColumn("reason", width="large")},
+        row_height=problem_row_height([p for found in aside for p in found.problems], 60),
+        column_config={
+            "record": st.column_config.TextColumn("record", width="small"),
+            "reason": st.column_config.TextColumn("reason", width="large"),
+            "fix": st.column_config.TextColumn("fix", width="medium"),
+        },
     )
 
 

@@ -413,8 +413,10 @@ def test_the_corpus_its_results_and_the_grid_stay_when_coming_back_from_another_
 
 
 def set_aside_shown(at):
+    """(record, where, why and its fix) of each conversation set aside, as the page lists it."""
     frame = table(at, "reason")
-    return list(zip(frame["record"], frame["where"], frame["reason"], strict=True))
+    said = [f"{r}; {f}" if f else r for r, f in zip(frame["reason"], frame["fix"], strict=True)]
+    return list(zip(frame["record"], frame["where"], said, strict=True))
 
 
 def test_a_conversation_over_the_limits_is_set_aside_until_a_fix_is_ticked(tmp_path):
@@ -447,10 +449,12 @@ def test_one_long_content_in_200_records_is_set_aside_and_a_fix_after_the_upload
     assert_clean(at)
     corpus = at.session_state[widgets.CORPUS_KEY]
     assert [i.conversation for i in corpus.items] == [i for i in range(200) if i != LONG_RECORD]
-    assert (
+    said = (
         "1 of the 200 conversations could not be used as they are and were set aside; the "
-        "other 199 are loaded and run without them." in [w.value for w in at.warning]
+        "other 199 are loaded and run without them. To load them with a fix, tick "
+        f"“{FIX_LABELS['cut_long']}” above."
     )
+    assert said in [w.value for w in at.warning]
     ((record, where, reason),) = set_aside_shown(at)
     assert (record, where) == (f"record {LONG_RECORD}", LONG_AT)
     assert "10,000 characters" in reason and f"tick “{FIX_LABELS['cut_long']}” above" in reason
