@@ -47,8 +47,13 @@ def draw() -> None:
             common.table(params)
         with right:
             st.subheader("Totals")
+            results = (both.a.result, both.b.result)
+            watched = tuning_widgets.watched_phrases()
+            reports = [cache.anchors(conv, r, watched) for r in results]
+            lost = tuple(len(r.anchors) - r.kept_count for r in reports)
+            split = tuple(len(cache.pairing(conv, r).report.issues) for r in results)
             common.table(
-                compare_frames.ab_totals(comparison),
+                compare_frames.ab_totals(comparison, lost, split),
                 column_config={
                     "A": st.column_config.TextColumn("A", alignment="right"),
                     "B": st.column_config.TextColumn("B", alignment="right"),

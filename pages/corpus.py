@@ -10,7 +10,8 @@ RULE = (
     "Every setting of the grid compacts every conversation of the corpus, at each budget: one "
     "row per conversation, setting and budget, equal to what compacting that one request gives. "
     "A setting is on the frontier when no other setting keeps more anchors with fewer output "
-    "characters."
+    "characters; the chart joins the frontier of each budget (the settings of that budget no "
+    "other of it beats) and names its settings."
 )
 
 

@@ -11,14 +11,14 @@ from typing import Any
 
 from compactor.analyses.outcomes import DEFAULT_FUTURE
 from compactor.analyses.sweeps import BUDGET_RANGE
-from compactor.cli import gate
+from compactor.cli import gate, set_aside
 from compactor.cli.evaluate_strategy import add_arguments, run_strategy
 from compactor.cli.io import fail
 from compactor.cli.params import add_setting_argument, setting_of
 from compactor.cli.progress import ProgressBar
 from compactor.cli.reports import write_lines
 from compactor.cli.resuming import written_before
-from compactor.errors import Problem, ProblemError, more_problems
+from compactor.errors import Problem, ProblemError
 from compactor.evaluation import (
     BACKENDS,
     MEMORY_COMPACT,
@@ -33,7 +33,7 @@ from compactor.evaluation import (
 )
 from compactor.evaluation.gate import setting_groups
 from compactor.evaluation.output import RowWriter, check_out
-from compactor.evaluation.summary import SummaryFeed
+from compactor.evaluation.summary import KNEE_SHARES, SummaryFeed
 from compactor.formats import FORMATS
 from compactor.text.tokens import ENCODINGS, TokenizerUnavailable
 
@@ -53,7 +53,9 @@ keep_roles with roles joined by '+' ('none' for no role), e.g. --grid keep_roles
 --budgets B1,B2,... evaluates every setting at those budget_chars; without it, at every budget
 point of each conversation's exact sweep (a row holds from its budget to the next row's), and
 the summary then reads every conversation at the budgets
-{", ".join(f"{b:,}" for b in SUMMARY_BUDGETS)}.
+{", ".join(f"{b:,}" for b in SUMMARY_BUDGETS)}, and its last line names the
+budgets from which 10, 25, 50, 75 and 90% of the conversations meet their budget (where that
+share rises, which those steps can pass over).
 
 Rows: conversation, budget_chars, keep_last_n, keep_roles, duplicate_threshold,
 max_message_chars, output_chars, output_messages, budget_met, anchors, anchors_kept,
@@ -71,11 +73,14 @@ FILE.parquet.rows.jsonl meanwhile). An interrupted run (Ctrl-C, a kill, a full d
 rows it wrote whole: run it again with --resume to go on, skipping every row already there; a
 resume with another grid, budgets or columns is refused (more values are added, and named). One
 run at a time writes a rows file (it is locked). The corpus is read one conversation at a time;
-a record that cannot be used is set aside, named, and the others go on. Progress goes to
-standard error; the summary to standard output. Exit codes: 0 done (and every threshold of the
-gate holds); 1 when a threshold of the gate fails (below); 2 for an unreadable corpus (or one
-that is a device or a pipe), a record set aside, a bad grid, budget or threshold, a rows file
-that exists without --resume or cannot be written, each problem with where it is.
+a record that cannot be used (one content over 8,000 characters, more than 200 messages, not a
+conversation) is set aside, named on standard error with what and where and the option that
+fixes it (--cut-long, --keep-last), and the others go on: their rows and summary are written.
+Progress goes to standard error; the summary to standard output. Exit codes: 0 done (and every
+threshold of the gate holds); 1 when a threshold of the gate fails (below); 2 for an unreadable
+corpus (or one that is a device or a pipe), a bad grid, budget or threshold, a rows file that
+exists without --resume or cannot be written, each problem with where it is (nothing is
+evaluated); {set_aside.SET_ASIDE} when the run finished with records set aside (listed).
 
 --strategy NAME evaluates another strategy of the registry at --budgets (default: each
 request's own budget_chars), with --strategy-param KEY=VALUE and --strategy-grid KEY=V1,V2,...
@@ -232,20 +237,14 @@ def _run(args: argparse.Namespace) -> int:
         if writer:
             writer.close()
     sys.stdout.write(summary_text(feed.summaries(), corpus.read, plan.sweep))
+    if plan.sweep:
+        sys.stdout.write(knee_text(feed.met_at_shares()))
     sys.stdout.flush()
     summaries = feed.summaries()
     verdict = gate.report(setting_groups(summaries, feed.rows), thresholds)
     if corpus.unusable:
-        more = [more_problems(corpus.more_problems)] if corpus.more_problems else []
-        kept_in = f"; the rows of the others are in {args.out}" if args.out else ""
-        return fail(
-            [
-                *corpus.problems,
-                *more,
-                f"{corpus.unusable:,} of the {len(corpus):,} conversations could not be used "
-                f"(above){kept_in}",
-            ]
-        )
+        set_aside.report(corpus, args.out)
+        return verdict or set_aside.SET_ASIDE
     return verdict
 
 
@@ -265,6 +264,9 @@ class _Feed:
 
     def summaries(self) -> list[dict[str, Any]]:
         return self._feed.summaries()
+
+    def met_at_shares(self) -> list[int]:
+        return self._feed.met_at_shares()
 
 
 @dataclass(frozen=True)
@@ -380,3 +382,18 @@ def summary_text(summary: Sequence[dict[str, Any]], conversations: int, sweep: b
         by_needs = sum(bool(s.get("frontier_needed")) for s in settings)
         lines.append(f"frontier by needed-later recall: {by_needs:,} of {len(settings):,}")
     return "\n".join(lines) + "\n"
+
+
+def knee_text(budgets: Sequence[int]) -> str:
+    """Where the share of conversations meeting their budget rises, which the summary's fixed
+    budgets can step over: the budgets (``met_at_shares``) from which 10, 25, 50, 75 and 90%
+    of the conversations (of those that meet it at all) meet it."""
+    if not budgets:
+        return "budget met: by no conversation at any budget of the range\n"
+    shares = "/".join(f"{share:.0%}" for share in KNEE_SHARES)
+    at = "/".join(f"{b:,}" for b in budgets)
+    listed = ",".join(str(b) for b in sorted(set(budgets)))
+    return (
+        f"budget met, over every setting, by {shares} of the conversations from {at} characters "
+        f"(--budgets {listed} gives every figure there)\n"
+    )

@@ -11,9 +11,10 @@ import sys
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from compactor.cli import gate
+from compactor.cli import gate, set_aside
+from compactor.cli.reports import write_lines
 from compactor.errors import Problem, ProblemError
-from compactor.evaluation import load_corpus
+from compactor.evaluation import CorpusStream
 from compactor.evaluation.gate import Threshold, strategy_groups
 from compactor.evaluation.output import RowWriter, check_out
 from compactor.evaluation.run import RunOptions
@@ -75,7 +76,11 @@ def run_strategy(
     settings = strategy_settings(strategy, params, grid)
     if args.out:
         check_out(args.out, False)
-    items = load_corpus(args.corpus, args.format, keep_last=args.keep_last, cut_long=args.cut_long)
+    corpus = CorpusStream(
+        args.corpus, args.format, keep_last=args.keep_last, cut_long=args.cut_long
+    )
+    write_lines(f"skipped {line}" for line in corpus.skipped)
+    items = list(corpus)
     writer = RowWriter(args.out) if args.out else None
     rows: list[dict[str, Any]] = []
     found = evaluate_strategy(
@@ -92,7 +97,12 @@ def run_strategy(
     if writer:
         writer.finish()
     sys.stdout.write(summary_text(strategy.name, settings, rows, len(items)))
-    return gate.report(strategy_groups(rows), thresholds)
+    sys.stdout.flush()
+    verdict = gate.report(strategy_groups(rows), thresholds)
+    if corpus.unusable:
+        set_aside.report(corpus, args.out)
+        return verdict or set_aside.SET_ASIDE
+    return verdict
 
 
 def summary_text(

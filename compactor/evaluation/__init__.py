@@ -12,7 +12,14 @@ the budgets from the exact sweep; per-setting summaries and the frontier.
 [('memory-compact', None), ('keep-last', None), ('random', None)]
 """
 
-from compactor.evaluation.corpus import CorpusItem, load_corpus, load_corpus_text
+from compactor.evaluation.corpus import (
+    CorpusItem,
+    CorpusRead,
+    SetAside,
+    load_corpus,
+    load_corpus_text,
+    read_corpus_text,
+)
 from compactor.evaluation.grid import (
     MEMORY_COMPACT,
     SETTING_PARAMETERS,
@@ -20,6 +27,7 @@ from compactor.evaluation.grid import (
     parse_grid_option,
     settings_grid,
 )
+from compactor.evaluation.limits import FIXES
 from compactor.evaluation.outcomes import BASELINES, OUTCOME_KEYS, PROBE_KEYS
 from compactor.evaluation.pool import default_workers
 from compactor.evaluation.ray_backend import INSTALL_HINT as RAY_INSTALL_HINT
@@ -36,6 +44,7 @@ from compactor.evaluation.strategy_rows import (
 from compactor.evaluation.stream import CorpusStream
 from compactor.evaluation.summary import (
     SUMMARY_BUDGETS,
+    knee_budgets,
     rows_in_force,
     summarise,
     worst_by_needed_recall,
@@ -44,6 +53,7 @@ from compactor.evaluation.summary import (
 __all__ = [
     "BACKENDS",
     "BASELINES",
+    "FIXES",
     "MEMORY_COMPACT",
     "OUTCOME_KEYS",
     "PROBE_KEYS",
@@ -56,18 +66,22 @@ __all__ = [
     "TOKEN_KEYS",
     "BackendUnavailable",
     "CorpusItem",
+    "CorpusRead",
     "CorpusStream",
     "RunOptions",
+    "SetAside",
     "Written",
     "conversation_rows",
     "default_workers",
     "evaluate",
     "evaluate_strategy",
+    "knee_budgets",
     "load_corpus",
     "load_corpus_text",
     "parse_grid_option",
     "parse_strategy_grid",
     "ray_available",
+    "read_corpus_text",
     "row_key",
     "rows_in_force",
     "settings_grid",

@@ -20,19 +20,18 @@ conversation; a ref that names no message is an error with its path in the file.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
 from compactor.analyses.outcomes import InvalidProbes, Probe, parse_probes
-from compactor.contract import LIMITS
 from compactor.errors import FormatError, Problem, UnreadableJSON
+from compactor.evaluation.limits import pending, with_fixes
 from compactor.formats import Conversion, Record, apply_fixes, convert_document, read_document
 from compactor.formats.collections import convert_record, place_in_record
 from compactor.formats.folders import Files, files_of
 from compactor.formats.reading import Document
-from compactor.formats.types import PENDING
 from compactor.input.validation import errors_of, validate
 
 #: ``record`` and ``request``: the lines ``import --all`` prints.
@@ -56,6 +55,34 @@ class CorpusItem:
     request: dict[str, Any]
     tool_links: tuple[tuple[int, int], ...] = field(default=(), compare=True)
     probes: tuple[Probe, ...] = ()
+
+
+@dataclass(frozen=True)
+class SetAside:
+    """A conversation of a corpus that cannot be used, set aside while the others go on.
+
+    ``problems`` say what makes it unusable and where (the JSON path or line in its file);
+    ``fixes`` name the import fixes (:data:`~compactor.evaluation.limits.FIXES`) that would
+    make it usable, when that is all it needs; ``label`` names it (``record 117``,
+    ``runs.json, record 3``).
+    """
+
+    conversation: ConversationName
+    problems: tuple[Problem, ...]
+    fixes: tuple[str, ...] = ()
+    label: str = ""
+
+    def named(self) -> list[Problem]:
+        """The problems, each with the conversation named after its message."""
+        return [_in(p, self.label) for p in self.problems]
+
+
+@dataclass(frozen=True)
+class CorpusRead:
+    """A corpus as read: the conversations that can be used, and those set aside."""
+
+    items: list[CorpusItem]
+    set_aside: list[SetAside]
 
 
 def load_corpus(
@@ -113,6 +140,23 @@ def load_corpus_text(
         raise _error(error.problems, error.unreadable) from None
 
 
+def read_corpus_text(
+    text: str | bytes,
+    name: str | None = None,
+    format: str | None = None,
+    *,
+    keep_last: bool = False,
+    cut_long: bool = False,
+) -> CorpusRead:
+    """As :func:`load_corpus_text`, but a conversation that cannot be used is set aside (in
+    :attr:`CorpusRead.set_aside`) and the others are read; raises only for a file that is not
+    JSON or JSON Lines (:class:`~compactor.errors.UnreadableJSON`, with its line and column)."""
+    try:
+        return _read(text, None, format, keep_last, cut_long, shown=name)
+    except ProblemsIn as error:
+        raise UnreadableJSON(error.problems) from None
+
+
 def corpus_files(path: str | Path) -> Files:
     """The files of a corpus (:func:`~compactor.formats.folders.files_of`); raises
     :class:`FormatError` for a path that is a device or a pipe, or a folder without one."""
@@ -153,24 +197,40 @@ def _items(
     shown: str | None = None,
 ) -> list[CorpusItem]:
     """The conversations of one file; raises :class:`ProblemsIn` with all of its problems."""
-    label = name if name is not None else shown
+    read = _read(source, name, format, keep_last, cut_long, shown)
+    problems = [
+        _in(with_fixes(p, aside.fixes), aside.label)
+        for aside in read.set_aside
+        for p in aside.problems
+    ]
+    if problems:
+        raise ProblemsIn(problems, False)
+    return read.items
+
+
+def _read(
+    source: str | bytes,
+    name: str | None,
+    format: str | None,
+    keep_last: bool,
+    cut_long: bool,
+    shown: str | None = None,
+) -> CorpusRead:
+    """The conversations of one file, those that cannot be used set aside; raises
+    :class:`ProblemsIn` (unreadable) for a file that is not JSON."""
     try:
         document = read_document(source, format)
     except UnreadableJSON as error:
+        label = name if name is not None else shown
         raise ProblemsIn([_in(p, label) for p in error.problems], True) from None
-    items, problems = [], []
+    read = CorpusRead([], [])
     for found in document_items(document, name, format, keep_last, cut_long, shown):
-        if isinstance(found, CorpusItem):
-            items.append(found)
-        else:
-            problems += found
-    if problems:
-        raise ProblemsIn(problems, False)
-    return items
+        (read.items if isinstance(found, CorpusItem) else read.set_aside).append(found)
+    return read
 
 
-#: One conversation of a file as read: its item, or the problems that make it unusable.
-Found = CorpusItem | list[Problem]
+#: One conversation of a file as read: its item, or why it is set aside.
+Found = CorpusItem | SetAside
 
 
 def document_items(
@@ -209,14 +269,14 @@ def record_item(
     try:
         conversion = convert_record(record, format)
     except FormatError as error:
-        return [_in(p, _record_label(conversation, shown)) for p in error.problems]
+        return _set_aside(conversation, shown, error.problems)
     found = _usable(conversion, conversation, keep_last, cut_long, shown)
     if not isinstance(found, CorpusItem) or "probes" not in record.value:
         return found
     try:
         probes = _probes(record, found.request)
     except InvalidProbes as error:
-        return [_in(p, _record_label(conversation, shown)) for p in error.problems]
+        return _set_aside(conversation, shown, error.problems)
     return replace(found, probes=probes)
 
 
@@ -225,7 +285,7 @@ def imported_item(value: dict[str, Any], index: int) -> Found:
     record = value.get("record", index)
     invalid = errors_of(value["request"])
     if invalid:
-        return [_in(p, f"record {record}") for p in invalid]
+        return SetAside(record, tuple(invalid), label=f"record {record}")
     return CorpusItem(record, value["request"])
 
 
@@ -250,7 +310,7 @@ def _one(
     try:
         conversion = convert_document(document, format, None)
     except FormatError as error:
-        return [_in(p, _record_label(conversation, shown)) for p in error.problems]
+        return _set_aside(conversation, shown, error.problems)
     return _usable(conversion, conversation, keep_last, cut_long, shown)
 
 
@@ -264,13 +324,23 @@ def _usable(
     """The conversion with the chosen fixes, as an item; or what still makes it invalid."""
     if keep_last or cut_long:
         conversion = apply_fixes(conversion, keep_last=keep_last, cut_long=cut_long)
-    pending = _pending(conversion)
-    if pending:
-        return [Problem(f"{pending} ({_record_label(conversation, shown)})")]
+    problems, fixes = pending(conversion)
+    if problems:
+        return _set_aside(conversation, shown, problems, fixes)
     invalid = errors_of(conversion.request)
     if invalid:
-        return [_in(p, _record_label(conversation, shown)) for p in invalid]
+        return _set_aside(conversation, shown, invalid)
     return CorpusItem(conversation, conversion.request, conversion.tool_links)
+
+
+def _set_aside(
+    conversation: ConversationName,
+    shown: str | None,
+    problems: Iterable[Problem],
+    fixes: Iterable[str] = (),
+) -> SetAside:
+    label = _record_label(conversation, shown)
+    return SetAside(conversation, tuple(problems), tuple(fixes), label)
 
 
 def _probes(record: Record, request: dict[str, Any]) -> tuple[Probe, ...]:
@@ -296,25 +366,6 @@ def imported_values(document: Document) -> list[Any] | None:
     else:
         return None
     return values if all(is_imported(v) for v in values) else None
-
-
-def _pending(conversion: Conversion) -> str:
-    """What still makes the conversation invalid, and the option that fixes it; empty if none."""
-    kinds = [c.kind for c in conversion.changes if c.kind in PENDING]
-    needs = []
-    if "too-many-messages" in kinds:
-        count = len(conversion.request["messages"])
-        needs.append(
-            f"{count:,} messages are more than {LIMITS['max_messages']} (keep_last, --keep-last, "
-            "keeps the last)"
-        )
-    long = kinds.count("content-too-long")
-    if long:
-        needs.append(
-            f"{long:,} content{'s' * (long != 1)} over {LIMITS['max_content_chars']:,} characters "
-            "(cut_long, --cut-long, cuts them)"
-        )
-    return "not usable as a request: " + "; ".join(needs) if needs else ""
 
 
 def _record_label(record: ConversationName, shown: str | None) -> str:

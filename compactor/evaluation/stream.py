@@ -11,8 +11,8 @@ the same names, in the same order, but yields them one at a time:
   a JSON document (a list of records) is parsed whole, once to look and once to convert;
 - each record is converted when it is reached; one that cannot be used (not a conversation,
   beyond the limits without the fix, an invalid request) is set aside, with what and where in
-  ``problems`` (the first :data:`~compactor.errors.MAX_PROBLEMS`, the rest counted), and the
-  others go on;
+  ``problems`` and, with the fixes that would make it usable, in ``set_aside`` (the first
+  :data:`~compactor.errors.MAX_PROBLEMS` of each, the rest counted), and the others go on;
 - what a folder holds that cannot be read (a link loop, a device) is listed in ``skipped``.
 """
 
@@ -28,6 +28,7 @@ from compactor.evaluation.corpus import (
     CorpusItem,
     Found,
     ProblemsIn,
+    SetAside,
     corpus_files,
     document_items,
     imported_item,
@@ -71,6 +72,7 @@ class CorpusStream:
         self.skipped: list[str] = files.skipped
         self.problems: list[Problem] = []  # the first MAX_PROBLEMS; the rest are counted
         self.more_problems = 0
+        self.set_aside: list[SetAside] = []  # the first MAX_PROBLEMS; the rest in unusable
         self.read = 0  # conversations yielded so far
         self.unusable = 0  # conversations set aside for their problems
         self._options = (format, keep_last, cut_long)
@@ -103,9 +105,12 @@ class CorpusStream:
                     yield found
                 else:
                     self.unusable += 1
+                    if len(self.set_aside) < MAX_PROBLEMS:
+                        self.set_aside.append(found)
+                    named = found.named()
                     room = max(0, MAX_PROBLEMS - len(self.problems))
-                    self.problems += found[:room]
-                    self.more_problems += len(found[room:])
+                    self.problems += named[:room]
+                    self.more_problems += len(named[room:])
 
 
 def _look(name: str | None, path: Path, format: str | None) -> _File:
@@ -169,7 +174,8 @@ def _conversations(
         try:
             document = read_document(read_file(file.path), format)
         except (ProblemsIn, UnreadableJSON) as error:  # changed since it was looked at
-            yield [_named(p, str(file.path)) for p in error.problems]
+            name = file.name if file.name is not None else str(file.path)
+            yield SetAside(name, tuple(error.problems), label=str(file.path))
             return
         yield from document_items(document, file.name, format, keep_last, cut_long)
         return

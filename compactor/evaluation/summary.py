@@ -29,6 +29,7 @@ from __future__ import annotations
 from array import array
 from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
+from math import ceil
 from typing import Any
 
 import numpy as np
@@ -51,6 +52,8 @@ SUMMARY_BUDGETS: tuple[int, ...] = tuple(
         | {BUDGET_RANGE[1]}
     )
 )
+#: The shares of conversations whose budget is met at which :func:`knee_budgets` places a budget.
+KNEE_SHARES = (0.1, 0.25, 0.5, 0.75, 0.9)
 _PERCENTILES = (50, 10, 90)
 _PROBE_KINDS = ("strict", "partial", "answer")
 
@@ -92,6 +95,7 @@ class SummaryFeed:
         self.first_seen: dict[tuple[Any, ...], int] = {}
         self._groups: dict[tuple[Any, ...], _Group] = {}
         self._conversation: list[Mapping[str, Any]] = []
+        self._met_from: list[int | None] = []  # sweep rows: one budget per conversation, setting
 
     def add(self, row: Mapping[str, Any]) -> None:
         setting = setting_key(row)
@@ -120,9 +124,19 @@ class SummaryFeed:
         _mark_frontier(summaries, "needs_met", "frontier_needed")
         return summaries
 
+    def knee_budgets(self, shares: Sequence[float] = KNEE_SHARES) -> list[int]:
+        """:func:`knee_budgets` of every sweep row fed (none for rows at listed budgets)."""
+        return sorted(set(self.met_at_shares(shares)))
+
+    def met_at_shares(self, shares: Sequence[float] = KNEE_SHARES) -> list[int]:
+        """:func:`met_at_shares` of every sweep row fed (none for rows at listed budgets)."""
+        self._flush()
+        return met_at_shares(self._met_from, shares)
+
     def _flush(self) -> None:
         if self._conversation and self.budgets is not None:
             self.take(_read_at(self._conversation, self.budgets))
+            self._met_from += met_from(self._conversation)
         self._conversation = []
 
     def _group(self, key: tuple[Any, ...]) -> _Group:
@@ -130,6 +144,72 @@ class SummaryFeed:
         if group is None:
             group = self._groups[key] = _Group()
         return group
+
+
+def met_from(rows: Iterable[Mapping[str, Any]]) -> list[int | None]:
+    """Of sweep rows (a row holds from its budget up to the next row's of its conversation and
+    grid setting), the budget from which each (conversation, grid setting) meets its budget:
+    the least ``B`` whose output is at most ``B``; None when no budget of the range does.
+    Baselines' rows are not read."""
+    steps: dict[tuple[Any, ...], list[tuple[int, int]]] = defaultdict(list)
+    for row in rows:
+        if not _is_baseline(row):
+            steps[(row["conversation"], *setting_key(row))].append(
+                (row[BUDGET], row["output_chars"])
+            )
+    found: list[int | None] = []
+    for points in steps.values():
+        points.sort()
+        ends = [b for b, _ in points[1:]] + [BUDGET_RANGE[1] + 1]
+        found.append(
+            next(
+                (
+                    max(b, out)
+                    for (b, out), end in zip(points, ends, strict=True)
+                    if max(b, out) < end
+                ),
+                None,
+            )
+        )
+    return found
+
+
+def knee_budgets(
+    rows: Iterable[Mapping[str, Any]], shares: Sequence[float] = KNEE_SHARES
+) -> list[int]:
+    """Budgets where the share of conversations meeting their budget changes: from sweep rows,
+    the least budget at which each of ``shares`` of (conversation, grid setting) pairs meets it,
+    rounded up to two significant figures (so at least that share meets it there). Fixed steps
+    (:data:`SUMMARY_BUDGETS`) can miss the knee of a corpus whose conversations all need about
+    the same: these put budgets on it."""
+    return knees_of(met_from(rows), shares)
+
+
+def knees_of(met: Iterable[int | None], shares: Sequence[float] = KNEE_SHARES) -> list[int]:
+    """:func:`knee_budgets` from the budgets each pair meets its budget from (:func:`met_from`),
+    as a run that keeps no rows gathers them (:meth:`SummaryFeed.knee_budgets`)."""
+    return sorted(set(met_at_shares(met, shares)))
+
+
+def met_at_shares(met: Iterable[int | None], shares: Sequence[float] = KNEE_SHARES) -> list[int]:
+    """For each of ``shares``, the least budget (rounded up to two significant figures) at
+    which that share of the pairs that meet their budget at all meets it; empty when none
+    does."""
+    found = [b for b in met if b is not None]
+    if not found:
+        return []
+    ordered = np.sort(np.asarray(found, dtype=np.int64))
+    low, high = BUDGET_RANGE
+    at = [_round_up(int(ordered[max(0, ceil(share * len(ordered)) - 1)])) for share in shares]
+    return [min(max(b, low), high) for b in at]
+
+
+def _round_up(value: int, figures: int = 2) -> int:
+    """``value`` rounded up to ``figures`` significant figures (6,481 -> 6,500)."""
+    if value <= 0:
+        return value
+    step = 10 ** max(0, len(str(value)) - figures)
+    return -(-value // step) * step
 
 
 def worst_by_needed_recall(

@@ -15,10 +15,11 @@ from explorer.theme import TOTAL_COLOUR
 
 FRONTIER = "on the frontier"
 INSIDE = "inside the frontier"
-#: The frontier chart's vertical axes: the measure, its frontier flag, and its title.
+#: The frontier chart's vertical axes: the measure, its frontier flag within each budget
+#: (:func:`explorer.frames.corpus.frontier_at_budget`), and its title.
 MEASURES = {
-    "retention": ("frontier", "Anchors kept (of all anchors)"),
-    "needed_recall": ("frontier_needed", "Needed-later recall (needs met, of all)"),
+    "retention": ("frontier_at_budget", "Anchors kept (of all anchors)"),
+    "needed_recall": ("frontier_needed_at_budget", "Needed-later recall (needs met, of all)"),
 }
 #: The baselines drawn as reference points, one shape each.
 BASELINE_SHAPES = {"keep-last": "square", "random": "triangle-up"}
@@ -33,7 +34,7 @@ _SETTING_TOOLTIP = [
     alt.Tooltip("anchor_retention_median:Q", title="Anchor retention, median", format=".1%"),
     alt.Tooltip("needed_recall:Q", title="Needed-later recall", format=".1%"),
     alt.Tooltip("budget_met_rate:Q", title="Budget met", format=".0%"),
-    alt.Tooltip("place:N", title="Frontier"),
+    alt.Tooltip("place:N", title="Frontier of its budget"),
 ]
 
 
@@ -56,28 +57,42 @@ def frontier(
 ) -> alt.LayerChart:
     """``measure`` (anchor retention, or needed-later recall) against characters out, one
     point per setting: characters out per conversation, and anchors kept of all anchors (or
-    needs met of all needs). The frontier by that measure is joined in order of characters,
-    the chosen setting ringed, and the ``baselines`` (:func:`baseline_frame`: keep-last and
-    random at each budget) drawn as grey reference points, a shape each."""
+    needs met of all needs), both axes from 0. A frontier per budget (the settings of that
+    budget no other of it beats) is joined in order of characters and its points are labelled
+    with their setting (:func:`explorer.frames.corpus.point_labels`); the chosen setting is
+    ringed, and the ``baselines`` (:func:`baseline_frame`: keep-last and random at each
+    budget) drawn as grey reference points, a shape each."""
     flag, title = MEASURES[measure]
     frame = summary.assign(place=summary[flag].map({True: FRONTIER, False: INSIDE}))
     colour = ink(frame)
-    x = alt.X("chars_per_conversation:Q", title="Characters out per conversation (mean)")
-    x = x.axis(format=",d")
+    x = alt.X(
+        "chars_per_conversation:Q",
+        title="Characters out per conversation (mean)",
+        scale=alt.Scale(zero=True),
+        axis=alt.Axis(format=",d"),
+    )
     y = alt.Y(
         f"{measure}:Q", title=title, scale=alt.Scale(domain=[0, 1]), axis=alt.Axis(format="%")
     )
+    on = frame[frame[flag]].sort_values(["budget_chars", "chars_per_conversation"])
     line = (
-        alt.Chart(frame[frame[flag]].sort_values("chars_per_conversation"))
+        alt.Chart(on)
         .mark_line(color=colour, strokeWidth=1.5, interpolate="step-after")
-        .encode(x=x, y=y)
+        .encode(x=x, y=y, detail="budget_chars:O")
     )
     points = (
         alt.Chart(frame)
         .mark_point(filled=True, size=80, opacity=0.9)
         .encode(x=x, y=y, color=_frontier_colour(colour), tooltip=_SETTING_TOOLTIP)
     )
-    layers = [line, points]
+    named = _point_names(on, measure)
+    labels = [
+        alt.Chart(named[named["above"] == above])
+        .mark_text(align="left", baseline=baseline, dx=6, dy=dy, fontSize=11, color=colour)
+        .encode(x=x, y=y, text="point:N")
+        for above, baseline, dy in ((True, "bottom", -4), (False, "top", 4))
+    ]
+    layers = [line, points, *labels]
     if baselines is not None and not baselines[measure].isna().all():
         shown = baselines[baselines[measure].notna()]
         reference = (
@@ -110,6 +125,21 @@ def frontier(
         )
         layers.append(ring)
     return sized(alt.layer(*layers), height)
+
+
+def _point_names(on: pd.DataFrame, measure: str) -> pd.DataFrame:
+    """The frontier's labels: one per place (settings drawn at the same point share one label,
+    ``a / b``), in order of characters, above and below their points in turn so that
+    neighbours do not write over each other."""
+    at = on.assign(x=on["chars_per_conversation"].round(6), y=on[measure].round(6))
+    named = (
+        at.groupby(["x", "y"], sort=True)["point"]
+        .agg(lambda names: " / ".join(dict.fromkeys(names)))
+        .reset_index()
+        .rename(columns={"x": "chars_per_conversation", "y": measure})
+    )
+    named["above"] = [k % 2 == 0 for k in range(len(named))]
+    return named
 
 
 def budget_met(summary: pd.DataFrame) -> alt.Chart:

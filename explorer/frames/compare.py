@@ -74,14 +74,26 @@ def change_text(a: int, b: int, same: str = "same") -> str:
     return same if a == b else f"{b - a:+,}"
 
 
-def ab_totals(comparison: ABComparison) -> pd.DataFrame:
+def ab_totals(
+    comparison: ABComparison,
+    anchors_lost: tuple[int, int] | None = None,
+    pairs_split: tuple[int, int] | None = None,
+) -> pd.DataFrame:
     """The totals of each side and how B differs from A, one row per measure, as text: numbers
     with thousands separators, whether the budget is met as yes or no (its change as same or
-    changed)."""
+    changed); with ``anchors_lost`` and ``pairs_split`` (A's and B's), the anchors each side
+    lost and the tool pairs it split (a call kept without its result, or a result without its
+    call) too."""
     rows = []
     for name, label in AB_MEASURES:
         a, b = getattr(comparison.a, name), getattr(comparison.b, name)
         rows.append({"measure": label, "A": f"{a:,}", "B": f"{b:,}", "B vs A": change_text(a, b)})
+    for label, found in (("Anchors lost", anchors_lost), ("Tool pairs split", pairs_split)):
+        if found is not None:
+            a, b = found
+            rows.append(
+                {"measure": label, "A": f"{a:,}", "B": f"{b:,}", "B vs A": change_text(a, b)}
+            )
     a_met, b_met = comparison.a.budget_met, comparison.b.budget_met
     rows.append(
         {

@@ -10,13 +10,26 @@ from typing import Any
 import pandas as pd
 
 from compactor.contract import PARAMETERS
-from compactor.evaluation import MEMORY_COMPACT, ROW_KEYS, STRATEGY, worst_by_needed_recall
+from compactor.evaluation import (
+    MEMORY_COMPACT,
+    ROW_KEYS,
+    STRATEGY,
+    SetAside,
+    worst_by_needed_recall,
+)
 from explorer.session.linkvalues import format_threshold
 
 #: The columns of a row the engine reports, after the conversation and the five parameters.
 COUNTS = tuple(key for key in ROW_KEYS if key != "conversation" and key not in PARAMETERS)
 #: How many conversations the worst list shows at most.
 WORST_LIMIT = 50
+
+
+def listed_count(count: int, what: str, limit: int = WORST_LIMIT) -> str:
+    """How many conversations have ``what``, counted before the list is cut: "200
+    conversations with a problem, the first 50 shown"."""
+    said = f"{count:,} conversation{'s' * (count != 1)} {what}"
+    return said + (f", the first {limit:,} shown" if count > limit else "")
 
 
 def setting_of(row: Mapping[str, Any]) -> dict[str, Any]:
@@ -49,6 +62,25 @@ def setting_key(setting: Mapping[str, Any]) -> tuple:
 def conversation_label(conversation: Any) -> str:
     """A conversation's ``record`` as the page shows it: ``record 3`` or its path in a folder."""
     return f"record {conversation}" if isinstance(conversation, int) else str(conversation)
+
+
+def set_aside_frame(set_aside: Iterable[SetAside], fix_labels: Mapping[str, str]) -> pd.DataFrame:
+    """The conversations a load set aside, one row per problem: the record (as the page names
+    it), where in the file, why, and the page's fix when one would make it usable (the box to
+    tick, ``fix_labels`` giving each fix's label)."""
+    records = []
+    for found in set_aside:
+        fix = " and ".join(f"tick “{fix_labels[f]}” above" for f in found.fixes)
+        for problem in found.problems:
+            records.append(
+                {
+                    "record": conversation_label(found.conversation),
+                    "where": problem.where,
+                    "reason": problem.message,
+                    "fix": fix,
+                }
+            )
+    return pd.DataFrame(records, columns=["record", "where", "reason", "fix"])
 
 
 def rows_frame(rows: Sequence[Mapping[str, Any]]) -> pd.DataFrame:
@@ -159,7 +191,51 @@ def summary_frame(summaries: Sequence[Mapping[str, Any]]) -> pd.DataFrame:
     frame = frame.drop(columns=[STRATEGY], errors="ignore")
     if "needed_recall" in frame:
         frame = frame.astype({"frontier_needed": bool, "needed_recall": float})
-    return frame.astype({"frontier": bool, "retention": float})
+    frame = frame.astype({"frontier": bool, "retention": float})
+    frame["point"] = point_labels(frame)
+    for measure, flag in AT_BUDGET.items():
+        if measure in frame:
+            frame[flag] = frontier_at_budget(frame, measure)
+    return frame
+
+
+#: The frontier within each budget, per measure of the frontier chart: its column.
+AT_BUDGET = {"retention": "frontier_at_budget", "needed_recall": "frontier_needed_at_budget"}
+
+
+def frontier_at_budget(frame: pd.DataFrame, measure: str) -> pd.Series:
+    """Whether each setting is on the frontier among the settings of its budget: no other
+    setting at that budget has at least as much of ``measure`` (retention, needed-later recall)
+    with at most as many characters out per conversation, and more of one. A setting without
+    the measure (no anchor, no need) is on none."""
+    on = pd.Series(False, index=frame.index)
+    for _, group in frame.groupby("budget_chars", sort=False):
+        kept = group[measure].to_numpy(dtype=float)
+        chars = group["chars_per_conversation"].to_numpy(dtype=float)
+        for at, k in enumerate(group.index):
+            if kept[at] != kept[at]:  # NaN: nothing to keep
+                continue
+            dominated = (
+                (kept >= kept[at])
+                & (chars <= chars[at])
+                & ((kept > kept[at]) | (chars < chars[at]))
+            )
+            on[k] = not bool(dominated.any())
+    return on
+
+
+def point_labels(frame: pd.DataFrame) -> list[str]:
+    """Each setting in as few words as tell it apart on the frontier chart: the parameters
+    that vary over the summary (``3,000 · last 2 · trim 400``), the budget when none does."""
+    words = {
+        "budget_chars": lambda v: f"{int(v):,}",
+        "keep_last_n": lambda v: f"last {int(v)}",
+        "keep_roles": lambda v: f"roles {v}",
+        "duplicate_threshold": lambda v: f"threshold {format_threshold(v)}",
+        "max_message_chars": lambda v: f"trim {int(v):,}",
+    }
+    shown = [n for n in PARAMETERS if frame[n].nunique() > 1] or ["budget_chars"]
+    return [" · ".join(words[n](row[n]) for n in shown) for _, row in frame.iterrows()]
 
 
 def problems_of(row: Mapping[str, Any]) -> str:
@@ -175,13 +251,22 @@ def problems_of(row: Mapping[str, Any]) -> str:
     return "; ".join(said)
 
 
+def _has_problem(frame: pd.DataFrame) -> pd.Series:
+    return (frame["anchors_lost"] > 0) | ~frame["budget_met"] | (frame["tool_pairs_broken"] > 0)
+
+
+def count_with_problems(frame: pd.DataFrame) -> int:
+    """How many conversations of a setting's :func:`rows_frame` have a problem (an anchor lost,
+    the budget missed, a tool pair broken): all of them, however many :func:`worst_frame`
+    lists."""
+    return int(_has_problem(frame).sum())
+
+
 def worst_frame(frame: pd.DataFrame, limit: int = WORST_LIMIT) -> pd.DataFrame:
     """The conversations a setting treats worst (``frame``: its :func:`rows_frame`): most
     anchors lost first, then a missed budget (the largest shortfall first), then the most tool
-    pairs broken; only those with a problem, in that order."""
-    bad = frame[
-        (frame["anchors_lost"] > 0) | ~frame["budget_met"] | (frame["tool_pairs_broken"] > 0)
-    ]
+    pairs broken; only those with a problem, in that order, the first ``limit``."""
+    bad = frame[_has_problem(frame)]
     ordered = bad.sort_values(
         ["anchors_lost", "budget_met", "shortfall_chars", "tool_pairs_broken"],
         ascending=[False, True, False, False],
@@ -201,6 +286,12 @@ def worst_frame(frame: pd.DataFrame, limit: int = WORST_LIMIT) -> pd.DataFrame:
     ].reset_index(drop=True)
     out.insert(1, "problems", [problems_of(r) for r in out.to_dict("records")])
     return out
+
+
+def count_needs_unmet(frame: pd.DataFrame) -> int:
+    """How many conversations of a setting's :func:`rows_frame` have a need unmet (all of
+    them, however many :func:`worst_needed_frame` lists)."""
+    return int((frame["needs"].fillna(0) > frame["needs_met"].fillna(0)).sum())
 
 
 def worst_needed_frame(frame: pd.DataFrame, limit: int = WORST_LIMIT) -> pd.DataFrame:

@@ -3,7 +3,9 @@ results are :mod:`explorer.widgets.corpus_results`).
 
 Loading and running happen in the page body (inside the page's guard), so a failure is a message,
 never a traceback; a failed load changes nothing: the corpus, its results, the uploaded file and
-the typed path all stay.
+the typed path all stay. A conversation that cannot be used is set aside and listed (its record,
+where, why, and the box that would fix it) while the others load; the file last given is kept, so
+ticking a fix reads it again at once.
 """
 
 from __future__ import annotations
@@ -16,17 +18,17 @@ import streamlit as st
 
 from compactor.errors import Problem, ProblemError
 from compactor.evaluation import (
+    CorpusStream,
     RunOptions,
     default_workers,
     evaluate,
-    load_corpus,
-    load_corpus_text,
     parse_grid_option,
+    read_corpus_text,
     settings_grid,
 )
 from compactor.wording import plural
 from explorer.frames import corpus as frames
-from explorer.frames.imports import FORMAT_CHOICES
+from explorer.frames.imports import FORMAT_CHOICES, problem_row_height
 from explorer.session import corpus_store, state
 from explorer.session.conversation import safe_name
 from explorer.widgets import common
@@ -51,6 +53,13 @@ BUDGET_MODE_KEY = "corpus_budget_mode"
 BUDGETS_KEY = "corpus_budgets"
 WORKERS_KEY = "corpus_workers"
 SETTING_KEY = "corpus_setting"
+#: What was given last, to read again when a fix is ticked: ("upload", name, bytes) or
+#: ("path", name, path).
+SOURCE_KEY = "corpus_source"
+#: The conversations the last load set aside: (the key of the corpus loaded, or None when none
+#: was, the SetAside list (at most the first 100 of a path), how many conversations the file
+#: holds, and how many were loaded).
+SET_ASIDE_KEY = "corpus_set_aside"
 #: The fixes a conversation over the request's limits needs (as the Conversation page's).
 FIX_KEYS: Mapping[str, str] = {"keep_last": "corpus_keep_last", "cut_long": "corpus_cut_long"}
 
@@ -61,6 +70,7 @@ LISTED = "These budgets"
 TITLES = {
     "load": "This could not be read as a corpus; nothing was loaded.",
     "empty": "This holds no conversation; nothing was loaded.",
+    "unusable": "None of its conversations can be used as it is; nothing was loaded.",
     "grid": "The grid has values the request schema does not allow; nothing was run.",
     "run": "A conversation of the corpus could not be evaluated; nothing was kept.",
 }
@@ -73,6 +83,7 @@ def _format() -> str | None:
 
 def _failed(kind: str, problems: Sequence[Problem]) -> None:
     st.session_state[PROBLEMS_KEY] = (TITLES[kind], tuple(problems))
+    st.session_state.pop(SET_ASIDE_KEY, None)
 
 
 def _use(corpus: corpus_store.Corpus) -> None:
@@ -88,37 +99,82 @@ def _use(corpus: corpus_store.Corpus) -> None:
     st.session_state.pop(SETTING_KEY, None)
 
 
-def _loaded(name: str, items: Sequence[Any]) -> None:
-    if not items:
-        _failed("empty", [Problem(f"{name}: no conversation found")])
-        return
-    _use(corpus_store.save_corpus(name, _format(), items))
-
-
 def _fixes() -> dict[str, bool]:
     return {name: bool(st.session_state.get(key)) for name, key in FIX_KEYS.items()}
 
 
-def _read_upload(file: Any) -> None:
-    name = safe_name(file.name) or "uploaded file"
+def _read(source: tuple[str, str, Any]) -> None:
+    """Read ``source`` with the fixes ticked: load its usable conversations and list those set
+    aside; when it cannot be read, or none is usable, say why and change nothing shown."""
+    st.session_state[SOURCE_KEY] = source
+    kind, name, value = source
     try:
-        items = load_corpus_text(file.getvalue(), name, _format(), **_fixes())
+        if kind == "upload":
+            read = read_corpus_text(value, name, _format(), **_fixes())
+            items, aside, total = read.items, read.set_aside, len(read.items) + len(read.set_aside)
+        else:
+            stream = CorpusStream(value, _format(), **_fixes())
+            items, aside, total = list(stream), stream.set_aside, len(stream)
     except ProblemError as error:
         _failed("load", error.problems)
         return
-    _loaded(name, items)
+    if not items:
+        if aside:
+            st.session_state.pop(PROBLEMS_KEY, None)
+            st.session_state[SET_ASIDE_KEY] = (None, tuple(aside), total, 0)
+        else:
+            _failed("empty", [Problem(f"{name}: no conversation found")])
+        return
+    corpus = corpus_store.save_corpus(name, _format(), items)
+    _use(corpus)
+    st.session_state[SET_ASIDE_KEY] = (corpus.key, tuple(aside), total, len(items))
+
+
+def _read_again() -> None:
+    """A fix was ticked or cleared: read what was given last again with it (a callback)."""
+    source = st.session_state.get(SOURCE_KEY)
+    if source is not None:
+        _read(source)
 
 
 def _read_path(path: str) -> None:
     if not path:
         _failed("load", [Problem("write the path of a file or folder on this server first")])
         return
-    try:
-        items = load_corpus(path, _format(), **_fixes())
-    except ProblemError as error:
-        _failed("load", error.problems)
+    _read(("path", safe_name(path) or "corpus", path))
+
+
+def _show_set_aside() -> None:
+    """The conversations the last load set aside, when they belong to the corpus shown (or
+    none was loaded): how many, and each with its record, where, and why in the page's words."""
+    found = st.session_state.get(SET_ASIDE_KEY)
+    if not found or not found[1]:
         return
-    _loaded(safe_name(path) or "corpus", items)
+    key, aside, total, used = found
+    loaded = current()
+    listed = f" (the first {len(aside):,} listed)" if len(aside) < total - used else ""
+    if key is None:
+        st.error(TITLES["unusable"], icon=":material/error:")  # each with its fix, below
+    elif loaded is not None and loaded.key == key:
+        fixes = dict.fromkeys(f for found in aside for f in found.fixes)
+        boxes = " and ".join(f"“{FIX_LABELS[f]}”" for f in fixes)
+        st.warning(
+            f"{total - used:,} of the {total:,} conversations could not be used as they are and "
+            f"were set aside{listed}; the other {used:,} are loaded and run without them."
+            + (f" To load them with a fix, tick {boxes} above." if fixes else ""),
+            icon=":material/report:",
+        )
+    else:
+        return
+    common.table(
+        frames.set_aside_frame(aside, FIX_LABELS),
+        row_height=problem_row_height([p for found in aside for p in found.problems], 60),
+        column_config={
+            "record": st.column_config.TextColumn("record", width="small"),
+            "reason": st.column_config.TextColumn("reason", width="large"),
+            "fix": st.column_config.TextColumn("fix", width="medium"),
+        },
+    )
 
 
 def loader() -> None:
@@ -136,8 +192,9 @@ def loader() -> None:
             FIX_LABELS[name],
             key=key,
             persist_state="session",
-            help="For conversations over the request's limits (they are refused otherwise); "
-            "each fix loses content. Applies to the next load.",
+            on_change=_read_again,
+            help="For conversations over the request's limits (set aside otherwise); each fix "
+            "loses content. Ticking it reads the file or path given last again.",
         )
     upload, path, stored = st.tabs(["Upload a file", "A path on this server", "Kept corpora"])
     with upload:
@@ -149,7 +206,7 @@ def loader() -> None:
         )
         if file is not None and st.session_state.get(UPLOADED_KEY) != file.file_id:
             st.session_state[UPLOADED_KEY] = file.file_id
-            _read_upload(file)
+            _read(("upload", safe_name(file.name) or "uploaded file", file.getvalue()))
     with path:
         st.text_input(
             "File or folder",
@@ -175,11 +232,14 @@ def loader() -> None:
                 corpus = corpus_store.get_corpus(st.session_state[STORED_KEY], said)
                 if corpus is not None:
                     _use(corpus)
+                    st.session_state.pop(SOURCE_KEY, None)  # a fix no longer reads a file
+                    st.session_state.pop(SET_ASIDE_KEY, None)
         for notice in said:  # what the workspace could not do, as the sidebar says it
             st.warning(notice, icon=":material/database:")
     found = st.session_state.get(PROBLEMS_KEY)
     if found:
         common.show_problems(*found)
+    _show_set_aside()
 
 
 def current() -> corpus_store.Corpus | None:

@@ -4,20 +4,22 @@ single-conversation views with that setting."""
 
 from __future__ import annotations
 
+import hashlib
 import time
+from collections.abc import Iterable
 from typing import Any
 
 import pandas as pd
 import streamlit as st
 
-from compactor.evaluation import SUMMARY_BUDGETS, summarise
+from compactor.evaluation import SUMMARY_BUDGETS, knee_budgets, summarise
 from compactor.wording import plural
 from explorer import navigation
 from explorer.charts import corpus as charts
 from explorer.frames import corpus as frames
 from explorer.frames import snippets
 from explorer.session import corpus_store, state
-from explorer.widgets import common
+from explorer.widgets import common, page
 from explorer.widgets import setting as setting_widgets
 from explorer.widgets.corpus import CORPUS_KEY, RUN_KEY, SETTING_KEY
 
@@ -81,11 +83,13 @@ def pick_run(corpus: corpus_store.Corpus) -> None:
 
 def summaries(corpus: corpus_store.Corpus, run: corpus_store.Run) -> list[dict[str, Any]]:
     """The engine's summaries of the run: at its listed budgets, or, for a sweep run, at the
-    summary budgets up to the corpus's largest conversation."""
+    summary budgets and the budgets where the share meeting its budget changes (the knee),
+    up to the corpus's largest conversation."""
     if run.budgets is not None or all("budget_chars" in s for s in run.settings):
         return summarise(run.rows)
     largest = max(sum(len(m["content"]) for m in i.request["messages"]) for i in corpus.items)
-    return summarise(run.rows, frames.summary_budgets(SUMMARY_BUDGETS, largest))
+    budgets = sorted(set(SUMMARY_BUDGETS) | set(knee_budgets(run.rows)))
+    return summarise(run.rows, frames.summary_budgets(budgets, largest))
 
 
 def _open(corpus: corpus_store.Corpus, label: str, setting: dict[str, Any]) -> None:
@@ -218,7 +222,7 @@ def worst_needed(corpus: corpus_store.Corpus, rows: pd.DataFrame, setting: dict[
         return
     st.caption(
         "The lowest needed-later recall first, then the most needs unmet; "
-        f"{len(bad):,} conversations with a need unmet."
+        f"{frames.listed_count(frames.count_needs_unmet(rows), 'with a need unmet')}."
     )
     common.table(
         bad,
@@ -241,10 +245,10 @@ def worst(corpus: corpus_store.Corpus, rows: pd.DataFrame, setting: dict[str, An
             icon=":material/check_circle:",
         )
         return
+    count = frames.count_with_problems(rows)
     st.caption(
         "Most anchors lost first, then a missed budget (the largest shortfall first), then the "
-        f"most tool pairs broken; {len(bad):,} conversations with a problem"
-        + (f" (the first {frames.WORST_LIMIT})." if len(bad) >= frames.WORST_LIMIT else ".")
+        f"most tool pairs broken; {frames.listed_count(count, 'with a problem')}."
     )
     common.table(
         bad,
@@ -254,6 +258,12 @@ def worst(corpus: corpus_store.Corpus, rows: pd.DataFrame, setting: dict[str, An
         },
     )
     _opener(corpus, bad, setting, (WORST_KEY, VIEW_KEY, OPEN_KEY))
+
+
+def picker_key(pick: str, shown: Iterable[str]) -> str:
+    """The key of a worst-conversation picker (``pick``) showing the option labels ``shown``."""
+    digest = hashlib.sha256("\n".join(shown).encode("utf-8", "surrogatepass")).hexdigest()
+    return f"{pick}:{digest[:12]}"
 
 
 def _opener(
@@ -267,16 +277,22 @@ def _opener(
     titles = _view_titles()
     left, middle, right = st.columns([2, 1, 1], vertical_alignment="bottom")
     labels = list(bad["conversation"])
-    if st.session_state.get(pick) not in labels:
-        st.session_state[pick] = labels[0]
     if "problems" in bad:
-        said = lambda c: f"{c}: {bad.loc[labels.index(c), 'problems']}"  # noqa: E731
+        said = {c: f"{c}: {p}" for c, p in zip(labels, bad["problems"], strict=True)}
     else:
-        said = lambda c: (  # noqa: E731
-            f"{c}: {int(bad.loc[labels.index(c), 'needs_unmet']):,} of "
-            f"{int(bad.loc[labels.index(c), 'needs']):,} needs unmet"
-        )
-    left.selectbox("Conversation", labels, key=pick, format_func=said)
+        said = {
+            c: f"{c}: {int(unmet):,} of {int(needs):,} needs unmet"
+            for c, unmet, needs in zip(labels, bad["needs_unmet"], bad["needs"], strict=True)
+        }
+    # Keyed by what it says: a keyed selectbox keeps its identity when only its option labels
+    # change (another setting, another run) and the browser would go on showing the old label.
+    widget = picker_key(pick, said.values())
+    if st.session_state.get(widget) not in labels:
+        chosen = st.session_state.get(pick)
+        st.session_state[widget] = chosen if chosen in labels else labels[0]
+    st.session_state[pick] = left.selectbox(
+        "Conversation", labels, key=widget, format_func=said.get
+    )
     middle.selectbox(
         "View", list(titles), key=view_key, format_func=titles.get, persist_state="session"
     )
@@ -291,4 +307,5 @@ def _opener(
         width="stretch",
     )
     if opened:
+        page.open_at_top()
         st.switch_page(view)

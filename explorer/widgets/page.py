@@ -29,6 +29,17 @@ from explorer.widgets.common import show_problems
 
 log = logging.getLogger("explorer")
 
+#: Set when a page is opened from another (``open_at_top``): the next page starts at its top.
+TOP_KEY = "page_open_at_top"
+#: Scrolls the main area to its top. Streamlit keeps the main area's scroll when a page
+#: switches, so a page opened from far down another (the Corpus page's "Open with this
+#: setting") would open in its middle. The explorer's own constant text, never content.
+_TO_TOP = (
+    "<script>for (const id of ['stMain', 'stAppViewContainer']) {"
+    "const area = document.querySelector(`[data-testid='${id}']`);"
+    "if (area) area.scrollTop = 0;} window.scrollTo(0, 0);</script>"
+)
+
 FRIENDLY_ERROR = (
     "Something went wrong while drawing this view. Your conversation and parameters are kept; "
     "try another view or change a parameter. If it happens again, download the request on the "
@@ -85,11 +96,22 @@ def require_result() -> Outcome | None:
     return outcome
 
 
+def open_at_top() -> None:
+    """Ask the next page drawn to start at its top (call it before ``st.switch_page``)."""
+    st.session_state[TOP_KEY] = True
+
+
+def _title(title: str) -> None:
+    st.title(title)
+    if st.session_state.pop(TOP_KEY, False):
+        st.html(_TO_TOP, width="content", unsafe_allow_javascript=True)
+
+
 def run(title: str, draw: Callable[[Outcome], None]) -> None:
     """A page of the compaction: set up, title, then ``draw`` the current valid outcome."""
     setup()
     menu.draw(title)
-    st.title(title)
+    _title(title)
     with guarded():
         outcome = require_result()
         if outcome is not None:
@@ -100,6 +122,6 @@ def run_input(title: str, draw: Callable[[], None]) -> None:
     """A page that works before there is a valid result (the Conversation page, Watched facts)."""
     setup()
     menu.draw(title)
-    st.title(title)
+    _title(title)
     with guarded():
         draw()

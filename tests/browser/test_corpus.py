@@ -8,14 +8,25 @@ from urllib.parse import parse_qs, urlsplit
 import pytest
 from playwright.sync_api import expect
 
-from compactor.evaluation import RunOptions, evaluate, load_corpus, settings_grid, summarise
+from compactor.evaluation import (
+    RunOptions,
+    evaluate,
+    load_corpus,
+    read_corpus_text,
+    settings_grid,
+    summarise,
+)
 from explorer.frames import corpus as frames
 from explorer.navigation import PAGES
 from explorer.widgets import corpus as widgets
+from tests.corpora import tau_bench_corpus
 from tests.paths import ROOT
 
 CORPUS = next(spec for spec in PAGES if spec.path == "pages/corpus.py")
 SHAREGPT = ROOT / "tests" / "fixtures" / "real" / "sharegpt_glaive_toolcall_4_records.json"
+
+
+MAIN_SCROLL = "() => document.querySelector('[data-testid=\"stMain\"]').scrollTop"
 
 
 def fill(visit, label, text):
@@ -52,13 +63,23 @@ def test_a_corpus_file_runs_and_a_worst_conversation_opens_in_a_view(visit):
     visit.settle()
     assert not visit.exceptions()
 
-    # the settings' points (the baselines' grey reference points have no frontier place)
+    # the settings' points (the baselines' grey reference points have no frontier place),
+    # each budget's frontier named by its settings
     drawn = [r for r in visit.rows_with("chars_per_conversation") if "place" in r]
     assert {r["setting"] for r in drawn} == {frames.setting_label(s) for s in summaries}
-    for s in summaries:
-        point = next(r for r in drawn if r["setting"] == frames.setting_label(s))
-        assert point["retention"] == s["anchors_kept"] / s["anchors"]
-        assert point["place"] == ("on the frontier" if s["frontier"] else "inside the frontier")
+    summary = frames.summary_frame(summaries)
+    for s in summary.itertuples():
+        point = next(r for r in drawn if r["setting"] == s.setting)
+        assert point["retention"] == s.anchors_kept / s.anchors
+        on = "on the frontier" if s.frontier_at_budget else "inside the frontier"
+        assert point["place"] == on
+    texts = (
+        visit.chart_with("chars_per_conversation")
+        .locator("g.mark-text.role-mark text")
+        .all_text_contents()
+    )
+    named = [name for text in texts for name in text.split(" / ")]
+    assert sorted(named) == sorted(summary[summary["frontier_at_budget"]]["point"])
 
     visit.screenshot("corpus_page_results")
     # the setting shown first is the first on the frontier; its worst conversation opens
@@ -67,9 +88,13 @@ def test_a_corpus_file_runs_and_a_worst_conversation_opens_in_a_view(visit):
     first = worst["conversation"][0]
     item = next(i for i in items if frames.conversation_label(i.conversation) == first)
     # the first list is the worst by anchors lost; the one by needed-later recall follows
-    visit.main.get_by_role("button", name="Open with this setting").first.click()
+    button = visit.main.get_by_role("button", name="Open with this setting").first
+    button.scroll_into_view_if_needed()
+    assert visit.page.evaluate(MAIN_SCROLL) > 0  # far down the Corpus page
+    button.click()
     expect(visit.heading()).to_have_text("Overview")
     visit.settle()
+    assert visit.page.evaluate(MAIN_SCROLL) == 0  # the view opens at its top
     messages = item.request["messages"]
     chars = sum(len(m["content"]) for m in messages)
     expect(visit.sidebar).to_contain_text(f"{len(messages):,} messages, {chars:,} characters")
@@ -80,3 +105,43 @@ def test_a_corpus_file_runs_and_a_worst_conversation_opens_in_a_view(visit):
     assert int(query["max_message_chars"]) == chosen["max_message_chars"]
     expect(visit.metric("Characters out")).to_contain_text(f"{worst['output_chars'][0]:,}")
     assert not visit.exceptions() and not visit.errors
+
+
+def upload_and_run(visit, data, grid, budgets):
+    visit.open()
+    visit.go(CORPUS.title)
+    visit.main.get_by_test_id("stFileUploaderDropzoneInput").set_input_files(
+        files=[{"name": "tau.json", "mimeType": "application/json", "buffer": data}]
+    )
+    visit.settle()
+    for name, text in grid.items():
+        fill(visit, name, text)
+    visit.main.get_by_test_id("stRadio").get_by_text(widgets.LISTED).click()
+    fill(visit, "budget_chars (when listed)", budgets)
+    visit.main.get_by_role("button", name=widgets.RUN_BUTTON, exact=True).click()
+    expect(visit.main.get_by_test_id("stProgress")).to_contain_text("conversations in")
+    visit.settle()
+
+
+@pytest.mark.slow
+def test_the_worst_picker_shows_the_label_of_the_setting_chosen_not_an_earlier_one(visit):
+    # issue 26: after another setting was chosen, the picker still said the first setting's
+    # "budget missed by ..." while the table beside it said the new one's
+    data = tau_bench_corpus(30, long_record=None)
+    grid = {"keep_last_n": "2,5", "keep_roles": "system", "duplicate_threshold": "0.9"}
+    upload_and_run(visit, data, {**grid, "max_message_chars": "400"}, "3000,7000")
+    items = read_corpus_text(data).items
+    settings = settings_grid({}, {"keep_last_n": [2, 5], "max_message_chars": [400]})
+    rows = list(evaluate(items, settings, [3000, 7000], RunOptions(workers=1)))
+    for summary in frames.settings_of(summarise(rows))[::-1]:
+        label = frames.setting_label(summary)
+        choice = visit.main.get_by_role("combobox", name="Setting", exact=True)
+        choice.focus()
+        choice.press("ArrowDown")
+        visit.page.get_by_role("option", name=label, exact=True).click()
+        visit.settle()
+        worst = frames.worst_frame(frames.rows_frame(frames.setting_rows(rows, summary)))
+        said = f"{worst['conversation'][0]}: {worst['problems'][0]}"
+        picker = visit.main.get_by_role("combobox", name="Conversation").first
+        expect(picker).to_have_value(said)
+    assert not visit.exceptions()

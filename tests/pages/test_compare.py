@@ -2,8 +2,10 @@
 
 import pytest
 
-from compactor import validate
+from compactor import run, validate
 from compactor.analyses.ab import compare_params
+from compactor.analyses.anchors import anchor_report
+from compactor.analyses.pairing import check_pairing
 from compactor.model import Params
 from compactor.samples import load_samples
 from explorer.session.keys import B_KEYS
@@ -177,3 +179,26 @@ def test_every_sample_compares_against_a_lower_budget(sample):
     b_widget(at, "budget_chars").set_value(budget).run()
     assert_clean(at)
     assert reported(at) == expected(engine_comparison(at))
+
+
+def test_the_totals_count_the_anchors_each_side_lost_and_the_tool_pairs_it_split():
+    # issue 26: the totals showed characters and messages only
+    coding = next(s for s in load_samples() if s.name.startswith("Coding agent"))
+    at = on_page(PAGE, {**coding.request, "budget_chars": 1500})
+    b_widget(at, "budget_chars").set_value(6000).run()
+    assert_clean(at)
+    totals = table(at, "B vs A").set_index("measure")
+    found = {}
+    for side, values in (("A", params(at)), ("B", b_params(at))):
+        result = run(validate({**request_of(at), **values}))
+        report = anchor_report(result)
+        lost = len(report.anchors) - report.kept_count
+        split = len(check_pairing(result).issues)
+        found[side] = (lost, split)
+        assert number(totals.loc["Anchors lost", side]) == lost
+        assert number(totals.loc["Tool pairs split", side]) == split
+    # the budget moved both (the rows are read, not constant): B loses fewer anchors, splits more
+    (a_lost, a_split), (b_lost, b_split) = found["A"], found["B"]
+    assert b_lost < a_lost and b_split > a_split
+    assert totals.loc["Anchors lost", "B vs A"] == f"{b_lost - a_lost:+,}"
+    assert totals.loc["Tool pairs split", "B vs A"] == f"{b_split - a_split:+,}"

@@ -14,6 +14,7 @@ from compactor.evaluation import (
     RunOptions,
     evaluate,
     evaluate_strategy,
+    knee_budgets,
     load_corpus,
     load_corpus_text,
     settings_grid,
@@ -25,7 +26,9 @@ from explorer.frames.imports import problem_rows
 from explorer.session import corpus_store, database, state, workspace
 from explorer.widgets import corpus as widgets
 from explorer.widgets import corpus_results as results
+from explorer.widgets.importing import FIX_LABELS
 from harness.apptest import assert_clean, charts, goto, metrics, start, table
+from tests.corpora import LONG_AT, LONG_RECORD, tau_bench_corpus
 from tests.paths import ROOT
 
 PAGE = "pages/corpus.py"
@@ -34,6 +37,12 @@ TAU = ROOT / "tests" / "fixtures" / "real" / "tau_airline_3_records.json"
 GRID = {"keep_last_n": "1,4", "keep_roles": "system", "duplicate_threshold": "0.9"}
 GRID |= {"max_message_chars": "120,400"}
 SETTINGS = settings_grid({}, {"keep_last_n": [1, 4], "max_message_chars": [120, 400]})
+
+
+def picker(at, pick):
+    """The worst-conversation picker ``pick`` (its key carries what its options say)."""
+    (found,) = [s for s in at.selectbox if (s.key or "").startswith(f"{pick}:")]
+    return found
 
 
 def on_corpus_page():
@@ -169,7 +178,7 @@ def test_a_worst_conversation_opens_in_a_view_with_that_setting(engine_rows):
     summary = next(
         s for s in frames.settings_of(summarise_page(at)) if frames.setting_label(s) == label
     )
-    first = at.selectbox(key=results.WORST_KEY).value
+    first = picker(at, results.WORST_KEY).value
     at.selectbox(key=results.VIEW_KEY).set_value("pages/anchors.py")
     at = at.button(key=results.OPEN_KEY).click().run()
     assert_clean(at)
@@ -200,7 +209,8 @@ def test_a_sweep_run_is_summarised_at_common_budgets_as_the_engine_reads_it():
     rows = list(evaluate(items, settings, options=RunOptions(workers=1)))
     assert list(at.session_state[widgets.RUN_KEY].rows) == rows
     largest = max(sum(len(m["content"]) for m in i.request["messages"]) for i in items)
-    budgets = frames.summary_budgets(SUMMARY_BUDGETS, largest)
+    budgets = sorted({*SUMMARY_BUDGETS, *knee_budgets(rows)})
+    budgets = frames.summary_budgets(budgets, largest)
     summaries = settings_of(rows, budgets)
     shown = summary_shown(at)
     assert list(shown["setting"]) == [frames.setting_label(s) for s in summaries]
@@ -212,6 +222,44 @@ def test_a_sweep_run_is_summarised_at_common_budgets_as_the_engine_reads_it():
     engine = of_settings(evaluate(items, [setting], options=RunOptions(workers=1)))
     histogram = largest_data(at, "met")  # characters out: every conversation
     assert sorted(histogram["output_chars"].dropna()) == sorted(r["output_chars"] for r in engine)
+
+
+def test_a_sweep_run_is_summarised_on_its_knee_too():
+    # issue 26: every trajectory needs 6,500 to 7,700 characters, between the summary budgets
+    # 5,000 (none met) and 10,000 (all met); the page reads the run where the share rises too
+    at = upload(on_corpus_page(), "tau.json", tau_bench_corpus(12, long_record=None))
+    at = run_grid(at, grid={**GRID, "keep_last_n": "5", "max_message_chars": "400"})
+    assert_clean(at)
+    shown = summary_shown(at)
+    met = dict(zip(shown["budget_chars"], shown["budget_met_rate"], strict=True))
+    assert (met[5000], met[10000]) == (0, 1)
+    rising = {b: rate for b, rate in met.items() if 5000 < b < 10000}
+    assert rising and 0 < min(rising.values()) < 1
+    assert sorted(rising) == knee_budgets(at.session_state[widgets.RUN_KEY].rows)
+
+
+def test_the_worst_conversations_are_counted_before_the_list_is_cut():
+    # issue 26: all 200 miss a budget of 2,000; the list shows 50 of them
+    at = upload(on_corpus_page(), "tau.json", tau_bench_corpus(long_record=None))
+    at = run_grid(at, grid={**GRID, "keep_last_n": "5", "max_message_chars": "400"}, budgets="2000")
+    assert_clean(at)
+    assert metrics(at)["Budget met"] == "0%"
+    said = "200 conversations with a problem, the first 50 shown."
+    assert any(c.value.endswith(said) for c in at.caption)
+    assert len(table(at, "problems")) == frames.WORST_LIMIT
+
+
+def test_the_worst_picker_says_what_the_table_says_for_the_setting_shown():
+    at = upload(on_corpus_page(), "tau.json", tau_bench_corpus(30, long_record=None))
+    at = run_grid(at, grid={**GRID, "keep_last_n": "2,5", "max_message_chars": "400"},
+                  budgets="3000,7000")  # fmt: skip
+    for label in at.selectbox(key=widgets.SETTING_KEY).options:
+        at = at.selectbox(key=widgets.SETTING_KEY).set_value(label).run()
+        assert_clean(at)
+        worst = table(at, "problems")
+        said = [f"{c}: {p}" for c, p in zip(worst["conversation"], worst["problems"], strict=True)]
+        assert picker(at, results.WORST_KEY).options == said
+        assert picker(at, results.WORST_KEY).value == worst["conversation"][0]
 
 
 def test_another_session_reopens_the_corpus_with_its_results_without_a_run(listed, engine_rows):
@@ -344,7 +392,7 @@ def test_content_and_file_names_are_never_markdown(tmp_path):
         assert "<b>" not in text and "**bold**" not in text and "<script>" not in text
     worst = table(at, "problems")
     assert "**x**/<img src=x>y.json" in list(worst["conversation"])  # as data, never rendered
-    at.selectbox(key=results.WORST_KEY).set_value("**x**/<img src=x>y.json")
+    picker(at, results.WORST_KEY).set_value("**x**/<img src=x>y.json")
     at = at.button(key=results.OPEN_KEY).click().run()
     assert_clean(at)
     label = at.session_state[state.CONVERSATION_KEY].label
@@ -364,22 +412,81 @@ def test_the_corpus_its_results_and_the_grid_stay_when_coming_back_from_another_
     assert at.radio(key=widgets.BUDGET_MODE_KEY).value == widgets.LISTED
 
 
-def test_a_conversation_over_the_limits_is_refused_until_a_fix_is_chosen(tmp_path):
+def set_aside_shown(at):
+    """(record, where, why and its fix) of each conversation set aside, as the page lists it."""
+    frame = table(at, "reason")
+    said = [f"{r}; {f}" if f else r for r, f in zip(frame["reason"], frame["fix"], strict=True)]
+    return list(zip(frame["record"], frame["where"], said, strict=True))
+
+
+def test_a_conversation_over_the_limits_is_set_aside_until_a_fix_is_ticked(tmp_path):
     long = [{"role": "user", "content": f"question {k} about DE-{k}"} for k in range(250)]
     short = [{"role": "user", "content": "hi"}, {"role": "assistant", "content": "hello"}]
     path = tmp_path / "many.jsonl"
     path.write_text("\n".join(json.dumps({"messages": m}) for m in (short, long)) + "\n")
     at = load_path(on_corpus_page(), path)
     assert_clean(at)
-    assert widgets.TITLES["load"] in [e.value for e in at.error]
-    assert any("record 1" in p and "250 messages" in p for _, p in problems_shown(at))
-    assert widgets.CORPUS_KEY not in at.session_state
-    at.checkbox(key=widgets.FIX_KEYS["keep_last"]).check()
-    at = at.button(key=widgets.LOAD_PATH_KEY).click().run()
+    assert [len(i.request["messages"]) for i in at.session_state[widgets.CORPUS_KEY].items] == [2]
+    ((record, _, reason),) = set_aside_shown(at)
+    assert record == "record 1" and "250 messages" in reason
+    assert FIX_LABELS["keep_last"] in reason
+    at = at.checkbox(key=widgets.FIX_KEYS["keep_last"]).check().run()  # read again at once
     assert_clean(at)
     corpus = at.session_state[widgets.CORPUS_KEY]
     assert [len(i.request["messages"]) for i in corpus.items] == [2, 200]
     assert corpus.items[1].request["messages"] == long[-200:]
+    assert not [t for _, t in charts(at)] and "reason" not in tables_columns(at)
+
+
+def tables_columns(at):
+    return {c for frame in at.dataframe for c in frame.value.columns}
+
+
+def test_one_long_content_in_200_records_is_set_aside_and_a_fix_after_the_upload_reads_it():
+    # issue 26: 200 tau-bench trajectories, one with a tool result over 8,000 characters
+    data = tau_bench_corpus()
+    at = upload(on_corpus_page(), "tau 200.json", data)
+    assert_clean(at)
+    corpus = at.session_state[widgets.CORPUS_KEY]
+    assert [i.conversation for i in corpus.items] == [i for i in range(200) if i != LONG_RECORD]
+    said = (
+        "1 of the 200 conversations could not be used as they are and were set aside; the "
+        "other 199 are loaded and run without them. To load them with a fix, tick "
+        f"“{FIX_LABELS['cut_long']}” above."
+    )
+    assert said in [w.value for w in at.warning]
+    ((record, where, reason),) = set_aside_shown(at)
+    assert (record, where) == (f"record {LONG_RECORD}", LONG_AT)
+    assert "10,000 characters" in reason and f"tick “{FIX_LABELS['cut_long']}” above" in reason
+    assert "--" not in reason and "cut_long" not in reason  # the page's words, not the CLI's
+    assert not at.error
+    at = run_grid(at, grid={**GRID, "keep_last_n": "4", "max_message_chars": "400"}, budgets="3000")
+    assert_clean(at)
+    assert len({r["conversation"] for r in at.session_state[widgets.RUN_KEY].rows}) == 199
+    # the box ticked after the upload reads the same upload again, with every record
+    at = at.checkbox(key=widgets.FIX_KEYS["cut_long"]).check().run()
+    assert_clean(at)
+    fixed = at.session_state[widgets.CORPUS_KEY]
+    assert len(fixed.items) == 200 and "reason" not in tables_columns(at)
+    assert len(fixed.items[LONG_RECORD].request["messages"][5]["content"]) == 8000
+    assert at.file_uploader(key=widgets.UPLOAD_KEY).value.name == "tau 200.json"
+    at = at.checkbox(key=widgets.FIX_KEYS["cut_long"]).uncheck().run()
+    assert len(at.session_state[widgets.CORPUS_KEY].items) == 199
+    assert len(set_aside_shown(at)) == 1
+
+
+def test_a_file_whose_only_conversation_is_too_long_loads_once_the_fix_is_ticked():
+    messages = [{"role": "user", "content": "x" * 9000}, {"role": "assistant", "content": "ok"}]
+    data = json.dumps({"messages": messages}).encode()
+    at = upload(on_corpus_page(), "one.json", data)
+    assert_clean(at)
+    assert widgets.TITLES["unusable"] in [e.value for e in at.error]
+    assert widgets.CORPUS_KEY not in at.session_state
+    ((record, where, _),) = set_aside_shown(at)
+    assert (record, where) == ("record 0", "messages[0]")
+    at = at.checkbox(key=widgets.FIX_KEYS["cut_long"]).check().run()
+    assert_clean(at)
+    assert not at.error and len(at.session_state[widgets.CORPUS_KEY].items) == 1
 
 
 def test_needed_later_recall_beside_the_baselines_and_its_worst_conversations(listed, engine_rows):
@@ -403,7 +510,7 @@ def test_needed_later_recall_beside_the_baselines_and_its_worst_conversations(li
         return
     table_shown = table(at, "needs_unmet")
     assert list(table_shown["conversation"]) == [f"record {r['conversation']}" for r in worst]
-    first = at.selectbox(key=results.WORST_NEEDED_KEY).value
+    first = picker(at, results.WORST_NEEDED_KEY).value
     at = at.button(key=results.OPEN_NEEDED_KEY).click().run()
     assert_clean(at)
     item = next(

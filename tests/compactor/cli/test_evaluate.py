@@ -13,6 +13,7 @@ import pytest
 
 from compactor.cli.evaluate import _plan, register
 from compactor.cli.resuming import written_before
+from compactor.cli.set_aside import SET_ASIDE
 from compactor.evaluation import (
     SUMMARY_BUDGETS,
     RunOptions,
@@ -21,7 +22,8 @@ from compactor.evaluation import (
     settings_grid,
     summarise,
 )
-from compactor.evaluation.summary import SummaryFeed
+from compactor.evaluation.summary import SummaryFeed, met_at_shares, met_from
+from tests.corpora import LONG_AT, LONG_RECORD, tau_bench_corpus
 from tests.generate import VOCABULARY
 from tests.paths import CORPUS, ROOT
 
@@ -260,3 +262,51 @@ def test_future_and_no_outcomes_choose_the_outcome_columns(tmp_path):
         out = tmp_path / f"rows{len(flags)}.jsonl"
         assert cli(path, "--budgets", "900", *flags, "--out", out).returncode == 0
         assert lines(out) == list(evaluate(load_corpus(path), chosen, [900], options=options))
+
+
+def test_a_record_with_a_content_over_the_limit_is_set_aside_and_the_others_evaluated(tmp_path):
+    # issue 26: one tool result over 8,000 characters among 200 tau-bench trajectories
+    corpus = tmp_path / "tau200.json"
+    corpus.write_bytes(tau_bench_corpus())
+    out = tmp_path / "rows.jsonl"
+    done = cli(corpus, "--budgets", "2000", "--no-outcomes", "--workers", "1", "--out", out)
+    said = done.stderr.decode()
+    assert done.returncode == SET_ASIDE == 3 and "Traceback" not in said
+    (line,) = [x for x in said.splitlines() if x.startswith("set aside")]
+    assert line.startswith(f"set aside record {LONG_RECORD}: {LONG_AT}: the tool message has ")
+    assert "--cut-long" in line and "cut_long" not in line  # the command line's own words
+    counted = "199 of the 200 conversations evaluated, 1 set aside (above); their rows are in"
+    assert f"{counted} {out}" in said
+    assert done.stdout.decode().startswith("199 conversations, 1 settings")
+    written = {row["conversation"] for row in lines(out)}
+    assert written == set(range(200)) - {LONG_RECORD}
+
+    fixed = cli(corpus, "--budgets", "2000", "--no-outcomes", "--workers", "1", "--cut-long")
+    assert fixed.returncode == 0 and b"set aside" not in fixed.stderr
+    assert fixed.stdout.decode().startswith("200 conversations")
+
+
+def test_another_strategy_sets_the_record_aside_too(tmp_path):
+    corpus = tmp_path / "tau20.json"
+    corpus.write_bytes(tau_bench_corpus(20, long_record=7))
+    done = cli(corpus, "--strategy", "keep-last", "--budgets", "3000", "--no-outcomes")
+    said = done.stderr.decode()
+    assert done.returncode == SET_ASIDE and "Traceback" not in said
+    assert "set aside record 7: [7].traj[5]:" in said and "--cut-long" in said
+    assert "19 of the 20 conversations evaluated" in said
+
+
+def test_a_sweep_says_where_the_share_meeting_its_budget_rises(tmp_path):
+    # issue 26: the summary's budgets jump from 5,000 (none met) to 10,000 (all met); the
+    # knee between them is named
+    corpus = tmp_path / "tau12.json"
+    corpus.write_bytes(tau_bench_corpus(12, long_record=None))
+    done = cli(corpus, "--grid", "keep_last_n=5", "--no-outcomes", "--workers", "1")
+    assert done.returncode == 0, done.stderr.decode()
+    items = load_corpus(corpus)
+    rows = list(evaluate(items, settings_grid({}, {"keep_last_n": [5]}), None, RunOptions(1)))
+    at = met_at_shares(met_from(rows))
+    assert len(at) == 5 and all(5000 < b < 10000 for b in at) and at[0] < at[-1]
+    said = done.stdout.decode().splitlines()[-1]
+    assert said.startswith("budget met, over every setting, by 10%/25%/50%/75%/90% of the ")
+    assert f"from {'/'.join(f'{b:,}' for b in at)} characters" in said

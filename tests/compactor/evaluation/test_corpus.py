@@ -98,8 +98,10 @@ def test_a_conversation_beyond_the_limits_says_which_option_fixes_it(tmp_path):
     long = {"messages": [{"role": "user", "content": "x" * 9000}, {"role": "user", "content": "y"}]}
     path = tmp_path / "long.json"
     path.write_text(json.dumps(long))
-    with pytest.raises(FormatError, match="cut_long, --cut-long"):
+    with pytest.raises(FormatError, match=r"cut_long=True cuts each content") as caught:
         load_corpus(path)
+    (problem,) = caught.value.problems
+    assert problem.path == "messages[0]" and "9,000 characters" in problem.message
     (item,) = load_corpus(path, cut_long=True)
     assert len(item.request["messages"][0]["content"]) == 8000
 

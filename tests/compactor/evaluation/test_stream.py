@@ -12,8 +12,9 @@ import pytest
 import compactor.formats.collections as collections
 from compactor.cli.main import main
 from compactor.errors import FormatError
-from compactor.evaluation import CorpusStream, load_corpus, load_corpus_text
+from compactor.evaluation import CorpusStream, load_corpus, load_corpus_text, read_corpus_text
 from compactor.formats import convert_document, read_document
+from tests.corpora import LONG_AT, LONG_RECORD, tau_bench_corpus
 from tests.paths import CORPUS, ROOT
 
 REAL = ROOT / "tests" / "fixtures" / "real"
@@ -201,8 +202,39 @@ def test_evaluate_lists_what_a_folder_skipped_and_the_records_it_could_not_use(t
         timeout=120,
     )
     said = done.stderr.decode()
-    assert done.returncode == 2 and "Traceback" not in said
+    assert done.returncode == 3 and "Traceback" not in said  # done, with a record set aside
     assert "skipped loop: a link to a folder already read, not read again" in said
-    assert "record good.jsonl#2" in said and "1 of the 3 conversations could not be used" in said
+    assert "set aside record good.jsonl#2" in said
+    assert "2 of the 3 conversations evaluated, 1 set aside" in said
     rows = [json.loads(line) for line in out.read_text().splitlines()]
     assert {row["conversation"] for row in rows} == {"good.jsonl#0", "good.jsonl#1"}
+
+
+def test_a_content_over_the_limit_sets_its_record_aside_with_the_fix_that_would_use_it(tmp_path):
+    # issue 26: one record of 200 with a content over 8,000 characters
+    path = tmp_path / "tau200.json"
+    path.write_bytes(tau_bench_corpus())
+    stream = CorpusStream(path)
+    read = [item.conversation for item in stream]
+    assert read == [i for i in range(200) if i != LONG_RECORD]
+    (aside,) = stream.set_aside
+    assert (aside.conversation, aside.fixes) == (LONG_RECORD, ("cut_long",))
+    assert aside.label == "record 117"
+    (problem,) = aside.problems
+    assert problem.path == LONG_AT and "10,000 characters" in problem.message
+    assert "--" not in problem.message and "cut_long" not in problem.message  # no edge's words
+    fixed = CorpusStream(path, cut_long=True)
+    items = list(fixed)
+    assert len(items) == 200 and fixed.set_aside == []
+    assert len(items[LONG_RECORD].request["messages"][5]["content"]) == 8000
+
+
+def test_an_uploaded_corpus_is_read_with_its_bad_records_set_aside():
+    data = tau_bench_corpus()
+    read = read_corpus_text(data, "tau200.json")
+    assert [i.conversation for i in read.items] == [i for i in range(200) if i != LONG_RECORD]
+    (aside,) = read.set_aside
+    assert aside.label == "tau200.json, record 117" and aside.fixes == ("cut_long",)
+    assert read_corpus_text(data, "tau200.json", cut_long=True).set_aside == []
+    with pytest.raises(FormatError):  # the all-or-nothing reading is still there, for the API
+        load_corpus_text(data, "tau200.json")

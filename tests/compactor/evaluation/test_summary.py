@@ -9,12 +9,16 @@ from compactor.evaluation import (
     CorpusItem,
     RunOptions,
     evaluate,
+    knee_budgets,
     load_corpus,
+    read_corpus_text,
     rows_in_force,
     settings_grid,
     summarise,
     worst_by_needed_recall,
 )
+from compactor.evaluation.summary import met_from
+from tests.corpora import tau_bench_corpus
 from tests.generate import requests
 from tests.paths import CORPUS
 
@@ -172,3 +176,37 @@ def test_the_worst_by_needed_later_recall_come_lowest_recall_first():
     ]
     assert [r["conversation"] for r in worst_by_needed_recall(rows)] == [1, 5, 4, 0]
     assert len(worst_by_needed_recall(rows, 2)) == 2
+
+
+def test_the_knee_between_two_summary_budgets_gets_budgets_of_its_own():
+    # issue 26: tau-bench trajectories whose protected system prompt and last messages need
+    # 6,500 to 7,700 characters: every one misses at 5,000 and meets at 10,000, the two
+    # neighbouring summary budgets; the knee lies between them.
+    items = read_corpus_text(tau_bench_corpus(12, long_record=None)).items
+    settings = settings_grid({}, {"keep_last_n": [5], "keep_roles": [["system"]]})
+    rows = list(evaluate(items, settings, options=RunOptions(workers=1, future=None)))
+    met = {s["budget_chars"]: s["budget_met_rate"] for s in summarise(rows, SUMMARY_BUDGETS)}
+    assert (met[5000], met[10000]) == (0.0, 1.0)
+    assert not [b for b in SUMMARY_BUDGETS if 5000 < b < 10000]
+    knees = knee_budgets(rows)
+    assert knees and all(5000 < b < 10000 for b in knees)
+    at_knees = {s["budget_chars"]: s["budget_met_rate"] for s in summarise(rows, knees)}
+    assert 0 < min(at_knees.values()) < 1 == max(at_knees.values())  # the rise, resolved
+    # each knee budget is where the engine, compacting at that budget, meets the share it says
+    for budget, rate in at_knees.items():
+        direct = list(evaluate(items, settings, [budget], RunOptions(workers=1, future=None)))
+        assert rate == round(sum(r["budget_met"] for r in direct) / len(direct), 6)
+        below = list(evaluate(items, settings, [budget - 100], RunOptions(workers=1, future=None)))
+        assert sum(r["budget_met"] for r in below) < sum(r["budget_met"] for r in direct)
+
+
+def test_the_budget_a_conversation_meets_from_is_read_off_its_sweep_steps():
+    # steps from 100: 900 characters out, from 500: 800, from 700: 650; met from 700 (the
+    # third step's start); from 620 on, that step meets it at its own output, 650; a
+    # conversation that never fits has none
+    rows = [row(0, 100, 900, 0, 0, False), row(0, 500, 800, 0, 0, False)]
+    rows += [row(0, 700, 650, 0, 0, True), row(1, 100, 500_000, 0, 0, False)]
+    assert met_from(rows) == [700, None]
+    rows[2]["budget_chars"] = 620
+    assert met_from(rows) == [650, None]
+    assert knee_budgets(rows) == [650]

@@ -41,29 +41,69 @@ def data_of(spec, unit):
     return spec["datasets"][unit["data"]["name"]]
 
 
-def test_every_setting_is_a_point_and_the_frontier_a_line_in_order(summary):
+def test_every_setting_is_a_point_and_each_budgets_frontier_a_line_in_order(summary):
     chosen = summary["setting"][3]
     spec = charts.frontier(summary, chosen).to_dict()
     layers = list(units(spec))
     line = next(u for u in layers if u["mark"]["type"] == "line")
     points, ring = [u for u in layers if u["mark"]["type"] == "point"]
     assert {r["setting"] for r in data_of(spec, points)} == set(summary["setting"])
-    drawn = [(r["chars_per_conversation"], r["retention"]) for r in data_of(spec, line)]
-    frontier = summary[summary["frontier"]].sort_values("chars_per_conversation")
-    assert drawn == list(
-        zip(frontier["chars_per_conversation"], frontier["retention"], strict=True)
-    )
+    # one line per budget (the budget is its detail), through that budget's frontier
+    assert line["encoding"]["detail"]["field"] == "budget_chars"
+    drawn = [
+        (r["budget_chars"], r["chars_per_conversation"], r["retention"])
+        for r in data_of(spec, line)
+    ]
+    assert {b for b, _, _ in drawn} == set(summary["budget_chars"])  # a frontier per budget
+    for budget in set(summary["budget_chars"]):
+        mine = summary[summary["budget_chars"] == budget]
+        brute = [
+            (row.chars_per_conversation, row.retention)
+            for row in mine.itertuples()
+            if not any(
+                o.retention >= row.retention
+                and o.chars_per_conversation <= row.chars_per_conversation
+                and (
+                    o.retention > row.retention
+                    or o.chars_per_conversation < row.chars_per_conversation
+                )
+                for o in mine.itertuples()
+            )
+        ]
+        assert [(c, r) for b, c, r in drawn if b == budget] == sorted(brute)
     assert [r["setting"] for r in data_of(spec, ring)] == [chosen]
     assert points["encoding"]["x"]["field"] == "chars_per_conversation"
+    assert points["encoding"]["x"]["scale"] == {"zero": True}  # the axis from 0
     assert points["encoding"]["y"]["field"] == "retention"
+    assert points["encoding"]["y"]["scale"] == {"domain": [0, 1]}
     colour = points["encoding"]["color"]
     assert colour["scale"] == {
         "domain": [charts.FRONTIER, charts.INSIDE],
         "range": [INK, TOTAL_COLOUR],
     }
     places = {r["setting"]: r["place"] for r in data_of(spec, points)}
-    for setting, on in zip(summary["setting"], summary["frontier"], strict=True):
+    for setting, on in zip(summary["setting"], summary["frontier_at_budget"], strict=True):
         assert places[setting] == (charts.FRONTIER if on else charts.INSIDE)
+
+
+def test_the_frontiers_points_are_labelled_by_their_setting(summary):
+    spec = charts.frontier(summary).to_dict()
+    above, below = [u for u in units(spec) if u["mark"]["type"] == "text"]
+    assert above["encoding"]["text"]["field"] == below["encoding"]["text"]["field"] == "point"
+    assert (above["mark"]["baseline"], below["mark"]["baseline"]) == ("bottom", "top")
+    texts = {
+        (r["chars_per_conversation"], r["retention"]): r["point"]
+        for layer in (above, below)
+        for r in data_of(spec, layer)
+    }
+    on = summary[summary["frontier_at_budget"]]
+    # the grid varies the budget, keep_last_n and max_message_chars: the label names those,
+    # beside its point (settings drawn at one point share its label)
+    for row in on.itertuples():
+        name = f"{row.budget_chars:,} · last {row.keep_last_n} · trim {row.max_message_chars:,}"
+        at = (round(row.chars_per_conversation, 6), round(row.retention, 6))
+        assert name in texts[at].split(" / ")
+    assert sum(len(t.split(" / ")) for t in texts.values()) == len(on)
 
 
 def test_no_ring_when_no_setting_is_chosen(summary):
@@ -101,13 +141,17 @@ def test_the_needed_later_recall_frontier_with_the_baselines_at_each_budget(rows
     reference = frames.baseline_frame(summarise(rows))
     spec = charts.frontier(summary, measure="needed_recall", baselines=reference).to_dict()
     layers = list(units(spec))
-    baselines, line, points = layers
+    baselines, line, points, *labels = layers
     assert points["encoding"]["y"]["field"] == "needed_recall"
     drawn = [(r["chars_per_conversation"], r["needed_recall"]) for r in data_of(spec, line)]
-    frontier = summary[summary["frontier_needed"]].sort_values("chars_per_conversation")
+    frontier = summary[summary["frontier_needed_at_budget"]].sort_values(
+        ["budget_chars", "chars_per_conversation"]
+    )
     assert drawn == list(
         zip(frontier["chars_per_conversation"], frontier["needed_recall"], strict=True)
     )
+    named = [n for layer in labels for r in data_of(spec, layer) for n in r["point"].split(" / ")]
+    assert sorted(named) == sorted(frontier["point"])
     shown = sorted((r["strategy"], r["budget_chars"]) for r in data_of(spec, baselines))
     assert shown == sorted((s, b) for s in ("keep-last", "random") for b in (300, 1500))
     assert baselines["encoding"]["shape"]["scale"]["domain"] == list(charts.BASELINE_SHAPES)

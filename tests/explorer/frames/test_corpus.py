@@ -123,6 +123,19 @@ def test_the_worst_list_stops_at_its_limit(swept):
     assert len(frames.worst_frame(rows)) <= frames.WORST_LIMIT
 
 
+def test_the_worst_lists_are_counted_whole_before_they_are_cut(swept):
+    rows = frames.rows_frame(of_settings(swept))
+    every = len(frames.worst_frame(rows, limit=len(rows)))
+    assert frames.count_with_problems(rows) == every > 3
+    unmet = [r for r in rows.to_dict("records") if r["needs"] > r["needs_met"]]
+    assert frames.count_needs_unmet(rows) == len(unmet)
+    assert frames.listed_count(200, "with a problem") == (
+        "200 conversations with a problem, the first 50 shown"
+    )
+    assert frames.listed_count(50, "with a problem") == "50 conversations with a problem"
+    assert frames.listed_count(1, "with a need unmet") == "1 conversation with a need unmet"
+
+
 def test_the_summary_frame_is_the_engines_summaries_with_the_frontiers_axes(swept):
     summaries = frames.settings_of(summarise(swept, [300, 1000, 5000]))
     frame = frames.summary_frame(summaries)
