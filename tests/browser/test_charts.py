@@ -90,6 +90,10 @@ def test_walkthrough_totals_stand_clear_of_the_budget_line(demo):
         assert not looks.overlaps(text, rule, margin=2), text["text"]
 
 
+LOG_AXIS_DRAWN = """() => [...document.querySelectorAll('[data-testid="stVegaLiteChart"] svg text')]
+    .some(text => text.textContent === 'Characters (input, log scale)')"""
+
+
 def load_trace(visit):
     visit.open()
     visit.go("Conversation")
@@ -141,6 +145,9 @@ def test_on_a_log_scale_every_bar_is_clickable_too(demo):
     demo.main.get_by_test_id("stButtonGroup").get_by_text(
         "characters, log scale", exact=True
     ).click()
+    # the log chart's own axis title: settle() alone can see the page idle before the click's
+    # run begins, and measure the linear chart
+    demo.page.wait_for_function(LOG_AXIS_DRAWN)
     demo.settle()
     chart, drawn = bars(demo)
     assert min(b["height"] for b in drawn.values()) >= MIN_BAR_PX - 0.5
