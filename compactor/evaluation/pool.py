@@ -83,7 +83,15 @@ class _Pool:
         self.executor = self._start()
 
     def submit(self, item: CorpusItem, runs: int = 0) -> None:
-        self.pending.append((item, runs, self.executor.submit(self.task, item)))
+        try:
+            future = self.executor.submit(self.task, item)
+        except BrokenProcessPool as broken:
+            # A worker died before this conversation was sent: ``next`` meets the broken pool
+            # in order and starts a new one. Never run, its run on the new pool is not a retry.
+            future = Future()
+            future.set_exception(broken)
+            runs -= 1
+        self.pending.append((item, runs, future))
 
     def next(self) -> Outcome:
         """The outcome of the first conversation in flight."""

@@ -10,7 +10,7 @@ import sys
 import pytest
 
 from compactor.evaluation import CorpusItem, RunOptions, evaluate, load_corpus, settings_grid
-from compactor.evaluation.pool import WorkerDied, local_outcomes
+from compactor.evaluation.pool import WorkerDied, _Pool, local_outcomes
 from tests.compactor.cli.test_evaluate import generated_corpus
 from tests.paths import ROOT
 from tests.processes import children, gone, wait_for
@@ -52,6 +52,33 @@ def test_a_conversation_that_kills_its_worker_again_is_named():
     items = [CorpusItem(k, {}) for k in range(8)]
     with pytest.raises(WorkerDied, match="evaluating conversation 3, run again 1 time"):
         list(local_outcomes(items, _always_dies, 2))
+
+
+def test_a_pool_broken_before_a_conversation_is_sent_runs_it_on_the_next_pool(tmp_path):
+    # The race CI met: the worker died between two submits, so the pool refused the next one.
+    pool = _Pool(2, Task(str(tmp_path / "died")))
+    try:
+        pool.submit(CorpusItem(3, {}))
+        assert wait_for(lambda: pool.pending[0][2].done(), 30)  # its worker killed itself
+        for k in range(4, 8):
+            pool.submit(CorpusItem(k, {}))  # refused by the broken pool, queued all the same
+        assert [pool.next() for _ in range(5)] == [3, 4, 5, 6, 7]
+    finally:
+        pool.close()
+
+
+def test_a_conversation_never_sent_is_not_counted_as_run_again(tmp_path):
+    pool = _Pool(2, _always_dies)
+    try:
+        pool.submit(CorpusItem(3, {}))
+        assert wait_for(lambda: pool.pending[0][2].done(), 30)
+        pool.submit(CorpusItem(4, {}))
+        # 3 dies once more on the new pool and is named; 4, refused once, was never run
+        with pytest.raises(WorkerDied, match="conversation 3, run again 1 time"):
+            pool.next()
+        assert [runs for item, runs, _ in pool.pending if item.conversation == 4] == [0]
+    finally:
+        pool.close()
 
 
 def start(corpus, *args):
