@@ -8,4 +8,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh test
 bash scripts/ensure-chromium.sh
+# Bytecode is cached even where the environment says not to (PYTHONDONTWRITEBYTECODE): every
+# worker, server and CLI subprocess of the suite would otherwise compile the project anew.
+unset PYTHONDONTWRITEBYTECODE
 exec .venv/bin/python -m pytest -n "${TEST_WORKERS:-$(nproc)}" --durations=25 "$@"
