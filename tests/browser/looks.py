@@ -1,6 +1,6 @@
 """What a person sees of a chart or a page, measured in the browser: where marks are drawn, in
-which colours against the page, how large the text is. Shared by the presentation, chart and
-theme tests, which run at the size the explorer was demoed at (1600 x 1000)."""
+which colours against the page, how large the text is. Shared by the presentation, chart,
+page and theme tests, which run at the size the explorer was demoed at (1600 x 1000)."""
 
 from __future__ import annotations
 
@@ -92,3 +92,75 @@ def contrast(a: str, b: str) -> float:
 
 def font_px(element: Locator, selector: str = "") -> float:
     return element.evaluate(FONT_PX, selector)
+
+
+# --- the themes (tests/browser/test_themes.py dark, tests/browser/test_pages.py light) ----
+
+#: Pages whose charts the explorer colours itself (rules, labels, lines, outlines).
+THEMED_PAGES = [
+    "Overview",
+    "Fate timeline",
+    "Scores",
+    "Protected",
+    "Trims",
+    "Budget sweep",
+    "Sensitivity",
+    "A/B compare",
+    "Strategies",
+    "Walkthrough",
+    "Replay",
+]
+#: The contrast WCAG asks of graphics that carry meaning.
+GRAPHICS_CONTRAST = 3.0
+
+
+def painted(chart):
+    """(what, colour) of every mark whose colour the explorer chose to carry meaning."""
+    out = []
+    for rule in marks(chart, "rule"):
+        out.append(("rule", rule["stroke"]))
+    for text in marks(chart, "text"):
+        out.append((f"label {text['text']}", text["fill"]))
+    for line in marks(chart, "line"):
+        if line["strokeWidth"] >= 2:  # the data lines; the faint dotted diagonal is a guide
+            out.append(("line", line["stroke"]))
+    for symbol in marks(chart, "symbol"):
+        if symbol["fill"] != "none":
+            out.append(("point", symbol["fill"]))
+    for bar in marks(chart, "rect"):
+        if bar["stroke"] != "none" and bar["strokeWidth"] >= 2:
+            out.append(("outline", bar["stroke"]))
+    return out
+
+
+def check_page(visit, theme, title):
+    background = visit.page.evaluate(BACKGROUND)
+    darkness = contrast(background, "rgb(0, 0, 0)")
+    assert (darkness < 2) == (theme == "dark"), (theme, background)
+    weak = []
+    count = 0
+    for number, chart in enumerate(visit.charts(), start=1):
+        for what, colour in painted(chart):
+            count += 1
+            ratio = contrast(colour, background)
+            if ratio < GRAPHICS_CONTRAST:
+                weak.append((title, number, what, colour, round(ratio, 2)))
+    assert count, f"{title}: nothing drawn to check"
+    assert not weak, weak
+
+
+def show_what_is_coloured(visit, title):
+    """The interaction that draws a page's coloured marks that are not there at first."""
+    if title == "Fate timeline":  # a picked bar is outlined
+        chart = visit.chart_with("original_chars")
+        visit.click_mark(chart, "index", 2)
+        visit.settle()
+    if title == "A/B compare":  # a larger budget for B, so that some fates differ
+        box = visit.main.get_by_label("B budget_chars", exact=True)
+        box.fill("2400")
+        box.press("Enter")
+        visit.wait_for_mark("differs", True)
+        visit.settle()
+    if title == "Walkthrough":  # the step with outlines and the totals' labels
+        visit.main.get_by_test_id("stButtonGroup").get_by_text("2 · Dedupe").click()
+        visit.settle()
