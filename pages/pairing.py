@@ -3,7 +3,6 @@
 import streamlit as st
 
 from explorer.frames import checks
-from explorer.frames.views import name_list
 from explorer.session import cache, state
 from explorer.session.cache import Outcome
 from explorer.widgets import common, page
@@ -40,12 +39,8 @@ def draw(outcome: Outcome) -> None:
             "again with it (the other parameters as they are). A pin is made in the "
             "conversation: open the message on the Fate timeline and pin it."
         )
-    if report.uncalled:
-        uncalled = [f"#{i}" for i in report.uncalled]
-        st.caption(
-            "Tool messages without a call before them in the input (not a breakage of "
-            f"compaction): {name_list(uncalled, limit=len(uncalled))}."
-        )
+    for note in checks.uncalled_notes(report, state.conversation().window_orphans):
+        st.caption(note)
     removed = checks.removed_by_import_note(report)
     if removed:
         st.caption(removed)

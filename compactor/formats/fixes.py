@@ -188,6 +188,7 @@ def apply_fixes(
     sources = conversion.sources
     removed = conversion.removed_results
     compactions = conversion.compactions
+    orphans = conversion.window_orphans
     made: list[Change] = []
     if window is not None:
         problems = window.problems(len(messages))
@@ -197,10 +198,12 @@ def apply_fixes(
         kept = (window or Window()).kept(len(messages))
         made.append(_window_change(messages, kept, window))
         new = {old: i for i, old in enumerate(kept)}
+        messages_before = messages
         messages = [messages[i] for i in kept]
         changes = [_moved(c, new) for c in changes if c.kind != "too-many-messages"]
         # a pending cut for a message that is gone is no longer needed
         changes = [c for c in changes if not (c.kind == "content-too-long" and c.index is None)]
+        orphans = tuple(new[b] for b in _callers_left_out(messages_before, links, new))
         links = tuple((new[a], new[b]) for a, b in links if a in new and b in new)
         sources = tuple(sources[i] for i in kept if i < len(sources))
         removed = tuple((new[a], call) for a, call in removed if a in new)
@@ -241,7 +244,37 @@ def apply_fixes(
         sources=sources,
         removed_results=removed,
         compactions=compactions,
+        window_orphans=orphans,
     )
+
+
+def _callers_left_out(
+    messages: list[dict[str, Any]], links: tuple[tuple[int, int], ...], kept: dict[int, int]
+) -> list[int]:
+    """The kept tool messages whose call is in a message the window left out: by the import's
+    link, or, for a result without one, the assistant message just before its run of tool
+    messages (the pairing check's adjacency).
+
+    >>> roles = ["user", "assistant", "tool", "tool", "assistant", "tool"]
+    >>> _callers_left_out([{"role": r} for r in roles], (), {3: 0, 4: 1, 5: 2})
+    [3]
+    >>> _callers_left_out([{"role": r} for r in roles], ((1, 5),), {5: 0})
+    [5]
+    """
+    linked = {b: a for a, b in links}
+    out = []
+    for b in sorted(kept):
+        if messages[b]["role"] != "tool":
+            continue
+        call = linked.get(b)
+        if call is None:
+            j = b - 1
+            while j >= 0 and messages[j]["role"] == "tool":
+                j -= 1
+            call = j if j >= 0 and messages[j]["role"] == "assistant" else None
+        if call is not None and call not in kept:
+            out.append(b)
+    return out
 
 
 def _moved(change: Change, new: dict[int, int]) -> Change:

@@ -65,6 +65,9 @@ class Conversion:
     #: (calling message, call id) for each tool call whose result message the import removed
     #: (an empty result, as tau-bench's ``think`` calls give): the call is kept, its result not.
     removed_results: tuple[tuple[int, str], ...] = ()
+    #: Tool messages whose call a window (:func:`compactor.formats.fixes.apply_fixes`) left out:
+    #: kept results without their call, by their index in the request.
+    window_orphans: tuple[int, ...] = ()
     #: The request parameters the input itself stated (``budget_chars``, ...), in contract order.
     params_given: tuple[str, ...] = ()
     #: The compactions the log recorded, in order (:class:`RecordedCompaction`); their summaries

@@ -3,7 +3,7 @@ pairs (compactor.analyses.pairing)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 
 import pandas as pd
 
@@ -120,6 +120,36 @@ def split_line(issue: PairingIssue, fix: PairFix | None) -> str:
         f"- **{issue.kind}** ({CAUSES.get(issue.cause, issue.cause)}): {issue.explanation}. "
         f"**Fix:** {advice}."
     )
+
+
+def uncalled_notes(report: PairingReport, window_orphans: Sequence[int] = ()) -> list[str]:
+    """What to say of the tool messages without a call in the input: those whose call the
+    import's window left out, and the others (neither is a breakage of compaction).
+
+    >>> notes = uncalled_notes(PairingReport((), (), (0, 3, 4)), (3, 4))
+    >>> [note.split(": ")[-1] for note in notes]
+    ['#3 and #4.', '#0.']
+    >>> notes[0].startswith("Tool messages whose call is in a message the import's window left")
+    True
+    """
+    orphans = set(window_orphans)
+    windowed = [f"#{i}" for i in report.uncalled if i in orphans]
+    others = [f"#{i}" for i in report.uncalled if i not in orphans]
+    notes = []
+    if windowed:
+        one = len(windowed) == 1
+        notes.append(
+            f"Tool message{'' if one else 's'} whose call is in a message the import's window "
+            f"left out (not a breakage of compaction): {name_list(windowed, limit=len(windowed))}."
+        )
+    if others:
+        one = len(others) == 1
+        notes.append(
+            f"Tool message{'' if one else 's'} without a call before {'it' if one else 'them'} "
+            "in the input (not a breakage of compaction): "
+            f"{name_list(others, limit=len(others))}."
+        )
+    return notes
 
 
 def removed_by_import_note(report: PairingReport) -> str | None:

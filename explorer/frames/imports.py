@@ -163,6 +163,7 @@ def finish(
         sources=tuple(conversion.sources),
         removed_results=tuple(conversion.removed_results),
         compactions=tuple(conversion.compactions),
+        window_orphans=tuple(conversion.window_orphans),
     )
     return conv, Attempt(conversion)
 

@@ -61,6 +61,8 @@ class Conversation:
     sources: tuple[str, ...] = ()
     #: (calling message, call id) of each result the import removed (it was empty).
     removed_results: tuple[tuple[int, str], ...] = ()
+    #: Tool messages whose call the import's window left out (``Conversion.window_orphans``).
+    window_orphans: tuple[int, ...] = ()
     #: The compactions the log recorded (``RecordedCompaction``), for the Graded compactions page.
     compactions: tuple[Any, ...] = ()
     key: str = field(init=False)

@@ -104,6 +104,7 @@ def _body(conv: Conversation) -> str:
             "tool_links": [list(link) for link in conv.tool_links],
             "sources": list(conv.sources),
             "removed_results": [list(r) for r in conv.removed_results],
+            "window_orphans": list(conv.window_orphans),
             "compactions": [c.to_dict() for c in conv.compactions],
         },
         ensure_ascii=False,
@@ -223,6 +224,7 @@ def _conversation(
             sources=tuple(data["sources"]),
             removed_results=tuple((i, call) for i, call in data["removed_results"]),
             compactions=tuple(_compaction(c) for c in data.get("compactions", ())),
+            window_orphans=tuple(int(i) for i in data.get("window_orphans", ())),
         )
         _counts(conv.messages)
         same = conv.key == key

@@ -7,7 +7,13 @@ import pytest
 
 from compactor.analyses.pairing import check_pairing, pair_fix
 from compactor.samples import load_samples
-from explorer.frames.checks import pairing_summary, removed_by_import_note, split_line
+from explorer.frames import imports
+from explorer.frames.checks import (
+    pairing_summary,
+    removed_by_import_note,
+    split_line,
+    uncalled_notes,
+)
 from explorer.session import state
 from explorer.session.conversation import Conversation, params_from
 from explorer.widgets import importing
@@ -182,3 +188,28 @@ def test_the_calls_whose_empty_results_the_import_removed_are_named_on_the_page(
     note = [c.value for c in at.caption if c.value.startswith("The import removed")]
     assert note == [removed_by_import_note(report)]
     assert "#10 and #23" in note[0]
+
+
+def test_results_whose_calls_the_window_left_out_are_said_to_be_so_and_not_uncalled():
+    # 207 messages (a window is offered over 200); it keeps the two results and the answer
+    # after them (#204 to #206), without the two calls before them.
+    filler = [
+        {"role": ("user", "assistant")[i % 2], "content": f"Still looking, step {i}."}
+        for i in range(200)
+    ]
+    attempt = imports.read(json.dumps([*OPENAI[:2], *filler, *OPENAI[2:]]))
+    window = imports.Window(start=204)
+    fallback = params_from({"budget_chars": 2000}, {})
+    step = importing.decide(attempt, "pasted", fallback, window=window)
+    conversation = step.conversation
+    assert conversation.window_orphans == (0, 1)
+    at = start()
+    at.session_state[state.PENDING_KEY] = (conversation, None)
+    at = goto(at.run(), PAGE)
+    assert_clean(at)
+    report = check_pairing(engine(at), conversation.tool_links, conversation.removed_results)
+    assert report.uncalled == (0, 1)
+    captions = [c.value for c in at.caption if c.value.startswith("Tool message")]
+    assert captions == uncalled_notes(report, (0, 1))
+    assert captions[0].startswith("Tool messages whose call is in a message the import's window")
+    assert captions[0].endswith(": #0 and #1.")

@@ -148,3 +148,18 @@ def test_a_window_that_cannot_make_a_request_is_an_error(oversized):
     ]:
         with pytest.raises(FormatError, match=words):
             apply_fixes(oversized, window=window)
+
+
+def test_the_results_whose_call_a_window_leaves_out_are_named_by_link_and_by_position():
+    # 149 is the result of the call in 148, which the range leaves out
+    fixed = apply_fixes(convert(long_history(250, {})), window=Window(start=149, end=248))
+    assert fixed.window_orphans == (0,)
+    assert all(b != 0 for _, b in fixed.tool_links)
+    # without ids, a result pairs with the assistant message before its run of tool messages
+    roles = ["user", "assistant", "tool", "tool", "user", "assistant", "tool"]
+    plain = convert({"messages": [{"role": r, "content": f"m{i}"} for i, r in enumerate(roles)]})
+    assert apply_fixes(plain, window=Window(start=3)).window_orphans == (0,)
+    assert apply_fixes(plain, window=Window(start=1)).window_orphans == ()
+    assert apply_fixes(plain, window=Window(first=1, last=1)).window_orphans == (1,)
+    # keep-last leaves no result without its call here (it starts at a user message)
+    assert apply_fixes(convert(long_history(250, {}))).window_orphans == ()

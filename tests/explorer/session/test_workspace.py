@@ -41,12 +41,13 @@ def test_the_folder_is_created_on_first_use_and_a_conversation_comes_back_whole(
         record=2,
         sources=("[2].traj[0]", "[2].traj[1]", "[2].traj[2]"),
         removed_results=((1, "c0"),),
+        window_orphans=(2,),
     )
     assert workspace.save(conv)
     assert (folder / database.DATABASE).is_file()
     again = workspace.get(conv.key)
     fields = ("messages", "params", "label", "source", "format", "tool_links", "file_name")
-    for name in (*fields, "record", "sources", "removed_results", "key"):
+    for name in (*fields, "record", "sources", "removed_results", "window_orphans", "key"):
         assert getattr(again, name) == getattr(conv, name), name
 
 
