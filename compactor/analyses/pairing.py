@@ -205,11 +205,11 @@ def _call_line_cut(request: Request, call: int, answer: int, output: str | None)
     among the tool messages after the call's message. False when the line is not known."""
     if output is None or len(output) == len(request.contents[call]):
         return False
-    line = _call_line(request, call, answer)
+    line = call_line(request, call, answer)
     return line is not None and line[1] > len(output)
 
 
-def _call_line(request: Request, call: int, answer: int) -> tuple[int, int] | None:
+def call_line(request: Request, call: int, answer: int) -> tuple[int, int] | None:
     """Where the line of the call that ``answer`` answers is in the call's message, if known."""
     found = calls_in(request.contents[call])
     wanted = request.messages[answer].id
@@ -291,7 +291,7 @@ def _candidates(result: CompactionResult, issue: PairingIssue, call: int, answer
                 "as duplicates",
             )
     elif issue.cause == TRIM:
-        line = _call_line(request, call, answer)
+        line = call_line(request, call, answer)
         low, high = contract.RANGES["max_message_chars"]
         end = line[1] if line else 0
         for chars in sorted({max(end, int(low)), len(request.contents[call])}):

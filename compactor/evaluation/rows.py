@@ -19,7 +19,7 @@ import numpy as np
 
 from compactor.analyses.anchors.report import anchor_report, find_anchors
 from compactor.analyses.outcomes import DEFAULT_FUTURE
-from compactor.analyses.pairing import tool_pairs
+from compactor.analyses.pairing import call_line, tool_pairs
 from compactor.analyses.sweeps import BUDGET_RANGE, budget_sweep
 from compactor.engine.pipeline import run
 from compactor.errors import InvalidRequest, Problem
@@ -116,7 +116,8 @@ def conversation_rows(
     Each row equals what ``compact`` gives for the conversation's messages with that setting
     and budget: ``output_chars``, ``output_messages`` and ``budget_met`` of the response,
     ``anchors`` found in the contents and ``anchors_kept`` of them, and ``tool_pairs_broken``
-    (kept tool results without their call, and kept calls without their result). With an
+    (kept tool results without their call, and kept calls without their result, as the Tool
+    pairs check counts them: a call whose line a trim cut away is not kept). With an
     ``encoding``, ``output_tokens`` counts the returned contents' tokens. With a ``future``
     (None: no outcome), ``strategy``, ``needs`` and ``needs_met`` follow, and the probe columns
     when ``probe_columns`` (None: when the item has probes). Raises
@@ -128,6 +129,12 @@ def conversation_rows(
     pairs, _ = tool_pairs(base.roles, item.tool_links)
     calls = np.array([p[0] for p in pairs], dtype=np.int64)
     answers = np.array([p[1] for p in pairs], dtype=np.int64)
+    # where each pair's call line ends in its message (0 when not known: never counted as cut),
+    # and the message's length: a call returned shorter than that end lost its line to trim
+    line_ends = np.array(
+        [(call_line(base, c, a) or (0, 0))[1] for c, a, _ in pairs], dtype=np.int64
+    )
+    call_lengths = np.array([len(base.contents[c]) for c, _, _ in pairs], dtype=np.int64)
     counted: dict[tuple[int, int], int] = {}  # (message, returned chars) -> its tokens
     shared = None
     if future is not None:
@@ -164,6 +171,8 @@ def conversation_rows(
             dtype=np.int64,
         )
         returned = [s.chars for s in sweep.survival]
+        calls_returned = np.array([returned[c] for c in calls.tolist()], dtype=np.int64)
+        line_cut = (calls_returned < call_lengths) & (line_ends > calls_returned)
         need_from = None if shared is None else shared.need_from(params)
         if points is None:
             points = [step.from_budget for step in sweep.steps]
@@ -182,7 +191,9 @@ def conversation_rows(
                 "budget_met": step.budget_met,
                 "anchors": len(anchors),
                 "anchors_kept": int(np.searchsorted(anchor_from, budget, side="right")),
-                "tool_pairs_broken": int(np.count_nonzero(alive[calls] != alive[answers])),
+                "tool_pairs_broken": int(
+                    np.count_nonzero((alive[calls] & ~line_cut) != alive[answers])
+                ),
             }
             if encoding is not None:
                 row["output_tokens"] = _output_tokens(

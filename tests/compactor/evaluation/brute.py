@@ -5,7 +5,8 @@ import random
 
 from compactor import compact
 from compactor.analyses.anchors.report import find_anchors
-from compactor.analyses.pairing import tool_pairs
+from compactor.analyses.pairing import call_line, tool_pairs
+from compactor.input.validation import validate
 from compactor.text.tokens import count_tokens
 
 FUTURE = 5
@@ -15,9 +16,9 @@ PARAMETERS = ("keep_last_n", "keep_roles", "duplicate_threshold", "max_message_c
 
 def brute_row(item, setting, budget, encoding=None, future=FUTURE):
     """What compacting the item's request with ``setting`` at ``budget`` gives, read from the
-    response JSON alone (anchors by the SPEC's rule, tool pairs by who is in the output); with
-    a ``future``, the past compacted alone at ``budget`` and every need's sources looked for in
-    its output, and the probes looked for in the first output."""
+    response JSON alone (anchors by the SPEC's rule, tool pairs by who is in the output, a call
+    only with its call line); with a ``future``, the past compacted alone at ``budget`` and every
+    need's sources looked for in its output, and the probes looked for in the first output."""
     messages = item.request["messages"]
     params = {name: value for name, value in setting.items() if name != "budget_chars"}
     response = compact({"messages": messages, **params, "budget_chars": budget})
@@ -92,7 +93,15 @@ def _kept_counts(item, returned):
         any(i in returned and end <= returned[i] for i, _, end in a.occurrences) for a in anchors
     )
     pairs, _ = tool_pairs([m["role"] for m in messages], item.tool_links)
-    broken = sum((call in returned) != (answer in returned) for call, answer, _ in pairs)
+    request = validate(item.request)
+
+    def call_kept(call, answer):  # returned, with the line of this call (a trim may cut it)
+        if call not in returned:
+            return False
+        line = call_line(request, call, answer)
+        return returned[call] == len(contents[call]) or line is None or line[1] <= returned[call]
+
+    broken = sum(call_kept(call, answer) != (answer in returned) for call, answer, _ in pairs)
     return {"anchors": len(anchors), "anchors_kept": kept, "tool_pairs_broken": broken}
 
 

@@ -6,6 +6,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from compactor import run, validate
+from compactor.analyses.pairing import check_pairing
 from compactor.analyses.sweeps import BUDGET_RANGE
 from compactor.contract import ROLES
 from compactor.evaluation import (
@@ -22,6 +24,7 @@ from compactor.evaluation import (
     settings_grid,
 )
 from compactor.evaluation.corpus import Probe
+from tests.compactor.analyses.test_pairing import SPLITS, linked
 from tests.compactor.evaluation.brute import brute_baseline, brute_row, in_force
 from tests.generate import requests
 from tests.paths import CORPUS, ROOT
@@ -172,3 +175,19 @@ def test_bad_budgets_are_refused_at_the_call(budgets):
 
     with pytest.raises(ProblemError):
         evaluate([], settings_grid(), budgets)
+
+
+@pytest.mark.parametrize("case", sorted(SPLITS))
+def test_the_broken_pairs_are_the_pairs_the_tool_pairs_check_flags(case):
+    # A call whose line a trim cut away is split as the Tool pairs page says, not kept.
+    messages, params, _ = SPLITS[case]
+    links = tuple(linked(messages))
+    item = CorpusItem(case, {"messages": messages, **params}, links)
+    fixed = {k: v for k, v in params.items() if k != "budget_chars"}
+    rows = conversation_rows(item, settings_grid(fixed, {}), future=None)  # every sweep step
+    assert len(rows) > 1
+    for row in rows:
+        request = {"messages": messages, **fixed, "budget_chars": row["budget_chars"]}
+        report = check_pairing(run(validate(request)), links)
+        assert row["tool_pairs_broken"] == len(report.issues), row["budget_chars"]
+    assert any(row["tool_pairs_broken"] for row in rows)  # each case splits at some budget
