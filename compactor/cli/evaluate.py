@@ -300,7 +300,14 @@ def _from_setting(args: argparse.Namespace) -> tuple[dict[str, Any], list[int] |
         args.strategy = setting.strategy if setting else MEMORY_COMPACT
     if setting is None:
         return {}, None
-    if setting.budget_tokens is not None:
+    mine = setting.strategy == args.strategy
+    params = {k: list(v) if isinstance(v, tuple) else v for k, v in setting.params.items()}
+    if setting.budget_tokens is None:
+        return (params if mine else {}), [setting.budget_chars]
+    given = args.budgets is not None or any(
+        option.partition("=")[0].strip() == "budget_chars" for option in args.grid
+    )
+    if not given:
         raise ProblemError(
             [
                 Problem(
@@ -310,9 +317,7 @@ def _from_setting(args: argparse.Namespace) -> tuple[dict[str, Any], list[int] |
                 )
             ]
         )
-    mine = setting.strategy == args.strategy
-    params = {k: list(v) if isinstance(v, tuple) else v for k, v in setting.params.items()}
-    return (params if mine else {}), [setting.budget_chars]
+    return (params if mine else {}), None  # the budgets given take its place
 
 
 def _check_out(args: argparse.Namespace) -> None:

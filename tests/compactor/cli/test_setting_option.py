@@ -149,6 +149,22 @@ def test_evaluate_with_a_setting_is_its_one_setting_at_its_budget(tmp_path, file
     assert "2,500      3 system+user" in done.stdout.decode()
 
 
+def test_evaluate_with_a_setting_in_tokens_runs_its_parameters_at_the_budgets_given(tmp_path):
+    path = tmp_path / "tokens.toml"
+    tokens = Setting(budget_tokens=600, params={"keep_last_n": 3}, encoding="cl100k_base")
+    path.write_text(setting_toml(tokens), "utf-8")
+    refused = cli("evaluate", TAU, "--setting", path)
+    assert refused.returncode == 2 and refused.stdout == b""
+    assert "give --budgets B1,... beside this setting's budget_tokens" in refused.stderr.decode()
+    out = tmp_path / "rows.jsonl"
+    done = cli("evaluate", TAU, "--setting", path, "--budgets", "900,2500", "--out", out)
+    assert done.returncode == 0, done.stderr.decode()
+    grid = settings_grid({"keep_last_n": 3})
+    expected = evaluate(load_corpus(TAU), grid, [900, 2500], RunOptions(workers=1))
+    rows = [json.loads(line) for line in out.read_text("utf-8").splitlines()]
+    assert rows == list(expected)
+
+
 def test_evaluate_with_another_strategys_setting_runs_that_strategy(tmp_path):
     path = tmp_path / "keep.toml"
     path.write_text(setting_toml(Setting(strategy="keep-last", budget_chars=3000)), "utf-8")
