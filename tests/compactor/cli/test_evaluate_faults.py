@@ -60,6 +60,23 @@ def expected(corpus, tmp_path_factory):
     return out.read_bytes()
 
 
+@pytest.fixture(scope="module")
+def long_corpus(tmp_path_factory):
+    """A corpus whose run lasts seconds after its first rows are written (40 conversations
+    took half a second: a loaded machine could let the run end before the signal)."""
+    path = tmp_path_factory.mktemp("long") / "corpus.jsonl"
+    generated_corpus(path, 300)
+    return path
+
+
+@pytest.fixture(scope="module")
+def long_expected(long_corpus, tmp_path_factory):
+    out = tmp_path_factory.mktemp("long_expected") / "rows.jsonl"
+    done = run(long_corpus, *GRID, "--workers", "1", "--out", out)
+    assert done.returncode == 0, done.stderr
+    return out.read_bytes()
+
+
 def test_out_in_a_folder_that_is_not_there_is_a_clear_error(corpus, tmp_path):
     done = run(corpus, *GRID, "--out", tmp_path / "missing" / "rows.jsonl")
     said = done.stderr.decode()
@@ -120,7 +137,7 @@ def test_a_full_disk_is_a_clear_error_and_resume_is_exact(corpus, expected, smal
 @pytest.mark.slow
 def test_two_runs_on_one_rows_file_at_once_cannot_both_write(tmp_path):
     corpus = tmp_path / "corpus.jsonl"
-    generated_corpus(corpus, 150)
+    generated_corpus(corpus, 300)  # seconds of run left for the second to meet
     out = tmp_path / "rows.jsonl"
     args = [corpus, "--grid", "keep_last_n=1,4", "--workers", "1", "--out", out]
     first = subprocess.Popen(
@@ -177,7 +194,8 @@ def test_a_resume_with_another_grid_is_refused_and_a_larger_one_names_what_it_ad
 
 
 @pytest.mark.slow
-def test_interrupting_a_run_keeps_whole_rows_for_resume(corpus, expected, tmp_path):
+def test_interrupting_a_run_keeps_whole_rows_for_resume(long_corpus, long_expected, tmp_path):
+    corpus, expected = long_corpus, long_expected
     out = tmp_path / "rows.jsonl"
     process = subprocess.Popen(
         command(corpus, *GRID, "--workers", "1", "--out", out),

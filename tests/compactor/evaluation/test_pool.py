@@ -94,7 +94,7 @@ def start(corpus, *args):
 @pytest.fixture(scope="module")
 def corpus(tmp_path_factory):
     path = tmp_path_factory.mktemp("pool") / "corpus.jsonl"
-    generated_corpus(path, 160)
+    generated_corpus(path, 480)  # its run lasts seconds after the first rows (160: one)
     return path
 
 
