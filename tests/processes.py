@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import os
+import signal
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 
@@ -53,3 +55,16 @@ def wait_for(condition: Callable[[], bool], seconds: float, step: float = 0.05) 
             return True
         time.sleep(step)
     return condition()
+
+
+@contextmanager
+def hearing_sigint() -> Iterator[None]:
+    """Processes started inside hear SIGINT even where this one ignores it: a background job
+    of a non-interactive shell (as a CI runner may start the suite) ignores SIGINT, and an
+    ignored signal stays ignored through ``exec``, where a handled one is reset to its
+    default."""
+    before = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, before)

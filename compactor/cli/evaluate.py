@@ -300,24 +300,16 @@ def _from_setting(args: argparse.Namespace) -> tuple[dict[str, Any], list[int] |
         args.strategy = setting.strategy if setting else MEMORY_COMPACT
     if setting is None:
         return {}, None
-    mine = setting.strategy == args.strategy
     params = {k: list(v) if isinstance(v, tuple) else v for k, v in setting.params.items()}
+    params = params if setting.strategy == args.strategy else {}
     if setting.budget_tokens is None:
-        return (params if mine else {}), [setting.budget_chars]
-    given = args.budgets is not None or any(
-        option.partition("=")[0].strip() == "budget_chars" for option in args.grid
-    )
-    if not given:
-        raise ProblemError(
-            [
-                Problem(
-                    "evaluate takes a budget in characters (the same for every conversation): "
-                    "give --budgets B1,... beside this setting's budget_tokens",
-                    path=f"{args.setting}: budget_tokens",
-                )
-            ]
-        )
-    return (params if mine else {}), None  # the budgets given take its place
+        return params, [setting.budget_chars]
+    grid = (option.partition("=")[0].strip() for option in args.grid)
+    if args.budgets is None and "budget_chars" not in grid:
+        why = "evaluate takes a budget in characters (the same for every conversation): give "
+        why += "--budgets B1,... beside this setting's budget_tokens"
+        raise ProblemError([Problem(why, path=f"{args.setting}: budget_tokens")])
+    return params, None  # the budgets given take its place
 
 
 def _check_out(args: argparse.Namespace) -> None:

@@ -15,6 +15,7 @@ import pytest
 
 from tests.compactor.cli.test_evaluate import generated_corpus
 from tests.paths import ROOT
+from tests.processes import hearing_sigint
 
 GRID = ["--grid", "keep_last_n=1,4", "--budgets", "600,1500"]
 
@@ -62,10 +63,11 @@ def expected(corpus, tmp_path_factory):
 
 @pytest.fixture(scope="module")
 def long_corpus(tmp_path_factory):
-    """A corpus whose run lasts seconds after its first rows are written (40 conversations
-    took half a second: a loaded machine could let the run end before the signal)."""
+    """A corpus whose run lasts a while after its first rows are written (40 conversations
+    ended half a second after them: a loaded machine could let the run end before the
+    signal)."""
     path = tmp_path_factory.mktemp("long") / "corpus.jsonl"
-    generated_corpus(path, 300)
+    generated_corpus(path, 150)
     return path
 
 
@@ -197,13 +199,14 @@ def test_a_resume_with_another_grid_is_refused_and_a_larger_one_names_what_it_ad
 def test_interrupting_a_run_keeps_whole_rows_for_resume(long_corpus, long_expected, tmp_path):
     corpus, expected = long_corpus, long_expected
     out = tmp_path / "rows.jsonl"
-    process = subprocess.Popen(
-        command(corpus, *GRID, "--workers", "1", "--out", out),
-        cwd=ROOT,
-        env={**os.environ, "PYTHONPATH": str(ROOT)},
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-    )
+    with hearing_sigint():
+        process = subprocess.Popen(
+            command(corpus, *GRID, "--workers", "1", "--out", out),
+            cwd=ROOT,
+            env={**os.environ, "PYTHONPATH": str(ROOT)},
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+        )
     deadline = time.monotonic() + 120
     while (not out.exists() or out.stat().st_size < 2000) and time.monotonic() < deadline:
         time.sleep(0.02)
