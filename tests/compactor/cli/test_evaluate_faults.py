@@ -46,19 +46,28 @@ def key(row):
     return json.dumps(row, sort_keys=True)
 
 
+def corpus_of(factory, conversations):
+    path = factory.mktemp("corpus") / "corpus.jsonl"
+    generated_corpus(path, conversations)
+    return path
+
+
+def whole_run(factory, corpus):
+    """The rows file of the grid run to its end, uninterrupted."""
+    out = factory.mktemp("expected") / "rows.jsonl"
+    done = run(corpus, *GRID, "--workers", "1", "--out", out)
+    assert done.returncode == 0, done.stderr
+    return out.read_bytes()
+
+
 @pytest.fixture(scope="module")
 def corpus(tmp_path_factory):
-    path = tmp_path_factory.mktemp("corpus") / "corpus.jsonl"
-    generated_corpus(path, 40)
-    return path
+    return corpus_of(tmp_path_factory, 40)
 
 
 @pytest.fixture(scope="module")
 def expected(corpus, tmp_path_factory):
-    out = tmp_path_factory.mktemp("expected") / "rows.jsonl"
-    done = run(corpus, *GRID, "--workers", "1", "--out", out)
-    assert done.returncode == 0, done.stderr
-    return out.read_bytes()
+    return whole_run(tmp_path_factory, corpus)
 
 
 @pytest.fixture(scope="module")
@@ -66,17 +75,12 @@ def long_corpus(tmp_path_factory):
     """A corpus whose run lasts a while after its first rows are written (40 conversations
     ended half a second after them: a loaded machine could let the run end before the
     signal)."""
-    path = tmp_path_factory.mktemp("long") / "corpus.jsonl"
-    generated_corpus(path, 150)
-    return path
+    return corpus_of(tmp_path_factory, 150)
 
 
 @pytest.fixture(scope="module")
 def long_expected(long_corpus, tmp_path_factory):
-    out = tmp_path_factory.mktemp("long_expected") / "rows.jsonl"
-    done = run(long_corpus, *GRID, "--workers", "1", "--out", out)
-    assert done.returncode == 0, done.stderr
-    return out.read_bytes()
+    return whole_run(tmp_path_factory, long_corpus)
 
 
 def test_out_in_a_folder_that_is_not_there_is_a_clear_error(corpus, tmp_path):
