@@ -1,0 +1,48 @@
+"""Overview: what the compaction kept, in numbers, stage by stage, and message by message (the
+page the explorer opens on)."""
+"""
+
+import streamlit as st
+
+from explorer.charts import views as charts
+from explorer.frames import views
+from explorer.session.cache import Outcome
+from explorer.widgets import common, outcomes, overview, page
+from explorer.widgets import setting as setting_widgets
+
+
+def draw(outcome: Outcome) -> None:
+    result, response = outcome.result, outcome.response
+    budget_chars = response["budget"]["budget_chars"]
+    overview.introduce(response)
+    overview.headline(response)
+    common.pairing_warning(result)
+    overview.pin_the_task(result)
+
+    st.subheader("What each stage did")
+    overview.stages(result)
+
+    left, right = st.columns([3, 2], gap="large")
+    with left:
+        st.subheader("Characters through the stages")
+        st.altair_chart(
+            charts.waterfall(views.waterfall_frame(result.totals), budget_chars), width="stretch"
+        )
+    with right:
+        st.subheader("The output against the budget")
+        st.altair_chart(
+            charts.output_against_budget(views.output_frame(result), budget_chars),
+            width="stretch",
+        )
+        overview.fate_counts(result)
+
+    st.subheader("Every message's fate")
+    overview.fate_timeline(result)
+    outcomes.needs_section(outcome)
+
+    st.subheader("This setting, for your agent and CI")
+    st.caption(setting_widgets.HELP + " The Output page shows the code.")
+    setting_widgets.ship("overview_download_setting")
+
+
+page.run("Overview", draw)
