@@ -1,6 +1,5 @@
 """Overview: what the compaction kept, in numbers, stage by stage, and message by message (the
 page the explorer opens on)."""
-"""
 
 import streamlit as st
 
