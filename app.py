@@ -1,52 +1,12 @@
-"""The compaction explorer: ``streamlit run app.py`` opens it on the tour sample
-(every stage at work).
+"""The compaction explorer: ``streamlit run app.py`` opens it on the tour sample (every stage at
+work).
 
-This script is the entry and the first page, Overview: what the compaction kept, in numbers,
-stage by stage, and message by message. The other pages are the scripts in pages/ (Streamlit's
-multipage folder); :mod:`explorer.widgets.page` gives every page the same setup and sidebar.
+The entry of every run: it draws what all pages share once (the page setup and the sidebar, with
+the conversation and its parameters) and routes, with Streamlit's own navigation, to the page the
+address names: a script in ``pages/``, listed in :data:`explorer.navigation.PAGES`. Overview is
+the default page.
 """
 
-import streamlit as st
+from explorer.widgets import page
 
-from explorer.charts import views as charts
-from explorer.frames import views
-from explorer.session.cache import Outcome
-from explorer.widgets import common, outcomes, overview, page
-from explorer.widgets import setting as setting_widgets
-
-
-def draw(outcome: Outcome) -> None:
-    result, response = outcome.result, outcome.response
-    budget_chars = response["budget"]["budget_chars"]
-    overview.introduce(response)
-    overview.headline(response)
-    common.pairing_warning(result)
-    overview.pin_the_task(result)
-
-    st.subheader("What each stage did")
-    overview.stages(result)
-
-    left, right = st.columns([3, 2], gap="large")
-    with left:
-        st.subheader("Characters through the stages")
-        st.altair_chart(
-            charts.waterfall(views.waterfall_frame(result.totals), budget_chars), width="stretch"
-        )
-    with right:
-        st.subheader("The output against the budget")
-        st.altair_chart(
-            charts.output_against_budget(views.output_frame(result), budget_chars),
-            width="stretch",
-        )
-        overview.fate_counts(result)
-
-    st.subheader("Every message's fate")
-    overview.fate_timeline(result)
-    outcomes.needs_section(outcome)
-
-    st.subheader("This setting, for your agent and CI")
-    st.caption(setting_widgets.HELP + " The Output page shows the code.")
-    setting_widgets.ship("overview_download_setting")
-
-
-page.run("Overview", draw)
+page.route()

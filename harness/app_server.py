@@ -66,10 +66,13 @@ def stop(process: subprocess.Popen) -> None:
 
 
 @contextmanager
-def running_app(log: Path, options: Sequence[str] = ()) -> Iterator[Server]:
+def running_app(
+    log: Path, options: Sequence[str] = (), workspace: Path | None = None
+) -> Iterator[Server]:
     """A fresh ``streamlit run app.py`` server on a free loopback port, healthy, then stopped.
 
-    ``options`` are more of Streamlit's command-line settings (``--theme.base dark``).
+    ``options`` are more of Streamlit's command-line settings (``--theme.base dark``);
+    ``workspace`` is the folder of its workspace (default: a new empty folder of its own).
     """
     port = free_port()
     command = [
@@ -87,7 +90,7 @@ def running_app(log: Path, options: Sequence[str] = ()) -> Iterator[Server]:
     log.parent.mkdir(parents=True, exist_ok=True)
     # the server's workspace (explorer.session.workspace) is a folder of its own, never the user's
     data = tempfile.TemporaryDirectory(prefix="explorer-workspace-")
-    env = {**os.environ, "COMPACTOR_EXPLORER_DATA": data.name}
+    env = {**os.environ, "COMPACTOR_EXPLORER_DATA": str(workspace or data.name)}
     with data, log.open("w") as out:
         process = subprocess.Popen(command, cwd=ROOT, stdout=out, stderr=subprocess.STDOUT, env=env)
         try:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
@@ -18,7 +19,8 @@ from explorer.session.conversation import Conversation, params_from
 from explorer.widgets.page import FRIENDLY_ERROR
 from harness.app_server import ROOT
 
-APP = ROOT / "app.py"
+#: The entry AppTest runs (app.py's one call, from a folder with no pages/ beside it).
+APP = ROOT / "harness" / "explorer_entry.py"
 TIMEOUT = 60
 WIDGET = {
     "budget_chars": ("number_input", state.PARAM_KEYS["budget_chars"]),
@@ -50,7 +52,8 @@ def load(at: AppTest, request: dict[str, Any], label: str = "Test conversation")
 
 
 def goto(at: AppTest, path: str) -> AppTest:
-    return at.switch_page(path).run()
+    """Open the page at ``path`` (``pages/timeline.py``, as the navigation names it)."""
+    return at.switch_page(os.path.relpath(ROOT / path, APP.parent)).run()
 
 
 def assert_clean(at: AppTest) -> None:

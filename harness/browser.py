@@ -17,7 +17,6 @@ from urllib.parse import parse_qs, urlsplit
 from playwright.sync_api import Browser, Locator, Page, Playwright, Route, expect
 
 from explorer.navigation import PAGES
-from explorer.widgets.menu import KEY as MENU_KEY
 
 # the server, re-exported: tests and benchmarks reach it as this module's
 from harness.app_server import ARTIFACTS, ROOT, Server, running_app, stop  # noqa: F401
@@ -67,9 +66,9 @@ NEXT_FRAME = "() => new Promise(done => requestAnimationFrame(() => requestAnima
 
 
 def url_path(spec: Any) -> str:
-    """The address of a page of ``explorer.navigation.PAGES`` (Streamlit names a page after its
-    file, ``pages/timeline.py`` -> ``timeline``; the default page is the root)."""
-    return "" if spec.path == "app.py" else Path(spec.path).stem
+    """The address of a page of ``explorer.navigation.PAGES`` (its file's name,
+    ``pages/timeline.py`` -> ``timeline``; the default page is the root)."""
+    return spec.url_path
 
 
 class NoBrowser(RuntimeError):
@@ -176,8 +175,19 @@ class Visit:
 
     @property
     def menu(self) -> Locator:
-        """The page menu above every page's title (:mod:`explorer.widgets.menu`)."""
-        return self.page.locator(f".st-key-{MENU_KEY}")
+        """The page menu across the top: Streamlit's navigation, one drop-down per section."""
+        return self.page.get_by_test_id("stTopNav")
+
+    def section(self, name: str) -> Locator:
+        """The menu's drop-down button of the section ``name``."""
+        return self.menu.get_by_test_id("stTopNavSection").filter(
+            has=self.page.get_by_text(name, exact=True)
+        )
+
+    def open_section(self, name: str) -> Locator:
+        """Open the section ``name`` of the menu; its links."""
+        self.section(name).click()
+        return self.page.get_by_test_id("stTopNavPopover").get_by_test_id("stTopNavDropdownLink")
 
     def go(self, title: str) -> None:
         """Switch page with the page menu, as a person does (open the page's section, click
@@ -185,13 +195,8 @@ class Visit:
         self.settle()
         if (self.heading().text_content() or "").strip() == title:
             return  # already there (a click on the current page's link would rerun it)
-        self.menu.get_by_role("button", name=SECTION_OF[title]).click()
-        link = (
-            self.page.get_by_test_id("stPopoverBody")
-            .get_by_test_id("stPageLink-NavLink")
-            .filter(has=self.page.get_by_text(title, exact=True))
-        )
-        link.click()
+        links = self.open_section(SECTION_OF[title])
+        links.filter(has=self.page.get_by_text(title, exact=True)).click()
         expect(self.heading()).to_have_text(title)
         self.settle()
 

@@ -59,8 +59,6 @@ FUTURE_PARAM = "k"
 #: The sidebar's count: characters (not in the link), or tokens of an encoding (``tokens=``).
 TOKENS_PARAM = "tokens"
 TOKENS_KEY = "count_in"
-#: The sidebar's values as the last run began (not a widget's key, so Streamlit keeps it).
-SIDEBAR_VALUES_KEY = "sidebar_values"
 #: Widget keys of the sidebar's parameter controls (the budget has a slider and a number box).
 PARAM_KEYS: Mapping[str, str] = {name: f"param_{name}" for name in PARAM_NAMES}
 BUDGET_SLIDER_KEY = "param_budget_slider"
@@ -247,23 +245,6 @@ def write_params(keys: Mapping[str, str], values: Mapping[str, Any]) -> None:
     for name, key in keys.items():
         value = values[name]
         st.session_state[key] = list(value) if name == "keep_roles" else value
-
-
-def keep_sidebar_values() -> None:
-    """Carry the sidebar's values into this run's widgets (call before drawing them).
-
-    Each page of a multipage app has its own widgets, so the sidebar of the page the user opens
-    would start from its defaults; values the code sets before a widget is drawn win, which is
-    how the sidebar keeps its values from page to page (Streamlit's documented way).
-    """
-    kept = st.session_state.setdefault(SIDEBAR_VALUES_KEY, {})
-    for key in (*PARAM_KEYS.values(), BUDGET_SLIDER_KEY, SAMPLE_KEY, TOKENS_KEY):
-        if key in st.session_state:
-            st.session_state[key] = kept[key] = st.session_state[key]
-        elif key in kept:
-            # Streamlit removes the state of widgets a run did not draw; a run cut short (a page
-            # switch while it ran) can so lose the sidebar's, and its last values come back.
-            st.session_state[key] = kept[key]
 
 
 def params() -> dict[str, Any]:

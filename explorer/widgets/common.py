@@ -9,6 +9,7 @@ import streamlit as st
 
 from compactor import CompactionResult
 from compactor.errors import Problem
+from explorer import navigation
 from explorer.frames import checks, views
 from explorer.frames.imports import problem_row_height, problem_rows
 from explorer.session import cache, state
@@ -81,5 +82,5 @@ def pairing_warning(result: CompactionResult) -> None:
         return
     st.warning(checks.pairing_summary(check.report), icon=":material/call_split:")
     st.page_link(
-        PAIRING_PAGE, label="See every tool call and its result", icon=":material/arrow_forward:"
+        navigation.file_of(PAIRING_PAGE), label="See every tool call and its result", icon=":material/arrow_forward:"
     )

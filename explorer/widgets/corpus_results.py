@@ -36,7 +36,7 @@ DOWNLOAD_KEY = "corpus_download_setting"
 #: The frontier chart's vertical axis: the measure's column and its label.
 MEASURES = {"retention": "Anchors kept", "needed_recall": "Needed-later recall"}
 #: The single-conversation views a worst conversation opens in.
-VIEWS = ("app.py", "pages/anchors.py", "pages/pairing.py", "pages/timeline.py", "pages/output.py")
+VIEWS = ("pages/overview.py", "pages/anchors.py", "pages/pairing.py", "pages/timeline.py", "pages/output.py")
 
 
 def shown_run(corpus: corpus_store.Corpus) -> corpus_store.Run | None:
@@ -308,4 +308,4 @@ def _opener(
     )
     if opened:
         page.open_at_top()
-        st.switch_page(view)
+        st.switch_page(navigation.file_of(view))

@@ -23,6 +23,7 @@ from compactor.analyses.outcomes import (
 )
 from compactor.model import Request
 from compactor.strategies import StrategyComparison
+from explorer import navigation
 from explorer.charts import outcomes as charts
 from explorer.frames import outcomes as frames
 from explorer.session import outcome_cache, state
@@ -182,7 +183,7 @@ def unmet_table(frame: pd.DataFrame) -> None:
         args=(picked,),
         width="stretch",
     ):
-        st.switch_page(TIMELINE)
+        st.switch_page(navigation.file_of(TIMELINE))
 
 
 def _pick(index: int) -> None:

@@ -11,6 +11,7 @@ import streamlit as st
 
 from compactor import CompactionResult
 from compactor.analyses.anchors import AnchorReport
+from explorer import navigation
 from explorer.charts import views as charts
 from explorer.frames import anchors as anchor_frames
 from explorer.frames import stages as stage_frames
@@ -167,7 +168,8 @@ def stages(result: CompactionResult) -> None:
     caption = anchors_caption(cache.anchors(state.conversation(), result, tuning.watched_phrases()))
     if caption is not None:
         st.caption(caption)
-        st.page_link("pages/anchors.py", label="See every anchor", icon=":material/anchor:")
+        st.page_link(
+            navigation.file_of("pages/anchors.py"), label="See every anchor", icon=":material/anchor:")
     acted = stage_frames.stage_messages(result)
     if len(acted):
         with st.expander(f"Every message a stage acted on ({len(acted):,})"):
@@ -204,7 +206,7 @@ def fate_timeline(result: CompactionResult) -> None:
         width="stretch",
     )
     st.page_link(
-        "pages/timeline.py",
+        navigation.file_of("pages/timeline.py"),
         label="Open a message in the fate timeline",
         icon=":material/arrow_forward:",
     )

@@ -46,7 +46,7 @@ def draw(
 
     ``before_budget`` draws something above the exact budget box (the sidebar's slider);
     ``persist="session"`` keeps the values while the form is not drawn (the B form, drawn on
-    one page only).
+    one page only) and through a page switch (the sidebar's A form).
     """
     slot = list(slots) if slots is not None else [st.container() for _ in range(5)]
 

@@ -88,6 +88,7 @@ def draw(samples: Mapping[str, Conversation], descriptions: Mapping[str, tuple[s
             "Sample",
             values,
             key=state.SAMPLE_KEY,
+            persist_state="session",
             format_func=lambda s: descriptions[s][0] if s in samples else labels.get(s, s),
             on_change=_on_sample,
             args=(samples,),
@@ -118,12 +119,14 @@ def draw(samples: Mapping[str, Conversation], descriptions: Mapping[str, tuple[s
                 step=step,
                 format=params.THOUSANDS,
                 key=state.BUDGET_SLIDER_KEY,
+                persist_state="session",
                 on_change=_slider_to_box,
                 help=params.HELP["budget_chars"] + f" The slider spans this conversation "
                 f"({high:,}); the box below takes any value the schema allows.",
             )
 
-        params.draw(keys, before_budget=slider)
+        # kept through every page switch, st.switch_page's too (which sends no widget values)
+        params.draw(keys, before_budget=slider, persist="session")
         st.button(
             "Reset parameters",
             key="reset_params",
@@ -151,6 +154,7 @@ def count_choice() -> None:
         "Count in",
         token_frames.CHOICES,
         key=state.TOKENS_KEY,
+        persist_state="session",
         disabled=missing is not None,
         help="Characters, or real tokens of an OpenAI encoding (o200k_base: GPT-4o and later; "
         "cl100k_base: GPT-4 and GPT-3.5), shown beside the characters with the "

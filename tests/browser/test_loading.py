@@ -18,7 +18,7 @@ from explorer.widgets.importing import TITLES
 from tests.browser.expected import engine_fates
 
 CONVERSATION = next(spec for spec in PAGES if spec.path == "pages/conversation.py")
-OVERVIEW = next(spec for spec in PAGES if spec.path == "app.py")
+OVERVIEW = next(spec for spec in PAGES if spec.path == "pages/overview.py")
 MESSAGES = [
     {"role": "system", "content": "You plan deliveries for a bakery. Answer in one line."},
     {"role": "user", "content": "Which van takes the 06:00 run to the market hall?"},

@@ -1,5 +1,5 @@
 """Every page of the navigation, reached through the page menu, draws its charts and fails
-nowhere; on each, in a laptop's window, the menu marks the page's section and the budget is on
+nowhere; on each, in a laptop's window, the menu marks the page and the budget is on
 screen without scrolling (issue 26, item 15); and on the light theme every line, label and
 outline the explorer colours stands out from the page (issue 18, item 5; the dark theme is
 tests/browser/test_themes.py).
@@ -9,6 +9,8 @@ They are opened on a link whose parameters make every stage act (dedupe, trim an
 every view has something to draw. One session tours them in turn, as a person does: opening the
 app costs seconds, a page switch much less, so each page is checked for all three on one visit.
 """
+
+from urllib.parse import urlsplit
 
 import pytest
 from playwright.sync_api import expect
@@ -31,7 +33,7 @@ LINK_PARAMS = {"budget_chars": 1200, "max_message_chars": 100}
 LINK = f"?sample={SAMPLE}&" + "&".join(f"{k}={v}" for k, v in LINK_PARAMS.items())
 #: Pages that always draw charts, and how many at least, when every stage acts.
 CHARTS = {
-    "app.py": 3,
+    "pages/overview.py": 3,
     "pages/timeline.py": 1,
     "pages/scores.py": 2,
     "pages/protected.py": 1,
@@ -64,23 +66,33 @@ def tour(chromium, app_server):
 
 
 def test_the_menu_lists_every_page_by_section(tour):
+    """Streamlit's own navigation, across the top: the sections in order, each page in its
+    section, and no list of pages in the sidebar."""
     visit = tour
+    sections = visit.menu.get_by_test_id("stTopNavSection")
+    expect(sections).to_have_text(list(navigation.sections()))
     for section, specs in navigation.sections().items():
-        visit.menu.get_by_role("button", name=section).click()
-        body = visit.page.get_by_test_id("stPopoverBody")
-        labels = body.get_by_test_id("stPageLink-NavLink").get_by_test_id("stMarkdownContainer")
-        expect(labels).to_have_text([spec.title for spec in specs])
+        links = visit.open_section(section)
+        expect(links.get_by_test_id("stMarkdownContainer")).to_have_text(
+            [spec.title for spec in specs]
+        )
+        for link, spec in zip(links.all(), specs, strict=True):
+            # the addresses published before Streamlit's navigation: the file's name
+            assert urlsplit(link.get_attribute("href") or "").path == f"/{spec.url_path}"
         visit.page.keyboard.press("Escape")
-        expect(body).to_have_count(0)
-    expect(visit.sidebar.get_by_test_id("stPageLink-NavLink")).to_have_count(0)
+        expect(visit.page.get_by_test_id("stTopNavPopover")).to_have_count(0)
+    expect(visit.sidebar.get_by_test_id("stSidebarNav")).to_have_count(0)
 
 
 def budget_on_screen(visit, spec):
-    """The page's own section is marked in the menu, nothing is scrolled, and the sidebar's
-    budget slider and box are inside the window."""
-    for section in navigation.sections():
-        kind = "primary" if section == spec.section else "secondary"
-        expect(visit.menu.get_by_role("button", name=section)).to_have_attribute("kind", kind)
+    """The page is marked as the current one in its section of the menu (and no other is),
+    nothing is scrolled, and the sidebar's budget slider and box are inside the window."""
+    links = visit.open_section(spec.section)
+    current = links.filter(has=visit.page.get_by_text(spec.title, exact=True))
+    expect(current).to_have_attribute("aria-current", "page")
+    expect(visit.page.locator("[data-testid='stTopNavDropdownLink'][aria-current]")).to_have_count(1)
+    visit.page.keyboard.press("Escape")
+    expect(visit.page.get_by_test_id("stTopNavPopover")).to_have_count(0)
     assert visit.page.evaluate(SCROLLED) == [0, 0]
     for name, control in (("slider", visit.budget_slider()), ("box", visit.budget_box())):
         box = control.bounding_box()

@@ -20,7 +20,7 @@ from tests.paths import ROOT
 
 TAU = ROOT / "tests" / "fixtures" / "real" / "tau_airline_3_records.json"
 CONVERSATION = next(spec for spec in PAGES if spec.path == "pages/conversation.py")
-OVERVIEW = next(spec for spec in PAGES if spec.path == "app.py")
+OVERVIEW = next(spec for spec in PAGES if spec.path == "pages/overview.py")
 FACTS = next(spec for spec in PAGES if spec.path == "pages/facts.py")
 
 

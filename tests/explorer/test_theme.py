@@ -27,7 +27,8 @@ def test_the_legend_lists_every_fate_in_its_colour():
 
 def test_every_page_exists_and_one_is_the_default():
     assert all((ROOT / spec.path).is_file() for spec in PAGES)
-    assert [spec.title for spec in PAGES if spec.path == "app.py"] == ["Overview"]
+    assert [spec.title for spec in PAGES if spec.default] == ["Overview"]
+    assert [spec.url_path for spec in PAGES if spec.default] == [""]
     assert len({spec.path for spec in PAGES}) == len(PAGES)
 
 

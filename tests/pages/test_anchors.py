@@ -55,7 +55,7 @@ def test_watched_phrases_are_anchors_of_kind_watched():
 
 
 def test_the_overview_says_what_each_stage_did_to_the_anchors():
-    at = on_page("app.py", rich_request())
+    at = on_page("pages/overview.py", rich_request())
     report = anchor_report(engine(at))
     captions = [c.value for c in at.caption if c.value.startswith("Anchors (ids")]
     assert captions and f"{report.kept_count:,} of {len(report.anchors):,} kept" in captions[0]

@@ -143,7 +143,7 @@ def test_only_the_differing_rows_and_b_survives_a_page_switch():
     rows = table(at, "fate_b")
     comparison = engine_comparison(at)
     assert list(rows["message"]) == [f"#{i}" for i in comparison.differing]
-    goto(at, "app.py")
+    goto(at, "pages/overview.py")
     goto(at, PAGE)
     assert_clean(at)
     assert b_params(at)["budget_chars"] == 250

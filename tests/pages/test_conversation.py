@@ -234,7 +234,7 @@ def test_broken_json_shows_line_and_column_and_keeps_the_text_and_the_conversati
     assert at.text_area(key=importing.PASTE_KEY).value == broken
     assert conversation(at).sample == DEFAULT_SAMPLE
     # the text survives a visit to another page
-    goto(at, "app.py")
+    goto(at, "pages/overview.py")
     goto(at, PAGE)
     assert at.text_area(key=importing.PASTE_KEY).value == broken
 

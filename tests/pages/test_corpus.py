@@ -404,7 +404,7 @@ def test_the_corpus_its_results_and_the_grid_stay_when_coming_back_from_another_
         load_path(on_corpus_page(), TAU), grid={**GRID, "keep_last_n": "3"}, budgets="900"
     )
     shown = metrics(at)
-    at = goto(goto(at, "app.py"), PAGE)
+    at = goto(goto(at, "pages/overview.py"), PAGE)
     assert_clean(at)
     assert metrics(at) == shown
     assert at.text_input(key=widgets.GRID_KEYS["keep_last_n"]).value == "3"

@@ -7,7 +7,7 @@ from explorer.navigation import PAGES
 from harness.apptest import assert_clean, charts, goto, start
 
 SAMPLES = load_samples()
-CHART_PAGES = {"app.py": 3, "pages/timeline.py": 1, "pages/scores.py": 1}
+CHART_PAGES = {"pages/overview.py": 3, "pages/timeline.py": 1, "pages/scores.py": 1}
 
 
 @pytest.fixture(scope="module", params=SAMPLES, ids=lambda s: s.slug)

@@ -110,7 +110,7 @@ def test_a_larger_budget_keeps_a_fact_from_the_budget_the_table_gives():
 
 def test_the_phrases_are_kept_across_pages():
     at = watching()
-    goto(at, "app.py")
+    goto(at, "pages/overview.py")
     goto(at, PAGE)
     assert_clean(at)
     assert at.text_area(key=PHRASES_KEY).value == PHRASES

@@ -119,7 +119,7 @@ def test_k_is_capped_at_n_minus_2_and_comes_back_on_a_longer_conversation():
     assert at.number_input(key=state.FUTURE_KEY).value == 4
     assert at.number_input(key=state.FUTURE_KEY).max == 4
     check_overview(at, 4)
-    at = goto(load(at, _sample_request("support-chat")), "app.py")
+    at = goto(load(at, _sample_request("support-chat")), "pages/overview.py")
     assert at.number_input(key=state.FUTURE_KEY).value == 5
 
 
@@ -254,7 +254,7 @@ def test_a_pasted_probe_file_shows_its_recall_on_overview():
     at.button(key="outcome_probes_use").click().run()
     assert_clean(at)
     assert list(table(at, "evidence")["probe"]) == ["order", "late"]
-    at = goto(at, "app.py")
+    at = goto(at, "pages/overview.py")
     assert_clean(at)
     found = probe_outcomes(parse_probes(json.loads(text), request.messages), run(request))
     shown_probes = table(at, "strict").set_index("strategy")

@@ -21,7 +21,7 @@ from harness.apptest import (
 )
 from tests.explorer.requests import rich_request
 
-PAGE = "app.py"
+PAGE = "pages/overview.py"
 
 
 def stage_table(at):

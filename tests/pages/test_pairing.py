@@ -126,7 +126,7 @@ def test_a_split_by_dedupe_is_advised_a_dedupe_fix_and_the_fix_rejoins_it():
     assert metrics(at)["Split by compaction"] == "0"
 
 
-@pytest.mark.parametrize("path", ["app.py", "pages/output.py"])
+@pytest.mark.parametrize("path", ["pages/overview.py", "pages/output.py"])
 def test_overview_and_output_warn_about_split_pairs_and_link_to_them(path):
     at = goto(pasted(), path)
     assert_clean(at)
@@ -171,7 +171,7 @@ def test_every_sample_lists_its_pairs_as_the_engine_pairs_them(sample):
     assert list(zip(rows["call"], rows["result"], rows["problem"], strict=True)) == [
         (f"#{p.call}", f"#{p.result}", p.problem or "") for p in report.pairs
     ]
-    overview = goto(at, "app.py")
+    overview = goto(at, "pages/overview.py")
     assert warnings(overview) == ([] if report.ok else [pairing_summary(report)])
 
 

@@ -27,7 +27,7 @@ def test_the_detail_pins_and_unpins_the_message_and_keeps_the_parameters():
 
 def test_overview_pins_the_first_user_message_in_one_click():
     request = rich_request()
-    at = on_page("app.py", request)
+    at = on_page("pages/overview.py", request)
     result = engine(at)
     assert result.messages[1].message.role == "user" and not result.messages[1].protected
     at.button(key="pin_first_user").click().run()

@@ -46,7 +46,7 @@ def saved(found, tmp_path, name="compaction.toml"):
     return path
 
 
-@pytest.mark.parametrize("page", ["app.py", "pages/output.py"])
+@pytest.mark.parametrize("page", ["pages/overview.py", "pages/output.py"])
 def test_the_downloaded_setting_gives_the_cli_the_sidebars_response(page, tmp_path):
     with downloads() as found:
         at = on_page(page, rich_request())
@@ -64,7 +64,7 @@ def test_the_downloaded_setting_gives_the_cli_the_sidebars_response(page, tmp_pa
 
 def test_the_name_and_note_go_into_the_file_and_follow_to_the_other_page():
     with downloads() as found:
-        at = on_page("app.py", rich_request())
+        at = on_page("pages/overview.py", rich_request())
         at.text_input(key=setting_widgets.NAME_KEY).set_value("support bot").run()
         at.text_input(key=setting_widgets.NOTE_KEY).set_value('chosen for "Acme" #2').run()
         overview = setting_from_toml(found[LABEL]["data"])

@@ -48,7 +48,7 @@ def test_the_choice_offers_characters_and_both_encodings_and_starts_at_character
 
 @pytest.mark.parametrize("encoding", ["o200k_base", "cl100k_base"])
 def test_the_overview_stage_table_in_tokens(encoding):
-    at = count_in(on_page("app.py", rich_request()), encoding)
+    at = count_in(on_page("pages/overview.py", rich_request()), encoding)
     assert_clean(at)
     assert at.query_params["tokens"] == encoding
     result = engine(at)
@@ -142,12 +142,12 @@ def test_a_link_with_an_unknown_encoding_counts_characters_and_says_so():
 
 
 def test_the_budget_stays_in_characters():
-    at = count_in(on_page("app.py", rich_request()), "o200k_base")
+    at = count_in(on_page("pages/overview.py", rich_request()), "o200k_base")
     assert request_of(at)["budget_chars"] == 600
     assert metrics(at)["Budget"].startswith(("met", "short by"))
 
 
-TOKEN_PAGES = ["app.py", "pages/conversation.py", "pages/output.py", "pages/timeline.py"]
+TOKEN_PAGES = ["pages/overview.py", "pages/conversation.py", "pages/output.py", "pages/timeline.py"]
 
 
 @pytest.mark.parametrize(

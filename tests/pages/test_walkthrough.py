@@ -124,7 +124,7 @@ def test_back_and_next_move_one_step_and_the_step_outlives_a_page_switch():
     compare(reported(at), expected_at(engine(at), 3))
     at.button(key="walkthrough_back").click().run()
     assert shown_step(at) == 2
-    goto(at, "app.py")
+    goto(at, "pages/overview.py")
     goto(at, PAGE)
     assert shown_step(at) == 2
     at.button_group(key=STEP_KEY).set_value(4).run()
@@ -175,7 +175,7 @@ def test_presentation_mode_enlarges_the_whole_stage_and_keeps_following_the_engi
 
 def test_presentation_mode_outlives_a_page_switch_and_turns_off():
     at = present(on_page(PAGE, rich_request()))
-    goto(at, "app.py")
+    goto(at, "pages/overview.py")
     goto(at, PAGE)
     assert presenting(at) and styles(at)
     at.toggle(key=PRESENTING_KEY).set_value(False).run()

@@ -30,7 +30,7 @@ def test_the_timeline_detail_lists_a_watched_phrase_as_an_anchor():
 
 
 def test_the_overview_and_the_sweep_count_the_watched_anchor():
-    at = goto(watching(), "app.py")
+    at = goto(watching(), "pages/overview.py")
     assert_clean(at)
     report = anchor_report(engine(at), [PHRASE])
     caption = next(c.value for c in at.caption if c.value.startswith("Anchors (ids"))

@@ -162,7 +162,7 @@ def test_no_page_run_reads_a_stored_conversation_it_does_not_show(data, monkeypa
     working(at, stored[5].key)
     (read,) = reading_bodies()
     assert read.endswith(f"where key = '{stored[5].key}'")  # the one shown, by its key
-    for page in ("app.py", "pages/scores.py", "pages/conversation.py"):
+    for page in ("pages/overview.py", "pages/scores.py", "pages/conversation.py"):
         statements.clear()
         working(goto(at, page), stored[5].key)
         assert statements and reading_bodies() == []

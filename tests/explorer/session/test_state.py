@@ -157,18 +157,3 @@ def test_the_budget_slider_of_a_small_conversation_moves_by_one_character():
     assert budget_slider_range(466, 400) == (100, 470, 1)
     assert budget_slider_range(1_583_000, 120_000)[1:] == (400_000, 1_000)
     assert not math.isnan(budget_slider_range(0, 100)[1])
-
-
-def test_sidebar_values_a_cut_short_run_lost_come_back(monkeypatch):
-    """Streamlit removes the state of widgets a run did not draw, so a run stopped by a page
-    switch before the sidebar was drawn loses it; the next run puts the last values back."""
-    session = {state.PARAM_KEYS["budget_chars"]: 900, state.PARAM_KEYS["keep_last_n"]: 7}
-    monkeypatch.setattr(state.st, "session_state", session)
-    state.keep_sidebar_values()
-    assert session[state.PARAM_KEYS["budget_chars"]] == 900
-    del session[state.PARAM_KEYS["budget_chars"]]  # what the cut-short run's clean-up did
-    session[state.PARAM_KEYS["keep_last_n"]] = 3  # a value moved since is the one kept
-    state.keep_sidebar_values()
-    assert session[state.PARAM_KEYS["budget_chars"]] == 900
-    assert session[state.PARAM_KEYS["keep_last_n"]] == 3
-    assert state.PARAM_KEYS["max_message_chars"] not in session  # never set, never invented
