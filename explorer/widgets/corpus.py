@@ -28,11 +28,10 @@ from compactor.evaluation import (
 )
 from compactor.wording import plural
 from explorer.frames import corpus as frames
-from explorer.frames.imports import FORMAT_CHOICES, problem_row_height
+from explorer.frames.imports import FIX_LABELS, FORMAT_CHOICES, problem_row_height
 from explorer.session import corpus_store, state
 from explorer.session.conversation import safe_name
 from explorer.widgets import common
-from explorer.widgets.importing import FIX_LABELS
 
 CORPUS_KEY = "corpus_loaded"  # the corpus_store.Corpus on the page
 RUN_KEY = "corpus_run"  # the corpus_store.Run shown (of the loaded corpus)
