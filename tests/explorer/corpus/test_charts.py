@@ -5,8 +5,7 @@ and the histograms counting every conversation of the setting."""
 import pytest
 
 from compactor.evaluation import RunOptions, evaluate, load_corpus, settings_grid, summarise
-from explorer.charts import corpus as charts
-from explorer.frames import corpus as frames
+from explorer.corpus import charts, frames
 from explorer.theme import FATE_COLOURS, INK, TOTAL_COLOUR
 from tests.paths import ROOT
 

@@ -10,7 +10,8 @@ import pytest
 
 from compactor.contract import DEFAULTS
 from compactor.evaluation import CorpusItem, RunOptions, evaluate, load_corpus, settings_grid
-from explorer.session import corpus_store, database
+from explorer.corpus import store as corpus_store
+from explorer.session import database
 from tests.paths import ROOT
 
 TAU = ROOT / "tests" / "fixtures" / "real" / "tau_airline_3_records.json"

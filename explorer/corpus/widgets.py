@@ -1,5 +1,5 @@
 """The Corpus page's panels: load a corpus, pick the grid, run it with a progress bar (the
-results are :mod:`explorer.widgets.corpus_results`).
+results are :mod:`explorer.corpus.results`).
 
 Loading and running happen in the page body (inside the page's guard), so a failure is a message,
 never a traceback; a failed load changes nothing: the corpus, its results, the uploaded file and
@@ -27,9 +27,10 @@ from compactor.evaluation import (
     settings_grid,
 )
 from compactor.wording import plural
-from explorer.frames import corpus as frames
+from explorer.corpus import frames
+from explorer.corpus import store as corpus_store
 from explorer.frames.imports import FIX_LABELS, FORMAT_CHOICES, problem_row_height
-from explorer.session import corpus_store, state
+from explorer.session import state
 from explorer.session.conversation import safe_name
 from explorer.widgets import common
 

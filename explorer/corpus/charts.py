@@ -16,7 +16,7 @@ from explorer.theme import TOTAL_COLOUR
 FRONTIER = "on the frontier"
 INSIDE = "inside the frontier"
 #: The frontier chart's vertical axes: the measure, its frontier flag within each budget
-#: (:func:`explorer.frames.corpus.frontier_at_budget`), and its title.
+#: (:func:`explorer.corpus.frames.frontier_at_budget`), and its title.
 MEASURES = {
     "retention": ("frontier_at_budget", "Anchors kept (of all anchors)"),
     "needed_recall": ("frontier_needed_at_budget", "Needed-later recall (needs met, of all)"),
@@ -59,7 +59,7 @@ def frontier(
     point per setting: characters out per conversation, and anchors kept of all anchors (or
     needs met of all needs), both axes from 0. A frontier per budget (the settings of that
     budget no other of it beats) is joined in order of characters and its points are labelled
-    with their setting (:func:`explorer.frames.corpus.point_labels`); the chosen setting is
+    with their setting (:func:`explorer.corpus.frames.point_labels`); the chosen setting is
     ringed, and the ``baselines`` (:func:`baseline_frame`: keep-last and random at each
     budget) drawn as grey reference points, a shape each."""
     flag, title = MEASURES[measure]

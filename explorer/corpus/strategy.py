@@ -21,8 +21,9 @@ from compactor.evaluation import (
     strategy_settings,
 )
 from compactor.strategies import STRATEGIES
-from explorer.frames import corpus as frames
-from explorer.session import corpus_store, state
+from explorer.corpus import frames
+from explorer.corpus import store as corpus_store
+from explorer.session import state
 from explorer.widgets import common, strategy_form
 
 KEY = "corpus_other"

@@ -16,7 +16,7 @@ from compactor.evaluation import (
     settings_grid,
     summarise,
 )
-from explorer.frames import corpus as frames
+from explorer.corpus import frames
 from tests.paths import ROOT
 
 SHAREGPT = ROOT / "tests" / "fixtures" / "real" / "sharegpt_glaive_toolcall_4_records.json"

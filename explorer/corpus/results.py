@@ -15,13 +15,13 @@ import streamlit as st
 from compactor.evaluation import SUMMARY_BUDGETS, knee_budgets, summarise
 from compactor.wording import plural
 from explorer import navigation
-from explorer.charts import corpus as charts
-from explorer.frames import corpus as frames
+from explorer.corpus import charts, frames
+from explorer.corpus import store as corpus_store
+from explorer.corpus.widgets import CORPUS_KEY, RUN_KEY, SETTING_KEY
 from explorer.frames import snippets
-from explorer.session import corpus_store, state
+from explorer.session import state
 from explorer.widgets import common, page
 from explorer.widgets import setting as setting_widgets
-from explorer.widgets.corpus import CORPUS_KEY, RUN_KEY, SETTING_KEY
 
 WORST_KEY = "corpus_worst"
 VIEW_KEY = "corpus_view"
