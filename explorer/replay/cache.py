@@ -2,7 +2,7 @@
 and the conversation's anchors found once, so moving the turn slider or clicking a loss costs
 nothing and a parameter move replays only the settings it changes.
 
-A setting is a strategy and a policy (:data:`explorer.session.replays.SETTINGS`); the seeds/003
+A setting is a strategy and a policy (:data:`explorer.replay.runs.SETTINGS`); the seeds/003
 loop around an LLM compact is offered only when a provider is configured, and runs on a button
 (each turn is a paid call).
 """
@@ -26,14 +26,14 @@ from compactor.analyses.replay import (
     SeedLoop,
 )
 from compactor.text import IncrementalAnalysis, history_tokens
-from explorer.session.cache import params_key
-from explorer.session.conversation import Conversation
-from explorer.session.replays import (
+from explorer.replay.runs import (
     SEED_LOOP,
     ReplayRun,
     replay_setting,
     strategy_of,
 )
+from explorer.session.cache import params_key
+from explorer.session.conversation import Conversation
 
 
 @st.cache_resource(max_entries=8, show_spinner=False)

@@ -4,7 +4,7 @@ beside what is not sent now."""
 
 import pandas as pd
 
-from explorer.charts import replay as charts
+from explorer.replay import charts
 from explorer.theme import FATE_COLOURS, SETTING_COLOURS
 
 TURNS = pd.DataFrame(

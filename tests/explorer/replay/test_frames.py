@@ -11,8 +11,8 @@ from compactor.analyses.replay.loop import Fact
 from compactor.analyses.replay.strategies import KeepLast, MemoryCompact
 from compactor.formats import apply_fixes, convert_text
 from compactor.samples import load_sample
-from explorer.frames import replay as frames
-from explorer.session.replays import (
+from explorer.replay import frames
+from explorer.replay.runs import (
     KEEP_LAST,
     MEMORY_ALWAYS,
     SEED_LOOP,

@@ -29,7 +29,7 @@ from compactor.analyses.replay import (
     message_fates,
 )
 from compactor.text import CHARS_PER_TOKEN, estimate_tokens
-from explorer.session.replays import SEED_LOOP, SEED_TRIM, ReplayRun
+from explorer.replay.runs import SEED_LOOP, SEED_TRIM, ReplayRun
 
 TURN_COLUMNS = [
     "setting",

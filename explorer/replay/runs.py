@@ -1,5 +1,5 @@
 """The Replay page's settings and one setting replayed, plain functions (no Streamlit), so the
-frames read a :class:`ReplayRun` and tests build one; :mod:`explorer.session.replay_cache` keeps
+frames read a :class:`ReplayRun` and tests build one; :mod:`explorer.replay.cache` keeps
 them across reruns.
 """
 

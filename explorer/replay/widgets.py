@@ -12,10 +12,11 @@ import streamlit as st
 from compactor.errors import ProblemError
 from compactor.strategies import STRATEGIES, LLMCompact
 from compactor.text import estimate_tokens
-from explorer.frames import replay as frames
-from explorer.session import llm, replay_cache
+from explorer.replay import cache as replay_cache
+from explorer.replay import frames
+from explorer.replay.runs import REGISTRY_SETTINGS, SEED_LOOP, SEED_TRIM, SETTINGS, ReplayRun
+from explorer.session import llm
 from explorer.session.conversation import Conversation
-from explorer.session.replays import REGISTRY_SETTINGS, SEED_LOOP, SEED_TRIM, SETTINGS, ReplayRun
 from explorer.widgets import common, strategy_form
 
 A_KEY, B_KEY = "replay_setting_a", "replay_setting_b"

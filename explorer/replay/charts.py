@@ -92,7 +92,7 @@ def sent_chart(settings: Sequence[str]) -> alt.LayerChart:
 def prefix_chart(settings: Sequence[str]) -> alt.LayerChart:
     """The share of the characters sent that a prompt cache could reuse (the stable prefix), per
     setting (dataset :data:`TURNS`): bold, over the last few turns (``stable_share_smoothed``,
-    :func:`explorer.frames.replay.smoothing_window`); faint behind it, each turn's own
+    :func:`explorer.replay.frames.smoothing_window`); faint behind it, each turn's own
     (``stable_share``), whose comb of ups and downs would hide one setting behind the other."""
     share = alt.Y(
         "stable_share:Q",
@@ -130,7 +130,7 @@ def drift_chart(settings: Sequence[str]) -> alt.LayerChart:
     """Per setting (dataset :data:`TURNS`), the anchors lost at some turn so far (solid, never
     falls) and those not whole in what is sent at the turn (dashed: it falls when a new message
     repeats missing anchors); each message that lost anchors at a turn
-    (:func:`explorer.frames.replay.loss_points`, dataset :data:`POINTS`) a point on the solid
+    (:func:`explorer.replay.frames.loss_points`, dataset :data:`POINTS`) a point on the solid
     line, which a click selects (point selection :data:`LOSS` on setting, turn and message
     ``index``)."""
     names = list(DRIFT_LINES.values())
