@@ -4,7 +4,7 @@ import pytest
 
 from compactor import run, validate
 from compactor.analyses.walkthrough import walkthrough
-from explorer.frames import walkthrough as walk_frames
+from explorer.walkthrough import frames as walk_frames
 from tests.explorer.requests import rich_request
 
 

@@ -10,8 +10,8 @@ import altair as alt
 import pandas as pd
 
 from explorer.charts.layout import LABEL_GAP, clear_of_rule, labelled_top, rule_line, sized
-from explorer.frames.walkthrough import UNDECIDED
 from explorer.theme import FATE_COLOURS, FATES, INK, PHASE_COLOURS, UNDECIDED_COLOUR
+from explorer.walkthrough.frames import UNDECIDED
 
 #: Font size of the walkthrough's charts (axes, legends; the totals' labels are larger).
 PROJECTOR_FONT = 15
