@@ -23,9 +23,8 @@ from compactor.evaluation import (
 )
 from explorer.corpus import frames, results, widgets
 from explorer.corpus import store as corpus_store
-from explorer.frames.imports import problem_rows
+from explorer.frames.imports import FIX_LABELS, problem_rows
 from explorer.session import database, state, workspace
-from explorer.widgets.importing import FIX_LABELS
 from harness.apptest import assert_clean, charts, goto, metrics, start, table
 from tests.corpora import LONG_AT, LONG_RECORD, tau_bench_corpus
 from tests.paths import ROOT

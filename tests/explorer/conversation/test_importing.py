@@ -3,9 +3,9 @@
 import json
 import time
 
+from explorer.conversation import importing
 from explorer.frames import imports
 from explorer.session.conversation import params_from
-from explorer.widgets import importing
 from tests.explorer.requests import rich_request
 
 FALLBACK = params_from({"budget_chars": 555}, {})

@@ -17,12 +17,14 @@ import streamlit as st
 
 from compactor.contract import LIMITS, ROLES
 from compactor.formats import Conversion
-from explorer.frames import imports, opening
+from explorer.conversation import fixing
+from explorer.conversation import frames as opening
+from explorer.frames import imports
 from explorer.frames.imports import FIX_LABELS, Attempt
 from explorer.frames.markup import markdown_literal
 from explorer.session import state
 from explorer.session.conversation import PARAM_NAMES, Conversation, content_key, safe_name
-from explorer.widgets import common, fixing
+from explorer.widgets import common
 
 PASTE_KEY = "paste_text"
 PASTE_FORMAT_KEY = "paste_format"
@@ -301,9 +303,6 @@ def report() -> None:
         st.caption(markdown_literal(line))
     if changes:
         common.table(imports.change_rows(changes))
-
-
-# --- panels --------------------------------------------------------------------------------
 
 
 def samples_panel(
