@@ -4,7 +4,7 @@ response and result."""
 from compactor import run, validate
 from compactor.engine.response import build_response
 from compactor.samples import load_sample
-from explorer.widgets.overview import metrics, protected_warning, unpinned_task
+from explorer.overview.widgets import metrics, protected_warning, unpinned_task
 
 
 def dispatcher(**params):
