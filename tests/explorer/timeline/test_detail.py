@@ -3,7 +3,7 @@
 from compactor import run, validate
 from compactor.model import Message
 from explorer.frames import views
-from explorer.widgets import detail
+from explorer.timeline import detail
 from tests.explorer.requests import rich_request
 
 
