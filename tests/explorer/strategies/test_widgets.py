@@ -1,6 +1,6 @@
 """The Strategies page's options as its form gives them."""
 
-from explorer.widgets.strategies import TRIM_COUNTERS, StrategyOptions, options_from
+from explorer.strategies.widgets import TRIM_COUNTERS, StrategyOptions, options_from
 
 
 def test_nothing_set_asks_for_the_plain_strategies():
