@@ -4,7 +4,10 @@ another strategy of the registry over a grid of its own parameters."""
 
 import streamlit as st
 
-from explorer.widgets import corpus, corpus_results, corpus_strategy, page
+from explorer.corpus import results as corpus_results
+from explorer.corpus import strategy as corpus_strategy
+from explorer.corpus import widgets as corpus
+from explorer.widgets import page
 
 RULE = (
     "Every setting of the grid compacts every conversation of the corpus, at each budget: one "

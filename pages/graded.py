@@ -3,7 +3,7 @@ strategy at the same size, judged on what the conversation needed afterwards."""
 
 import streamlit as st
 
-from explorer.frames import graded as graded_frames
+from explorer.graded import frames as graded_frames
 from explorer.session import cache, state
 from explorer.session.cache import Outcome
 from explorer.widgets import common, page

@@ -5,8 +5,9 @@ import streamlit as st
 
 from explorer.charts import views as charts
 from explorer.frames import views
+from explorer.overview import widgets as overview
 from explorer.session.cache import Outcome
-from explorer.widgets import common, outcomes, overview, page
+from explorer.widgets import common, outcomes, page
 from explorer.widgets import setting as setting_widgets
 
 

@@ -5,14 +5,14 @@ anchors drift away and where, and the history the model sees at any turn."""
 import streamlit as st
 
 from compactor.analyses import parse_phrases
-from explorer.charts import replay as charts
 from explorer.frames import outcomes as outcome_frames
-from explorer.frames import replay as frames
-from explorer.session import replay_cache, state
+from explorer.replay import cache as replay_cache
+from explorer.replay import charts, frames
+from explorer.replay import widgets as controls
+from explorer.session import state
 from explorer.session.cache import Outcome
 from explorer.session.keys import PHRASES_KEY
 from explorer.widgets import common, outcomes, page
-from explorer.widgets import replay as controls
 from explorer.widgets.tuning import MAX_PHRASES
 
 TURN_KEY = "replay_turn"

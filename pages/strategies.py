@@ -12,10 +12,11 @@ from compactor.providers import INSTALL_HINT, PROVIDERS_ENV
 from compactor.strategies import SEED_TRIM
 from explorer.charts import compare as compare_charts
 from explorer.frames import compare as compare_frames
-from explorer.frames import llm as llm_frames
 from explorer.session import llm, state
 from explorer.session.cache import Outcome
-from explorer.widgets import common, outcomes, page, strategies
+from explorer.strategies import frames as llm_frames
+from explorer.strategies import widgets as strategies
+from explorer.widgets import common, outcomes, page
 
 
 def draw(outcome: Outcome) -> None:

@@ -9,7 +9,8 @@ from explorer.frames import views
 from explorer.session import cache, state
 from explorer.session.cache import Outcome
 from explorer.session.keys import PICKER_KEY
-from explorer.widgets import common, detail, page
+from explorer.timeline import detail
+from explorer.widgets import common, page
 
 CHART_KEY = "timeline_chart"
 LAST_PICK_KEY = "timeline_last_pick"

@@ -6,12 +6,12 @@ import streamlit as st
 
 from compactor import CompactionResult
 from compactor.analyses import Step, Walkthrough
-from explorer.charts import walkthrough as walk_charts
 from explorer.frames import compare as compare_frames
 from explorer.frames import markup, views
-from explorer.frames import walkthrough as walk_frames
 from explorer.session import cache, state
 from explorer.session.cache import Outcome
+from explorer.walkthrough import charts as walk_charts
+from explorer.walkthrough import frames as walk_frames
 from explorer.widgets import common, page
 from explorer.widgets import tuning as tuning_widgets
 

@@ -3,7 +3,7 @@
 The database is ``workspace.sqlite3`` in the data folder: ``$COMPACTOR_EXPLORER_DATA`` when set,
 else ``$XDG_DATA_HOME/compaction-explorer`` (``~/.local/share/compaction-explorer``); it is
 created on first use. The workspace's conversations (:mod:`explorer.session.workspace`) and the
-corpora with their runs (:mod:`explorer.session.corpus_store`) are tables of it; each states
+corpora with their runs (:mod:`explorer.corpus.store`) are tables of it; each states
 its own tables (``prepare``), and every connection is opened and configured here.
 
 The database must never stop a page, whatever state it is in. :func:`attempt` runs one piece of

@@ -82,5 +82,7 @@ def pairing_warning(result: CompactionResult) -> None:
         return
     st.warning(checks.pairing_summary(check.report), icon=":material/call_split:")
     st.page_link(
-        navigation.file_of(PAIRING_PAGE), label="See every tool call and its result", icon=":material/arrow_forward:"
+        navigation.file_of(PAIRING_PAGE),
+        label="See every tool call and its result",
+        icon=":material/arrow_forward:",
     )

@@ -21,16 +21,16 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable, Iterator
-from typing import Any
 from contextlib import contextmanager
+from typing import Any
 
 import streamlit as st
 
 from compactor.samples import DEFAULT_SAMPLE
+from explorer import navigation
 from explorer.session import cache, state
 from explorer.session.cache import Outcome
 from explorer.session.samples import sample_conversations, sample_descriptions
-from explorer import navigation
 from explorer.widgets import sidebar
 from explorer.widgets.common import show_problems
 

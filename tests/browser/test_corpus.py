@@ -16,9 +16,8 @@ from compactor.evaluation import (
     settings_grid,
     summarise,
 )
-from explorer.frames import corpus as frames
+from explorer.corpus import frames, widgets
 from explorer.navigation import PAGES
-from explorer.widgets import corpus as widgets
 from tests.corpora import tau_bench_corpus
 from tests.paths import ROOT
 

@@ -8,11 +8,11 @@ import pytest
 from playwright.sync_api import expect
 
 from compactor.formats import Window, convert_text
+from explorer.conversation.fixing import WINDOW_KINDS
+from explorer.conversation.importing import TITLES
 from explorer.frames import imports
 from explorer.frames.imports import FIX_LABELS
 from explorer.navigation import PAGES
-from explorer.widgets.fixing import WINDOW_KINDS
-from explorer.widgets.importing import TITLES
 from tests.long_logs import long_codex_rollout
 
 CONVERSATION = next(spec for spec in PAGES if spec.path == "pages/conversation.py")

@@ -13,8 +13,8 @@ from playwright.sync_api import expect
 from compactor.errors import UnreadableJSON
 from compactor.input.jsonio import parse_json
 from compactor.samples import DEFAULT_SAMPLE, load_sample
+from explorer.conversation.importing import TITLES
 from explorer.navigation import PAGES
-from explorer.widgets.importing import TITLES
 from tests.browser.expected import engine_fates
 
 CONVERSATION = next(spec for spec in PAGES if spec.path == "pages/conversation.py")

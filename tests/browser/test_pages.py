@@ -90,7 +90,9 @@ def budget_on_screen(visit, spec):
     links = visit.open_section(spec.section)
     current = links.filter(has=visit.page.get_by_text(spec.title, exact=True))
     expect(current).to_have_attribute("aria-current", "page")
-    expect(visit.page.locator("[data-testid='stTopNavDropdownLink'][aria-current]")).to_have_count(1)
+    expect(visit.page.locator("[data-testid='stTopNavDropdownLink'][aria-current]")).to_have_count(
+        1
+    )
     visit.page.keyboard.press("Escape")
     expect(visit.page.get_by_test_id("stTopNavPopover")).to_have_count(0)
     assert visit.page.evaluate(SCROLLED) == [0, 0]

@@ -12,7 +12,7 @@ from compactor.analyses.anchors.report import find_anchors
 from compactor.analyses.replay.strategies import replay_request
 from compactor.samples import load_sample
 from explorer.navigation import PAGES
-from explorer.session.replays import KEEP_LAST, MEMORY_ALWAYS
+from explorer.replay.runs import KEEP_LAST, MEMORY_ALWAYS
 from tests.browser import looks
 from tests.browser.conftest import visiting
 

@@ -11,9 +11,9 @@ from playwright.sync_api import expect
 
 from compactor.errors import FormatError
 from compactor.formats import convert_text
+from explorer.conversation.importing import TITLES
 from explorer.frames.imports import problem_row_height
 from explorer.navigation import PAGES
-from explorer.widgets.importing import TITLES
 from tests.browser.conftest import visiting
 from tests.browser.expected import engine_fates
 from tests.paths import ROOT

@@ -1,7 +1,7 @@
 """What the explorer's import must show for each hostile body, from its own pure layer.
 
 The Conversation page's paste box and upload run ``explorer.frames.imports.read`` and
-``explorer.widgets.importing.decide`` on what they are given; the page tests (AppTest and the
+``explorer.conversation.importing.decide`` on what they are given; the page tests (AppTest and the
 browser) check that the page shows exactly that, and what holds whatever the layer says: every
 refusal is a problem table whose every row says where, the whole-input shapes at ``$``, at most
 100 rows and then the count of the rest.
@@ -15,9 +15,9 @@ from typing import Any
 
 from compactor.errors import MAX_PROBLEMS
 from compactor.samples import DEFAULT_SAMPLE, load_sample
+from explorer.conversation import importing
 from explorer.frames import imports
 from explorer.session.conversation import params_from
-from explorer.widgets import importing
 from harness.hostile_cases import CASES, Case
 
 #: Bodies that are one wrong shape as a whole: their one problem is at ``$``.

@@ -9,8 +9,8 @@ through the paste box in the browser (tests/browser/test_hostile_paste.py).
 
 import pytest
 
+from explorer.conversation import importing
 from explorer.session import state
-from explorer.widgets import importing
 from harness.apptest import assert_clean, goto, params, start, table
 from tests.hostile.explorer_answers import answer, check_refusal, uploaded_only
 

@@ -7,8 +7,8 @@ import pytest
 from compactor.contract import DEFAULTS
 from compactor.formats import convert_text
 from compactor.samples import DEFAULT_SAMPLE, load_samples
+from explorer.conversation import importing
 from explorer.session import state
-from explorer.widgets import importing
 from harness.apptest import assert_clean, goto, params, set_param, start, table
 from tests.explorer.requests import rich_request
 from tests.paths import ROOT

@@ -21,12 +21,10 @@ from compactor.evaluation import (
     summarise,
     worst_by_needed_recall,
 )
-from explorer.frames import corpus as frames
-from explorer.frames.imports import problem_rows
-from explorer.session import corpus_store, database, state, workspace
-from explorer.widgets import corpus as widgets
-from explorer.widgets import corpus_results as results
-from explorer.widgets.importing import FIX_LABELS
+from explorer.corpus import frames, results, widgets
+from explorer.corpus import store as corpus_store
+from explorer.frames.imports import FIX_LABELS, problem_rows
+from explorer.session import database, state, workspace
 from harness.apptest import assert_clean, charts, goto, metrics, start, table
 from tests.corpora import LONG_AT, LONG_RECORD, tau_bench_corpus
 from tests.paths import ROOT

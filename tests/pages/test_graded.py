@@ -3,8 +3,8 @@ lineup table as the grading says; a conversation without one says so."""
 
 from compactor.analyses import RECORDED, grade
 from compactor.formats import convert_text
-from explorer.frames import graded as graded_frames
 from explorer.frames.imports import finish
+from explorer.graded import frames as graded_frames
 from explorer.session import state
 from harness.apptest import assert_clean, engine, goto, page_text, start, table
 from tests.paths import ROOT

@@ -19,8 +19,8 @@ from compactor.analyses.outcomes import (
 from compactor.analyses.replay.strategies import replay_request
 from compactor.formats import apply_fixes, convert_text
 from explorer.frames import outcomes as frames
+from explorer.replay.runs import MEMORY_ALWAYS
 from explorer.session import state
-from explorer.session.replays import MEMORY_ALWAYS
 from explorer.widgets.outcomes import OPEN_PICK_KEY, PROBE_TEXT_KEY
 from harness.apptest import (
     assert_clean,

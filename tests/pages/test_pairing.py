@@ -7,6 +7,7 @@ import pytest
 
 from compactor.analyses.pairing import check_pairing, pair_fix
 from compactor.samples import load_samples
+from explorer.conversation import importing
 from explorer.frames import imports
 from explorer.frames.checks import (
     pairing_summary,
@@ -16,7 +17,6 @@ from explorer.frames.checks import (
 )
 from explorer.session import state
 from explorer.session.conversation import Conversation, params_from
-from explorer.widgets import importing
 from harness.apptest import assert_clean, engine, goto, metrics, set_param, start, table
 from tests.compactor.analyses.test_pairing import SPLITS
 from tests.paths import CORPUS

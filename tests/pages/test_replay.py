@@ -14,15 +14,15 @@ from compactor.analyses.replay.fates import cache_reuse
 from compactor.analyses.replay.strategies import Registered, replay_request
 from compactor.formats import apply_fixes, convert_text
 from compactor.samples import load_samples
-from explorer.session import state
-from explorer.session.replays import (
+from explorer.replay.runs import (
     KEEP_LAST,
     MEMORY_ALWAYS,
     MEMORY_OVER,
     REGISTRY_SETTINGS,
     SEED_TRIM,
 )
-from explorer.widgets.replay import A_KEY, B_KEY, NONE, TRIM_KEEP_KEY, TRIM_TOKENS_KEY
+from explorer.replay.widgets import A_KEY, B_KEY, NONE, TRIM_KEEP_KEY, TRIM_TOKENS_KEY
+from explorer.session import state
 from harness.apptest import (
     assert_clean,
     chart_rows,

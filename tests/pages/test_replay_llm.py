@@ -11,8 +11,8 @@ from compactor.analyses.replay.loop import replay
 from compactor.analyses.replay.strategies import ProviderCompact, SeedLoop
 from compactor.providers import OPENAI, PROVIDERS_ENV, ProviderConfig, provider_for
 from compactor.strategies.llm_compact import LLMCompact
-from explorer.session.replays import SEED_LOOP
-from explorer.widgets.replay import B_KEY, LOOP_LIMIT_KEY
+from explorer.replay.runs import SEED_LOOP
+from explorer.replay.widgets import B_KEY, LOOP_LIMIT_KEY
 from harness.apptest import assert_clean, chart_rows, on_page, page_text, request_of
 from tests.llm_server import KEY_ENV, SECRET, providers_toml
 

@@ -12,9 +12,9 @@ import pytest
 
 from compactor import compact
 from compactor.integrations import Setting, load_setting, setting_from_toml, setting_toml
+from explorer.corpus import results as corpus_results
 from explorer.frames import snippets
 from explorer.session import state
-from explorer.widgets import corpus_results
 from explorer.widgets import setting as setting_widgets
 from harness.apptest import assert_clean, downloads, goto, on_page, params, request_of, set_param
 from tests.explorer.requests import rich_request

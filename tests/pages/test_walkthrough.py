@@ -8,9 +8,9 @@ import pytest
 
 from compactor.analyses.walkthrough import walkthrough
 from compactor.samples import load_samples
-from explorer.charts import walkthrough as walk_charts
 from explorer.frames import views
 from explorer.session.keys import STEP_KEY
+from explorer.walkthrough import charts as walk_charts
 from explorer.widgets.tuning import PRESENTING_KEY, STAGE_KEY
 from harness.apptest import (
     MOVES,

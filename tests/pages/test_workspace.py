@@ -11,8 +11,8 @@ import time
 import pytest
 
 from compactor.samples import DEFAULT_SAMPLE
+from explorer.conversation import importing
 from explorer.session import database, state, workspace
-from explorer.widgets import importing
 from harness.apptest import assert_clean, goto, start
 from tests.explorer import faults
 

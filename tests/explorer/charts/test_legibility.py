@@ -16,11 +16,11 @@ from compactor.samples import load_sample, load_samples
 from explorer.charts import layout
 from explorer.charts import sweeps as sweep_charts
 from explorer.charts import views as charts
-from explorer.charts import walkthrough as walk_charts
 from explorer.frames import sweeps as sweep_frames
 from explorer.frames import views
-from explorer.frames import walkthrough as walk_frames
 from explorer.theme import CANVAS_INK, INK
+from explorer.walkthrough import charts as walk_charts
+from explorer.walkthrough import frames as walk_frames
 from tests.explorer.charts.test_layout import every_chart
 from tests.explorer.requests import rich_request
 

@@ -13,12 +13,12 @@ from compactor.strategies.lineup import compare_strategies
 from explorer.charts import compare as compare_charts
 from explorer.charts import sweeps as sweep_charts
 from explorer.charts import views as charts
-from explorer.charts import walkthrough as walk_charts
 from explorer.frames import compare as compare_frames
 from explorer.frames import sweeps as sweep_frames
 from explorer.frames import views
-from explorer.frames import walkthrough as walk_frames
 from explorer.theme import BUDGET_COLOUR, FATE_COLOURS, FATES
+from explorer.walkthrough import charts as walk_charts
+from explorer.walkthrough import frames as walk_frames
 from tests.explorer.requests import rich_request
 
 

@@ -7,7 +7,7 @@ import ast
 import pytest
 
 from compactor.integrations import Setting, SettingError, setting_from_toml
-from explorer.frames import corpus as corpus_frames
+from explorer.corpus import frames as corpus_frames
 from explorer.frames import snippets
 from tests.explorer.requests import rich_request
 

@@ -8,7 +8,7 @@ from compactor import compact, run, validate
 from explorer.frames import stages as stage_frames
 from explorer.frames import views
 from explorer.theme import FATES
-from explorer.widgets import detail
+from explorer.timeline import detail
 from tests.explorer.requests import rich_request
 from tests.generate import requests
 

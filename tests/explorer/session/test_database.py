@@ -39,7 +39,8 @@ def test_an_attempt_makes_the_folder_and_the_tables_and_commits_on_success(folde
 
 
 def test_the_workspace_and_the_corpora_are_tables_of_one_database(folder):
-    from explorer.session import corpus_store, workspace
+    from explorer.corpus import store as corpus_store
+    from explorer.session import workspace
     from explorer.session.conversation import Conversation
 
     conv = Conversation(
