@@ -72,7 +72,7 @@ def llm_section(result) -> None:
     if not len(registry):
         st.info(
             f"No provider is configured. Name a providers TOML file in {PROVIDERS_ENV} before "
-            "starting the explorer (the README shows one for OpenAI and one for a local "
+            "starting the explorer (docs/llm-compact.md shows one for OpenAI and one for a local "
             f"Ollama); the clients come with the llm extra: {INSTALL_HINT}",
             icon=":material/key_off:",
         )

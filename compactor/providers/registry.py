@@ -59,6 +59,6 @@ class ProviderRegistry(Mapping[str, Provider]):
         else:
             reason = (
                 "no provider is configured here: set the environment variable "
-                f"{PROVIDERS_ENV} to a providers TOML file (see the README)"
+                f"{PROVIDERS_ENV} to a providers TOML file (see docs/llm-compact.md)"
             )
         raise InvalidRequest([Problem(reason, path="providerID")])

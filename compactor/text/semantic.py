@@ -29,7 +29,7 @@ INSTALL_HINT = f"meaning-level similarity needs the semantic extra: {install_com
 #: 0.18 to 0.76 and unrelated sentences -0.10 to 0.27, but whole messages of one conversation
 #: share their topic: half of the same-role pairs in the samples score over 0.2 to 0.4. 0.5
 #: flags about one pair in ten there, and few short paraphrases (recall and precision of the
-#: written pairs at every threshold are in the README); lower it to see more.
+#: written pairs at every threshold are in docs/tokens.md); lower it to see more.
 DEFAULT_THRESHOLD = 0.5
 MODEL = "l2_supercat"
 DIMENSIONS = 256

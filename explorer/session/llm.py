@@ -1,8 +1,9 @@
 """LLM compact in the explorer: the configured providers, and each answer kept per request and
 provider for the session, because a call costs money: it runs on a button, never on a slider.
 
-Providers come from the TOML file ``COMPACTOR_PROVIDERS`` names (see the README); keys are read
-from the environment variables the file names and never reach the page, the link or an export.
+Providers come from the TOML file ``COMPACTOR_PROVIDERS`` names (see docs/llm-compact.md); keys
+are read from the environment variables the file names and never reach the page, the link or an
+export.
 """
 
 from __future__ import annotations

@@ -39,7 +39,7 @@ def test_paraphrases_score_higher_than_unrelated_pairs():
         (HELD_OUT_PARAPHRASES, HELD_OUT_UNRELATED),
     ):
         assert np.median(cosines(paraphrases)) > np.max(cosines(unrelated)) * 1.2
-    # What the README reports: recall and precision at a few thresholds, on both sets.
+    # What docs/tokens.md reports: recall and precision at a few thresholds, on both sets.
     measured = {
         t: (
             recall_precision(PARAPHRASES, UNRELATED, t),

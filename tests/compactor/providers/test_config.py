@@ -178,10 +178,10 @@ def test_the_registry_from_the_environment(monkeypatch, tmp_path):
     assert sorted(ProviderRegistry.from_environment()) == ["claude", "local"]
 
 
-def test_the_readme_configuration_is_valid():
-    readme = (ROOT / "README.md").read_text("utf-8")
-    block = readme.split("```toml\n", 1)[1].split("```", 1)[0]
-    configs = parse_providers(block, "README.md")
+def test_the_documented_configuration_is_valid():
+    guide = (ROOT / "docs" / "llm-compact.md").read_text("utf-8")
+    block = guide.split("```toml\n", 1)[1].split("```", 1)[0]
+    configs = parse_providers(block, "docs/llm-compact.md")
     assert sorted(configs) == ["claude", "local", "openai"]
     assert configs["local"].base_url == "http://localhost:11434/v1"
     assert configs["openai"].base_url == "https://api.openai.com/v1"
