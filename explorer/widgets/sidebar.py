@@ -1,6 +1,7 @@
-"""The shared sidebar: the sample picker, the parameter form (A) and the current request (the page
-links are in the menu above each page, :mod:`explorer.widgets.menu`, so that the parameters are
-on screen without scrolling)."""
+"""The shared sidebar, drawn once a run by the entry (``app.py``): the sample picker, the parameter
+form (A) and the current request. The page links are in Streamlit's navigation across the top, so
+that the parameters are on screen without scrolling; the controls persist for the session, so a
+page switch of any kind keeps them."""
 
 from __future__ import annotations
 
