@@ -13,6 +13,8 @@ from playwright.sync_api import Browser, Locator
 
 from harness import browser as driver
 
+#: A laptop's browser window: the size the parameters were once found below the fold in.
+LAPTOP = {"width": 1400, "height": 900}
 #: The window the rough edges were found in, demoing and teaching with real files.
 DEMO_VIEWPORT = {"width": 1600, "height": 1000}
 

@@ -1,27 +1,53 @@
-"""Every page's address opens that page, drawn with the shared sidebar and the menu, even as the
-very first request to a fresh server (issue 32): until ``st.navigation`` has run once in a
-server, Streamlit routes such a request the legacy way, the ``pages/`` script alone, and the
-explorer must take the routing over (``explorer.widgets.page``). The links published before the
-explorer moved to Streamlit's navigation keep opening the same view: each page's address (its
-file's name), the README's parameter link (``?sample=dispatcher&budget_chars=400&...``) and a
-workspace share link (``?c=KEY``).
+"""Every page opened by its address, as the very first request to a fresh server (issue 32), is
+drawn with the shared sidebar and the menu, draws its charts and fails nowhere; in a laptop's
+window the menu marks the page and the budget is on screen without scrolling (issue 26, item 15);
+on the light theme every line, label and outline the explorer colours stands out from the page
+(issue 18, item 5; the dark theme is tests/browser/test_themes.py). The links published before
+the explorer moved to Streamlit's navigation open the same view: each page's address (its file's
+name), the README's parameter link (``?sample=dispatcher&budget_chars=400&...``) and a workspace
+share link (``?c=KEY``).
 
-Each page gets a server of its own, so that its address is that server's first request (about
-5 s of worker time a page: a fresh server's first run imports the explorer)."""
+Until ``st.navigation`` has run once in a server, Streamlit routes a page's address the legacy
+way, the ``pages/`` script alone, and the explorer must take the routing over
+(``explorer.widgets.page``): so each page gets a server of its own, whose first request its
+address is (about 5 s of worker time a page: a fresh server's first run imports the explorer).
+The pages come from ``explorer.navigation.PAGES``, so a page added there is covered here too;
+they are opened on a link whose parameters make every stage act (dedupe, trim and drop), so
+every view has something to draw. This file's tests need no shared server, so they are shared
+out one by one over the workers (tests/conftest.py).
+"""
 
 from urllib.parse import parse_qs, urlsplit
 
 import pytest
 from playwright.sync_api import expect
 
+from compactor.samples import load_sample
 from explorer.navigation import PAGES
 from explorer.session import workspace
 from explorer.session.conversation import Conversation
 from explorer.session.database import DATA_ENV
 from explorer.widgets.page import FRIENDLY_ERROR
 from harness import browser as driver
+from tests.browser import looks
 from tests.browser.conftest import visiting
+from tests.browser.expected import result
 
+#: How far the window and the sidebar are scrolled.
+SCROLLED = """() => [window.scrollY,
+    document.querySelector('[data-testid="stSidebarContent"]').scrollTop]"""
+SAMPLE = "repeated-questions"
+LINK_PARAMS = {"budget_chars": 1200, "max_message_chars": 100}
+LINK = f"?sample={SAMPLE}&" + "&".join(f"{k}={v}" for k, v in LINK_PARAMS.items())
+#: Pages that always draw charts, and how many at least, when every stage acts.
+CHARTS = {
+    "pages/overview.py": 3,
+    "pages/timeline.py": 1,
+    "pages/scores.py": 2,
+    "pages/protected.py": 1,
+    "pages/duplicates.py": 1,
+    "pages/trims.py": 1,
+}
 #: The parameter link the README published before the move (the dispatcher sample, every value).
 PUBLISHED = {
     "sample": "dispatcher",
@@ -51,6 +77,82 @@ MINE = Conversation(
 )
 
 
+def test_the_link_makes_every_stage_act():
+    linked = result({**load_sample(SAMPLE).request, **LINK_PARAMS})
+    assert linked.deduplication.removed and linked.trimming.cuts and linked.dropping.dropped
+    assert linked.protection.indices
+
+
+def test_every_page_in_charts_is_in_the_navigation():
+    assert set(CHARTS) <= {spec.path for spec in PAGES}
+
+
+def test_every_themed_page_is_in_the_navigation():
+    assert set(looks.THEMED_PAGES) <= {spec.title for spec in PAGES}
+
+
+def query(visit):
+    return {k: v[-1] for k, v in parse_qs(urlsplit(visit.page.url).query).items()}
+
+
+def drawn_with_the_shared_frame(visit, spec, budget):
+    """The page named ``spec`` is drawn at its address, without an error, with the menu across
+    the top and the sidebar holding the link's budget."""
+    expect(visit.heading()).to_have_text(spec.title)
+    expect(visit.menu.get_by_test_id("stTopNavSection")).to_have_count(5)
+    expect(visit.budget_box()).to_have_value(str(budget))
+    assert not visit.exceptions()
+    expect(visit.main.get_by_text(FRIENDLY_ERROR)).to_have_count(0)
+    assert urlsplit(visit.page.url).path == f"/{spec.url_path}"
+    assert not visit.errors, visit.errors
+
+
+def budget_on_screen(visit, spec):
+    """The page is marked as the current one in its section of the menu (and no other is),
+    nothing is scrolled, and the sidebar's budget slider and box are inside the window."""
+    links = visit.open_section(spec.section)
+    current = links.filter(has=visit.page.get_by_text(spec.title, exact=True))
+    expect(current).to_have_attribute("aria-current", "page")
+    marked = visit.page.locator("[data-testid='stTopNavDropdownLink'][aria-current]")
+    expect(marked).to_have_count(1)
+    visit.page.keyboard.press("Escape")
+    expect(visit.page.get_by_test_id("stTopNavPopover")).to_have_count(0)
+    assert visit.page.evaluate(SCROLLED) == [0, 0]
+    window = looks.LAPTOP
+    for name, control in (("slider", visit.budget_slider()), ("box", visit.budget_box())):
+        box = control.bounding_box()
+        assert box is not None, f"the budget {name} is not drawn on {spec.title}"
+        top, bottom = box["y"], box["y"] + box["height"]
+        assert top >= 0 and bottom <= window["height"], (
+            f"the budget {name} is at y {top:.0f} to {bottom:.0f} on {spec.title}, in a window "
+            f"{window['height']} tall"
+        )
+        assert box["x"] >= 0 and box["x"] + box["width"] <= window["width"]
+
+
+@pytest.mark.parametrize("spec", PAGES, ids=lambda spec: spec.title)
+def test_every_page_opens_by_its_address_as_a_fresh_servers_first_request(chromium, spec):
+    log = driver.ARTIFACTS / f"deep-link-{spec.url_path or 'root'}.log"
+    name = f"test_every_page_opens_by_its_address[{spec.title}]"
+    with (
+        driver.running_app(log) as server,
+        visiting(chromium, server, name, looks.LAPTOP) as visit,
+    ):
+        visit.open(f"{spec.url_path}{LINK}")
+        drawn_with_the_shared_frame(visit, spec, LINK_PARAMS["budget_chars"])
+        assert query(visit)["sample"] == SAMPLE
+        budget_on_screen(visit, spec)
+        charts = visit.charts()
+        assert len(charts) >= CHARTS.get(spec.path, 0), f"{spec.title} drew {len(charts)} charts"
+        for number, chart in enumerate(charts, start=1):
+            assert visit.chart_rows(chart), f"chart {number} of {spec.title} drew no marks"
+        if spec.title in looks.THEMED_PAGES:  # the light theme (the dark: test_themes.py)
+            looks.show_what_is_coloured(visit, spec.title)
+            looks.check_page(visit, "light", spec.title)
+        assert not visit.exceptions()
+        assert not visit.errors, visit.errors
+
+
 @pytest.fixture(scope="module")
 def kept(tmp_path_factory):
     """A workspace folder that already holds :data:`MINE` (as an earlier session left it)."""
@@ -59,22 +161,6 @@ def kept(tmp_path_factory):
         patch.setenv(DATA_ENV, str(folder))
         assert workspace.save(MINE)
     return folder
-
-
-def query(visit):
-    return {k: v[-1] for k, v in parse_qs(urlsplit(visit.page.url).query).items()}
-
-
-def drawn_with_the_shared_frame(visit, spec, budget):
-    """The page named ``spec`` is drawn, without an error, with the menu across the top and the
-    sidebar holding the link's budget."""
-    expect(visit.heading()).to_have_text(spec.title)
-    expect(visit.menu.get_by_test_id("stTopNavSection")).to_have_count(5)
-    expect(visit.budget_box()).to_have_value(str(budget))
-    assert not visit.exceptions()
-    expect(visit.main.get_by_text(FRIENDLY_ERROR)).to_have_count(0)
-    assert urlsplit(visit.page.url).path == f"/{spec.url_path}"
-    assert not visit.errors, visit.errors
 
 
 def first_of_each_section():
@@ -86,25 +172,11 @@ def first_of_each_section():
     return out
 
 
-@pytest.mark.parametrize("spec", PAGES, ids=lambda spec: spec.title)
-def test_every_page_address_opens_that_page_as_a_fresh_servers_first_request(chromium, spec):
-    """A server of its own for each page, so that the page's address (with the README's
-    published link) is the first request it serves."""
-    log = driver.ARTIFACTS / f"deep-link-{spec.url_path or 'root'}.log"
-    link = "&".join(f"{k}={v}" for k, v in PUBLISHED.items())
-    with (
-        driver.running_app(log) as server,
-        visiting(chromium, server, f"deep_link_first[{spec.title}]") as visit,
-    ):
-        visit.open(f"{spec.url_path}?{link}")
-        drawn_with_the_shared_frame(visit, spec, PUBLISHED["budget_chars"])
-        assert {k: query(visit).get(k) for k in PUBLISHED} == PUBLISHED
-
-
-def test_a_share_link_opens_its_conversation_on_the_page_it_names(chromium, kept):
+def test_the_published_links_open_the_same_view(chromium, kept):
     """``?c=KEY`` links, as the workspace wrote them before the move, open the kept conversation
-    with the link's parameters on the page the address names: the first request of a fresh
-    server, then a new session for each section's first page."""
+    with the link's parameters on the page the address names (the first request of a fresh
+    server, then a new session for each section's first page); the README's parameter link
+    opens the dispatcher sample with every value it names."""
     log = driver.ARTIFACTS / "deep-link-share.log"
     with driver.running_app(log, workspace=kept) as server:
         for spec in first_of_each_section():
@@ -114,3 +186,8 @@ def test_a_share_link_opens_its_conversation_on_the_page_it_names(chromium, kept
                 assert query(visit)["c"] == MINE.key
                 kept_note = visit.sidebar.get_by_text("Kept in this server's workspace")
                 expect(kept_note).to_be_visible()
+        with visiting(chromium, server, "deep_link_readme") as visit:
+            visit.open("?" + "&".join(f"{k}={v}" for k, v in PUBLISHED.items()))
+            overview = next(spec for spec in PAGES if spec.default)
+            drawn_with_the_shared_frame(visit, overview, PUBLISHED["budget_chars"])
+            assert {k: query(visit).get(k) for k in PUBLISHED} == PUBLISHED
