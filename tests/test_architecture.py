@@ -1,8 +1,8 @@
 """The layout's rules, checked on the source: layers import one way (the explorer's and, inside
 the engine, the engine's), no loops (type-only imports count), a page family never importing
 another, frames and charts free of Streamlit (the shared ones and each family's), the explorer
-reading the engine through its faces, no family of name prefixes, no private Streamlit, every
-package shipped, and the engine's public face."""
+reading the engine through its faces, no family of name prefixes, no private Streamlit, no long
+function in a page (pages only compose), every package shipped, and the engine's public face."""
 
 from __future__ import annotations
 
@@ -47,6 +47,9 @@ LAYERS = (
     ("app", "pages"),
 )
 PUBLIC_STREAMLIT = {"streamlit", "streamlit.testing.v1", "streamlit.components.v1"}
+#: Pages only compose: a function of a page script longer than this draws several concerns
+#: inline that belong in its family's helpers. A bound on one function, not on a module.
+PAGE_FUNCTION_LINES = 100
 #: The engine's foundation: what every layer of it may import.
 FOUNDATION = (
     "compactor.contract",
@@ -331,6 +334,17 @@ def test_no_private_streamlit_module_is_imported_anywhere():
         and name.rsplit(".", 1)[0] not in PUBLIC_STREAMLIT  # from streamlit import x
     ]
     assert wrong == []
+
+
+def test_a_page_only_composes_so_none_of_its_functions_is_long():
+    long = [
+        f"{p.relative_to(ROOT)}: {node.name} is {node.end_lineno - node.lineno + 1} lines"
+        for p in sorted((ROOT / "pages").glob("*.py")) + [ROOT / "app.py"]
+        for node in ast.walk(ast.parse(p.read_text("utf-8")))
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef)
+        and node.end_lineno - node.lineno + 1 > PAGE_FUNCTION_LINES
+    ]
+    assert long == []
 
 
 def test_there_are_no_import_loops():
