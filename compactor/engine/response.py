@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from compactor import contract
@@ -15,10 +14,7 @@ def build_response(result: CompactionResult) -> dict[str, Any]:
     """The memory-compact response for ``result``, keys in the contract's order."""
     return {
         "messages": [_message(t) for t in result.survivors],
-        "stages": [
-            {"stage": stage.name, "order": stage.order, **_STAGE_REPORTS[stage.name](result)}
-            for stage in contract.STAGES
-        ],
+        "stages": _stages(result),
         "loss": _loss(result),
         "budget": _budget(result),
         "scoring": _scoring(result),
@@ -26,83 +22,68 @@ def build_response(result: CompactionResult) -> dict[str, Any]:
     }
 
 
-def _pin(result: CompactionResult) -> dict[str, Any]:
-    """The messages pin protected, and its rule."""
+def _stages(result: CompactionResult) -> list[dict[str, Any]]:
+    """What each stage did and by which rule, in the contract's order."""
     params = result.request.params
-    return {
-        "protected_messages": len(result.protection.indices),
-        "protected_indices": list(result.protection.indices),
-        "rule": {
-            "keep_roles": list(params.keep_roles),
-            "keep_last_n": params.keep_last_n,
-            "explicit_pins": result.protection.explicit_pins,
+    return [
+        {
+            **_stage("pin"),
+            "protected_messages": len(result.protection.indices),
+            "protected_indices": list(result.protection.indices),
+            "rule": {
+                "keep_roles": list(params.keep_roles),
+                "keep_last_n": params.keep_last_n,
+                "explicit_pins": result.protection.explicit_pins,
+            },
         },
-    }
-
-
-def _dedupe(result: CompactionResult) -> dict[str, Any]:
-    """The repeats dedupe removed, each with the message it repeats, and its rule."""
-    return {
-        "removed_messages": len(result.deduplication.removed),
-        "removed": [
-            {
-                "index": r.index,
-                "duplicate_of": r.duplicate_of,
-                "similarity": round(r.similarity, contract.SIMILARITY_DECIMALS),
-                "chars": r.chars,
-            }
-            for r in result.deduplication.removed
-        ],
-        "rule": {
-            "duplicate_threshold": result.request.params.duplicate_threshold,
-            "method": contract.DEDUPE_METHOD,
+        {
+            **_stage("dedupe"),
+            "removed_messages": len(result.deduplication.removed),
+            "removed": [
+                {
+                    "index": r.index,
+                    "duplicate_of": r.duplicate_of,
+                    "similarity": round(r.similarity, contract.SIMILARITY_DECIMALS),
+                    "chars": r.chars,
+                }
+                for r in result.deduplication.removed
+            ],
+            "rule": {
+                "duplicate_threshold": params.duplicate_threshold,
+                "method": contract.DEDUPE_METHOD,
+            },
         },
-    }
-
-
-def _trim(result: CompactionResult) -> dict[str, Any]:
-    """The messages trim cut, where each was cut, and its rule."""
-    return {
-        "trimmed_messages": len(result.trimming.cuts),
-        "trimmed": [
-            {
-                "index": c.index,
-                "original_chars": c.original_chars,
-                "chars": c.chars,
-                "cut": c.kind,
-            }
-            for c in result.trimming.cuts
-        ],
-        "rule": {
-            "max_message_chars": result.request.params.max_message_chars,
-            "cut_at": contract.TRIM_CUT_AT,
+        {
+            **_stage("trim"),
+            "trimmed_messages": len(result.trimming.cuts),
+            "trimmed": [
+                {
+                    "index": c.index,
+                    "original_chars": c.original_chars,
+                    "chars": c.chars,
+                    "cut": c.kind,
+                }
+                for c in result.trimming.cuts
+            ],
+            "rule": {
+                "max_message_chars": params.max_message_chars,
+                "cut_at": contract.TRIM_CUT_AT,
+            },
         },
-    }
-
-
-def _drop(result: CompactionResult) -> dict[str, Any]:
-    """The messages drop removed to fit the budget, with their scores, and its rule."""
-    return {
-        "dropped_messages": len(result.dropping.dropped),
-        "dropped": [
-            {"index": d.index, "score": d.score, "chars": d.chars} for d in result.dropping.dropped
-        ],
-        "rule": {
-            "weights": dict(contract.WEIGHTS),
-            "order": contract.DROP_ORDER,
-            "protected_never_dropped": True,
+        {
+            **_stage("drop"),
+            "dropped_messages": len(result.dropping.dropped),
+            "dropped": [
+                {"index": d.index, "score": d.score, "chars": d.chars}
+                for d in result.dropping.dropped
+            ],
+            "rule": {
+                "weights": dict(contract.WEIGHTS),
+                "order": contract.DROP_ORDER,
+                "protected_never_dropped": True,
+            },
         },
-    }
-
-
-#: Each stage's own part of its report (after ``stage`` and ``order``), by the stage's name;
-#: the response lists them in the contract's order (:data:`compactor.contract.STAGES`).
-_STAGE_REPORTS: dict[str, Callable[[CompactionResult], dict[str, Any]]] = {
-    "pin": _pin,
-    "dedupe": _dedupe,
-    "trim": _trim,
-    "drop": _drop,
-}
+    ]
 
 
 def _loss(result: CompactionResult) -> dict[str, Any]:
@@ -148,6 +129,11 @@ def _scoring(result: CompactionResult) -> dict[str, Any]:
         "topic_terms_used": [term for term, _ in result.analysis.topic_terms],
         "note": contract.SCORING_NOTE,
     }
+
+
+def _stage(name: str) -> dict[str, Any]:
+    stage = contract.STAGE[name]
+    return {"stage": stage.name, "order": stage.order}
 
 
 def _message(trace: MessageTrace) -> dict[str, Any]:
