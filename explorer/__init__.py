@@ -2,8 +2,9 @@
 cache), frames/ (pure data frames), charts/ (Altair), widgets/ (Streamlit pieces pages share);
 theme.py and navigation.py are the vocabulary every layer reads. What one page alone uses sits
 beside it in a folder per page family (corpus/, replay/, walkthrough/, conversation/,
-overview/, timeline/, strategies/, transcript/, graded/): its widgets, and its frames and charts,
-as pure as the shared ones. A family imports the shared folders and itself, never another family.
+overview/, output/, timeline/, strategies/, transcript/, graded/): its widgets, and its frames
+and charts, as pure as the shared ones. A family imports the shared folders and itself, never
+another family.
 
 The engine (``compactor``) decides; this package only turns its results into data frames,
 Altair charts and safe text, so every page is a thin script that composes these helpers.

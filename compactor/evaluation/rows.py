@@ -13,14 +13,16 @@ to the next one.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 
+from compactor.analyses.anchors import Anchor
 from compactor.analyses.anchors.report import anchor_report, find_anchors
 from compactor.analyses.outcomes import DEFAULT_FUTURE
 from compactor.analyses.pairing import call_line, tool_pairs
-from compactor.analyses.sweeps import BUDGET_RANGE, budget_sweep
+from compactor.analyses.sweeps import BUDGET_RANGE, BudgetSweep, budget_sweep
 from compactor.engine.pipeline import run
 from compactor.errors import InvalidRequest, Problem
 from compactor.evaluation.corpus import CorpusItem
@@ -29,7 +31,7 @@ from compactor.evaluation.outcomes import ConversationOutcomes, baseline_rows, c
 from compactor.evaluation.summary import SUMMARY_BUDGETS
 from compactor.input.validation import validate
 from compactor.model import Params, Request
-from compactor.text.profile import analyse
+from compactor.text.profile import TextAnalysis, analyse
 from compactor.text.tokens import count_tokens
 
 #: The keys of every row, in order (``output_tokens`` follows when an encoding is chosen).
@@ -123,26 +125,136 @@ def conversation_rows(
     when ``probe_columns`` (None: when the item has probes). Raises
     :class:`~compactor.errors.InvalidRequest` for an invalid request.
     """
-    base = validate(item.request)
-    analysis = analyse(base.contents, base.roles)
-    anchors = find_anchors(base.contents)
-    pairs, _ = tool_pairs(base.roles, item.tool_links)
-    calls = np.array([p[0] for p in pairs], dtype=np.int64)
-    answers = np.array([p[1] for p in pairs], dtype=np.int64)
-    # where each pair's call line ends in its message (0 when not known: never counted as cut),
-    # and the message's length: a call returned shorter than that end lost its line to trim
-    line_ends = np.array(
-        [(call_line(base, c, a) or (0, 0))[1] for c, a, _ in pairs], dtype=np.int64
-    )
-    call_lengths = np.array([len(base.contents[c]) for c, _, _ in pairs], dtype=np.int64)
-    counted: dict[tuple[int, int], int] = {}  # (message, returned chars) -> its tokens
-    shared = None
-    if future is not None:
-        with_probes = bool(item.probes) if probe_columns is None else probe_columns
-        shared = ConversationOutcomes.of(base, future, item.probes, with_probes)
+    found = _Contents.of(item, encoding, future, probe_columns)
     rows = []
     for setting in settings:
-        points = budgets_of(setting, budgets)
+        swept = _Swept.of(found, setting, budgets_of(setting, budgets))
+        fixed = {name: setting[name] for name in SETTING_PARAMETERS}
+        fixed["keep_roles"] = list(fixed["keep_roles"])
+        rows += [_row(found, item.conversation, fixed, swept, b) for b in sorted(swept.budgets)]
+    if found.outcomes is not None:
+        rows += baseline_rows(
+            item.conversation,
+            found.base,
+            found.outcomes,
+            baseline_budgets(settings, budgets),
+            (found.pairs.calls, found.pairs.answers),
+            tokens=None if found.tokens is None else found.tokens.whole(),
+        )
+    return rows
+
+
+@dataclass(frozen=True, eq=False)
+class _ToolPairs:
+    """The conversation's tool pairs: each call's and result's message, where the call's line
+    ends in its message (0 when not known: never counted as cut), and that message's length."""
+
+    calls: np.ndarray
+    answers: np.ndarray
+    line_ends: np.ndarray
+    call_lengths: np.ndarray
+
+    @classmethod
+    def of(cls, base: Request, tool_links: Sequence[tuple[int, int]] | None) -> _ToolPairs:
+        pairs, _ = tool_pairs(base.roles, tool_links)
+        return cls(
+            np.array([p[0] for p in pairs], dtype=np.int64),
+            np.array([p[1] for p in pairs], dtype=np.int64),
+            np.array([(call_line(base, c, a) or (0, 0))[1] for c, a, _ in pairs], dtype=np.int64),
+            np.array([len(base.contents[c]) for c, _, _ in pairs], dtype=np.int64),
+        )
+
+    def line_cut(self, returned: Sequence[int]) -> np.ndarray:
+        """Per pair, whether trim cut its call's line: the call returned shorter than its
+        message and than the line's end (``returned``: each message's characters out)."""
+        calls_returned = np.array([returned[c] for c in self.calls.tolist()], dtype=np.int64)
+        return (calls_returned < self.call_lengths) & (self.line_ends > calls_returned)
+
+    def broken(self, alive: np.ndarray, line_cut: np.ndarray) -> int:
+        """The pairs with one half kept and not the other (a call whose line was cut is not
+        kept), when the messages ``alive`` are returned."""
+        return int(np.count_nonzero((alive[self.calls] & ~line_cut) != alive[self.answers]))
+
+
+@dataclass(frozen=True, eq=False)
+class _Tokens:
+    """Tokens of returned contents in one encoding, each (message, characters) counted once for
+    every setting and the baselines."""
+
+    contents: Sequence[str]
+    encoding: str
+    counted: dict[tuple[int, int], int] = field(default_factory=dict)
+
+    def output(self, returned: Sequence[int], alive: np.ndarray) -> int:
+        """The tokens of the messages ``alive`` (their indices), each its first ``returned``
+        characters."""
+        total = 0
+        for i in alive.tolist():
+            key = (i, returned[i])
+            if key not in self.counted:
+                self.counted[key] = count_tokens(self.contents[i][: returned[i]], self.encoding)
+            total += self.counted[key]
+        return total
+
+    def whole(self) -> np.ndarray:
+        """Per message, the tokens of its whole content (the baselines return messages whole)."""
+        whole = [len(c) for c in self.contents]
+        return np.array(
+            [self.output(whole, np.array([i])) for i in range(len(whole))], dtype=np.int64
+        )
+
+
+@dataclass(frozen=True, eq=False)
+class _Contents:
+    """What the conversation's contents alone give, found once and read by every setting: the
+    request, its text analysis, its anchors and tool pairs, the outcomes' shared part (None
+    without a future) and the token counter (None without an encoding)."""
+
+    base: Request
+    analysis: TextAnalysis
+    anchors: tuple[Anchor, ...]
+    pairs: _ToolPairs
+    outcomes: ConversationOutcomes | None
+    tokens: _Tokens | None
+
+    @classmethod
+    def of(
+        cls,
+        item: CorpusItem,
+        encoding: str | None,
+        future: int | None,
+        probe_columns: bool | None,
+    ) -> _Contents:
+        base = validate(item.request)
+        analysis = analyse(base.contents, base.roles)
+        anchors = find_anchors(base.contents)
+        pairs = _ToolPairs.of(base, item.tool_links)
+        outcomes = None
+        if future is not None:
+            with_probes = bool(item.probes) if probe_columns is None else probe_columns
+            outcomes = ConversationOutcomes.of(base, future, item.probes, with_probes)
+        tokens = None if encoding is None else _Tokens(base.contents, encoding)
+        return cls(base, analysis, anchors, pairs, outcomes, tokens)
+
+
+@dataclass(frozen=True, eq=False)
+class _Swept:
+    """One setting run once and swept over every budget: the budgets its rows are given at, and
+    from which budget each anchor and each message is kept."""
+
+    params: Params
+    budgets: list[int]
+    sweep: BudgetSweep
+    anchor_from: np.ndarray  # ascending: the budgets from which each kept anchor survives
+    message_from: np.ndarray  # per message, the budget from which it is returned (_NEVER)
+    returned: list[int]  # per message, its characters when returned
+    line_cut: np.ndarray  # per tool pair, whether trim cut its call's line
+    need_from: np.ndarray | None  # per judged need, the budget from which it is met
+
+    @classmethod
+    def of(cls, found: _Contents, setting: Mapping[str, Any], points: list[int] | None) -> _Swept:
+        """``setting`` at the budgets ``points`` (None: every step of the sweep and every
+        budget at which a need starts to be met)."""
         params = Params(
             budget_chars=BUDGET_RANGE[1] if not points else points[0],
             keep_last_n=setting["keep_last_n"],
@@ -150,92 +262,49 @@ def conversation_rows(
             duplicate_threshold=setting["duplicate_threshold"],
             max_message_chars=setting["max_message_chars"],
         )
-        result = run(Request(base.messages, params), analysis)
+        result = run(Request(found.base.messages, params), found.analysis)
         sweep = budget_sweep(result)
-        report = anchor_report(result, anchors=anchors, sweep=sweep)
-        anchor_from = np.sort(
-            np.array(
-                [
-                    a.survives_from_budget
-                    for a in report.anchors
-                    if a.survives_from_budget is not None
-                ],
-                dtype=np.int64,
-            )
-        )
-        message_from = np.array(
-            [
-                _NEVER if s.survives_from_budget is None else s.survives_from_budget
-                for s in sweep.survival
-            ],
-            dtype=np.int64,
-        )
+        report = anchor_report(result, anchors=found.anchors, sweep=sweep)
+        anchor_from = [a.survives_from_budget for a in report.anchors]
+        message_from = [s.survives_from_budget for s in sweep.survival]
         returned = [s.chars for s in sweep.survival]
-        calls_returned = np.array([returned[c] for c in calls.tolist()], dtype=np.int64)
-        line_cut = (calls_returned < call_lengths) & (line_ends > calls_returned)
-        need_from = None if shared is None else shared.need_from(params)
+        need_from = None if found.outcomes is None else found.outcomes.need_from(params)
         if points is None:
             points = [step.from_budget for step in sweep.steps]
             points = sorted({*points, *change_points(need_from, *BUDGET_RANGE)})
-        fixed = {name: setting[name] for name in SETTING_PARAMETERS}
-        fixed["keep_roles"] = list(fixed["keep_roles"])
-        for budget in sorted(points):
-            step = sweep.at(budget)
-            alive = message_from <= budget
-            row = {
-                "conversation": item.conversation,
-                BUDGET: budget,
-                **fixed,
-                "output_chars": step.output_chars,
-                "output_messages": step.output_messages,
-                "budget_met": step.budget_met,
-                "anchors": len(anchors),
-                "anchors_kept": int(np.searchsorted(anchor_from, budget, side="right")),
-                "tool_pairs_broken": int(
-                    np.count_nonzero((alive[calls] & ~line_cut) != alive[answers])
-                ),
-            }
-            if encoding is not None:
-                row["output_tokens"] = _output_tokens(
-                    base.contents, returned, np.flatnonzero(alive), encoding, counted
-                )
-            if shared is not None:
-                now = [r if a else None for r, a in zip(returned, alive.tolist(), strict=True)]
-                row.update(shared.columns(need_from, budget, base.contents, now))
-            rows.append(row)
-    if shared is not None:
-        tokens = None
-        if encoding is not None:
-            whole = [len(c) for c in base.contents]
-            tokens = np.array(
-                [
-                    _output_tokens(base.contents, whole, np.array([i]), encoding, counted)
-                    for i in range(len(whole))
-                ],
-                dtype=np.int64,
-            )
-        rows += baseline_rows(
-            item.conversation,
-            base,
-            shared,
-            baseline_budgets(settings, budgets),
-            (calls, answers),
-            tokens=tokens,
+        return cls(
+            params,
+            points,
+            sweep,
+            np.sort(np.array([b for b in anchor_from if b is not None], dtype=np.int64)),
+            np.array([_NEVER if b is None else b for b in message_from], dtype=np.int64),
+            returned,
+            found.pairs.line_cut(returned),
+            need_from,
         )
-    return rows
 
 
-def _output_tokens(
-    contents: Sequence[str],
-    returned: Sequence[int],
-    alive: np.ndarray,
-    encoding: str,
-    counted: dict[tuple[int, int], int],
-) -> int:
-    total = 0
-    for i in alive.tolist():
-        key = (i, returned[i])
-        if key not in counted:
-            counted[key] = count_tokens(contents[i][: returned[i]], encoding)
-        total += counted[key]
-    return total
+def _row(
+    found: _Contents, conversation: Any, fixed: dict[str, Any], swept: _Swept, budget: int
+) -> dict[str, Any]:
+    """One row: the conversation, the budget and the setting, then each family of columns (the
+    output, the anchors, the tool pairs, and the tokens and outcomes when asked for)."""
+    step = swept.sweep.at(budget)
+    alive = swept.message_from <= budget
+    row = {
+        "conversation": conversation,
+        BUDGET: budget,
+        **fixed,
+        "output_chars": step.output_chars,
+        "output_messages": step.output_messages,
+        "budget_met": step.budget_met,
+        "anchors": len(found.anchors),
+        "anchors_kept": int(np.searchsorted(swept.anchor_from, budget, side="right")),
+        "tool_pairs_broken": found.pairs.broken(alive, swept.line_cut),
+    }
+    if found.tokens is not None:
+        row["output_tokens"] = found.tokens.output(swept.returned, np.flatnonzero(alive))
+    if found.outcomes is not None:
+        now = [r if a else None for r, a in zip(swept.returned, alive.tolist(), strict=True)]
+        row.update(found.outcomes.columns(swept.need_from, budget, found.base.contents, now))
+    return row

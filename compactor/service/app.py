@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import contextlib
 import os
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from importlib import metadata
 from typing import Any
 
@@ -77,6 +77,34 @@ def create_app(
     if max_body_bytes < 1:
         raise ValueError(f"max_body_bytes must be at least 1, not {max_body_bytes}")
     pool = ComputePool(compute_processes)
+    app = FastAPI(
+        title="memory-compact",
+        version=_version(),
+        description=openapi.description(max_body_bytes),
+        lifespan=_lifespan(pool),
+        redirect_slashes=False,  # /v1/memory-compact/ is not an endpoint: 404, no redirect
+        docs_url=None,  # served by compactor.service.docs, from local files
+        redoc_url=None,
+    )
+    _add_engine_routes(app, _engine_call(pool, max_body_bytes, offload_bytes), max_body_bytes)
+    # POST /v1/context/compact, for the providers configured
+    llm_routes.include(app, max_body_bytes, max_calls=max_provider_calls)
+    _add_operation_routes(app)
+    docs.add_routes(app)
+    app.add_middleware(NoSniff)
+    _add_error_handlers(app)
+    app.openapi = lambda: openapi.document(app)  # type: ignore[method-assign]
+    return app
+
+
+#: An engine endpoint's handling: the request and the engine function, to the response.
+_EngineCall = Callable[[Request, Callable[[Any], Any]], Awaitable[Response]]
+
+
+def _lifespan(
+    pool: ComputePool,
+) -> Callable[[FastAPI], contextlib.AbstractAsyncContextManager[None]]:
+    """The app's lifespan: the compute processes start with it and stop with it."""
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -86,15 +114,13 @@ def create_app(
         finally:
             pool.stop()
 
-    app = FastAPI(
-        title="memory-compact",
-        version=_version(),
-        description=openapi.description(max_body_bytes),
-        lifespan=lifespan,
-        redirect_slashes=False,  # /v1/memory-compact/ is not an endpoint: 404, no redirect
-        docs_url=None,  # served by compactor.service.docs, from local files
-        redoc_url=None,
-    )
+    return lifespan
+
+
+def _engine_call(pool: ComputePool, max_body_bytes: int, offload_bytes: int) -> _EngineCall:
+    """How an engine endpoint answers: check the content type, read the body (at most
+    ``max_body_bytes``), and run the engine in place or, from ``offload_bytes`` on, in
+    ``pool``."""
 
     async def engine_call(request: Request, engine: Callable[[Any], Any]) -> Response:
         check_content_type(request)
@@ -106,6 +132,13 @@ def create_app(
         else:
             status, payload = handle(engine, body)
         return bytes_response(payload, status)
+
+    return engine_call
+
+
+def _add_engine_routes(app: FastAPI, engine_call: _EngineCall, max_body_bytes: int) -> None:
+    """``POST /v1/memory-compact`` and ``POST /v1/context/trim``: the engines over HTTP, each
+    documented with its example and its errors."""
 
     @app.post(
         COMPACT_PATH,
@@ -151,8 +184,9 @@ def create_app(
     async def context_trim(request: Request) -> Response:
         return await engine_call(request, trim_context)
 
-    # POST /v1/context/compact, for the providers configured
-    llm_routes.include(app, max_body_bytes, max_calls=max_provider_calls)
+
+def _add_operation_routes(app: FastAPI) -> None:
+    """``GET /healthz`` for liveness checks, and ``/`` sending a browser to the docs."""
 
     @app.get(
         HEALTH_PATH,
@@ -169,8 +203,10 @@ def create_app(
     async def root() -> Response:
         return RedirectResponse("/docs")
 
-    docs.add_routes(app)
-    app.add_middleware(NoSniff)
+
+def _add_error_handlers(app: FastAPI) -> None:
+    """Every error in the one shape of :mod:`compactor.service.errors`: the service's own, the
+    framework's 404 and 405 (and any other HTTP error it raises), and a 500 without details."""
 
     @app.exception_handler(ServiceError)
     async def service_error(request: Request, error: ServiceError) -> Response:
@@ -178,17 +214,7 @@ def create_app(
 
     @app.exception_handler(StarletteHTTPException)
     async def http_error(request: Request, error: StarletteHTTPException) -> Response:
-        status = error.status_code
-        headers = dict(error.headers or {})
-        if status == 405:
-            allowed = headers.get("Allow", "")
-            message = f"{request.method} is not allowed on {request.url.path}; use {allowed}"
-        elif status == 404:
-            message = f"there is no endpoint at {request.url.path}; see /docs for the endpoints"
-        else:  # the routes raise no other HTTP error; keep the shape if the framework does
-            message = str(error.detail)
-            status = status if status in TITLES else 500 if status >= 500 else 400
-        return error_response(ServiceError(status, [Problem(message, path="$")], headers))
+        return error_response(_http_error(request, error))
 
     @app.exception_handler(Exception)
     async def internal_error(request: Request, error: Exception) -> Response:
@@ -196,8 +222,21 @@ def create_app(
         # the client only learns that something failed.
         return json_response(error_body(500, [Problem(INTERNAL_ERROR, path="$")]), 500)
 
-    app.openapi = lambda: openapi.document(app)  # type: ignore[method-assign]
-    return app
+
+def _http_error(request: Request, error: StarletteHTTPException) -> ServiceError:
+    """The framework's HTTP error as the service says it: a wrong method names the allowed ones,
+    a wrong path points to the docs."""
+    status = error.status_code
+    headers = dict(error.headers or {})
+    if status == 405:
+        allowed = headers.get("Allow", "")
+        message = f"{request.method} is not allowed on {request.url.path}; use {allowed}"
+    elif status == 404:
+        message = f"there is no endpoint at {request.url.path}; see /docs for the endpoints"
+    else:  # the routes raise no other HTTP error; keep the shape if the framework does
+        message = str(error.detail)
+        status = status if status in TITLES else 500 if status >= 500 else 400
+    return ServiceError(status, [Problem(message, path="$")], headers)
 
 
 class NoSniff:

@@ -36,6 +36,18 @@ DRIFT_LINES = {
 _DASHES = [[1, 0], [5, 3]]
 
 
+def picked_loss(event: Any) -> tuple[str, int, int] | None:
+    """The loss a click on the drift chart picked, ``(setting, turn, message index)``, from the
+    event ``st.vega_lite_chart`` returns; None when nothing usable is selected."""
+    points = ((event or {}).get("selection") or {}).get(LOSS) or []
+    for point in points:
+        try:
+            return str(point["setting"]), int(point["turn"]), int(point["index"])
+        except (KeyError, TypeError, ValueError):
+            continue
+    return None
+
+
 def settings_of(turns: pd.DataFrame) -> tuple[str, ...]:
     """The settings of a turns frame, in their order."""
     return tuple(dict.fromkeys(turns["setting"]))

@@ -247,6 +247,27 @@ def history_frame(run: ReplayRun, turn: int, include_gone: bool = True) -> pd.Da
     )
 
 
+#: The history's flag column: the message the drift chart's click picked.
+LOST_HERE = "lost here"
+
+
+def marked_history(run: ReplayRun, turn: int, marked: int | None) -> pd.DataFrame:
+    """:func:`history_frame` at ``turn`` with :data:`LOST_HERE` first: whether the row is the
+    recorded message ``marked`` (a loss clicked on the drift chart; None: none)."""
+    history = history_frame(run, turn)
+    history.insert(0, LOST_HERE, history["index"].eq(marked).fillna(False))
+    return history
+
+
+def history_sentence(history: pd.DataFrame, turn: int) -> str:
+    """What the model is sent at ``turn`` (messages, characters) and what is already gone."""
+    sent = history["position"].notna()
+    return (
+        f"Turn {turn}: {int(sent.sum()):,} messages, {int(history.loc[sent, 'chars'].sum()):,} "
+        f"characters sent; {int((~sent).sum()):,} recorded messages already gone."
+    )
+
+
 def summary_line(run: ReplayRun, noun: str = "anchors") -> str:
     """The sentence for a design review: turns, the cache-reusable share, the drift and its
     first loss."""

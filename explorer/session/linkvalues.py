@@ -6,16 +6,13 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Mapping, Sequence
-from typing import Any
+from collections.abc import Sequence
 
 from compactor.analyses.outcomes import DEFAULT_FUTURE
 from compactor.contract import LIMITS, RANGES, ROLES
 from compactor.text import ENCODINGS
-from explorer.session.conversation import PARAM_NAMES
 
 INTEGER = re.compile(r"[0-9]{1,9}")
-_INTEGER_PARAMS = ("budget_chars", "keep_last_n", "max_message_chars")
 #: k, the outcome views' future (the last k messages): at least 1, at most what the longest
 #: valid request leaves (n - 2); a conversation caps it at its own n - 2.
 FUTURE_RANGE = (1, LIMITS["max_messages"] - 2)
@@ -118,43 +115,3 @@ def format_threshold(value: float) -> str:
 def clean_float(value: float) -> float:
     """A slider's float without binary noise (``0.8700000000000001`` is ``0.87``)."""
     return float(f"{float(value):.12g}")
-
-
-def parse_params(
-    query: Mapping[str, str | Sequence[str]], prefix: str, notices: list[str], whose: str
-) -> dict[str, Any]:
-    """The parameters ``query`` names (each with ``prefix``); each bad one is left out and said
-    in ``notices``, falling back to ``whose`` value."""
-    params: dict[str, Any] = {}
-    for name in PARAM_NAMES:
-        if prefix + name not in query:
-            continue
-        raw = last_value(query[prefix + name])
-        if name in _INTEGER_PARAMS:
-            value: Any = parse_integer(name, raw)
-        elif name == "duplicate_threshold":
-            value = parse_threshold(raw)
-        else:
-            value = parse_roles(raw)
-        if value is None:
-            notices.append(
-                f"The link's {prefix}{name} is {shown(raw)}, which is not {expected(name)}; "
-                f"using {whose} instead."
-            )
-        else:
-            params[name] = value
-    return params
-
-
-def param_values(params: Mapping[str, Any], prefix: str = "") -> dict[str, str]:
-    """Every parameter as a link writes it (each name with ``prefix``)."""
-    query = {}
-    for name in PARAM_NAMES:
-        value = params[name]
-        if name == "keep_roles":
-            query[prefix + name] = ",".join(value)
-        elif name == "duplicate_threshold":
-            query[prefix + name] = format_threshold(value)
-        else:
-            query[prefix + name] = str(int(value))
-    return query

@@ -7,7 +7,7 @@ walkthrough step, the token encoding counted in (``tokens=o200k_base``) and the 
 k (``k=7``; the default, 5, is not written). A link opens the exact view on the same server; a
 conversation the server does not have is said in a notice, never replaced silently. Values in
 a link are untrusted: each bad one falls back with a notice that never repeats unsafe text.
-The parsing is plain functions (tested on their own, the values' in
+The parsing is plain functions (tested on their own; each value's reading and writing in
 :mod:`explorer.session.linkvalues`); the functions at the end read and write
 ``st.session_state``.
 """
@@ -39,12 +39,15 @@ from explorer.session.linkvalues import (
     INTEGER,
     capped_future_notice,
     clean_float,
+    expected,
+    format_threshold,
     future_notice,
     last_value,
-    param_values,
     parse_encoding,
     parse_future,
-    parse_params,
+    parse_integer,
+    parse_roles,
+    parse_threshold,
     shown,
 )
 
@@ -76,6 +79,8 @@ READY_KEY = "explorer_ready"
 FUTURE_KEY = "outcomes_future"
 PROBES_KEY = "outcome_probes"
 
+_INTEGER_PARAMS = ("budget_chars", "keep_last_n", "max_message_chars")
+
 
 @dataclass(frozen=True)
 class View:
@@ -101,6 +106,32 @@ class LinkState:
     view: View = field(default_factory=View)
 
 
+def _parse_params(
+    query: Mapping[str, str | Sequence[str]], prefix: str, notices: list[str], whose: str
+) -> dict[str, Any]:
+    """The parameters ``query`` names (each with ``prefix``); each bad one is left out and said
+    in ``notices``, falling back to ``whose`` value."""
+    params: dict[str, Any] = {}
+    for name in PARAM_NAMES:
+        if prefix + name not in query:
+            continue
+        raw = last_value(query[prefix + name])
+        if name in _INTEGER_PARAMS:
+            value: Any = parse_integer(name, raw)
+        elif name == "duplicate_threshold":
+            value = parse_threshold(raw)
+        else:
+            value = parse_roles(raw)
+        if value is None:
+            notices.append(
+                f"The link's {prefix}{name} is {shown(raw)}, which is not {expected(name)}; "
+                f"using {whose} instead."
+            )
+        else:
+            params[name] = value
+    return params
+
+
 def _parse_view(query: Mapping[str, str | Sequence[str]], notices: list[str]) -> View:
     phrases = None
     if PHRASES_PARAM in query:
@@ -111,7 +142,7 @@ def _parse_view(query: Mapping[str, str | Sequence[str]], notices: list[str]) ->
                 f"The link's watched phrases were longer than {PHRASES_MAX_CHARS:,} characters; "
                 "only the first ones are watched."
             )
-    b_params = parse_params(query, B_PREFIX, notices, "the sidebar's value for B")
+    b_params = _parse_params(query, B_PREFIX, notices, "the sidebar's value for B")
     message = step = None
     if MESSAGE_PARAM in query:
         raw = last_value(query[MESSAGE_PARAM])
@@ -164,7 +195,7 @@ def parse_link(query: Mapping[str, str | Sequence[str]], samples: Sequence[str])
                 f"The link names a sample, {shown(raw)}, that does not exist; "
                 "showing the default sample instead."
             )
-    params = parse_params(query, "", notices, "the conversation's own value")
+    params = _parse_params(query, "", notices, "the conversation's own value")
     view = _parse_view(query, notices)
     return LinkState(sample, params, tuple(notices), conversation, view)
 
@@ -182,6 +213,20 @@ def missing_conversation_notice(key: str, unreadable: bool = False) -> str:
     )
 
 
+def _param_values(params: Mapping[str, Any], prefix: str = "") -> dict[str, str]:
+    """Every parameter as a link writes it (each name with ``prefix``)."""
+    query = {}
+    for name in PARAM_NAMES:
+        value = params[name]
+        if name == "keep_roles":
+            query[prefix + name] = ",".join(value)
+        elif name == "duplicate_threshold":
+            query[prefix + name] = format_threshold(value)
+        else:
+            query[prefix + name] = str(int(value))
+    return query
+
+
 def link_query(
     sample: str | None,
     params: Mapping[str, Any],
@@ -193,12 +238,12 @@ def link_query(
     query = {SAMPLE_PARAM: sample} if sample else {}
     if not sample and conversation:
         query[CONVERSATION_PARAM] = conversation
-    query |= param_values(params)
+    query |= _param_values(params)
     view = view or View()
     if view.phrases:
         query[PHRASES_PARAM] = view.phrases
     if view.b_params:
-        query |= param_values(view.b_params, B_PREFIX)
+        query |= _param_values(view.b_params, B_PREFIX)
     if view.message is not None:
         query[MESSAGE_PARAM] = str(view.message)
     if view.step is not None:

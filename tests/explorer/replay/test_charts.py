@@ -130,3 +130,12 @@ def test_a_spec_is_made_once_per_shape_and_never_shared():
 def test_the_spec_has_no_default_theme_size():
     # Streamlit converts Altair charts without Altair's default theme; so does the template
     assert "continuousWidth" not in str(charts.prefix_spec(TURNS).get("config", {}))
+
+
+def test_a_click_picks_the_first_usable_loss_and_nothing_else_picks_one():
+    point = {"setting": "memory-compact", "turn": "7", "index": 3}
+    event = {"selection": {charts.LOSS: [{"setting": "x"}, point]}}
+    assert charts.picked_loss(event) == ("memory-compact", 7, 3)
+    assert charts.picked_loss(None) is None
+    assert charts.picked_loss({"selection": {}}) is None
+    assert charts.picked_loss({"selection": {charts.LOSS: [{**point, "turn": "seven"}]}}) is None

@@ -103,6 +103,23 @@ def test_the_history_frame_is_what_is_sent_then_what_is_gone():
         assert (kept["chars"] == kept["original_chars"]).all()
 
 
+def test_the_marked_history_flags_only_the_message_a_click_picked_and_says_what_is_sent():
+    run = run_of(rich_request())
+    turn = len(run.replay.histories) - 1
+    plain = frames.history_frame(run, turn)
+    picked = int(plain["index"].dropna().iloc[0])
+    marked = frames.marked_history(run, turn, picked)
+    assert list(marked.columns) == [frames.LOST_HERE, *plain.columns]
+    assert marked[frames.LOST_HERE].tolist() == [i == picked for i in plain["index"].fillna(-1)]
+    assert not frames.marked_history(run, turn, None)[frames.LOST_HERE].any()
+    sent = run.replay.histories[turn]
+    gone = int(plain["position"].isna().sum())
+    assert frames.history_sentence(marked, turn) == (
+        f"Turn {turn}: {len(sent):,} messages, {sum(len(m.content) for m in sent):,} "
+        f"characters sent; {gone:,} recorded messages already gone."
+    )
+
+
 def test_fate_labels():
     assert frames.fate_label("kept", None) == "kept"
     assert frames.fate_label("trimmed", 12) == "trimmed at turn 12"
