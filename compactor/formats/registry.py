@@ -176,7 +176,8 @@ _ENTRIES = (
     ),
     Format(
         "vercel",
-        "Vercel AI SDK UI messages with parts (text, tool-*, reasoning, file)",
+        "Vercel AI SDK messages: UI messages with parts (text, tool-*, reasoning, file), or "
+        "model messages (tool-call, tool-result parts), as it writes them",
         vercel.convert,
         _kind("vercel"),
         vercel.write,

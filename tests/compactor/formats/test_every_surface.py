@@ -170,3 +170,23 @@ def test_every_format_with_a_writer_is_written_by_every_writing_surface(name, ca
     value = json.loads(data)
     reads_back(shrink_with_report(value, WHOLE).messages)
     reads_back(run(capsys, "shrink", str(path), "--setting", setting))
+
+
+def format_table() -> str:
+    """The table of formats docs/cli.md shows, made from the registry."""
+    rows = ["| format | what it is | written by |", "|---|---|---|"]
+    for name, entry in FORMATS.items():
+        label = entry.label.replace("|", "\\|")
+        if entry.write is not None:
+            written = "`compact --emit`, `shrink`"
+        elif entry.many:
+            written = "read only, a record at a time (`shrink` gives a request)"
+        else:
+            written = "read only (`shrink` gives a request)"
+        rows.append(f"| `{name}` | {label} | {written} |")
+    return "\n".join(rows)
+
+
+def test_the_docs_table_of_formats_is_the_registry():
+    docs = (ROOT / "docs" / "cli.md").read_text("utf-8")
+    assert format_table() in docs, "docs/cli.md: paste this table\n" + format_table()
