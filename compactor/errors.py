@@ -16,6 +16,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
+from compactor.wording import install_command
+
 _IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
 #: No error lists more than this many problems: the rest are counted in one last problem, so
@@ -92,6 +94,18 @@ class InvalidRequest(ProblemError):
 
 class FormatError(ProblemError):
     """Input that is JSON but not a conversation in a known format."""
+
+
+class IntegrationUnavailable(ImportError):
+    """An optional package is not installed; the message names it and the command to install
+    it (LangChain messages and the middleware need the langchain extra, the Agents SDK session
+    the agents extra, a budget in tokens the tokens extra)."""
+
+    def __init__(self, what: str, extra: str) -> None:
+        self.extra = extra
+        super().__init__(
+            f"{what} needs the {extra} extra; install it with: {install_command(extra)}"
+        )
 
 
 def format_path(parts: Iterable[str | int]) -> str:

@@ -19,8 +19,10 @@ from compactor.cli.reports import write_lines
 from compactor.contract import LIMITS
 from compactor.engine.pipeline import compact
 from compactor.export import TARGETS, export, resolve
-from compactor.formats import FORMATS
+from compactor.formats import FORMATS, WRITABLE
 
+#: The formats ``--emit`` writes, each with its line of the format registry.
+EMIT_LIST = "\n".join(f"  {name:<11} {FORMATS[name].label}" for name in WRITABLE)
 DESCRIPTION = f"""\
 Compact a conversation and print the result.
 
@@ -33,14 +35,9 @@ the largest budget_chars whose output fits it); the parameter options override t
 values and the setting's.
 
 --emit chooses what is printed:
-  response   the memory-compact response (the default): survivors, stages, loss, budget
-  request    the survivors as a request, with the parameters used
-  messages   the survivors as {{role, content, id}} messages
-  openai     Chat Completions messages: tool_calls with their ids, tool messages after them
-  anthropic  {{"system", "messages"}}: tool_use blocks, tool_result blocks in the next user turn
-  vercel     AI SDK model messages: tool-call and tool-result parts
-  sharegpt   {{"conversations": [{{from, value}}]}} with function_call and observation turns
-  same       the file's own format (request, messages, openai, anthropic, vercel or sharegpt)
+  response    the memory-compact response (the default): survivors, stages, loss, budget
+{EMIT_LIST}
+  same        the file's own format, when it is one of those
 In the provider formats the import's call lines ('[tool call NAME id=ID] ARGUMENTS') become
 structured calls again. Where compaction kept a call without its result, a result without its
 call, or cut a call's line with a trim, that orphan half is dropped and each drop is reported on

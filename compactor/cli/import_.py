@@ -17,7 +17,7 @@ from compactor.cli.records import add_fix_arguments, add_source_arguments, impor
 from compactor.contract import LIMITS
 from compactor.formats import FORMATS
 
-FORMAT_LIST = "\n".join(f"  {name:<10} {text}" for name, text in FORMATS.items())
+FORMAT_LIST = "\n".join(f"  {name:<11} {entry.label}" for name, entry in FORMATS.items())
 DESCRIPTION = f"""\
 Convert a conversation to a memory-compact request. FILE is JSON, or JSONL with one message
 per line; the format is detected unless --format names it:
@@ -52,7 +52,7 @@ Without budget_chars in the input, it is set to half the conversation's characte
 def register(sub: argparse._SubParsersAction) -> None:
     parser = sub.add_parser(
         "import",
-        help="convert a conversation (OpenAI, Anthropic, Vercel, ShareGPT, JSONL) to a request",
+        help="convert a conversation in any format the registry reads to a request",
         description=DESCRIPTION,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )

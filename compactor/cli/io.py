@@ -8,7 +8,7 @@ import sys
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from compactor.errors import Problem, ProblemError, UnreadableJSON
+from compactor.errors import IntegrationUnavailable, Problem, ProblemError, UnreadableJSON
 from compactor.input.jsonio import dumps, parse_json
 
 
@@ -42,7 +42,7 @@ def reports_bad_input(
             return command(args)
         except ProblemError as error:
             return fail(error.problems)
-        except MissingExtra as missing:
+        except (MissingExtra, IntegrationUnavailable) as missing:
             return fail([str(missing)])
 
     return wrapper

@@ -7,7 +7,6 @@ import argparse
 import sys
 
 from compactor.cli.io import (
-    MissingExtra,
     add_indent_argument,
     add_input_argument,
     emit,
@@ -18,9 +17,8 @@ from compactor.cli.io import (
 from compactor.cli.params import MEMORY_COMPACT, add_parameter_arguments, flag_values, setting_of
 from compactor.cli.records import add_source_arguments, read_input
 from compactor.errors import FormatError, Problem, ProblemError
-from compactor.export import WRITABLE
-from compactor.formats import detect_format, read_document
-from compactor.integrations import IntegrationUnavailable, Setting, shrink_with_report
+from compactor.formats import WRITABLE, detect_format, read_document
+from compactor.integrations import Setting, shrink_with_report
 
 DESCRIPTION = f"""\
 Compact a conversation with a chosen setting (a compaction.toml, as the explorer's 'Download
@@ -29,9 +27,10 @@ compactor.shrink(messages, setting) returns to an agent. Tool calls come back st
 the orphan half of a call and its result is dropped, never sent. The report (the budget used,
 messages removed, cut and dropped) goes to standard error.
 
-A conversation this tool cannot write back (JSON Lines, a Claude Code session, a Codex rollout,
-a record of a collection: --record N) is imported as `import` reads it (its report on standard
-error) and printed as a request: its messages compacted, with the parameters used.
+FILE is any file `import` reads (--format and --record as there). A conversation in a format
+this tool only reads (JSON Lines, a Claude Code session, a Codex rollout, a record of a
+collection: --record N) is imported as `import` reads it (its report on standard error) and
+printed as a request: its messages compacted, with the parameters used.
 
 The parameter flags override the setting's memory-compact parameters; --budget-chars replaces
 its budget (in characters or tokens). Exit 0 on success; 2 when the input or the setting cannot
@@ -100,17 +99,15 @@ def run(args: argparse.Namespace) -> int:
     setting = chosen_setting(args)
     raw = read_bytes(args.file)
     document = read_document(raw, args.format)
-    if document.data is None or args.record is not None or not _writable(document.data, args):
+    one = document.data is not None and args.record is None and document.collection is None
+    if not (one and _writable(document.data, args)):
         # written back as a request: the import's own form of it
         hint = "add --lossy-fixes to keep the last 200 messages and cut contents over 8,000"
         found = read_input(args, as_sent=lambda *_: False, raw=raw, fix_hint=hint)
         data, format = found.request, "request"
     else:
         data, format = document.data, args.format
-    try:
-        shrunk = shrink_with_report(data, setting, format=format, lossy_fixes=args.lossy_fixes)
-    except IntegrationUnavailable as missing:
-        raise MissingExtra(str(missing)) from None
+    shrunk = shrink_with_report(data, setting, format=format, lossy_fixes=args.lossy_fixes)
     report = shrunk.report
     lines = [report.summary(), *(f"export: {note}" for note in report.export_notes)]
     sys.stderr.write("".join(f"{line}\n" for line in lines))

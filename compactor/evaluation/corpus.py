@@ -28,8 +28,15 @@ from typing import Any
 from compactor.analyses.outcomes import InvalidProbes, Probe, parse_probes
 from compactor.errors import FormatError, Problem, UnreadableJSON
 from compactor.evaluation.limits import pending, with_fixes
-from compactor.formats import Conversion, Record, apply_fixes, convert_document, read_document
-from compactor.formats.collections import convert_record, place_in_record
+from compactor.formats import (
+    Conversion,
+    Record,
+    apply_fixes,
+    convert_document,
+    convert_record,
+    read_document,
+)
+from compactor.formats.collections import place_in_record
 from compactor.formats.folders import Files, files_of
 from compactor.formats.reading import Document
 from compactor.input.validation import errors_of, validate

@@ -12,28 +12,27 @@
 >>> exported.value[2]
 {'role': 'tool', 'tool_call_id': 'call_1', 'content': '18 °C, light rain'}
 
-Targets: ``response`` (the memory-compact response), ``request`` (the survivors as a request
-with the same parameters), ``messages`` (the survivors as ``{role, content, id}``), and the
-provider formats ``openai``, ``anthropic``, ``vercel`` and ``sharegpt``
-(:mod:`compactor.export.writers`), where the import's call lines become structured calls
-again and orphan halves of call/result pairs are dropped, each drop in ``notes``
-(:mod:`compactor.export.structure`).
+Targets: ``response`` (the memory-compact response) and every format with a writer in the
+format registry (:data:`compactor.formats.FORMATS`: the request, the survivors as messages,
+OpenAI Chat Completions and Responses items, Anthropic, Vercel AI SDK, LangChain, ShareGPT). For
+the provider formats the import's call lines become structured calls again and orphan halves of
+call/result pairs are dropped, each drop in ``notes`` (:mod:`compactor.export.structure`); the
+format's own writer, in its module of :mod:`compactor.formats`, writes the turns.
 """
 
 from __future__ import annotations
 
 from collections.abc import Collection, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any
 
 from compactor.contract import PARAMETERS
-from compactor.export.structure import structure
-from compactor.export.writers import WRITERS
+from compactor.export.structure import Turn, structure
+from compactor.formats import FORMATS, WRITABLE
 
 #: What ``--emit`` can name, in its help's order; ``same`` is the input's own format.
-TARGETS = ("response", "request", "openai", "anthropic", "vercel", "sharegpt", "messages", "same")
-#: The input formats that ``same`` can write back.
-WRITABLE = ("request", "messages", "openai", "anthropic", "vercel", "sharegpt")
+TARGETS = ("response", *WRITABLE, "same")
 
 
 @dataclass(frozen=True)
@@ -69,6 +68,45 @@ def compacted_messages(response: Mapping[str, Any]) -> list[dict[str, Any]]:
     return out
 
 
+@dataclass
+class _Compacted:
+    """The compacted conversation as a writer reads it (:class:`compactor.formats.Compacted`):
+    the turns are structured only when a writer asks for them."""
+
+    response: Mapping[str, Any]
+    request: Mapping[str, Any]
+    keep_orphans: bool
+    empty_results: Collection[str]
+    source: Any = None
+    sources: tuple[str, ...] = ()
+    notes: list[str] = field(default_factory=list)
+
+    @property
+    def messages(self) -> list[dict[str, Any]]:
+        return compacted_messages(self.response)
+
+    @property
+    def params(self) -> dict[str, Any]:
+        return {name: self.request[name] for name in PARAMETERS if name in self.request}
+
+    @cached_property
+    def turns(self) -> tuple[Turn, ...]:
+        structured = structure(
+            self.response,
+            self.request,
+            keep_orphans=self.keep_orphans,
+            empty_results=self.empty_results,
+        )
+        self.notes[:0] = structured.notes  # the export's own notes come first
+        return structured.turns
+
+    @property
+    def origins(self) -> tuple[int | None, ...]:
+        if "turns" not in self.__dict__:
+            return ()  # written from the survivors as they are
+        return tuple(None if t.restored else t.index for t in self.turns)
+
+
 def export(
     response: Mapping[str, Any],
     request: Mapping[str, Any],
@@ -76,24 +114,23 @@ def export(
     *,
     keep_orphans: bool = False,
     empty_results: Collection[str] = (),
+    source: Any = None,
+    sources: tuple[str, ...] = (),
 ) -> Exported:
-    """``response`` (compacted from ``request``) as ``target`` (one of :data:`TARGETS` but same)."""
+    """``response`` (compacted from ``request``) as ``target`` (one of :data:`TARGETS` but same).
+
+    ``source`` is the input as given and ``sources`` where each request message came from in it
+    (:attr:`compactor.formats.Conversion.sources`), when the conversation goes back to its own
+    format: a writer may then give back the input's own messages (LangChain's).
+    """
     if target == "response":
         return Exported(target, dict(response))
-    if target == "messages":
-        return Exported(target, compacted_messages(response))
-    if target == "request":
-        params = {name: request[name] for name in PARAMETERS if name in request}
-        return Exported(target, {"messages": compacted_messages(response), **params})
-    if target not in WRITERS:
+    entry = FORMATS.get(target)
+    if entry is None or entry.write is None:
         raise ValueError(f"unknown export target {target!r}; the targets are {', '.join(TARGETS)}")
-    structured = structure(
-        response, request, keep_orphans=keep_orphans, empty_results=empty_results
-    )
-    notes = list(structured.notes)
-    value = WRITERS[target](list(structured.turns), notes)
-    origins = tuple(None if t.restored else t.index for t in structured.turns)
-    return Exported(target, value, tuple(notes), origins)
+    compacted = _Compacted(response, request, keep_orphans, empty_results, source, sources)
+    value = entry.write(compacted)
+    return Exported(target, value, tuple(compacted.notes), compacted.origins)
 
 
 __all__ = ["TARGETS", "WRITABLE", "Exported", "compacted_messages", "export", "resolve"]

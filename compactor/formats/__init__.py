@@ -1,4 +1,7 @@
-"""Import conversations from the formats people have, and report every change the import made.
+"""The formats people keep conversations in: each read into a request (every change the import
+made reported) and, where it has a writer, written back. :data:`FORMATS` is the one registry:
+each entry's name, label, detection, reader, writer (None: read-only), and whether it holds many
+conversations (:mod:`compactor.formats.registry`).
 
 >>> conversion = convert([
 ...     {"role": "user", "content": "Weather in Porto?"},
@@ -40,26 +43,31 @@ How things are converted (every format):
 from __future__ import annotations
 
 from compactor.errors import FormatError
-from compactor.formats.collections import Collection, Record
-from compactor.formats.detect import detect_format
+from compactor.formats.collections import Collection, ManyConversations, Record
 from compactor.formats.fixes import Window, apply_fixes, spans_text
-from compactor.formats.reading import (
-    Document,
-    ManyConversations,
-    convert_document,
-    convert_text,
-    read_document,
+from compactor.formats.reading import Document, convert_document, convert_text, read_document
+from compactor.formats.registry import (
+    FORMATS,
+    LINE_FORMATS,
+    WRITABLE,
+    Format,
+    convert,
+    convert_record,
+    detect_format,
 )
-from compactor.formats.registry import FORMATS, LINE_FORMATS, convert
 from compactor.formats.types import Change, Conversion, RecordedCompaction
+from compactor.formats.writing import Compacted
 
 __all__ = [
     "FORMATS",
     "LINE_FORMATS",
+    "WRITABLE",
     "Change",
     "Collection",
+    "Compacted",
     "Conversion",
     "Document",
+    "Format",
     "FormatError",
     "ManyConversations",
     "Record",
@@ -68,6 +76,7 @@ __all__ = [
     "apply_fixes",
     "convert",
     "convert_document",
+    "convert_record",
     "convert_text",
     "detect_format",
     "read_document",

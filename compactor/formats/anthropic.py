@@ -1,4 +1,10 @@
-"""Anthropic Messages: a top-level ``system`` and content blocks (text, tool_use, tool_result)."""
+"""Anthropic Messages: a top-level ``system`` and content blocks (text, tool_use, tool_result).
+
+Written as a Messages request's ``system`` and ``messages``: system messages become the
+top-level ``system``; calls are ``tool_use`` blocks (``input`` an object); results are
+``tool_result`` blocks at the start of the next user message; consecutive messages of one role
+are one message with several blocks, as the API itself would combine them.
+"""
 
 from __future__ import annotations
 
@@ -10,6 +16,7 @@ from compactor.formats.chat import read_id, read_role
 from compactor.formats.envelope import message_list
 from compactor.formats.turns import Turn
 from compactor.formats.types import Conversion
+from compactor.formats.writing import Compacted, StructuredTurn
 
 CALLS = ("tool_use", "server_tool_use", "mcp_tool_use")
 REMOVED = {
@@ -137,3 +144,62 @@ def _string(b: Builder, value: Any, where: str) -> str:
         return value or ""
     b.problem(f"text must be a string, not {describe(value)}", where)
     return ""
+
+
+def write(compacted: Compacted) -> dict[str, Any]:
+    turns, notes = compacted.turns, compacted.notes
+    system = [t for t in turns if t.role == "system"]
+    late = [t.index for k, t in enumerate(turns) if t.role == "system" and k >= len(system)]
+    if late:
+        notes.append(
+            "system messages "
+            + ", ".join(f"#{i}" for i in late)
+            + " moved into the top-level system prompt (the Messages API has no system role)"
+        )
+    messages: list[dict[str, Any]] = []
+    for turn in turns:
+        if turn.role == "system":
+            continue
+        role = "assistant" if turn.role == "assistant" else "user"
+        blocks = _blocks(turn, notes)
+        if not blocks:
+            continue
+        if messages and messages[-1]["role"] == role:
+            messages[-1]["content"].extend(blocks)
+        else:
+            messages.append({"role": role, "content": blocks})
+    if messages and messages[0]["role"] == "assistant":
+        first = next(t.index for t in turns if t.role != "system")
+        notes.append(
+            f"#{first}: the conversation starts with an assistant message: Anthropic's API "
+            "accepts that, Amazon Bedrock's does not (it wants a user message first)"
+        )
+    out: dict[str, Any] = {}
+    if system:
+        out["system"] = "\n\n".join(t.text for t in system)
+    out["messages"] = messages
+    return out
+
+
+def _blocks(turn: StructuredTurn, notes: list[str]) -> list[dict[str, Any]]:
+    if turn.role == "tool":
+        block: dict[str, Any] = {"type": "tool_result", "tool_use_id": turn.answers}
+        if turn.text:
+            block["content"] = turn.text
+        return [block]
+    blocks: list[dict[str, Any]] = []
+    text = turn.text
+    if text:
+        blocks.append({"type": "text", "text": text})
+    for call in turn.calls:
+        arguments: Any = call.arguments
+        if arguments is None and call.raw is None:
+            arguments = {}  # a call without arguments
+        elif not isinstance(arguments, dict):
+            notes.append(
+                f"#{turn.index}: the arguments of the call to {call.name} are not a JSON object, "
+                'so its tool_use input holds them as {"input": ...}'
+            )
+            arguments = {"input": call.raw if call.raw is not None else arguments}
+        blocks.append({"type": "tool_use", "id": call.id, "name": call.name, "input": arguments})
+    return blocks

@@ -3,6 +3,12 @@
 The three share one reader, since plain ``{role, content}`` messages are OpenAI messages too:
 string or part-list contents, ``null`` content with ``tool_calls``, ``tool`` messages with
 ``tool_call_id``, the ``developer`` and ``function`` roles, and the request's own ``id``/``pin``.
+
+Their writers: the request is the survivors with the parameters used, the message list the
+survivors alone (call lines as text, as the import wrote them); OpenAI's ``messages`` hold an
+assistant's calls in ``tool_calls`` (``{"id", "type": "function", "function": {"name",
+"arguments"}}``, the arguments a JSON string) with ``content`` null when it has no text, and
+each result is a ``tool`` message with ``tool_call_id``, right after the calling message.
 """
 
 from __future__ import annotations
@@ -14,6 +20,7 @@ from compactor.errors import quoted
 from compactor.formats.builder import Builder, Draft, at, describe, tool_call_text, type_of
 from compactor.formats.envelope import message_list
 from compactor.formats.types import Conversion
+from compactor.formats.writing import Compacted
 
 #: Role names of other APIs and what they are read as (each one reported).
 ROLE_ALIASES = {
@@ -213,3 +220,36 @@ def read_id(b: Builder, value: Any, where: str, draft: Draft) -> str | None:
 
 def _part_name(kind: str | None) -> str:
     return f"a part of type {quoted(kind)}" if kind else "a part without a type"
+
+
+def write_request(compacted: Compacted) -> dict[str, Any]:
+    return {"messages": compacted.messages, **compacted.params}
+
+
+def write_messages(compacted: Compacted) -> list[dict[str, Any]]:
+    return compacted.messages
+
+
+def write_openai(compacted: Compacted) -> list[dict[str, Any]]:
+    out: list[dict[str, Any]] = []
+    for turn in compacted.turns:
+        if turn.role == "tool":
+            out.append({"role": "tool", "tool_call_id": turn.answers, "content": turn.text})
+        elif turn.role == "assistant" and turn.calls:
+            out.append(
+                {
+                    "role": "assistant",
+                    "content": turn.text or None,
+                    "tool_calls": [
+                        {
+                            "id": call.id,
+                            "type": "function",
+                            "function": {"name": call.name, "arguments": call.arguments_text},
+                        }
+                        for call in turn.calls
+                    ],
+                }
+            )
+        else:
+            out.append({"role": turn.role, "content": turn.text})
+    return out

@@ -82,6 +82,22 @@ def convert_lines(items: list[tuple[str, Any]]) -> Conversion:
     return b.finish()
 
 
+def convert_items(items: list[tuple[str, Any]], format: str) -> Conversion:
+    """Responses API items on their own, as ``(source, item)`` pairs, read as the rollout's
+    items are and named ``format``: an item of another type is skipped and reported (lossy)."""
+    b = Builder(format)
+    reader = _Reader(b)
+    for source, item in items:
+        if not isinstance(item, dict):
+            b.problem(f"an item must be an object, not {describe(item)}", source)
+        elif _item(item):
+            reader.item(source, item)
+        else:
+            reader.skips.add(f"items of {_kind_of(item)}", source, lossy=True)
+    reader.skips.report(b)
+    return b.finish()
+
+
 def _kind_of(line: dict) -> str:
     if "record_type" in line:
         return f"record_type {line['record_type']!r}"

@@ -3,7 +3,9 @@
 A record is a ShareGPT record (``conversations``), an evaluation record holding a conversation
 under ``messages``, ``conversations`` or ``traj`` (tau-bench's recorded trajectories: ``traj``
 is a list of OpenAI Chat Completions messages), or, in JSONL, any one conversation a line.
-Records are numbered from 0 in file order (``../shared/SPEC.md`` part C).
+Records are numbered from 0 in file order (``../shared/SPEC.md`` part C). Each record is read
+by its own format (:func:`compactor.formats.registry.convert_record`); here is what places its
+changes and problems in the file.
 """
 
 from __future__ import annotations
@@ -13,7 +15,6 @@ from typing import Any
 
 from compactor.errors import FormatError, Problem
 from compactor.formats.builder import at
-from compactor.formats.registry import convert
 from compactor.formats.types import Change, Conversion
 from compactor.wording import plural
 
@@ -42,6 +43,38 @@ class Record:
     def holder(self) -> str:
         return next(name for name in HOLDERS if isinstance(self.value.get(name), list))
 
+    @property
+    def conversation(self) -> Any:
+        """What its format reads: tau-bench's ``traj`` list, or the record itself."""
+        return self.value["traj"] if self.holder == "traj" else self.value
+
+    def placed_error(self, error: FormatError) -> FormatError:
+        """The problems of reading the record, placed in the file (``[3].traj[5].role``)."""
+        return FormatError([_under(self._base, p) for p in error.problems])
+
+    def placed(self, conversion: Conversion) -> Conversion:
+        """The record's conversion with its changes and sources placed in the file, and the
+        fields beside tau-bench's ``traj`` reported."""
+        base = self._base
+        changes = tuple(_placed(base, c) for c in conversion.changes)
+        sources = tuple(_join(base, source) for source in conversion.sources)
+        others = [name for name in self.value if name != "traj"] if self.holder == "traj" else []
+        if others:
+            changes += (
+                Change(
+                    "field-ignored",
+                    f"{self.source}: the record's other fields ({', '.join(others)}) have no "
+                    "place in a request and were left out",
+                    None,
+                    self.source,
+                ),
+            )
+        return replace(conversion, changes=changes, sources=sources)
+
+    @property
+    def _base(self) -> str:
+        return at(self.source, "traj") if self.holder == "traj" else self.source
+
 
 @dataclass(frozen=True)
 class Collection:
@@ -60,40 +93,21 @@ class Collection:
             f"{' or '.join(holders)})"
         )
 
-    def convert(self, index: int, format: str | None = None) -> Conversion:
-        """Record ``index`` (0-based) as a request; problems name the record's place."""
+    def record(self, index: int) -> Record:
+        """Record ``index`` (0-based); a problem saying how many there are when there is none."""
         if not 0 <= index < len(self):
             raise FormatError(
                 [Problem(f"there is no record {index}: the file holds {self.description}")]
             )
-        return convert_record(self.records[index], format)
+        return self.records[index]
 
 
-def convert_record(record: Record, format: str | None = None) -> Conversion:
-    """One record as a request; problems name the record's place (``[3].traj[2]``, ``line 4``)."""
-    holder = record.holder
-    conversation = record.value[holder] if holder == "traj" else record.value
-    base = at(record.source, "traj") if holder == "traj" else record.source
-    try:
-        conversion = convert(conversation, format)
-    except FormatError as error:
-        raise FormatError([_under(base, p) for p in error.problems]) from None
-    changes = tuple(_placed(base, c) for c in conversion.changes)
-    sources = tuple(_join(base, source) for source in conversion.sources)
-    if holder == "traj":
-        others = [name for name in record.value if name != "traj"]
-        if others:
-            names = ", ".join(others)
-            changes += (
-                Change(
-                    "field-ignored",
-                    f"{record.source}: the record's other fields ({names}) have no place "
-                    "in a request and were left out",
-                    None,
-                    record.source,
-                ),
-            )
-    return replace(conversion, changes=changes, sources=sources)
+class ManyConversations(FormatError):
+    """The file holds many conversations; ``collection`` has them, to convert one by one."""
+
+    def __init__(self, collection: Collection):
+        self.collection = collection
+        super().__init__([Problem(f"the file holds {collection.description}")])
 
 
 def is_record(value: Any) -> bool:

@@ -1,12 +1,14 @@
-"""Which format a parsed document is in, from the shape of its envelope and its messages."""
+"""What detection reads of a parsed document: its envelope, the kind of message its messages
+show (each format's telltale fields and part types), and why it is in no format when none fits."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from functools import cached_property
 from typing import Any
 
 from compactor.contract import PARAMETERS, ROLES
 from compactor.errors import FormatError, Problem, quoted
-from compactor.formats import claude_code, codex
 from compactor.formats.builder import at, describe, type_of
 
 ANTHROPIC_BLOCKS = frozenset(
@@ -28,42 +30,68 @@ OPENAI_FIELDS = frozenset({"tool_calls", "tool_call_id", "function_call"})
 PRIORITY = ("vercel", "sharegpt", "anthropic", "openai")
 EXPECTED = (
     "expected a request ({messages, budget_chars, ...}), a list of {role, content} messages "
-    "(OpenAI, Anthropic or Vercel AI SDK), a ShareGPT {conversations: [{from, value}]}, or an "
-    "agent's log (Claude Code or Codex CLI JSONL)"
+    "(OpenAI, Anthropic or Vercel AI SDK), OpenAI Responses items, LangChain messages, a "
+    "ShareGPT {conversations: [{from, value}]}, records holding conversations, or an agent's log "
+    "(Claude Code or Codex CLI JSONL)"
 )
 
 
-def detect_format(data: Any) -> str:
-    """The name of the format ``data`` is in; raises :class:`FormatError` saying why none fits."""
+@dataclass(frozen=True)
+class Shape:
+    """A parsed document as detection reads it: the object around the messages (when it is
+    one) and the kind of message the messages show, found once for every format's test."""
+
+    data: Any
+
+    @property
+    def envelope(self) -> dict[str, Any] | None:
+        return self.data if isinstance(self.data, dict) else None
+
+    @cached_property
+    def kind(self) -> str | None:
+        """The format the messages' own shape shows (:func:`message_kind`), None when they
+        show none: no messages, or messages without a role."""
+        envelope = self.envelope
+        messages = envelope.get("messages") if envelope is not None else self.data
+        if not isinstance(messages, list) or not (messages or envelope):
+            return None
+        try:
+            return message_kind(messages, "messages" if envelope else "", envelope)
+        except FormatError:
+            return None
+
+    def request_envelope(self) -> bool:
+        """Role-and-content messages in an object that holds only them or the parameters."""
+        envelope = self.envelope
+        if envelope is None or self.kind != "messages":
+            return False
+        return set(envelope) <= {"messages"} or bool(set(envelope) & set(PARAMETERS))
+
+
+def undetected(data: Any) -> FormatError:
+    """Why ``data`` is in no format: the error that names what it is and what was expected."""
     if isinstance(data, dict):
-        if "conversations" in data:
-            return "sharegpt"
-        if isinstance(data.get("loglines"), list):
-            return "claude-code"
         if "messages" not in data:
             return _not_a_conversation(data)
         messages = data["messages"]
         if not isinstance(messages, list):
-            raise FormatError(
+            return FormatError(
                 [Problem(f"must be a list of messages, not {describe(messages)}", path="messages")]
             )
-        kind = message_kind(messages, "messages", data)
-        if kind == "messages" and "model" in data:
-            return "openai"  # a Chat Completions request body
-        if kind == "messages" and (set(data) <= {"messages"} or set(data) & set(PARAMETERS)):
-            return "request"
-        return kind
+        return _kind_error(messages, "messages", data)
     if isinstance(data, list):
         if not data:
-            raise FormatError([Problem(f"the list is empty; {EXPECTED}", path="$")])
-        if all(isinstance(item, dict) and "conversations" in item for item in data):
-            return "sharegpt"
-        if claude_code.is_transcript(data):
-            return "claude-code"
-        if codex.is_rollout(data):
-            return "codex"
-        return message_kind(data, "")
-    raise FormatError([Problem(f"the document is {describe(data)}; {EXPECTED}", path="$")])
+            return FormatError([Problem(f"the list is empty; {EXPECTED}", path="$")])
+        return _kind_error(data, "")
+    return FormatError([Problem(f"the document is {describe(data)}; {EXPECTED}", path="$")])
+
+
+def _kind_error(messages: list[Any], base: str, envelope: dict | None = None) -> FormatError:
+    try:
+        message_kind(messages, base, envelope)
+    except FormatError as error:
+        return error
+    return FormatError([Problem(EXPECTED[0].upper() + EXPECTED[1:], path=base or "$")])
 
 
 def message_kind(
@@ -120,9 +148,9 @@ def _signs(message: dict) -> set[str]:
     return signs
 
 
-def _not_a_conversation(data: dict) -> str:
+def _not_a_conversation(data: dict) -> FormatError:
     if "role" in data and ("content" in data or "parts" in data):
-        raise FormatError(
+        return FormatError(
             [
                 Problem(
                     "this is a single message; a conversation is a list of messages (in JSONL, "
@@ -132,7 +160,7 @@ def _not_a_conversation(data: dict) -> str:
             ]
         )
     keys = _fields(data)
-    raise FormatError(
+    return FormatError(
         [
             Problem(
                 f"an object with no messages or conversations (its fields: {keys}); {EXPECTED}",

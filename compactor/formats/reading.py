@@ -1,7 +1,8 @@
 """Reading an uploaded or pasted file: JSON, or JSON Lines (one message, record or log line each).
 
 A file that holds many conversations (:mod:`compactor.formats.collections`) converts one record
-at a time: without ``record``, :class:`ManyConversations` says how many there are.
+at a time, each by its own format: without ``record``, :class:`ManyConversations` says how many
+there are.
 """
 
 from __future__ import annotations
@@ -14,21 +15,19 @@ from functools import cached_property
 from typing import Any, BinaryIO
 
 from compactor.errors import FormatError, Problem, UnreadableJSON
-from compactor.formats.collections import Collection, collection_of
-from compactor.formats.registry import LINE_FORMATS, convert, convert_lines
+from compactor.formats.collections import Collection, ManyConversations, collection_of
+from compactor.formats.registry import (
+    LINE_FORMATS,
+    convert,
+    convert_lines,
+    convert_record,
+    format_named,
+)
 from compactor.formats.types import Conversion
 from compactor.input.jsonio import decode_text, parse_json
 
 #: At most this many unreadable lines are reported, so a wrong file does not flood the report.
 MAX_LINE_PROBLEMS = 20
-
-
-class ManyConversations(FormatError):
-    """The file holds many conversations; ``collection`` has them, to convert one by one."""
-
-    def __init__(self, collection: Collection):
-        self.collection = collection
-        super().__init__([Problem(f"the file holds {collection.description}")])
 
 
 @dataclass(frozen=True)
@@ -52,9 +51,10 @@ def read_document(source: str | bytes, format: str | None = None) -> Document:
     neither, empty or binary. Without ``format``, a text that is not one JSON value but whose
     first line is a JSON object is read as JSONL; a line format (``jsonl``, ``claude-code``,
     ``codex``) reads it as JSONL whatever it looks like, except the Claude Code export (one
-    JSON object with ``loglines``).
+    JSON object with ``loglines``); a collection (``records``) is either.
     """
     text = _text(source)
+    many = format is not None and format_named(format).many
     if format in LINE_FORMATS:
         try:
             data = parse_json(text)
@@ -66,7 +66,7 @@ def read_document(source: str | bytes, format: str | None = None) -> Document:
     try:
         return Document(data=parse_json(text))
     except UnreadableJSON:
-        if format is None and _looks_like_lines(text):
+        if (format is None or many) and _looks_like_lines(text):
             return Document(lines=read_lines(text))
         raise
 
@@ -79,13 +79,13 @@ def convert_document(
     if collection is not None:
         if record is None and len(collection) != 1:
             raise ManyConversations(collection)
-        return collection.convert(record or 0, format)
+        return convert_record(collection.record(record or 0), format)
     if record not in (None, 0):
         raise FormatError(
             [Problem(f"there is no record {record}: the file holds one conversation (record 0)")]
         )
     if document.lines is not None:
-        return convert_lines(document.lines, format if format != "jsonl" else None)
+        return convert_lines(document.lines, format)
     return convert(document.data, format)
 
 

@@ -1,4 +1,8 @@
-"""ShareGPT: ``{"conversations": [{"from": "human" | "gpt" | ..., "value": "..."}]}``."""
+"""ShareGPT: ``{"conversations": [{"from": "human" | "gpt" | ..., "value": "..."}]}``.
+
+Written with ``function_call`` turns (``{"name", "arguments"}`` as JSON) and ``observation``
+turns for results.
+"""
 
 from __future__ import annotations
 
@@ -9,6 +13,7 @@ from compactor.errors import FormatError, Problem, quoted
 from compactor.formats.builder import Builder, at, describe, tool_call_text
 from compactor.formats.envelope import message_list
 from compactor.formats.types import Conversion
+from compactor.formats.writing import Compacted
 
 #: ShareGPT speaker names (``from``) and the role each is read as.
 SPEAKERS = {
@@ -138,3 +143,27 @@ def _call(value: str) -> tuple[str, str] | None:
 
 def _known() -> str:
     return ", ".join(SPEAKERS)
+
+
+#: The speaker each role is written as.
+ROLE_SPEAKERS = {"system": "system", "user": "human", "assistant": "gpt", "tool": "observation"}
+
+
+def write(compacted: Compacted) -> dict[str, Any]:
+    turns = compacted.turns
+    conversations = []
+    for turn in turns:
+        if turn.role == "assistant" and turn.calls:
+            if turn.text:
+                conversations.append({"from": "gpt", "value": turn.text})
+            for call in turn.calls:
+                arguments = call.raw if call.raw is not None else call.arguments
+                value = json.dumps({"name": call.name, "arguments": arguments}, ensure_ascii=False)
+                conversations.append({"from": "function_call", "value": value})
+        else:
+            conversations.append({"from": ROLE_SPEAKERS[turn.role], "value": turn.text})
+    if any(t.calls for t in turns):
+        compacted.notes.append(
+            "ShareGPT turns carry no call ids: an observation answers the call before it"
+        )
+    return {"conversations": conversations}

@@ -4,6 +4,9 @@ UI parts: ``text``, ``reasoning``, ``tool-<name>`` and ``dynamic-tool`` (``input
 or ``errorText``, ``state``), the v4 ``tool-invocation``, ``file``, ``source-url``,
 ``source-document``, ``data-<name>`` and ``step-start``. Model messages (what ``streamText``
 takes): ``text``, ``reasoning``, ``image``, ``file``, ``tool-call`` and ``tool-result`` parts.
+
+Written as model messages (``ModelMessage[]``): ``tool-call`` parts in assistant content,
+``tool-result`` parts (``output: {"type": "text", "value"}``) in ``tool`` messages.
 """
 
 from __future__ import annotations
@@ -16,6 +19,7 @@ from compactor.formats.chat import read_id, read_role
 from compactor.formats.envelope import message_list
 from compactor.formats.turns import Turn
 from compactor.formats.types import Conversion
+from compactor.formats.writing import Compacted
 
 SOURCES = ("source-url", "source-document")
 
@@ -186,3 +190,41 @@ def _string(b: Builder, value: Any, where: str) -> str:
         return value or ""
     b.problem(f"text must be a string, not {describe(value)}", at(where, "text"))
     return ""
+
+
+def write(compacted: Compacted) -> list[dict[str, Any]]:
+    turns = compacted.turns
+    names = {call.id: call.name for turn in turns for call in turn.calls}
+    out: list[dict[str, Any]] = []
+    for turn in turns:
+        if turn.role == "tool":
+            out.append(
+                {
+                    "role": "tool",
+                    "content": [
+                        {
+                            "type": "tool-result",
+                            "toolCallId": turn.answers,
+                            "toolName": names[turn.answers],
+                            "output": {"type": "text", "value": turn.text},
+                        }
+                    ],
+                }
+            )
+        elif turn.role == "assistant" and turn.calls:
+            parts: list[dict[str, Any]] = []
+            if turn.text:
+                parts.append({"type": "text", "text": turn.text})
+            parts += [
+                {
+                    "type": "tool-call",
+                    "toolCallId": call.id,
+                    "toolName": call.name,
+                    "input": call.raw if call.raw is not None else call.arguments,
+                }
+                for call in turn.calls
+            ]
+            out.append({"role": "assistant", "content": parts})
+        else:
+            out.append({"role": turn.role, "content": turn.text})
+    return out

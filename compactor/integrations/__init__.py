@@ -13,7 +13,7 @@ one without its extra raises :class:`IntegrationUnavailable` with the command th
 
 from typing import Any
 
-from compactor.integrations.extras import IntegrationUnavailable
+from compactor.errors import IntegrationUnavailable
 from compactor.integrations.report import ShrinkReport
 from compactor.integrations.setting import (
     FILE_NAME,

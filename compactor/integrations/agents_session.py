@@ -8,7 +8,7 @@ agents extra)::
 The SDK's ``Session`` protocol is four methods, and it allows this: the runner reads the history
 with ``get_items()`` once at the start of each run, sends it before the new input, and saves the
 new input and the run's items with ``add_items``. So ``get_items()`` here returns the stored
-items shrunk (as Responses items: :mod:`compactor.integrations.responses_items`), and
+items shrunk (as Responses items: :mod:`compactor.formats.responses`), and
 ``add_items``, ``pop_item`` and ``clear_session`` go to the wrapped session unchanged: the store
 keeps the whole conversation, and every run starts from all of it, shrunk afresh. When the
 setting removes, cuts and drops nothing, the items come back exactly as stored.

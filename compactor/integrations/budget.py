@@ -30,8 +30,8 @@ import numpy as np
 from compactor.analyses.sweeps import BUDGET_RANGE, budget_sweep
 from compactor.engine.pipeline import run
 from compactor.engine.result import Fate
+from compactor.errors import IntegrationUnavailable
 from compactor.input.validation import validate
-from compactor.integrations.extras import IntegrationUnavailable
 from compactor.strategies import apply_strategy
 from compactor.text.tokens import TokenizerUnavailable, count_tokens
 

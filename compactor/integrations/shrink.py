@@ -17,27 +17,29 @@ the orphan half of a call/result pair dropped and reported, never sent.
 >>> [m["content"] for m in shrink(history, {"budget_chars": 200, "params": {"keep_last_n": 2}})]
 ['You are a dispatcher.', 'It left Hamburg on Monday.', 'Book the return leg for Friday.']
 
-The formats: a request, ``{role, content}`` messages, OpenAI Chat Completions, Anthropic
-Messages, Vercel AI SDK and ShareGPT, as a list or in their envelope (a Chat Completions body,
-``{"system", "messages"}``, ``{"conversations"}``: the envelope comes back with its messages
-replaced), and LangChain messages (objects or ``messages_to_dict`` dicts; the langchain extra).
+The formats are the import's, every one of :data:`compactor.formats.FORMATS`: a request,
+``{role, content}`` messages, OpenAI Chat Completions and Responses items, Anthropic Messages,
+Vercel AI SDK, LangChain messages (objects or ``messages_to_dict`` dicts; the langchain extra to
+write them) and ShareGPT, as a list or in their envelope (a Chat Completions body, ``{"system",
+"messages"}``, ``{"conversations"}``: the envelope comes back with its messages replaced). A
+format the registry only reads (an agent's log, a file of one record) comes back as a request:
+its messages compacted, with the parameters used, as ``python -m compactor shrink`` prints it.
 """
 
 from __future__ import annotations
 
 import os
 from collections.abc import Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any
 
 from compactor.contract import LIMITS
 from compactor.engine.pipeline import compact
 from compactor.errors import Problem, ProblemError
-from compactor.export import WRITABLE, Exported, export
-from compactor.formats import Conversion, apply_fixes, convert, detect_format
+from compactor.export import Exported, export
+from compactor.formats import FORMATS, Conversion, apply_fixes, convert, detect_format
+from compactor.formats import responses as responses_format
 from compactor.input.validation import validate
-from compactor.integrations import langchain_messages as lc
-from compactor.integrations import responses_items as responses
 from compactor.integrations.budget import MEMORY_COMPACT, TokenFit, fit_tokens
 from compactor.integrations.report import ShrinkReport, report_of, unchanged_report
 from compactor.integrations.setting import Setting, SettingError, load_setting
@@ -53,7 +55,7 @@ MIN_MESSAGES = LIMITS["min_messages"]
 
 
 #: The ``format`` that names OpenAI Responses API input items (the Agents SDK's sessions).
-RESPONSES = "responses"
+RESPONSES = responses_format.NAME
 
 
 class ShrinkError(ProblemError):
@@ -115,19 +117,22 @@ def shrink_with_report(
     request = {**base, "budget_chars": fit.budget_chars if fit else chosen.budget_chars}
     empty = {call for _, call in conversion.removed_results}
     if chosen.strategy == MEMORY_COMPACT:
-        response = compact(request)
-        exported = export(response, request, source.target, empty_results=empty)
-        outcome = None
+        response, written, outcome = compact(request), request, None
     else:
         outcome = apply_strategy(
             chosen.strategy, validate(request), request["budget_chars"], dict(chosen.params)
         )
         response, written = _as_response(outcome, request)
-        exported = export(response, written, source.target, empty_results=empty)
+    exported = export(
+        response,
+        written,
+        source.target,
+        empty_results=empty,
+        source=source.data,
+        sources=conversion.sources,
+    )
     report = report_of(chosen, conversion, request, response, outcome, exported, fit)
-    if source.responses:
-        report = replace(report, format=RESPONSES)
-    return Shrunk(source.wrap(exported, conversion), report)
+    return Shrunk(source.wrap(exported), report)
 
 
 def _request_params(setting: Setting) -> dict[str, Any]:
@@ -187,55 +192,29 @@ def _as_response(
 
 @dataclass(frozen=True)
 class _Source:
-    """The input as the import reads it, its format, and how to give the output its shape."""
+    """The input, its format, and what it is written back as: its own format when that has a
+    writer, else a request."""
 
     data: Any
     format: str
-    envelope: dict[str, Any] | None  # the input's own dict, when it was one
-    langchain: list[Any] | None = None  # the LangChain messages, when they were
-    serialised: bool = False  # LangChain dicts rather than objects
-    responses: bool = False  # Responses API input items (read as the Codex import reads them)
 
     @property
     def target(self) -> str:
-        return "openai" if self.responses else self.format
+        return self.format if FORMATS[self.format].write is not None else "request"
 
     @classmethod
     def read(cls, messages: Any, format: str | None) -> _Source:
         if isinstance(messages, tuple):
             messages = list(messages)
-        if format == RESPONSES or (format is None and responses.is_responses(messages)):
-            return cls(responses.as_log(messages), "codex", None, responses=True)
-        if lc.is_langchain(messages):
-            objects = lc.as_objects(messages)
-            data = lc.to_openai(objects)
-            return cls(data, "openai", None, objects, isinstance(messages[0], dict))
-        found = format or detect_format(messages)
-        if found not in WRITABLE:
-            raise ShrinkError(
-                [
-                    Problem(
-                        f"is {found}, which shrink cannot write back; it writes "
-                        f"{', '.join(WRITABLE)}, {RESPONSES} items and LangChain messages",
-                        path="messages",
-                    )
-                ]
-            )
-        envelope = messages if isinstance(messages, dict) else None
-        return cls(messages, found, envelope)
+        return cls(messages, format or detect_format(messages))
 
-    def wrap(self, exported: Exported, conversion: Conversion) -> Any:
-        """The exported value in the input's own shape."""
-        value = exported.value
-        if self.responses:
-            return responses.from_chat(value)
-        if self.langchain is not None:
-            where = [lc.input_position(s) for s in conversion.sources]
-            origins = [None if o is None else where[o] for o in exported.origins]
-            return lc.from_openai(value, origins, self.langchain, self.data, self.serialised)
-        if self.format == "request":
+    def wrap(self, exported: Exported) -> Any:
+        """The exported value in the input's own shape: its envelope kept, an Anthropic list
+        given back as a list."""
+        value, envelope = exported.value, self.data
+        if self.target != self.format or self.format == "request":
             return value
-        if self.envelope is None:
+        if not isinstance(envelope, dict):
             if isinstance(value, dict):  # anthropic: a list in, a list out
                 system = (
                     [{"role": "system", "content": value["system"]}] if "system" in value else []
@@ -243,6 +222,6 @@ class _Source:
                 return system + value["messages"]
             return value
         if isinstance(value, dict):
-            rest = {k: v for k, v in self.envelope.items() if k != "system"}
+            rest = {k: v for k, v in envelope.items() if k != "system"}
             return {**rest, **value}
-        return {**self.envelope, "messages": value}
+        return {**envelope, "messages": value}

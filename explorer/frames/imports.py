@@ -24,6 +24,7 @@ from compactor.formats import (
     ManyConversations,
     Window,
     apply_fixes,
+    convert_record,
     convert_text,
     spans_text,
 )
@@ -31,8 +32,9 @@ from explorer.session.conversation import Conversation, message_name, params_fro
 
 #: Columns of the message editor, in order.
 EDITOR_COLUMNS = ("position", "role", "content", "id", "pin")
-#: The formats a user can pick instead of detection (name -> one-line description).
-FORMAT_CHOICES: Mapping[str, str] = FORMATS
+#: The formats a user can pick instead of detection (name -> its line in the registry): every
+#: format the import reads.
+FORMAT_CHOICES: Mapping[str, str] = {name: entry.label for name, entry in FORMATS.items()}
 #: Change kinds whose fix the user must choose before loading (see compactor.formats).
 FIX_KINDS = {"too-many-messages": "keep_last", "content-too-long": "cut_long"}
 MAX_MESSAGES = LIMITS["max_messages"]
@@ -93,7 +95,7 @@ def read_record(attempt: Attempt, record: int) -> Attempt:
     """Record ``record`` of a file of many conversations (an attempt of kind ``collection``)."""
     assert attempt.collection is not None
     try:
-        conversion = attempt.collection.convert(record, attempt.format)
+        conversion = convert_record(attempt.collection.record(record), attempt.format)
     except FormatError as error:
         return Attempt(problems=tuple(error.problems), kind="format")
     return Attempt(conversion, format=attempt.format)

@@ -10,6 +10,7 @@ import sys
 import pytest
 
 import compactor.formats.collections as collections
+import compactor.formats.registry as registry
 from compactor.cli.main import main
 from compactor.errors import FormatError
 from compactor.evaluation import CorpusStream, load_corpus, load_corpus_text, read_corpus_text
@@ -98,13 +99,13 @@ def test_the_stream_converts_a_record_only_when_it_is_reached(monkeypatch, tmp_p
     path = tmp_path / "tiny.jsonl"
     path.write_text(tiny(1000))
     converted = []
-    original = collections.convert
+    original = registry.convert  # a record is read by its own format through the registry
 
     def counted(data, format=None):
         converted.append(1)
         return original(data, format)
 
-    monkeypatch.setattr(collections, "convert", counted)
+    monkeypatch.setattr(registry, "convert", counted)
     stream = CorpusStream(path)
     assert len(stream) == 1000 and converted == []  # looked over, none converted
     first = next(iter(stream))

@@ -27,14 +27,17 @@ def test_formats_are_named_in_picker_order():
         "request",
         "messages",
         "openai",
+        "responses",
         "anthropic",
         "vercel",
+        "langchain",
         "sharegpt",
         "jsonl",
         "claude-code",
         "codex",
+        "records",
     ]
-    assert all(text and "\n" not in text for text in FORMATS.values())
+    assert all(f.label and "\n" not in f.label for f in FORMATS.values())
 
 
 @pytest.mark.parametrize(

@@ -3,6 +3,7 @@ sample; and the report says what it removed."""
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import pytest
@@ -14,6 +15,7 @@ from compactor.input.validation import validate
 from compactor.integrations import Setting, SettingError, ShrinkError, setting_toml
 from compactor.strategies import apply_strategy
 from tests.compactor.integrations.conftest import FORMATS, SAMPLES, written_as
+from tests.paths import ROOT
 
 SETTING = Setting(budget_chars=2000, params={"keep_last_n": 3, "max_message_chars": 300})
 
@@ -136,10 +138,16 @@ def test_a_wrong_setting_is_named():
         shrink([{"role": "user", "content": "hi"}], 4000)  # type: ignore[arg-type]
 
 
-def test_a_log_it_cannot_write_back_is_named():
-    codex = [{"type": "session_meta", "payload": {"id": "x"}}] * 2
-    with pytest.raises(ShrinkError, match="is codex, which shrink cannot write back"):
-        shrink(codex, SETTING, format="codex")
+def test_a_log_it_cannot_write_back_comes_back_as_a_request():
+    # it used to be refused, while `import` read it: shrink reads what the import reads
+    lines = (ROOT / "tests/fixtures/real/codex_tool_calls.jsonl").read_text("utf-8").splitlines()
+    codex = [json.loads(line) for line in lines if line.strip()]
+    shrunk = shrink_with_report(codex, SETTING)
+    conversion = convert(codex, "codex")
+    request = {**conversion.request, "keep_last_n": 3, "max_message_chars": 300}
+    request["budget_chars"] = 2000
+    assert shrunk.report.format == "codex"
+    assert shrunk.messages == export(compact(request), request, "request").value
 
 
 def test_a_conversation_over_the_limits_needs_lossy_fixes_chosen():

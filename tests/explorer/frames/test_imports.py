@@ -84,7 +84,7 @@ def test_choosing_only_one_fix_still_reports_the_other_limit():
 
 
 def test_every_format_can_be_chosen():
-    assert dict(imports.FORMAT_CHOICES) == FORMATS
+    assert dict(imports.FORMAT_CHOICES) == {name: f.label for name, f in FORMATS.items()}
 
 
 def test_the_editor_shows_the_messages_in_order_and_gives_them_back():
