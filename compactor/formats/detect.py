@@ -134,7 +134,7 @@ def _signs(message: dict) -> set[str]:
     if OPENAI_FIELDS & message.keys() or message.get("role") in ("developer", "function"):
         signs.add("openai")
     content = message.get("content")
-    if content is None and message.get("role") in ROLES:
+    if content is None and isinstance(message.get("role"), str) and message["role"] in ROLES:
         signs.add("openai")  # only Chat Completions has null contents
     if isinstance(content, list):
         for part in content:

@@ -49,7 +49,8 @@ def is_langchain(data: Any) -> bool:
         return False
     first = data[0]
     if isinstance(first, dict):
-        return first.get("type") in TYPES and isinstance(first.get("data"), dict)
+        kind = first.get("type")
+        return isinstance(kind, str) and kind in TYPES and isinstance(first.get("data"), dict)
     return type(first).__module__.startswith("langchain_core.messages")
 
 
@@ -86,7 +87,7 @@ def _read(b: Builder, message: Any, source: str) -> None:
         )
         return
     kind, data, where = message.get("type"), message["data"], at(source, "data")
-    if kind not in TYPES:
+    if not isinstance(kind, str) or kind not in TYPES:
         known = ", ".join(TYPES)
         b.problem(
             f"{quoted(kind)} is not a LangChain message type; expected one of {known}",

@@ -36,7 +36,8 @@ ITEM_TYPES = frozenset(
 def is_responses(data: Any) -> bool:
     """Whether ``data`` is a list of Responses input items (one of them typed as one)."""
     return isinstance(data, list) and any(
-        isinstance(m, dict) and m.get("type") in ITEM_TYPES for m in data
+        isinstance(m, dict) and isinstance(m.get("type"), str) and m["type"] in ITEM_TYPES
+        for m in data
     )
 
 

@@ -182,3 +182,23 @@ def test_a_valid_request_imports_as_itself_with_nothing_to_report(request):
     assert conversion.format == "request"
     assert conversion.changes == ()
     assert validate(conversion.request) == validate(request)
+
+
+@pytest.mark.parametrize("format", [None, "responses", "langchain", "openai", "claude-code"])
+@pytest.mark.parametrize(
+    "data",
+    [
+        [{"type": []}],
+        [{"type": {"a": 1}, "data": {}}],
+        [{"role": "user", "content": "hi", "type": ["message"]}],
+        [{"role": ["user"], "content": None}],
+    ],
+    ids=["type-list", "type-object", "message-type-list", "role-list"],
+)
+def test_a_type_or_role_that_is_a_list_or_an_object_is_named_not_a_crash(data, format):
+    """An unhashable ``type`` or ``role`` (a list, an object) once raised a bare ``TypeError``
+    from a set lookup in the Responses and LangChain readers (issue 34, item 4)."""
+    try:
+        convert(data, format)
+    except FormatError as error:
+        assert error.problems and all(p.path or p.line for p in error.problems)
