@@ -11,8 +11,8 @@ Three sweeps, each computed from a :class:`CompactionResult` (and the text analy
   The removals change only at similarity values present in the matrix, so the stage's dedupe walk
   runs at those values alone, all at once (one bit per threshold).
 - :func:`trim_sweep`: characters cut for every ``max_message_chars`` in 80..4,000. A message's
-  cut depends on the limit only, so its sentence and grapheme boundaries are found once and every
-  limit is evaluated with ``searchsorted``.
+  cut depends on the limit only, so the trim's cut is taken at every limit at once
+  (:func:`compactor.text.words.cut_lengths`).
 """
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ import numpy as np
 from compactor import contract
 from compactor.engine.result import CompactionResult, Fate, MessageTrace
 from compactor.engine.stages import duplicates
-from compactor.text.words import SENTENCE_ENDS_FORWARD, grapheme_boundaries
+from compactor.text.words import cut_lengths
 
 BUDGET_RANGE: tuple[int, int] = tuple(map(int, contract.RANGES["budget_chars"]))
 THRESHOLD_RANGE: tuple[float, float] = tuple(map(float, contract.RANGES["duplicate_threshold"]))
@@ -270,29 +270,6 @@ class TrimSweep:
     @property
     def current(self) -> TrimPoint:
         return self.at(self.current_max_chars)
-
-
-def cut_lengths(text: str, limits: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """For each limit ``L`` (ascending or not), ``compactor.text.words.cut(text, L)`` as arrays.
-
-    Returns ``(lengths, sentence)``: the kept length and whether the cut is at a sentence end.
-    Limits ``>= len(text)`` cut nothing (length ``len(text)``, ``sentence`` False).
-    """
-    limits = np.asarray(limits, dtype=np.int64)
-    top = int(limits.max(initial=0))
-    head = text[: top + 1]  # a cut at L <= top looks at no character past index top
-    boundaries = np.array(
-        [m.end() for m in SENTENCE_ENDS_FORWARD.finditer(head) if m.end() <= top], dtype=np.int64
-    )
-    graphemes = grapheme_boundaries(head)
-
-    # The last sentence end <= L, or -1 for none (which never passes the 40 percent test).
-    last_end = np.concatenate(([-1], boundaries))[np.searchsorted(boundaries, limits, "right")]
-    sentence = last_end >= contract.SENTENCE_CUT_MIN_SHARE * limits
-    hard_at = graphemes[np.searchsorted(graphemes, limits, side="right") - 1]
-    lengths = np.where(sentence, last_end, hard_at)
-    uncut = limits >= len(text)
-    return np.where(uncut, len(text), lengths), sentence & ~uncut
 
 
 def trim_sweep(result: CompactionResult) -> TrimSweep:
