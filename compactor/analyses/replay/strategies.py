@@ -22,7 +22,7 @@ from compactor.engine.turn_stages import TurnStages
 from compactor.model import Message, Params, Request
 from compactor.strategies import registry
 from compactor.strategies.context_trim import estimate_tokens, trim_context
-from compactor.strategies.keep_last import keep_last
+from compactor.strategies.keep_last import KEEP_LAST, keep_last
 from compactor.strategies.outcome import CUT, REMOVED, VERBATIM
 from compactor.text.incremental import IncrementalAnalysis
 
@@ -68,7 +68,7 @@ class MemoryCompact:
 class KeepLast:
     """Keep the largest number of last messages that fits ``budget_chars``, whole."""
 
-    name = "keep-last"
+    name = KEEP_LAST
 
     def __init__(self, budget_chars: int) -> None:
         self.budget_chars = budget_chars
@@ -203,7 +203,7 @@ class Registered:
 
 #: The strategies the command line offers, by name (the seed loop needs a compact strategy);
 #: every name of the registry is offered too (:class:`Registered`).
-STRATEGIES = ("memory-compact", "keep-last", "trim")
+STRATEGIES = ("memory-compact", KEEP_LAST, "trim")
 
 
 def build_strategy(
@@ -220,7 +220,7 @@ def build_strategy(
     (:class:`Registered`) with ``strategy_params``."""
     if name == "memory-compact":
         return MemoryCompact(params)
-    if name == "keep-last":
+    if name == KEEP_LAST:
         return KeepLast(params.budget_chars)
     if name == "trim":
         return ContextTrim(keep_last_messages, drop_tool_parts, max_tokens_estimate)
