@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any
 
+from compactor.contract import MEMORY_COMPACT
 from compactor.engine.pipeline import run
 from compactor.model import Request
 from compactor.strategies import keep_last as keep_last_strategy
@@ -24,7 +25,6 @@ from compactor.strategies.outcome import StrategyOutcome, strategy_outcome, unav
 from compactor.text.profile import TextAnalysis
 
 # Keys of the strategies (their registry names).
-MEMORY_COMPACT = "memory-compact"
 SEED_TRIM = "seed-trim"
 LANGCHAIN = "langchain-trim"
 SEMANTIC_DEDUPE = semantic_dedupe.KEY
@@ -38,7 +38,7 @@ def memory_compact(request: Request, analysis: TextAnalysis | None = None) -> St
     how = ", ".join(f"{name}={json.dumps(value)}" for name, value in params.items())
     return strategy_outcome(
         MEMORY_COMPACT,
-        "memory-compact",
+        MEMORY_COMPACT,
         how,
         params,
         request.roles,
