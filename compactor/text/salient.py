@@ -10,7 +10,8 @@ punctuation, that looks like something one copies rather than rephrases: it hold
 id, an amount, a time, a date), or it is code-like (``snake_case``, ``camelCase``,
 ``dotted.name``, a path, a URL, an e-mail address). This is a cheap stand-in for the anchor
 finder of the analyses (which sit above the strategies and judge them): close to it, never
-read from it.
+read from it, so that no strategy keeps exactly what its judge counts (docs/layout.md, "Each
+rule in one place").
 """
 
 from __future__ import annotations
