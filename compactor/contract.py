@@ -47,6 +47,10 @@ LIMITS = MappingProxyType(
     }
 )
 
+#: The algorithm's name, as the catalog names it: the name every layer gives the contract's
+#: engine among the strategies (the registry, settings, rows, replays, the command line).
+MEMORY_COMPACT = "memory-compact"
+
 # Stage 1, pin: the reasons in the order the contract lists them, and each in words
 # (``{role}`` and ``{n}`` are the message's role and keep_last_n).
 PIN_REASONS: tuple[str, ...] = ("pin", "role", "recent")

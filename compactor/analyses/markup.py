@@ -1,11 +1,11 @@
 """Topic terms the importer wrote: how much of each comes from ``[tool call NAME id=ID]`` markup,
 and what the drop scores would be without it.
 
-The importer renders a tool call as text (see :func:`compactor.formats.builder.tool_call_text`),
-so the words ``tool`` and ``call`` of that markup count towards the contract's topic terms like
-any other word. The contract's terms and scores stay what the contract says; this analysis only
-explains them: which terms the markup feeds, and the scores the same formula gives when the
-markup's own words (``tool``, ``call``, ``id``) are left out. The tool's name and the call's id
+The importer renders a tool call as text (:mod:`compactor.text.call_line`), so the words
+``tool`` and ``call`` of that markup count towards the contract's topic terms like any other
+word. The contract's terms and scores stay what the contract says; this analysis only explains
+them: which terms the markup feeds, and the scores the same formula gives when the markup's own
+words (``tool``, ``call``, ``id``) are left out. The tool's name and the call's id
 are the conversation's and stay in.
 
 >>> text = "[tool call get_weather id=call_1] {}"
@@ -15,17 +15,15 @@ are the conversation's and stay in.
 
 from __future__ import annotations
 
-import re
 from collections import Counter
 from dataclasses import dataclass
 
 from compactor import contract
 from compactor.engine.result import CompactionResult
 from compactor.engine.score import drop_order, value
+from compactor.text.call_line import CALL_HEAD as MARKUP  # a call's head, as the import writes it
 from compactor.text.words import words
 
-#: The head of a tool call as the importer writes it.
-MARKUP = re.compile(r"\[tool call (?P<name>[^\s\]]+)(?: id=(?P<id>[^\s\]]+))?\]")
 #: The markup's own words, which no message of the conversation wrote.
 MARKUP_WORDS = ("tool", "call", "id")
 

@@ -8,23 +8,25 @@ Three sweeps, each computed from a :class:`CompactionResult` (and the text analy
   ``k``-th candidate survives budget ``B`` exactly when ``T - (characters of the candidates
   before it) <= B``, with ``T`` the characters present after trim.
 - :func:`threshold_sweep`: duplicates removed for every ``duplicate_threshold`` in 0.5..1.0.
-  The removals change only at similarity values present in the matrix, so the dedupe walk is
-  replayed at those values alone, all at once (one bit per threshold).
+  The removals change only at similarity values present in the matrix, so the stage's dedupe walk
+  runs at those values alone, all at once (one bit per threshold).
 - :func:`trim_sweep`: characters cut for every ``max_message_chars`` in 80..4,000. A message's
-  cut depends on the limit only, so its sentence and grapheme boundaries are found once and every
-  limit is evaluated with ``searchsorted``.
+  cut depends on the limit only, so the trim's cut is taken at every limit at once
+  (:func:`compactor.text.words.cut_lengths`).
 """
 
 from __future__ import annotations
 
 from bisect import bisect_right
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 import numpy as np
 
 from compactor import contract
 from compactor.engine.result import CompactionResult, Fate, MessageTrace
-from compactor.text.words import SENTENCE_ENDS_FORWARD, grapheme_boundaries
+from compactor.engine.stages import duplicates
+from compactor.text.words import cut_lengths
 
 BUDGET_RANGE: tuple[int, int] = tuple(map(int, contract.RANGES["budget_chars"]))
 THRESHOLD_RANGE: tuple[float, float] = tuple(map(float, contract.RANGES["duplicate_threshold"]))
@@ -213,29 +215,29 @@ def threshold_sweep(result: CompactionResult) -> ThresholdSweep:
     return ThresholdSweep(result.request.params.duplicate_threshold, THRESHOLD_RANGE, tuple(steps))
 
 
-_ALL_BITS = np.uint64(2**64 - 1)
-
-
 def _removed_at(similarity: np.ndarray, edges: np.ndarray, points: np.ndarray) -> np.ndarray:
     """``removed[k, i]``: whether dedupe removes message ``i`` at threshold ``points[k]``.
 
-    The contract's walk, replayed at every threshold at once: in index order, ``i`` goes when it
-    has an edge (it is unprotected, and the pair is of the same role) to an earlier message still
-    present whose similarity reaches the threshold. Thresholds are bits of uint64 words, so a
-    step of the walk is a few word operations per edge rather than one per threshold and edge.
+    The stage's own walk (:func:`compactor.engine.stages.duplicates`) at every threshold at
+    once: bit ``k`` of a message's presence is the threshold ``points[k]``, and a pair's bits are
+    the thresholds its similarity reaches. ``i`` has an edge to ``j`` when it is unprotected and
+    the pair is of the same role and can reach the range.
     """
     n, k = len(similarity), len(points)
-    words = (k + 63) // 64
-    present = np.full((n, words), _ALL_BITS, dtype=np.uint64)  # bit k: present at points[k]
-    word = np.arange(words)
-    for i in np.flatnonzero(edges.any(axis=1)):
+
+    def candidates(i: int) -> Iterator[tuple[int, int]]:
         columns = np.flatnonzero(edges[i])
         # The thresholds a similarity reaches are a prefix of the ascending points.
-        reach = np.searchsorted(points, similarity[i, columns], side="right")[:, None]
-        partial = (np.uint64(1) << (reach % 64).astype(np.uint64)) - np.uint64(1)
-        prefix = np.where(word < reach // 64, _ALL_BITS, np.where(word == reach // 64, partial, 0))
-        present[i] &= ~np.bitwise_or.reduce(prefix.astype(np.uint64) & present[columns], axis=0)
-    bits = np.unpackbits(present.astype("<u8").view(np.uint8), axis=1, bitorder="little")
+        reach = np.searchsorted(points, similarity[i, columns], side="right")
+        return zip(columns.tolist(), [(1 << r) - 1 for r in reach.tolist()], strict=True)
+
+    rows = np.flatnonzero(edges.any(axis=1)).tolist()
+    present = duplicates(rows, candidates, [(1 << k) - 1] * n)
+    size = (k + 7) // 8
+    data = b"".join(p.to_bytes(size, "little") for p in present)
+    bits = np.unpackbits(
+        np.frombuffer(data, dtype=np.uint8).reshape(n, size), axis=1, bitorder="little"
+    )
     return ~bits[:, :k].T.astype(bool)
 
 
@@ -268,29 +270,6 @@ class TrimSweep:
     @property
     def current(self) -> TrimPoint:
         return self.at(self.current_max_chars)
-
-
-def cut_lengths(text: str, limits: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """For each limit ``L`` (ascending or not), ``compactor.text.words.cut(text, L)`` as arrays.
-
-    Returns ``(lengths, sentence)``: the kept length and whether the cut is at a sentence end.
-    Limits ``>= len(text)`` cut nothing (length ``len(text)``, ``sentence`` False).
-    """
-    limits = np.asarray(limits, dtype=np.int64)
-    top = int(limits.max(initial=0))
-    head = text[: top + 1]  # a cut at L <= top looks at no character past index top
-    boundaries = np.array(
-        [m.end() for m in SENTENCE_ENDS_FORWARD.finditer(head) if m.end() <= top], dtype=np.int64
-    )
-    graphemes = grapheme_boundaries(head)
-
-    # The last sentence end <= L, or -1 for none (which never passes the 40 percent test).
-    last_end = np.concatenate(([-1], boundaries))[np.searchsorted(boundaries, limits, "right")]
-    sentence = last_end >= contract.SENTENCE_CUT_MIN_SHARE * limits
-    hard_at = graphemes[np.searchsorted(graphemes, limits, side="right") - 1]
-    lengths = np.where(sentence, last_end, hard_at)
-    uncut = limits >= len(text)
-    return np.where(uncut, len(text), lengths), sentence & ~uncut
 
 
 def trim_sweep(result: CompactionResult) -> TrimSweep:

@@ -343,7 +343,7 @@ def summary_text(summary: Sequence[dict[str, Any]], conversations: int, sweep: b
     """The summary as a table, the frontier marked with ``*`` (and ``+`` on the frontier read
     by needed-later recall); the baselines' figures beside each setting, not as settings."""
     how = "each conversation read at these budgets from its sweep" if sweep else "listed budgets"
-    settings = [s for s in summary if s.get(STRATEGY, "memory-compact") == "memory-compact"]
+    settings = [s for s in summary if s.get(STRATEGY, MEMORY_COMPACT) == MEMORY_COMPACT]
     needed = any("needed_recall" in s for s in settings)
     lines = [
         f"{conversations:,} conversations, {len(settings):,} settings ({how}); * = on the "

@@ -8,7 +8,7 @@ import argparse
 from typing import Any
 
 from compactor.cli.io import MissingExtra
-from compactor.contract import RANGES, ROLES
+from compactor.contract import MEMORY_COMPACT, RANGES, ROLES
 from compactor.errors import Problem, ProblemError
 from compactor.integrations import IntegrationUnavailable, Setting, load_setting
 from compactor.integrations.budget import fit_tokens
@@ -22,7 +22,6 @@ FLAGS = {
     "duplicate_threshold": ("--duplicate-threshold", float, "X"),
     "max_message_chars": ("--max-message-chars", int, "N"),
 }
-MEMORY_COMPACT = "memory-compact"
 SETTING_HELP = (
     "a compaction.toml (the explorer's 'Download setting'): its strategy, parameters and "
     "budget apply; the flags override them"

@@ -23,6 +23,7 @@ from compactor.cli.io import (
     reports_bad_input,
 )
 from compactor.cli.params import add_parameter_arguments, add_watch_argument, setting_of
+from compactor.contract import MEMORY_COMPACT
 from compactor.errors import Problem, ProblemError
 from compactor.integrations import Setting
 from compactor.model import Request
@@ -114,7 +115,7 @@ def replay_strategy(
     """The strategy the arguments name (else the setting's, else memory-compact), with its own
     parameters; a registry strategy given parameters (``--strategy-param``, or the setting's
     for its own strategy) runs through the registry."""
-    name = args.strategy or (setting.strategy if setting is not None else "memory-compact")
+    name = args.strategy or (setting.strategy if setting is not None else MEMORY_COMPACT)
     if name == "trim":
         if args.strategy_param:
             raise ProblemError(
@@ -135,7 +136,7 @@ def replay_strategy(
         )
     # memory-compact's parameters from a setting are the request's own (read_request applied
     # them); another strategy's come from the setting under --strategy-param's
-    own = setting is not None and args.strategy is None and name != "memory-compact"
+    own = setting is not None and args.strategy is None and name != MEMORY_COMPACT
     base = (
         {k: list(v) if isinstance(v, tuple) else v for k, v in setting.params.items()}
         if own

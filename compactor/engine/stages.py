@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
 from dataclasses import dataclass, replace
-from itertools import compress
+from itertools import compress, repeat
 
 import numpy as np
 
@@ -66,6 +66,53 @@ def pin(messages: Sequence[Message], params: Params) -> Protection:
     return Protection(because, explicit_pins=sum(m.pin for m in messages))
 
 
+def duplicates(
+    rows: Iterable[int],
+    candidates: Callable[[int], Iterable[tuple[int, int]]],
+    present: list[int],
+) -> list[int]:
+    """Stage 2's rule, the dedupe walk: in index order, each message of ``rows`` (the
+    unprotected ones) goes when an earlier message of its role that is still present is as
+    similar as the threshold. Returns ``present``, updated in place.
+
+    ``present[j]`` holds one bit per threshold, set while ``j`` is present at that threshold;
+    ``candidates(i)`` yields ``(j, bits)`` for the earlier messages of ``i``'s role, ``bits``
+    the thresholds their similarity with ``i`` reaches. The stage walks at one threshold (bits
+    1 and 0), the threshold sweep at every threshold at once. A caller may leave out the pairs
+    it knows fall short (the replay's size bound) and, computing similarities as it yields
+    them, those already gone (``present`` is the list the walk updates).
+    """
+    for i in rows:
+        here = present[i]
+        for j, bits in candidates(i):
+            here &= ~(bits & present[j])
+            if not here:  # gone at every threshold: no other pair can change that
+                break
+        present[i] = here
+    return present
+
+
+def nearest(similarity: np.ndarray, present: np.ndarray) -> tuple[Similar | None, ...]:
+    """Per message, the most similar earlier message of its role among ``present`` (the
+    earliest on a tie), or None: a removal's ``duplicate_of``, and every message's nearest.
+
+    A message removed at ``i`` is gone for every later row and was present for every earlier
+    one, so the messages present after the walk give each row what it saw during the walk.
+    """
+    # -inf marks "not a candidate" (another role, not earlier, or gone), and argmax takes the
+    # earliest of equal maxima.
+    scores = np.where(np.isnan(similarity), -np.inf, similarity)
+    scores[:, ~present] = -np.inf
+    if not len(scores):
+        return ()
+    best = np.argmax(scores, axis=1)
+    top = scores[np.arange(len(scores)), best]
+    return tuple(
+        None if t == -np.inf else Similar(j, float(similarity[i, j]))
+        for i, (j, t) in enumerate(zip(best.tolist(), top.tolist(), strict=True))
+    )
+
+
 def dedupe(
     state: State,
     messages: Sequence[Message],
@@ -79,33 +126,23 @@ def dedupe(
     present (protected or not); when the best similarity reaches ``threshold`` and i is not
     protected, i is removed as a duplicate of that best (earliest on a tie).
     """
-    n = len(messages)
     present = np.array(state.present, dtype=bool)
-    # Each row's best candidate, kept current as messages go: -inf marks "not a candidate"
-    # (another role, not earlier, or gone), and argmax takes the earliest of equal maxima.
-    scores = np.where(np.isnan(similarity), -np.inf, similarity)
-    if not present.all():
-        scores[:, ~present] = -np.inf
-    best = np.argmax(scores, axis=1) if n else np.zeros(0, dtype=np.int64)
-    nearest: list[Similar | None] = []
-    removed: list[Removal] = []
-    for i in range(n):
-        j = int(best[i])
-        if scores[i, j] == -np.inf:
-            nearest.append(None)
-            continue
-        similar = Similar(j, float(similarity[i, j]))
-        nearest.append(similar)
-        if not protected[i] and similar.similarity >= threshold:
-            present[i] = False
-            removed.append(Removal(i, j, similar.similarity, state.chars[i]))
-            # only the later rows whose best was i can change their mind
-            scores[i + 1 :, i] = -np.inf
-            stale = i + 1 + np.flatnonzero(best[i + 1 :] == i)
-            best[stale] = np.argmax(scores[stale], axis=1)
-    return replace(state, present=tuple(map(bool, present))), Deduplication(
-        tuple(removed), tuple(nearest)
+    reaches = (similarity >= threshold) & present  # NaN (another role, not earlier) never does
+    # only the rows with a pair that reaches the threshold can go
+    rows = np.flatnonzero(present & ~np.asarray(protected, dtype=bool) & reaches.any(axis=1))
+    walked = duplicates(
+        rows.tolist(),
+        lambda i: zip(np.flatnonzero(reaches[i]).tolist(), repeat(1)),
+        present.astype(int).tolist(),
     )
+    present = np.array(walked, dtype=bool)
+    near = nearest(similarity, present)
+    removed = tuple(
+        Removal(i, near[i].index, near[i].similarity, state.chars[i])
+        for i in rows.tolist()
+        if not walked[i]
+    )
+    return replace(state, present=tuple(map(bool, present))), Deduplication(removed, near)
 
 
 def cuts(

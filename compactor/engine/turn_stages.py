@@ -7,18 +7,19 @@ every topic overlap) and every stage's report for each; here the stages decide o
 from what :class:`IncrementalAnalysis` computed once per content or pair:
 similarities are read only for unprotected messages, trims are cut once per content, and the
 topic terms are counted only on the turns where the drop stage has to drop. The rules themselves
-are :mod:`~compactor.engine.stages`' (who is protected, which message is cut and where, which go
-and in what order) and :mod:`~compactor.engine.score`'s; only the dedupe walk is written again,
-on content numbers; ``tests/compactor/engine/test_turn_stages.py`` checks it against ``outputs``.
+are :mod:`~compactor.engine.stages`' (who is protected, which duplicates go, which message is cut
+and where, which go and in what order) and :mod:`~compactor.engine.score`'s: the dedupe walk is
+the stage's, given pairs on content numbers, with a size bound that skips the pairs too unequal to
+reach the threshold; ``tests/compactor/engine/test_turn_stages.py`` checks it against ``outputs``.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 
 from compactor import contract
 from compactor.engine.score import drop_order, recency, value
-from compactor.engine.stages import cuts, drops, pin_rules
+from compactor.engine.stages import cuts, drops, duplicates, pin_rules
 from compactor.model import Params
 from compactor.text.incremental import IncrementalAnalysis
 from compactor.text.words import cut
@@ -53,7 +54,6 @@ class TurnStages:
             for i in range(n)
             if not any(pin_rules(i, n, roles[i], pins[i], keep_roles, keep_last_n))
         ]
-        present = [True] * n
         chars = [len(c) for c in contents]
         if not free:
             return list(contents)
@@ -63,7 +63,9 @@ class TurnStages:
         sizes = self.analysis.sizes(numbers)
         similarity = self.analysis.similarity
         number = numbers.tolist()
-        for i in free:
+        present = [1] * n
+
+        def candidates(i: int) -> Iterator[tuple[int, bool]]:
             role, a, size = roles[i], number[i], sizes[i]
             for j in range(i):
                 if not present[j] or roles[j] != role:
@@ -72,9 +74,9 @@ class TurnStages:
                 small, large = (size, sizes[j]) if size <= sizes[j] else (sizes[j], size)
                 if large and small / large < threshold:
                     continue
-                if similarity(a, number[j]) >= threshold:
-                    present[i] = False
-                    break
+                yield j, similarity(a, number[j]) >= threshold
+
+        duplicates(free, candidates, present)
         # stage 3, trim: a present free message longer than the limit is cut
         candidates = [i for i in free if present[i]]
         for i, length, _ in cuts(chars, candidates, contents, params.max_message_chars, self._cut):

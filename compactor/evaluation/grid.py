@@ -21,7 +21,7 @@ import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from compactor.contract import DEFAULTS, PARAMETERS, ROLES
+from compactor.contract import DEFAULTS, MEMORY_COMPACT, PARAMETERS, ROLES
 from compactor.errors import Problem, ProblemError, quoted
 from compactor.input.validation import errors_of
 
@@ -29,7 +29,6 @@ BUDGET = "budget_chars"
 #: Which strategy a row is of: memory-compact under a grid's setting, or a baseline (SPEC part
 #: D), whose rows are pseudo-settings with no parameter (every parameter None).
 STRATEGY = "strategy"
-MEMORY_COMPACT = "memory-compact"
 #: The parameters every setting holds (all but the budget), in the schema's order.
 SETTING_PARAMETERS: tuple[str, ...] = tuple(name for name in PARAMETERS if name != BUDGET)
 # Two short messages: a request to check one parameter value against the schema.

@@ -1,22 +1,20 @@
 """Reading the import's call lines back: ``[tool call NAME id=ID] ARGUMENTS`` in a message's text.
 
-The import writes each tool call as one line of the calling message (``compactor.formats``):
-the message's own text first, a blank line, then the calls one per line; text that came after a
-call follows it after a blank line. :func:`split` finds the call lines and the text between
-them, so the text comes back exactly as the import joined it.
+The import writes each tool call as one line of the calling message (``compactor.formats``;
+the line is :mod:`compactor.text.call_line`'s): the message's own text first, a blank line,
+then the calls one per line; text that came after a call follows it after a blank line.
+:func:`split` finds the call lines and the text between them, so the text comes back exactly as
+the import joined it.
 """
 
 from __future__ import annotations
 
 import json
-import re
 from dataclasses import dataclass
 from typing import Any
 
-CALL_LINE = re.compile(
-    r"^\[tool call (?P<name>[^\s\]]+)(?: id=(?P<id>[^\]\s]+))?\](?: (?P<args>[^\n]*))?$",
-    re.MULTILINE,
-)
+from compactor.text.call_line import CALL_LINE
+
 #: Separators the import puts between pieces: a blank line, or a line break between two calls.
 BLANK = "\n\n"
 

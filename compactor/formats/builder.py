@@ -12,6 +12,7 @@ from compactor.formats.compactions import Recorder
 from compactor.formats.fixes import apply_fixes, limit_changes
 from compactor.formats.types import Change, Conversion
 from compactor.input.validation import errors_of
+from compactor.text.call_line import call_line
 from compactor.wording import plural
 
 MAX_ID = LIMITS["max_id_chars"]
@@ -58,13 +59,12 @@ def tool_call_text(name: str, arguments: Any, call_id: str | None = None) -> str
     Arguments given as a JSON string are parsed and written again on one line, so every format
     renders the same call identically; a string that is not JSON is kept as it is.
     """
-    head = f"[tool call {name}" + (f" id={call_id}" if call_id else "") + "]"
     if isinstance(arguments, str):
         try:
             arguments = json.loads(arguments) if arguments.strip() else None
         except ValueError:
-            return f"{head} {arguments}"
-    return head if arguments is None else f"{head} {json_text(arguments)}"
+            return call_line(name, call_id, arguments)
+    return call_line(name, call_id, None if arguments is None else json_text(arguments))
 
 
 def result_text(value: Any) -> str:

@@ -28,14 +28,13 @@ from typing import Any
 import numpy as np
 
 from compactor.analyses.sweeps import BUDGET_RANGE, budget_sweep
+from compactor.contract import MEMORY_COMPACT
 from compactor.engine.pipeline import run
 from compactor.engine.result import Fate
 from compactor.errors import IntegrationUnavailable
 from compactor.input.validation import validate
 from compactor.strategies import apply_strategy
 from compactor.text.tokens import TokenizerUnavailable, count_tokens
-
-MEMORY_COMPACT = "memory-compact"
 
 
 @dataclass(frozen=True)

@@ -37,7 +37,7 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
-from compactor.contract import RANGES
+from compactor.contract import MEMORY_COMPACT, RANGES
 from compactor.errors import InvalidRequest, Problem, ProblemError, quoted
 from compactor.input.validation import validate
 from compactor.strategies import StrategyParameterError, get_strategy, strategy_names
@@ -47,7 +47,7 @@ from compactor.text.tokens import DEFAULT_ENCODING, ENCODINGS
 FILE_NAME = "compaction.toml"
 #: The keys of a setting, in the order a file lists them.
 KEYS = ("name", "note", "strategy", "budget_chars", "budget_tokens", "encoding", "params")
-DEFAULT_STRATEGY = "memory-compact"
+DEFAULT_STRATEGY = MEMORY_COMPACT
 BUDGET_CHARS_RANGE: tuple[int, int] = tuple(int(v) for v in RANGES["budget_chars"])  # type: ignore[assignment]
 
 

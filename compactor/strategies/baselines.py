@@ -13,18 +13,18 @@ from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any
 
+from compactor.contract import MEMORY_COMPACT
 from compactor.engine.pipeline import run
 from compactor.model import Request
 from compactor.strategies import keep_last as keep_last_strategy
 from compactor.strategies import langchain_trim as langchain_strategy
 from compactor.strategies import semantic_dedupe
 from compactor.strategies.context_trim import CHARS_PER_TOKEN, trim_context, trim_token_counter
+from compactor.strategies.keep_last import KEEP_LAST
 from compactor.strategies.outcome import StrategyOutcome, strategy_outcome, unavailable_outcome
 from compactor.text.profile import TextAnalysis
 
 # Keys of the strategies (their registry names).
-MEMORY_COMPACT = "memory-compact"
-KEEP_LAST = "keep-last"
 SEED_TRIM = "seed-trim"
 LANGCHAIN = "langchain-trim"
 SEMANTIC_DEDUPE = semantic_dedupe.KEY
@@ -38,7 +38,7 @@ def memory_compact(request: Request, analysis: TextAnalysis | None = None) -> St
     how = ", ".join(f"{name}={json.dumps(value)}" for name, value in params.items())
     return strategy_outcome(
         MEMORY_COMPACT,
-        "memory-compact",
+        MEMORY_COMPACT,
         how,
         params,
         request.roles,

@@ -166,7 +166,7 @@ def apply(
 register(
     RegisteredStrategy(
         baselines.MEMORY_COMPACT,
-        "memory-compact",
+        baselines.MEMORY_COMPACT,
         _SPEC,
         _CONTRACT,
         _memory_compact,

@@ -19,8 +19,9 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
+from compactor.engine import stages
 from compactor.engine.pipeline import run
-from compactor.engine.result import CompactionResult, Deduplication, Removal, Similar
+from compactor.engine.result import CompactionResult, Deduplication, Removal
 from compactor.model import Request
 from compactor.text.profile import TextAnalysis, analyse
 from compactor.text.semantic import DEFAULT_THRESHOLD, semantic_similarity
@@ -87,7 +88,9 @@ def semantic_dedupe(
             SemanticRemoval(i, j, round(float(semantic[i, j]), 6), round(float(words[i, j]), 6), by)
         )
         real.append(Removal(i, j, float(words[i, j]), r.chars))
-    nearest = _nearest(words, {r.index for r in raw.deduplication.removed})
+    present = np.ones(len(words), dtype=bool)
+    present[[r.index for r in raw.deduplication.removed]] = False
+    nearest = stages.nearest(words, present)  # by word overlap, as the contract reports it
     traces = tuple(replace(t, nearest=nearest[t.index]) for t in raw.messages)
     result = replace(
         raw,
@@ -96,19 +99,3 @@ def semantic_dedupe(
         messages=traces,
     )
     return SemanticDedupeResult(threshold, result, tuple(removals))
-
-
-def _nearest(words: np.ndarray, removed: set[int]) -> tuple[Similar | None, ...]:
-    """Per message, the most word-similar earlier message of its role still present then."""
-    same_role = ~np.isnan(words)
-    present = np.ones(len(words), dtype=bool)
-    present[list(removed)] = False
-    out: list[Similar | None] = []
-    for i in range(len(words)):
-        candidates = np.flatnonzero(same_role[i, :i] & present[:i])
-        if len(candidates) == 0:
-            out.append(None)
-            continue
-        best = int(candidates[np.argmax(words[i, candidates])])
-        out.append(Similar(best, float(words[i, best])))
-    return tuple(out)

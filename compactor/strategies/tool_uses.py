@@ -2,8 +2,8 @@
 ``[tool call NAME id=ID] ARGUMENTS`` of an assistant message, its result a ``tool`` message whose
 ``id`` is the call's id. The peers' strategies clear, mask or prune these.
 
-The call-line pattern is the one :mod:`compactor.export.calls` reads back (a test keeps the two
-equal); strategies do not import the export layer.
+The call line is :mod:`compactor.text.call_line`'s, the one the import writes and the export
+reads back.
 """
 
 from __future__ import annotations
@@ -15,12 +15,9 @@ from dataclasses import dataclass
 
 from compactor.model import Request
 from compactor.strategies.outcome import Span, StrategyOutcome, strategy_outcome
+from compactor.text.call_line import CALL_LINE, call_line
 from compactor.text.tokens import CHARS_PER_TOKEN, count_tokens
 
-CALL_LINE = re.compile(
-    r"^\[tool call (?P<name>[^\s\]]+)(?: id=(?P<id>[^\]\s]+))?\](?: (?P<args>[^\n]*))?$",
-    re.MULTILINE,
-)
 #: What a cleared tool input becomes: no arguments, as LangChain's ``args = {}``.
 CLEARED_INPUT = "{}"
 
@@ -69,7 +66,7 @@ def clear_input(content: str, call_id: str | None) -> str:
     def cleared(match: re.Match[str]) -> str:
         if match["id"] != call_id:
             return match[0]
-        return f"[tool call {match['name']} id={call_id}] {CLEARED_INPUT}"
+        return call_line(match["name"], call_id, CLEARED_INPUT)
 
     return CALL_LINE.sub(cleared, content)
 

@@ -10,19 +10,21 @@ punctuation, that looks like something one copies rather than rephrases: it hold
 id, an amount, a time, a date), or it is code-like (``snake_case``, ``camelCase``,
 ``dotted.name``, a path, a URL, an e-mail address). This is a cheap stand-in for the anchor
 finder of the analyses (which sit above the strategies and judge them): close to it, never
-read from it.
+read from it, so that no strategy keeps exactly what its judge counts (docs/layout.md, "Each
+rule in one place").
 """
 
 from __future__ import annotations
 
 import re
 
+from compactor.contract import SENTENCE_ENDS
+
 #: Units longer than this are cut at sentence ends, then between words.
 UNIT_CHARS = 160
 
 _LINE = re.compile(r"[^\n]*\n|[^\n]+")
 _WORD = re.compile(r"\S+\s*|\s+")
-_SENTENCE_END = ".!?…。！？"
 _TOKEN = re.compile(r"[^\s\"'`()\[\]{}<>,;|=]+")
 _STRIP = ".:!?*#"
 _CAMEL = re.compile(r"[a-z][A-Z]")
@@ -54,7 +56,7 @@ def _pieces(text: str, start: int, end: int, unit_chars: int) -> list[tuple[int,
             out.append((open_at, word.start()))
             open_at = word.start()
         token = word.group().rstrip()
-        if token and token[-1] in _SENTENCE_END and word.end() - open_at >= unit_chars // 4:
+        if token and token[-1] in SENTENCE_ENDS and word.end() - open_at >= unit_chars // 4:
             out.append((open_at, word.end()))
             open_at = word.end()
     if open_at < end:

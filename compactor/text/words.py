@@ -1,4 +1,4 @@
-"""Text helpers of the contract: words, similarity, sentence ends and grapheme-safe cuts."""
+"""Text helpers of the contract: words, similarity, sentence ends and the trim's cut."""
 
 from __future__ import annotations
 
@@ -7,6 +7,7 @@ import math
 import re
 from collections.abc import Collection, Iterator, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 import regex
@@ -33,9 +34,9 @@ _SENTENCE_END_PATTERN = (
     f"[{re.escape(_HALF_WIDTH)}](?=[{re.escape(WHITESPACE)}])|[{re.escape(_FULL_WIDTH)}]"
 )
 _SENTENCE_END = regex.compile(f"(?r)(?:{_SENTENCE_END_PATTERN})")
-#: The same sentence ends, searched forwards (the sweeps find every one at once); an end at
-#: the very end of a text is the caller's to add.
-SENTENCE_ENDS_FORWARD = re.compile(_SENTENCE_END_PATTERN)
+# The same sentence ends, searched forwards (to find every one at once); an end at the very end
+# of a text is the caller's to add.
+_SENTENCE_END_FORWARD = re.compile(_SENTENCE_END_PATTERN)
 _GRAPHEME = regex.compile(r"\X")
 # How far back to look for a position that is certainly a grapheme boundary before walking
 # clusters forward from it (a walk from the start of the text is always correct, just slower).
@@ -266,9 +267,40 @@ def cut(text: str, limit: int) -> tuple[int, str]:
     # only a boundary in the last 60 percent counts: the search need not look further back
     lowest = math.ceil(SENTENCE_CUT_MIN_SHARE * limit)
     boundary = last_sentence_end(text, limit, lowest)
-    if boundary is not None and boundary >= SENTENCE_CUT_MIN_SHARE * limit:
+    if boundary is not None and keeps_sentence(boundary, limit):
         return boundary, "sentence"
     return grapheme_floor(text, limit), "hard"
+
+
+def keeps_sentence(boundary: Any, limit: Any) -> Any:
+    """The trim's choice for a sentence boundary (numbers or arrays of them): whether a cut at
+    ``limit`` keeps to it, i.e. it keeps at least 40 percent of the limit."""
+    return boundary >= SENTENCE_CUT_MIN_SHARE * limit
+
+
+def cut_lengths(text: str, limits: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`cut` at every limit ``L`` of ``limits`` (ascending or not) at once, as arrays.
+
+    Returns ``(lengths, sentence)``: the kept length and whether the cut is at a sentence end.
+    Limits ``>= len(text)`` cut nothing (length ``len(text)``, ``sentence`` False). The same rule
+    as :func:`cut` (the same boundaries, :func:`keeps_sentence`, the same grapheme clusters), with
+    every boundary found once rather than searched for each limit: the trim sweep's form.
+    """
+    limits = np.asarray(limits, dtype=np.int64)
+    top = int(limits.max(initial=0))
+    head = text[: top + 1]  # a cut at L <= top looks at no character past index top
+    boundaries = np.array(
+        [m.end() for m in _SENTENCE_END_FORWARD.finditer(head) if m.end() <= top], dtype=np.int64
+    )
+    graphemes = grapheme_boundaries(head)
+
+    # The last sentence end <= L, or -1 for none (which never passes the 40 percent test).
+    last_end = np.concatenate(([-1], boundaries))[np.searchsorted(boundaries, limits, "right")]
+    sentence = keeps_sentence(last_end, limits)
+    hard_at = graphemes[np.searchsorted(graphemes, limits, side="right") - 1]
+    lengths = np.where(sentence, last_end, hard_at)
+    uncut = limits >= len(text)
+    return np.where(uncut, len(text), lengths), sentence & ~uncut
 
 
 def grapheme_boundaries(text: str) -> np.ndarray:

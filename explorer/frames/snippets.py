@@ -18,7 +18,7 @@ from urllib.parse import urlsplit
 
 import pandas as pd
 
-from compactor.contract import PARAMETERS
+from compactor.contract import MEMORY_COMPACT, PARAMETERS
 from compactor.errors import Problem
 from compactor.export import Exported, export
 from compactor.input import dumps
@@ -147,7 +147,6 @@ def provider_export(
 
 SETTING_FILE = FILE_NAME
 SETTING_MIME = "application/toml"
-MEMORY_COMPACT = "memory-compact"
 #: The parameters a memory-compact setting holds beside its budget.
 SETTING_PARAMETERS = tuple(name for name in PARAMETERS if name != "budget_chars")
 

@@ -9,6 +9,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from compactor import strategies as registry
 from compactor.analyses.replay import (
     ALWAYS,
     OVER_BUDGET,
@@ -34,7 +35,7 @@ KEEP_LAST = "keep-last (what fits the budget)"
 SEED_TRIM = "seeds/003 trim"
 SEED_LOOP = "seeds/003 loop (LLM compact)"
 #: The registry strategies the settings above do not already replay.
-_COVERED = ("memory-compact", "keep-last", "seed-trim")
+_COVERED = (registry.MEMORY_COMPACT, registry.KEEP_LAST, registry.SEED_TRIM)
 
 
 #: The registry strategies a side can replay by their registry name, every turn at the budget

@@ -9,6 +9,7 @@ import pandas as pd
 
 from compactor import CompactionResult
 from compactor.analyses.anchors import anchor_report
+from compactor.contract import MEMORY_COMPACT
 
 
 def totals_frame(result: CompactionResult, answer: dict[str, Any]) -> pd.DataFrame:
@@ -19,7 +20,7 @@ def totals_frame(result: CompactionResult, answer: dict[str, Any]) -> pd.DataFra
     usage = answer["compaction"]
     rows = [
         {
-            "strategy": "memory-compact",
+            "strategy": MEMORY_COMPACT,
             "output_chars": result.totals.output,
             "output_messages": len(result.survivors),
             "anchors_kept": report.kept_count,

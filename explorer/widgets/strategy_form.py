@@ -13,12 +13,20 @@ from typing import Any
 
 import streamlit as st
 
-from compactor.strategies import STRATEGIES, Parameter, RegisteredStrategy, StrategyParameterError
+from compactor.strategies import (
+    MEMORY_COMPACT,
+    SEED_TRIM,
+    SEMANTIC_DEDUPE,
+    STRATEGIES,
+    Parameter,
+    RegisteredStrategy,
+    StrategyParameterError,
+)
 from explorer.widgets import common
 
 #: Strategies whose parameters other controls set (the sidebar, the trim's options, the
 #: semantic threshold) or which have none: the form does not offer them.
-ELSEWHERE = ("memory-compact", "seed-trim", "semantic-dedupe")
+ELSEWHERE = (MEMORY_COMPACT, SEED_TRIM, SEMANTIC_DEDUPE)
 
 
 def offered() -> list[str]:

@@ -9,6 +9,7 @@ the characters of the message and every later one, a draw from the characters st
 when the draw reaches it (everything minus what it removed before). So each baseline is an
 array of *from-budgets*, one per message (one row per draw), and its output at any budget is
 ``from_budget <= budget``: every figure at every budget, for all draws at once, with numpy.
+Keep-last's from-budgets are the strategy's own rule (:mod:`compactor.strategies.keep_last`).
 """
 
 from __future__ import annotations
@@ -21,10 +22,12 @@ from typing import Any
 
 import numpy as np
 
+from compactor.strategies.keep_last import KEEP_LAST as KEEP_LAST  # the baseline's name
+from compactor.strategies.keep_last import keep_last_from_budgets
+
 DEFAULT_DRAWS = 20
 #: The percentiles the random interval reports (numpy's linear interpolation between draws).
 PERCENTILES = (2.5, 97.5)
-KEEP_LAST = "keep-last"
 RANDOM = "random"
 
 
@@ -39,13 +42,6 @@ def draw_orders(n: int, draws: int = DEFAULT_DRAWS) -> np.ndarray:
         orders[seed] = order
     orders.setflags(write=False)
     return orders
-
-
-def keep_last_from_budgets(lengths: Sequence[int]) -> np.ndarray:
-    """Per message, the smallest budget at which keep-last returns it: the characters of it and
-    of every later message."""
-    sizes = np.asarray(lengths, dtype=np.int64)
-    return np.cumsum(sizes[::-1])[::-1].copy()
 
 
 def random_from_budgets(lengths: Sequence[int], draws: int = DEFAULT_DRAWS) -> np.ndarray:

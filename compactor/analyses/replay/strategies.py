@@ -18,11 +18,12 @@ from compactor.analyses.replay.loop import (
     compose_spans,
     replay,
 )
+from compactor.contract import MEMORY_COMPACT
 from compactor.engine.turn_stages import TurnStages
 from compactor.model import Message, Params, Request
 from compactor.strategies import registry
 from compactor.strategies.context_trim import estimate_tokens, trim_context
-from compactor.strategies.keep_last import keep_last
+from compactor.strategies.keep_last import KEEP_LAST, keep_last
 from compactor.strategies.outcome import CUT, REMOVED, VERBATIM
 from compactor.text.incremental import IncrementalAnalysis
 
@@ -32,7 +33,7 @@ class MemoryCompact:
     pair is computed once over the whole replay (:class:`IncrementalAnalysis`), and the stages
     decide on it (:class:`TurnStages`, equal to :func:`compactor.engine.pipeline.outputs`)."""
 
-    name = "memory-compact"
+    name = MEMORY_COMPACT
 
     def __init__(self, params: Params, analysis: IncrementalAnalysis | None = None) -> None:
         """``analysis`` may be shared by replays of one conversation with other parameters
@@ -68,7 +69,7 @@ class MemoryCompact:
 class KeepLast:
     """Keep the largest number of last messages that fits ``budget_chars``, whole."""
 
-    name = "keep-last"
+    name = KEEP_LAST
 
     def __init__(self, budget_chars: int) -> None:
         self.budget_chars = budget_chars
@@ -203,7 +204,7 @@ class Registered:
 
 #: The strategies the command line offers, by name (the seed loop needs a compact strategy);
 #: every name of the registry is offered too (:class:`Registered`).
-STRATEGIES = ("memory-compact", "keep-last", "trim")
+STRATEGIES = (MEMORY_COMPACT, KEEP_LAST, "trim")
 
 
 def build_strategy(
@@ -218,9 +219,9 @@ def build_strategy(
     """One of :data:`STRATEGIES`: memory-compact with ``params``, keep-last within
     ``params.budget_chars``, or the trim with its own options; or any registry strategy
     (:class:`Registered`) with ``strategy_params``."""
-    if name == "memory-compact":
+    if name == MEMORY_COMPACT:
         return MemoryCompact(params)
-    if name == "keep-last":
+    if name == KEEP_LAST:
         return KeepLast(params.budget_chars)
     if name == "trim":
         return ContextTrim(keep_last_messages, drop_tool_parts, max_tokens_estimate)
@@ -232,7 +233,7 @@ def build_strategy(
 
 def replay_request(
     request: Request,
-    strategy: str | Strategy = "memory-compact",
+    strategy: str | Strategy = MEMORY_COMPACT,
     *,
     policy: str = ALWAYS,
     facts: Iterable[Fact | tuple[str, Iterable[tuple[int, int, int]]]] = (),

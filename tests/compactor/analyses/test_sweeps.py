@@ -15,13 +15,12 @@ from compactor.analyses.sweeps import (
     BudgetStep,
     Survival,
     budget_sweep,
-    cut_lengths,
     survival_budgets,
     threshold_sweep,
     trim_sweep,
 )
 from compactor.samples import load_sample
-from compactor.text.words import cut
+from compactor.text.words import cut, cut_lengths
 from tests.generate import PIECES, requests
 
 EXAMPLES = settings(max_examples=150, deadline=None)
