@@ -104,7 +104,11 @@ def _semantic(
     return baselines.semantic_memory_compact(request, params["semantic_threshold"])
 
 
-_SPEC = Source("memory-compact specification (shared/SPEC.md)", "../shared/SPEC.md", "this project")
+_SPEC = Source(
+    "memory-compact specification (the shared contract, SPEC part A; docs/spec.md)",
+    "docs/spec.md",
+    "this project",
+)
 _CONTRACT = (
     Parameter("keep_last_n", "int", None, "the request's own unless given", 0, nullable=True),
     Parameter("keep_roles", "names", None, "the request's own unless given", nullable=True),
