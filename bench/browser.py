@@ -60,7 +60,7 @@ def dropped_at(request: dict, budgets: list[int]) -> dict[int, int]:
     )
     out = {}
     for budget in budgets:
-        result = run(validate({**request, "budget_chars": budget}), analysis)
+        result = run(validate({**request, "budget_chars": budget}), analysis=analysis)
         out[budget] = len(result.dropping.dropped)
     return out
 

@@ -68,7 +68,7 @@ def measure(name: str, messages: list[dict], params: dict, protection: dict) -> 
             past = past_request(request, future)
         except InvalidRequest:
             continue
-        check = continuation_check(request, future)
+        check = continuation_check(request, future=future)
         needs = find_needs(request.contents, request.roles)
         ours = anchor_keep.apply(past, None, params)
         judged = judge_spans(needs, [m.spans for m in ours.messages])

@@ -49,7 +49,7 @@ def speed() -> None:
 
     def figures() -> object:  # a new setting each call: nothing of the stages is reused
         change = changes[next(turn) % len(changes)]
-        return continuation_check(validate({**request, **change}), DEFAULT_FUTURE, draws=20)
+        return continuation_check(validate({**request, **change}), future=DEFAULT_FUTURE, draws=20)
 
     tasks: dict[str, Callable[[], object]] = {
         "compact (full request)": lambda: compact(request),
@@ -66,7 +66,7 @@ def speed() -> None:
     ratio = t["outcomes after a change"] / t["compact (full request)"]
     verdict = "meets" if ratio <= TARGET else "misses"
     print(f"  outcomes after a change / compact: {ratio:6.3f}  (target <= {TARGET}: {verdict})")
-    check = continuation_check(validate(request), DEFAULT_FUTURE, draws=20)
+    check = continuation_check(validate(request), future=DEFAULT_FUTURE, draws=20)
     nlr = check.to_dict()["needed_later_recall"]
     print(
         f"  figures at its own parameters (future {check.future}): needs {check.setting.needs}, "
@@ -100,7 +100,7 @@ def table() -> None:
             row, needs = [], None
             for share in SHARES:
                 data = {"messages": messages, "budget_chars": max(100, int(share * chars))}
-                check = continuation_check(validate(data), future)
+                check = continuation_check(validate(data), future=future)
                 needs = check.setting.needs
                 if not needs:
                     row.append(f" | {'no needs':^30}")

@@ -1,46 +1,123 @@
 """memory-compact: shrink a conversation to a character budget and explain every decision.
 
-``compact(request) -> response`` is the service contract; ``run(validate(request))`` gives the
-typed :class:`CompactionResult` behind it, which the explorer, the CLI and the HTTP service read.
-``shrink(messages, setting)`` is the agent's one call: any conversation in, the same format out,
-compacted by a chosen setting (:mod:`compactor.integrations`).
+The face of the engine, and the only names a program needs:
+
+- ``compact(request) -> response``: the service contract (SPEC part A), a dict in, a dict out;
+- ``run(validate(request))``: the typed :class:`CompactionResult` behind it, which the explorer,
+  the CLI and the HTTP service read;
+- ``shrink(messages, setting)`` and ``shrink_with_report``: the agent's one call, any
+  conversation in, the same format out, compacted by a :class:`Setting` (``compaction.toml``);
+- the strategy registry (``STRATEGIES``, ``strategy_names``, ``apply_strategy``) and the outcome
+  judges (``continuation_check``, ``judge_outcome``, ``judge_text``: SPEC part D);
+- the errors, each a :class:`ProblemError` whose problems say what is wrong and where.
+
+(A compacted conversation in a provider's format is :func:`compactor.export.export`: the face
+cannot name it ``export``, the name of its package, which Python binds on the face when the
+package is imported.)
+
+Names from the layers above the engine (strategies, analyses, integrations) are
+imported when first used (PEP 562), so ``import compactor`` loads the engine alone and a command
+line that only compacts starts fast.
+
+>>> import compactor
+>>> out = compactor.compact({"messages": [
+...     {"role": "user", "content": "Where is DE-4471?"},
+...     {"role": "assistant", "content": "In Hamburg."}], "budget_chars": 100})
+>>> out["budget"]["budget_met"]
+True
 """
 
+from __future__ import annotations
+
+from importlib import import_module, metadata
 from typing import Any
 
 from compactor.engine.pipeline import compact, run
 from compactor.engine.result import CompactionResult, Fate, MessageTrace
-from compactor.errors import InvalidRequest, Problem
+from compactor.errors import (
+    FormatError,
+    IntegrationUnavailable,
+    InvalidRequest,
+    Problem,
+    ProblemError,
+    UnreadableJSON,
+)
 from compactor.input.validation import validate
 from compactor.model import Message, Params, Request
 from compactor.text.profile import TextAnalysis, analyse
 
+try:
+    __version__ = metadata.version("compaction-explorer")
+except metadata.PackageNotFoundError:  # run from a source tree that was never installed
+    __version__ = "0+unknown"
+
+#: Names this face gives from a higher layer, and the module each comes from, imported on first
+#: use: those layers import this face, so importing them here would be a loop (and slow).
+_LAZY: dict[str, str] = {
+    "shrink": "compactor.integrations",
+    "shrink_with_report": "compactor.integrations",
+    "Setting": "compactor.integrations",
+    "SettingError": "compactor.integrations",
+    "ShrinkError": "compactor.integrations",
+    "ShrinkReport": "compactor.integrations",
+    "Shrunk": "compactor.integrations",
+    "load_setting": "compactor.integrations",
+    "STRATEGIES": "compactor.strategies",
+    "strategy_names": "compactor.strategies",
+    "get_strategy": "compactor.strategies",
+    "apply_strategy": "compactor.strategies",
+    "StrategyParameterError": "compactor.strategies",
+    "continuation_check": "compactor.analyses.outcomes",
+    "judge_outcome": "compactor.analyses.outcomes",
+    "judge_text": "compactor.analyses.outcomes",
+}
+
 __all__ = [
     "CompactionResult",
     "Fate",
+    "FormatError",
+    "IntegrationUnavailable",
     "InvalidRequest",
     "Message",
     "MessageTrace",
     "Params",
     "Problem",
+    "ProblemError",
     "Request",
+    "STRATEGIES",
+    "Setting",
+    "SettingError",
+    "ShrinkError",
+    "ShrinkReport",
+    "Shrunk",
+    "StrategyParameterError",
     "TextAnalysis",
+    "UnreadableJSON",
+    "__version__",
     "analyse",
+    "apply_strategy",
     "compact",
+    "continuation_check",
+    "get_strategy",
+    "judge_outcome",
+    "judge_text",
+    "load_setting",
     "run",
     "shrink",
     "shrink_with_report",
+    "strategy_names",
     "validate",
 ]
 
-#: Names this face gives from a higher layer, imported on first use (PEP 562): ``shrink`` reads
-#: formats and writes exports, which import this face, so importing it here would be a loop.
-_LAZY = ("shrink", "shrink_with_report")
-
 
 def __getattr__(name: str) -> Any:
-    if name not in _LAZY:
+    module = _LAZY.get(name)
+    if module is None:
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    from compactor import integrations
+    found = getattr(import_module(module), name)
+    globals()[name] = found  # the next use is a plain attribute
+    return found
 
-    return getattr(integrations, name)
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(_LAZY))

@@ -397,28 +397,73 @@ def test_every_package_folder_ships():
     assert config["package-dir"]["compactor.sample_histories"] == "sample_histories"
 
 
+#: The engine's face (issue 33): the engine's calls and types, shrink and its setting, export,
+#: the strategy registry, the outcome judges, the errors and the version. A name added to or
+#: taken from ``compactor.__all__`` must be added or taken here too, on purpose.
+FACE = {
+    "CompactionResult",
+    "Fate",
+    "FormatError",
+    "IntegrationUnavailable",
+    "InvalidRequest",
+    "Message",
+    "MessageTrace",
+    "Params",
+    "Problem",
+    "ProblemError",
+    "Request",
+    "STRATEGIES",
+    "Setting",
+    "SettingError",
+    "ShrinkError",
+    "ShrinkReport",
+    "Shrunk",
+    "StrategyParameterError",
+    "TextAnalysis",
+    "UnreadableJSON",
+    "__version__",
+    "analyse",
+    "apply_strategy",
+    "compact",
+    "continuation_check",
+    "get_strategy",
+    "judge_outcome",
+    "judge_text",
+    "load_setting",
+    "run",
+    "shrink",
+    "shrink_with_report",
+    "strategy_names",
+    "validate",
+}
+#: The layers above the engine, which ``import compactor`` must not load.
+HIGHER = ("analyses", "strategies", "integrations", "formats", "export", "evaluation", "providers")
+
+
 def test_the_engine_exports_exactly_its_public_api():
     # As httpx's test_exported_members: the package face lists what it exports, and each
     # exported name is defined where the face says.
-    exported = set(compactor.__all__)
-    assert exported == {
-        "CompactionResult",
-        "Fate",
-        "InvalidRequest",
-        "Message",
-        "MessageTrace",
-        "Params",
-        "Problem",
-        "Request",
-        "TextAnalysis",
-        "analyse",
-        "compact",
-        "run",
-        "shrink",
-        "shrink_with_report",
-        "validate",
-    }
-    for name in exported:
+    assert set(compactor.__all__) == FACE
+    for name in FACE - {"__version__", "STRATEGIES"}:
         member = getattr(compactor, name)
         assert getattr(member, "__module__", "").startswith("compactor"), name
+    assert isinstance(compactor.__version__, str) and compactor.__version__
     assert sorted(compactor.__all__) == list(compactor.__all__)
+    assert set(dir(compactor)) >= FACE
+
+
+def test_import_compactor_loads_the_engine_alone():
+    """The higher layers' names load on first use, so the CLI starts fast."""
+    code = (
+        "import sys, compactor; "
+        "print(sorted({m.split('.')[1] for m in sys.modules if m.count('.') and "
+        "m.startswith('compactor.')}))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    loaded = eval(out.stdout)  # a list of names the child printed
+    assert [layer for layer in HIGHER if layer in loaded] == []
+
+
+def test_an_unknown_name_of_the_face_is_an_attribute_error():
+    with pytest.raises(AttributeError, match="no attribute 'shrinkk'"):
+        compactor.shrinkk  # noqa: B018

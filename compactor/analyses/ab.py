@@ -71,7 +71,7 @@ def compare_params(
     sides = []
     for params in (a, b):
         checked = validate({**request.to_dict(), **params.to_dict()})
-        sides.append(run(checked, analysis))
+        sides.append(run(checked, analysis=analysis))
         analysis = sides[-1].analysis
     return compare_results(*sides)
 

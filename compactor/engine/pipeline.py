@@ -66,11 +66,24 @@ def outputs(request: Request, analysis: TextAnalysis | None = None) -> tuple[str
     )
 
 
-def run(request: Request, analysis: TextAnalysis | None = None) -> CompactionResult:
+def run(request: Request, *, analysis: TextAnalysis | None = None) -> CompactionResult:
     """Run the four stages on a valid request and explain every decision.
 
-    ``analysis`` is the parameter-free text analysis of the same messages; pass it to reuse it
-    across runs that change only the parameters (it is computed when omitted).
+    Args:
+        request: a valid request, as :func:`validate` returns it.
+        analysis: the parameter-free text analysis of the same messages (:func:`analyse`);
+            pass it to reuse it across runs that change only the parameters (computed when
+            omitted).
+
+    Returns:
+        The typed result: each message's fate and why, every stage's report, the totals.
+
+    Example:
+        >>> from compactor import run, validate
+        >>> result = run(validate({"messages": [{"role": "user", "content": "Hi. " * 50},
+        ...     {"role": "user", "content": "Thanks!"}], "budget_chars": 100, "keep_last_n": 1}))
+        >>> [trace.fate.value for trace in result.messages]
+        ['dropped', 'protected']
     """
     messages = request.messages
     if analysis is None:
@@ -120,15 +133,26 @@ def run(request: Request, analysis: TextAnalysis | None = None) -> CompactionRes
 def compact(request: dict[str, Any]) -> dict[str, Any]:
     """Compact a conversation to a character budget, and account for every character.
 
-    ``request`` is a memory-compact request (the catalog's input schema): ``messages`` (2..200 of
-    ``role`` and ``content``, optional ``id`` and ``pin``), ``budget_chars`` and optional
-    ``keep_last_n``, ``keep_roles``, ``duplicate_threshold``, ``max_message_chars``. Four stages
-    run in order: pin (protect), dedupe (drop later near-duplicates), trim (cut long unprotected
-    messages at a sentence end), drop (remove the lowest-scored until the budget holds). The
-    result is the contract's JSON response as a dict; an invalid request raises
-    :class:`InvalidRequest` listing every violation. Same request, same response.
+    Four stages run in order: pin (protect), dedupe (drop later near-duplicates), trim (cut long
+    unprotected messages at a sentence end), drop (remove the lowest-scored until the budget
+    holds). Same request, same response.
 
-    >>> from compactor import compact
+    Args:
+        request: a memory-compact request (the catalog's input schema): ``messages`` (2..200 of
+            ``role`` and ``content``, optional ``id`` and ``pin``), ``budget_chars`` and
+            optional ``keep_last_n``, ``keep_roles``, ``duplicate_threshold``,
+            ``max_message_chars``.
+
+    Returns:
+        The contract's JSON response as a dict: each message's fate, the stages' reports, the
+        budget and the loss.
+
+    Raises:
+        InvalidRequest: the request breaks the schema; its problems list every violation, each
+            with its JSON path.
+
+    Example:
+        >>> from compactor import compact
     >>> out = compact({"messages": [
     ...     {"role": "system", "content": "You are terse."},
     ...     {"role": "user", "content": "Hi there. " * 30},

@@ -50,7 +50,26 @@ def errors_of(request: Any) -> list[Problem]:
 
 
 def validate(request: Any) -> Request:
-    """The typed request for a valid ``request``; raises :class:`InvalidRequest` otherwise."""
+    """The typed request for a valid ``request``.
+
+    Args:
+        request: a memory-compact request as JSON data (a dict).
+
+    Returns:
+        The typed :class:`~compactor.model.Request`: its messages and parameters, with the
+        schema's defaults filled in.
+
+    Raises:
+        InvalidRequest: the request breaks the schema; its problems list every violation, each
+            with its JSON path.
+
+    Example:
+        >>> from compactor import validate
+        >>> request = validate({"messages": [{"role": "user", "content": "Hi"},
+        ...     {"role": "assistant", "content": "Hello"}], "budget_chars": 100})
+        >>> request.params.keep_last_n, len(request.messages)
+        (5, 2)
+    """
     errors = errors_of(request)
     if errors:
         raise InvalidRequest(errors)

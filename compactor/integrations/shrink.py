@@ -90,14 +90,33 @@ def shrink(
     """``messages`` compacted by ``setting``, in the same format (see the module's doc).
 
     Args:
-        messages: a conversation in any format the import reads (a list, or its envelope).
+        messages: a conversation in any format the import reads (a list of messages or items,
+            LangChain message objects, or an envelope such as a Chat Completions body).
         setting: a :class:`Setting`, its dict, or the path of a ``compaction.toml``.
         format: the input's format (``openai``, ``anthropic``, ...) instead of detecting it.
         lossy_fixes: keep the last 200 messages and cut contents over 8,000 characters when
             the conversation is over the request's limits (else :class:`ShrinkError`).
 
     Returns:
-        The compacted messages, of the input's type and format.
+        The compacted messages, of the input's type and format (a log the registry only reads
+        comes back as a request).
+
+    Raises:
+        SettingError: the setting is not a valid ``compaction.toml`` (file, line and key).
+        ShrinkError: the conversation cannot be compacted as it is (what, where, what to do).
+        FormatError: the messages are not in a format the import reads, or hold problems it
+            names with their path.
+        IntegrationUnavailable: LangChain message objects without the langchain extra.
+
+    Example:
+        >>> from compactor import shrink
+        >>> history = [{"role": "system", "content": "You are a dispatcher."},
+        ...     {"role": "user", "content": "Where is DE-4471? " * 20},
+        ...     {"role": "assistant", "content": "It left Hamburg on Monday."},
+        ...     {"role": "user", "content": "Book the return leg for Friday."}]
+        >>> shrunk = shrink(history, {"budget_chars": 200, "params": {"keep_last_n": 2}})
+        >>> [m["role"] for m in shrunk]
+        ['system', 'assistant', 'user']
     """
     return shrink_with_report(messages, setting, format=format, lossy_fixes=lossy_fixes).messages
 
@@ -106,7 +125,31 @@ def shrink_with_report(
     messages: Any, setting: SettingLike, *, format: str | None = None, lossy_fixes: bool = False
 ) -> Shrunk:
     """:func:`shrink`, with the report of what it removed, cut and dropped beside the
-    messages."""
+    messages.
+
+    Args:
+        messages: as :func:`shrink` takes them.
+        setting: as :func:`shrink` takes it.
+        format: the input's format instead of detecting it.
+        lossy_fixes: as :func:`shrink` takes it.
+
+    Returns:
+        :class:`Shrunk`: ``messages`` (as :func:`shrink` returns them) and ``report`` (the
+        setting, the budget, what each stage or the strategy removed, and what the export
+        dropped).
+
+    Raises:
+        SettingError, ShrinkError, FormatError, IntegrationUnavailable: as :func:`shrink`.
+
+    Example:
+        >>> from compactor import shrink_with_report
+        >>> history = [{"role": "user", "content": "Where is DE-4471? " * 20},
+        ...     {"role": "assistant", "content": "It left Hamburg on Monday."}]
+        >>> setting = {"budget_chars": 100, "params": {"keep_last_n": 1}}
+        >>> shrunk = shrink_with_report(history, setting)
+        >>> shrunk.report.budget_met
+        True
+    """
     chosen = as_setting(setting)
     if isinstance(messages, list | tuple) and len(messages) < MIN_MESSAGES:
         return Shrunk(list(messages), unchanged_report(chosen, messages))  # nothing to compact

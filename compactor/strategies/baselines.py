@@ -32,7 +32,7 @@ SEMANTIC_DEDUPE = semantic_dedupe.KEY
 
 def memory_compact(request: Request, analysis: TextAnalysis | None = None) -> StrategyOutcome:
     """memory-compact with the request's parameters."""
-    result = run(request, analysis)
+    result = run(request, analysis=analysis)
     params = request.params.to_dict()
     returned = {t.index: t.output for t in result.messages if t.survived}
     how = ", ".join(f"{name}={json.dumps(value)}" for name, value in params.items())

@@ -77,7 +77,7 @@ def semantic_dedupe(
             words >= cutoff, 2.0 + words, np.where(semantic >= threshold, 1.0 + semantic, words)
         )
     ranked.flags.writeable = False
-    raw = run(request, replace(analysis, similarity=ranked))
+    raw = run(request, analysis=replace(analysis, similarity=ranked))
 
     removals = []
     real = []

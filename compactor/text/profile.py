@@ -61,7 +61,22 @@ class WordCounts(Sequence[Mapping[str, int]]):
 
 
 def analyse(contents: Sequence[str], roles: Sequence[str]) -> TextAnalysis:
-    """Analyse a conversation's text (see :class:`TextAnalysis`)."""
+    """Analyse a conversation's text once, for every run that changes only the parameters.
+
+    Args:
+        contents: each message's content, in order.
+        roles: each message's role, in the same order.
+
+    Returns:
+        The parameter-free :class:`TextAnalysis`: word sets, topic terms, the pairwise
+        similarity that dedupe reads.
+
+    Example:
+        >>> from compactor import analyse
+        >>> analysis = analyse(["where is my order", "where is my order?"], ["user", "user"])
+        >>> float(analysis.similarity[1, 0])  # the later message against the earlier one
+        1.0
+    """
     n = len(contents)
     runs = word_runs(contents)
     grouped = group_words(runs)

@@ -70,7 +70,7 @@ def _outcome(key: str, params_key: str, _request: dict[str, Any]) -> Outcome:
         request = validate(_request)
     except InvalidRequest as error:
         return Outcome(_request, errors=error.problems)
-    result = run(request, _analysis(key, request.contents, request.roles))
+    result = run(request, analysis=_analysis(key, request.contents, request.roles))
     return Outcome(_request, result, build_response(result))
 
 

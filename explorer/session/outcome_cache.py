@@ -49,7 +49,7 @@ def needs(conversation: Conversation, request: Request, watched: Sequence[str] =
 def _continuation(
     key: str, future: int, watched: tuple[str, ...], _request: Request, _needs: Needs
 ) -> ContinuationCheck:
-    return continuation_check(_request, future, watched=watched, needs=_needs)
+    return continuation_check(_request, future=future, watched=watched, needs=_needs)
 
 
 def continuation(

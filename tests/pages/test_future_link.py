@@ -27,7 +27,7 @@ def test_a_link_with_k_opens_every_view_at_that_k():
     assert_clean(at)
     assert not link_notices(at)
     assert k_shown(at) == 7
-    check = continuation_check(validate(request_of(at)), 7)
+    check = continuation_check(validate(request_of(at)), future=7)
     assert check.future == 7 and check.recall is not None
     assert metrics(at)["Needed-later recall"] == frames.percent(check.recall)
     assert at.query_params["k"] == "7"

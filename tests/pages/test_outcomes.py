@@ -38,7 +38,7 @@ REAL = ROOT / "tests" / "fixtures" / "real" / "claude_code_coverage_fix.jsonl"
 
 
 def engine(at, k=5):
-    return continuation_check(validate(request_of(at)), k)
+    return continuation_check(validate(request_of(at)), future=k)
 
 
 def shown(at):

@@ -91,7 +91,7 @@ def test_every_sample_gets_its_sweep(sample):
     result = engine(at)
     marks = 3 if anchor_report(result).anchors else 2  # the anchors chart marks it too
     # the page's k: 5 by default, at most n - 2 so that the past keeps two messages
-    check = continuation_check(result.request, min(5, len(result.messages) - 2))
+    check = continuation_check(result.request, future=min(5, len(result.messages) - 2))
     marks += bool(check.valid and check.setting.needs)  # and the needed-later recall curve
     assert budgets.count(int(sample.request["budget_chars"])) == marks
 

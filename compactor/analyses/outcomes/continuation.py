@@ -159,17 +159,36 @@ def past_analysis(past: Request) -> TextAnalysis:
 
 def continuation_check(
     request: Request,
-    future: int = DEFAULT_FUTURE,
     *,
+    future: int = DEFAULT_FUTURE,
     draws: int = DEFAULT_DRAWS,
     watched: Iterable[str] = (),
     needs: Needs | None = None,
 ) -> ContinuationCheck:
     """Compact all but the last ``future`` messages of ``request`` with its parameters and judge
-    the future's needs, beside keep-last and ``draws`` random draws at the same budget.
+    the future's needs, beside keep-last and ``draws`` random draws at the same budget (SPEC
+    part D, the continuation check).
 
-    ``needs`` is :func:`find_needs` of the whole conversation (found, and remembered, when
-    omitted). When the past is not a valid request the check holds its problems and no figure.
+    Args:
+        request: the whole conversation with the setting's parameters.
+        future: how many of the last messages are the future (k); the rest is the past.
+        draws: how many random draws at the same budget the random baseline averages.
+        watched: phrases the user watches, needed wherever the future repeats them.
+        needs: :func:`find_needs` of the whole conversation (found when omitted).
+
+    Returns:
+        The check: needed-later recall of the setting, of keep-last and of random (with its
+        2.5-97.5% interval), the needs unmet, and the recall curve over every budget. When the
+        past is not a valid request the check holds its problems and no figure.
+
+    Example:
+        >>> from compactor import continuation_check, validate
+        >>> turns = ["Order DE-4471 left Hamburg.", "Noted.", "Where is DE-4471 now?", "Lyon."]
+        >>> request = validate({"messages": [{"role": ("user", "assistant")[i % 2],
+        ...     "content": c} for i, c in enumerate(turns)], "budget_chars": 100})
+        >>> check = continuation_check(request, future=2)
+        >>> check.setting.met, check.setting.needs
+        (1, 1)
     """
     budget = request.params.budget_chars
     try:
@@ -180,7 +199,7 @@ def continuation_check(
         return ContinuationCheck(future, p, budget, error.problems, None, None, empty, None, ())
     if needs is None:
         needs = find_needs(request.contents, request.roles, watched)
-    result = run(past, past_analysis(past))
+    result = run(past, analysis=past_analysis(past))
     p = len(past.messages)
     returned = [t.chars if t.survived else None for t in result.messages]
     lengths = np.array([len(c) for c in past.contents], dtype=np.int64)

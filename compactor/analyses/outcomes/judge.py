@@ -207,7 +207,24 @@ def judge_spans(
 def judge_text(needs: Needs, past: int, text: str) -> NeededRecall:
     """Needed-later recall of a text written in place of the first ``past`` messages (a
     summary): it holds no message of the past, so a need is met when its anchor's text occurs
-    in ``text`` (exactly, case and all), whichever past message held it."""
+    in ``text`` (exactly, case and all), whichever past message held it.
+
+    Args:
+        needs: the whole conversation's needs (:func:`find_needs`).
+        past: how many messages the text replaces (the rest are the future).
+        text: what was written in their place (a summary).
+
+    Returns:
+        The recall: needs met and judged, and each unmet need with where it came from.
+
+    Example:
+        >>> from compactor.analyses.outcomes import find_needs
+        >>> from compactor import judge_text
+        >>> needs = find_needs(["Ship DE-4471 to Lyon.", "Noted.", "Is DE-4471 there?"],
+        ...     ["user", "assistant", "user"])
+        >>> judge_text(needs, 2, "The user shipped DE-4471.").met
+        1
+    """
     view = needs.past_view(past)
     written = np.array([needs.anchors[a].text in text for a in view.anchors.tolist()], dtype=bool)
     met = written[view.slot] if len(view.judged) else np.zeros(0, dtype=bool)
@@ -222,12 +239,34 @@ def judge_text(needs: Needs, past: int, text: str) -> NeededRecall:
 
 
 def judge_outcome(needs: Needs, outcome: StrategyOutcome) -> NeededRecall:
-    """Needed-later recall of a strategy of the lineup (:func:`compare_strategies` run on the
-    past): its outcome's messages say what it returned of each past message. Prefixes are
-    judged by length (:func:`judge_lengths`); an outcome that keeps other spans (anchor-keep's
-    cuts) or replaces content is judged by the spans it returned verbatim
+    """Needed-later recall of what a strategy of the registry returned for the past.
+
+    Prefixes are judged by length (:func:`judge_lengths`); a strategy that keeps other spans
+    (anchor-keep's cuts) or replaces content is judged by the spans it returned verbatim
     (:func:`judge_spans`): a placeholder holds no source, so a need whose sources were all
-    replaced is lost there (``"replaced"``)."""
+    replaced is lost there (``"replaced"``).
+
+    Args:
+        needs: the whole conversation's needs (:func:`find_needs`).
+        outcome: what :func:`~compactor.apply_strategy` returned for the past messages.
+
+    Returns:
+        The recall: needs met and judged, and each unmet need with where it came from.
+
+    Raises:
+        ValueError: the strategy did not run (its extra is missing); the message says why.
+
+    Example:
+        >>> from compactor import apply_strategy, judge_outcome, validate
+        >>> from compactor.analyses.outcomes import find_needs
+        >>> turns = ["Ship DE-4471 to Lyon.", "Noted.", "Is DE-4471 there?"]
+        >>> roles = ["user", "assistant", "user"]
+        >>> needs = find_needs(turns, roles)
+        >>> past = validate({"messages": [{"role": r, "content": c}
+        ...     for r, c in zip(roles[:2], turns[:2])], "budget_chars": 100})
+        >>> judge_outcome(needs, apply_strategy("keep-last", past, 10)).met
+        0
+    """
     if not outcome.available:
         raise ValueError(f"{outcome.key} did not run: {outcome.unavailable}")
     messages = outcome.messages

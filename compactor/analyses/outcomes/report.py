@@ -60,7 +60,7 @@ def outcomes(
     """
     watched = tuple(watched)
     if result is None:
-        result = run(request, analysis)
-    check = continuation_check(request, future, draws=draws, watched=watched)
+        result = run(request, analysis=analysis)
+    check = continuation_check(request, future=future, draws=draws, watched=watched)
     found = None if probes is None else probe_outcomes(probes, result, draws)
     return Outcomes(check, role_balance(result), found, result)

@@ -33,7 +33,7 @@ CORPUS = corpus_requests()
 
 def assert_check_is_plain(data: dict, future: int, draws: int = DEFAULT_DRAWS) -> None:
     request = validate(data)
-    check = continuation_check(request, future, draws=draws)
+    check = continuation_check(request, future=future, draws=draws)
     contents, roles = request.contents, request.roles
     past = len(contents) - future
     needs = plain_needs(contents, roles)
@@ -111,7 +111,7 @@ def test_continuation_check_on_the_corpus_fixtures_and_samples(name, data):
 def test_recall_curve_equals_compacting_the_past_at_each_budget(name, data):
     request = validate(data)
     future = min(5, len(data["messages"]) - 2)
-    check = continuation_check(request, future)
+    check = continuation_check(request, future=future)
     contents = request.contents
     past = len(contents) - future
     needs = plain_needs(contents, request.roles)

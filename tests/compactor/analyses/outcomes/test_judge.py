@@ -30,7 +30,7 @@ def test_every_strategy_of_the_lineup_is_judged_by_the_same_figure(name, data):
     lineup = compare_strategies(past)
     needs = find_needs(request.contents, request.roles)
     plain = plain_needs(request.contents, request.roles)
-    check = continuation_check(request, future)
+    check = continuation_check(request, future=future)
     for key in (MEMORY_COMPACT, KEEP_LAST, SEED_TRIM):
         outcome = lineup.outcome(key)
         judged = judge_outcome(needs, outcome)
