@@ -27,7 +27,7 @@ def values(series):
 def rerun(result, **params):
     """The pipeline on the same messages with some parameters changed."""
     request = replace(result.request, params=replace(result.request.params, **params))
-    return run(request, result.analysis)
+    return run(request, analysis=result.analysis)
 
 
 @pytest.fixture(scope="module")

@@ -17,7 +17,7 @@ from tests.generate import requests
 
 def rerun(result, budget):
     request = replace(result.request, params=replace(result.request.params, budget_chars=budget))
-    return run(request, result.analysis)
+    return run(request, analysis=result.analysis)
 
 
 def assert_the_curve_is_compact_at_its_budgets(result):
