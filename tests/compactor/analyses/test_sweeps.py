@@ -29,7 +29,7 @@ EXAMPLES = settings(max_examples=150, deadline=None)
 def rerun(result, **params):
     """The pipeline on the same messages with some parameters changed (analysis reused)."""
     request = replace(result.request, params=replace(result.request.params, **params))
-    return run(request, result.analysis)
+    return run(request, analysis=result.analysis)
 
 
 # --- budget ----------------------------------------------------------------------------------

@@ -219,7 +219,7 @@ def test_real_conversations_have_their_facts_found():
 
 def rerun(result, **params):
     request = replace(result.request, params=replace(result.request.params, **params))
-    return run(request, result.analysis)
+    return run(request, analysis=result.analysis)
 
 
 def kept_directly(result, anchors):
