@@ -17,7 +17,7 @@ from typing import Any
 from compactor.input.validation import validate
 from compactor.model import Request
 from compactor.strategies import registry
-from compactor.strategies.baselines import (
+from compactor.strategies.first_lineup import (
     KEEP_LAST,
     LANGCHAIN,
     MEMORY_COMPACT,

@@ -23,8 +23,8 @@ from compactor.input.validation import validate
 from compactor.model import Request
 from compactor.strategies import (
     anchor_keep,
-    baselines,
     context_editing,
+    first_lineup,
     observation_masking,
     openai_truncation,
     prune_messages,
@@ -60,19 +60,19 @@ def _memory_compact(
     overrides = {k: v for k, v in params.items() if k in given}
     if overrides or budget != request.params.budget_chars:
         request = validate({**request.to_dict(), **overrides, "budget_chars": budget})
-    return baselines.memory_compact(request)
+    return first_lineup.memory_compact(request)
 
 
 def _keep_last(
     request: Request, budget: int, params: Mapping[str, Any], given: frozenset[str]
 ) -> StrategyOutcome:
-    return baselines.keep_last(request.roles, request.contents, budget, _ids(request))
+    return first_lineup.keep_last(request.roles, request.contents, budget, _ids(request))
 
 
 def _seed_trim(
     request: Request, budget: int, params: Mapping[str, Any], given: frozenset[str]
 ) -> StrategyOutcome:
-    return baselines.seed_trim(
+    return first_lineup.seed_trim(
         request.roles,
         request.contents,
         budget,
@@ -86,7 +86,7 @@ def _seed_trim(
 def _langchain_trim(
     request: Request, budget: int, params: Mapping[str, Any], given: frozenset[str]
 ) -> StrategyOutcome:
-    return baselines.langchain(request.roles, request.contents, budget, _ids(request))
+    return first_lineup.langchain(request.roles, request.contents, budget, _ids(request))
 
 
 def _anchor_keep(
@@ -101,7 +101,7 @@ def _semantic(
 ) -> StrategyOutcome:
     if budget != request.params.budget_chars:
         request = validate({**request.to_dict(), "budget_chars": budget})
-    return baselines.semantic_memory_compact(request, params["semantic_threshold"])
+    return first_lineup.semantic_memory_compact(request, params["semantic_threshold"])
 
 
 _SPEC = Source("memory-compact specification (shared/SPEC.md)", "../shared/SPEC.md", "this project")
@@ -146,9 +146,9 @@ def available(name: str) -> bool:
     """Whether the strategy registered as ``name`` runs here: LangChain's trim needs
     langchain-core, semantic dedupe the semantic extra; the others need nothing."""
     strategy = get(name)
-    if strategy.name == baselines.LANGCHAIN:
+    if strategy.name == first_lineup.LANGCHAIN:
         return langchain_available()
-    if strategy.name == baselines.SEMANTIC_DEDUPE:
+    if strategy.name == first_lineup.SEMANTIC_DEDUPE:
         return semantic_available()
     return True
 
@@ -165,7 +165,7 @@ def apply(
 
 register(
     RegisteredStrategy(
-        baselines.MEMORY_COMPACT,
+        first_lineup.MEMORY_COMPACT,
         "memory-compact",
         _SPEC,
         _CONTRACT,
@@ -176,7 +176,7 @@ register(
 )
 register(
     RegisteredStrategy(
-        baselines.KEEP_LAST,
+        first_lineup.KEEP_LAST,
         "keep the last N",
         Source("the baseline of every chat application", "", "n/a"),
         (),
@@ -186,7 +186,7 @@ register(
 )
 register(
     RegisteredStrategy(
-        baselines.SEED_TRIM,
+        first_lineup.SEED_TRIM,
         "trim (seeds/003)",
         Source("seeds/003 trim (compactor/strategies/context_trim.py)", "seeds/003", "2025"),
         (
@@ -200,7 +200,7 @@ register(
 )
 register(
     RegisteredStrategy(
-        baselines.LANGCHAIN,
+        first_lineup.LANGCHAIN,
         "LangChain trim_messages",
         Source(
             "langchain_core.messages.utils.trim_messages",
@@ -217,7 +217,7 @@ register(
 )
 register(
     RegisteredStrategy(
-        baselines.SEMANTIC_DEDUPE,
+        first_lineup.SEMANTIC_DEDUPE,
         "memory-compact, semantic dedupe",
         _SPEC,
         (Parameter("semantic_threshold", "float", DEFAULT_THRESHOLD, "cosine threshold", 0),),

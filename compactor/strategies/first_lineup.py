@@ -1,9 +1,10 @@
-"""The strategies this project compared from the start, each on a request at a character budget:
-memory-compact (the request's parameters), keep the last N messages, the trim of seeds/003 (its
-budget in tokens is the character budget under the estimate it uses, ``ceil(budget_chars / 4)``),
-LangChain's ``trim_messages`` with a character counter (when langchain-core is installed) and
-memory-compact with semantic dedupe. Each returns a
-:class:`~compactor.strategies.outcome.StrategyOutcome`."""
+"""The first lineup: the strategies this project compared from the start, each on a request at a
+character budget: memory-compact (the request's parameters), keep the last N messages, the trim
+of seeds/003 (its budget in tokens is the character budget under the estimate it uses,
+``ceil(budget_chars / 4)``), LangChain's ``trim_messages`` with a character counter (when
+langchain-core is installed) and memory-compact with semantic dedupe. Each returns a
+:class:`~compactor.strategies.outcome.StrategyOutcome`. (Not the baselines of SPEC part D:
+those are :mod:`compactor.analyses.outcomes.baselines`.)"""
 
 from __future__ import annotations
 
