@@ -14,7 +14,6 @@ one without its extra raises :class:`IntegrationUnavailable` with the command th
 from typing import Any
 
 from compactor.integrations.extras import IntegrationUnavailable
-from compactor.integrations.report import ShrinkReport
 from compactor.integrations.setting import (
     FILE_NAME,
     Setting,
@@ -24,6 +23,7 @@ from compactor.integrations.setting import (
     setting_toml,
 )
 from compactor.integrations.shrink import ShrinkError, Shrunk, shrink, shrink_with_report
+from compactor.integrations.shrink_report import ShrinkReport
 
 #: The integrations that need an extra: name -> (module, extra, what needs it).
 _LAZY = {

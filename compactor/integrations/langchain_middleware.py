@@ -19,8 +19,8 @@ from langchain.agents.middleware import AgentMiddleware, AgentState
 from langchain_core.messages import RemoveMessage
 from langgraph.graph.message import REMOVE_ALL_MESSAGES
 
-from compactor.integrations.report import ShrinkReport
 from compactor.integrations.shrink import SettingLike, as_setting, shrink_with_report
+from compactor.integrations.shrink_report import ShrinkReport
 
 
 class ShrinkMiddleware(AgentMiddleware):
