@@ -11,7 +11,7 @@ import sys
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from compactor.cli import gate, set_aside
+from compactor.cli import fail_under, set_aside
 from compactor.cli.reports import write_lines
 from compactor.errors import Problem, ProblemError
 from compactor.evaluation import CorpusStream
@@ -98,7 +98,7 @@ def run_strategy(
         writer.finish()
     sys.stdout.write(summary_text(strategy.name, settings, rows, len(items)))
     sys.stdout.flush()
-    verdict = gate.report(strategy_groups(rows), thresholds)
+    verdict = fail_under.report(strategy_groups(rows), thresholds)
     if corpus.unusable:
         set_aside.report(corpus, args.out)
         return verdict or set_aside.SET_ASIDE
