@@ -5,7 +5,7 @@ import streamlit as st
 
 from explorer.conversation import importing
 from explorer.frames import tokens as token_frames
-from explorer.frames.markup import markdown_literal
+from explorer.frames.safe_text import markdown_literal
 from explorer.session import cache, state
 from explorer.session.samples import sample_conversations, sample_descriptions
 from explorer.widgets import outcomes, page

@@ -7,7 +7,7 @@ import streamlit as st
 from compactor import CompactionResult
 from compactor.analyses import Step, Walkthrough
 from explorer.frames import compare as compare_frames
-from explorer.frames import markup, views
+from explorer.frames import safe_text, views
 from explorer.session import cache, state
 from explorer.session.cache import Outcome
 from explorer.walkthrough import charts as walk_charts
@@ -147,7 +147,7 @@ def show_pairs(result: CompactionResult, step: Step, box: int) -> None:
                 st.columns(2, gap="medium"), (event.other, event.index), sides, strict=True
             ):
                 column.caption(caption)
-                column.html(markup.highlighted_html(contents[index], shared, box))
+                column.html(safe_text.highlighted_html(contents[index], shared, box))
 
 
 page.run("Walkthrough", draw)

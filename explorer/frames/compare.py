@@ -10,7 +10,7 @@ from pandas.io.formats.style import Styler
 
 from compactor.analyses import ABComparison
 from compactor.strategies import StrategyComparison
-from explorer.frames.markup import markdown_literal
+from explorer.frames.safe_text import markdown_literal
 from explorer.session.conversation import PARAM_NAMES
 
 

@@ -14,7 +14,7 @@ from pandas.io.formats.style import Styler
 from compactor import CompactionResult, Fate, contract
 from compactor.analyses import TokenReport
 from compactor.wording import plural
-from explorer.frames.markup import markdown_literal
+from explorer.frames.safe_text import markdown_literal
 from explorer.frames.views import name_list
 
 

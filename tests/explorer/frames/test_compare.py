@@ -13,7 +13,7 @@ from compactor.model import Params
 from compactor.samples import load_sample
 from compactor.strategies.lineup import compare_strategies
 from explorer.frames import compare as compare_frames
-from explorer.frames import markup
+from explorer.frames import safe_text
 from tests.explorer.requests import rich_request
 
 EXAMPLES = settings(max_examples=40, deadline=None)
@@ -123,7 +123,7 @@ def test_strategy_frames_are_the_comparison(rich):
     settings = compare_frames.strategy_settings(compare_frames.strategy_totals(comparison))
     shown = [line.split("|") for line in settings.to_string(delimiter="|").splitlines()[1:]]
     assert [cells[1:] for cells in shown] == [
-        [markup.markdown_literal(o.name), markup.markdown_literal(o.how)]
+        [safe_text.markdown_literal(o.name), safe_text.markdown_literal(o.how)]
         for o in comparison.outcomes
     ]
     long = compare_frames.strategy_long(comparison)
