@@ -30,7 +30,7 @@ from compactor.samples import DEFAULT_SAMPLE
 from explorer import navigation
 from explorer.session import cache, state
 from explorer.session.cache import Outcome
-from explorer.session.samples import sample_conversations, sample_descriptions
+from explorer.session.sample_cache import sample_conversations, sample_descriptions
 from explorer.widgets import sidebar
 from explorer.widgets.common import show_problems
 
