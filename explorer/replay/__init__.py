@@ -3,4 +3,4 @@ or two loop settings, with what each turn sends, the cache-reusable prefix and t
 modules: ``widgets`` (the loop settings and the seeds/003 loop's button), ``panels`` (what the
 page shows of the replays: summary, charts, drift, tables, history), ``frames`` and ``charts``
 (pure pandas and Altair, no Streamlit), ``runs`` (the settings and one setting replayed, plain
-functions) and ``cache`` (the replays kept across reruns)."""
+functions) and ``replay_cache`` (the replays kept across reruns)."""

@@ -12,8 +12,7 @@ import streamlit as st
 from compactor.analyses.outcomes import ReplayMisses
 from compactor.model import Request
 from explorer.frames import outcomes as outcome_frames
-from explorer.replay import cache as replay_cache
-from explorer.replay import charts, frames
+from explorer.replay import charts, frames, replay_cache
 from explorer.replay.runs import ReplayRun
 from explorer.replay.widgets import ONLY_WATCHED_KEY
 from explorer.widgets import common, outcomes

@@ -1,5 +1,5 @@
 """The Replay page's settings and one setting replayed, plain functions (no Streamlit), so the
-frames read a :class:`ReplayRun` and tests build one; :mod:`explorer.replay.cache` keeps
+frames read a :class:`ReplayRun` and tests build one; :mod:`explorer.replay.replay_cache` keeps
 them across reruns.
 """
 

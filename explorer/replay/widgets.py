@@ -12,8 +12,7 @@ import streamlit as st
 from compactor.errors import ProblemError
 from compactor.strategies import STRATEGIES, LLMCompact
 from compactor.text import estimate_tokens
-from explorer.replay import cache as replay_cache
-from explorer.replay import frames
+from explorer.replay import frames, replay_cache
 from explorer.replay.runs import REGISTRY_SETTINGS, SEED_LOOP, SEED_TRIM, SETTINGS, ReplayRun
 from explorer.session import llm
 from explorer.session.conversation import Conversation
