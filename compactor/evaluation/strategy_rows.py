@@ -31,7 +31,7 @@ from compactor.evaluation.run import local_outcomes
 from compactor.input.validation import validate
 from compactor.model import Request
 from compactor.strategies import registry
-from compactor.strategies.outcome import CUT, REMOVED, VERBATIM, StrategyOutcome
+from compactor.strategies.returned import CUT, REMOVED, VERBATIM, StrategyOutcome
 from compactor.strategies.spec import RegisteredStrategy
 
 STRATEGY_ROW_KEYS: tuple[str, ...] = (

@@ -42,7 +42,7 @@ from compactor.integrations.budget import MEMORY_COMPACT, TokenFit, fit_tokens
 from compactor.integrations.setting import Setting, SettingError, load_setting
 from compactor.integrations.shrink_report import ShrinkReport, report_of, unchanged_report
 from compactor.strategies import apply_strategy
-from compactor.strategies.outcome import REMOVED, StrategyOutcome
+from compactor.strategies.returned import REMOVED, StrategyOutcome
 
 #: What ``setting`` may be: a Setting, its dict, or the path of a ``compaction.toml``.
 SettingLike = Setting | Mapping[str, Any] | str | os.PathLike

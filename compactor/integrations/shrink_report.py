@@ -13,7 +13,7 @@ from compactor.export import Exported
 from compactor.formats import Change, Conversion
 from compactor.integrations.budget import TokenFit
 from compactor.integrations.setting import Setting
-from compactor.strategies.outcome import CUT, REMOVED, REPLACED, StrategyOutcome
+from compactor.strategies.returned import CUT, REMOVED, REPLACED, StrategyOutcome
 from compactor.wording import plural
 
 

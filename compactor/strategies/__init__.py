@@ -32,10 +32,6 @@ from compactor.strategies.llm_compact import (
     cache_key,
     llm_compact,
 )
-from compactor.strategies.outcome import (
-    REPLACED,
-    StrategyMessage,
-)
 from compactor.strategies.registry import (
     STRATEGIES,
     register,
@@ -51,6 +47,10 @@ from compactor.strategies.registry import (
 )
 from compactor.strategies.registry import (
     names as strategy_names,
+)
+from compactor.strategies.returned import (
+    REPLACED,
+    StrategyMessage,
 )
 from compactor.strategies.spec import (
     Parameter,

@@ -28,7 +28,7 @@ from typing import Any
 from compactor.contract import PIN_REASON_TEXT
 from compactor.input.validation import validate
 from compactor.model import Request
-from compactor.strategies.outcome import (
+from compactor.strategies.returned import (
     CUT,
     REMOVED,
     VERBATIM,

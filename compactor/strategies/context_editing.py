@@ -36,7 +36,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from compactor.model import Request
-from compactor.strategies.outcome import StrategyOutcome
+from compactor.strategies.returned import StrategyOutcome
 from compactor.strategies.spec import Parameter, RegisteredStrategy, Source
 from compactor.strategies.tool_uses import (
     budget_tokens,

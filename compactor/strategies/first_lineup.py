@@ -3,7 +3,7 @@ character budget: memory-compact (the request's parameters), keep the last N mes
 of seeds/003 (its budget in tokens is the character budget under the estimate it uses,
 ``ceil(budget_chars / 4)``), LangChain's ``trim_messages`` with a character counter (when
 langchain-core is installed) and memory-compact with semantic dedupe. Each returns a
-:class:`~compactor.strategies.outcome.StrategyOutcome`. (Not the baselines of SPEC part D:
+:class:`~compactor.strategies.returned.StrategyOutcome`. (Not the baselines of SPEC part D:
 those are :mod:`compactor.analyses.outcomes.baselines`.)"""
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from compactor.strategies import keep_last as keep_last_strategy
 from compactor.strategies import langchain_trim as langchain_strategy
 from compactor.strategies import semantic_dedupe
 from compactor.strategies.context_trim import CHARS_PER_TOKEN, trim_context, trim_token_counter
-from compactor.strategies.outcome import StrategyOutcome, strategy_outcome, unavailable_outcome
+from compactor.strategies.returned import StrategyOutcome, strategy_outcome, unavailable_outcome
 from compactor.text.profile import TextAnalysis
 
 # Keys of the strategies (their registry names).

@@ -29,7 +29,7 @@ from compactor.strategies.first_lineup import (
     seed_trim,
     semantic_memory_compact,
 )
-from compactor.strategies.outcome import (
+from compactor.strategies.returned import (
     CUT,
     REMOVED,
     REPLACED,

@@ -30,7 +30,7 @@ from compactor.strategies import (
     prune_messages,
 )
 from compactor.strategies.langchain_trim import langchain_available
-from compactor.strategies.outcome import StrategyOutcome
+from compactor.strategies.returned import StrategyOutcome
 from compactor.strategies.semantic_dedupe import DEFAULT_THRESHOLD
 from compactor.strategies.spec import (
     Parameter,

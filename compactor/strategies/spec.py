@@ -15,7 +15,7 @@ from typing import Any
 
 from compactor.errors import Problem, ProblemError, quoted
 from compactor.model import Request
-from compactor.strategies.outcome import StrategyOutcome
+from compactor.strategies.returned import StrategyOutcome
 
 #: The kinds of parameter values: "names" is a list of strings (given as ``a,b`` on a command
 #: line), "choice" one of ``choices`` (or, with ``pattern``, a text the pattern matches).

@@ -14,7 +14,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from compactor.model import Request
-from compactor.strategies.outcome import Span, StrategyOutcome, strategy_outcome
+from compactor.strategies.returned import Span, StrategyOutcome, strategy_outcome
 from compactor.text.tokens import CHARS_PER_TOKEN, count_tokens
 
 CALL_LINE = re.compile(

@@ -23,7 +23,7 @@ from compactor.model import Message, Params, Request
 from compactor.strategies import registry
 from compactor.strategies.context_trim import estimate_tokens, trim_context
 from compactor.strategies.keep_last import keep_last
-from compactor.strategies.outcome import CUT, REMOVED, VERBATIM
+from compactor.strategies.returned import CUT, REMOVED, VERBATIM
 from compactor.text.incremental import IncrementalAnalysis
 
 

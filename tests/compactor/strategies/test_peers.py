@@ -14,8 +14,8 @@ from compactor.strategies.context_editing import (
 )
 from compactor.strategies.observation_masking import mask_observations
 from compactor.strategies.openai_truncation import truncate_auto
-from compactor.strategies.outcome import REPLACED, VERBATIM
 from compactor.strategies.prune_messages import prune_messages
+from compactor.strategies.returned import REPLACED, VERBATIM
 from compactor.strategies.spec import StrategyParameterError
 from compactor.strategies.tool_uses import CALL_LINE
 

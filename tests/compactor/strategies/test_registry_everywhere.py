@@ -12,7 +12,7 @@ from compactor.evaluation import load_corpus
 from compactor.samples import load_samples
 from compactor.strategies import registry
 from compactor.strategies.lineup import compare_strategies
-from compactor.strategies.outcome import REMOVED
+from compactor.strategies.returned import REMOVED
 from tests.compactor.analyses.outcomes.brute import plain_needs
 from tests.compactor.analyses.outcomes.test_judge_outcome import returned_spans
 from tests.compactor.analyses.outcomes.test_judge_spans import plain_span_recall

@@ -9,7 +9,7 @@ from compactor import validate
 from compactor.analyses.outcomes import find_needs, judge_outcome, past_request
 from compactor.analyses.sweeps import BUDGET_RANGE
 from compactor.strategies import registry
-from compactor.strategies.outcome import CUT, REMOVED, REPLACED, VERBATIM
+from compactor.strategies.returned import CUT, REMOVED, REPLACED, VERBATIM
 from tests.compactor.analyses.outcomes.brute import corpus_requests, plain_needs, plain_recall
 from tests.compactor.analyses.outcomes.test_judge_spans import plain_span_recall
 

@@ -18,7 +18,7 @@ from compactor.analyses.outcomes import (
 )
 from compactor.analyses.sweeps import BUDGET_RANGE
 from compactor.strategies import compare_strategies, registry
-from compactor.strategies.outcome import REMOVED
+from compactor.strategies.returned import REMOVED
 from tests.compactor.analyses.outcomes.brute import (
     corpus_requests,
     plain_keep_last,
