@@ -49,8 +49,8 @@ ROW_KEYS: tuple[str, ...] = (
 TOKEN_KEYS: tuple[str, ...] = ("output_tokens",)
 _NEVER = np.iinfo(np.int64).max
 
-#: One conversation's outcome from a worker: its rows, or the problems of its request.
-Outcome = tuple[list[dict[str, Any]], tuple[Problem, ...]]
+#: What a worker returns for one conversation: its rows, or the problems of its request.
+ConversationRows = tuple[list[dict[str, Any]], tuple[Problem, ...]]
 #: A row's identity: ``(conversation, budget_chars, keep_last_n, keep_roles as a tuple,
 #: duplicate_threshold, max_message_chars)``.
 RowKey = tuple[Any, ...]
@@ -88,7 +88,7 @@ def outcome(
     encoding: str | None,
     future: int | None = DEFAULT_FUTURE,
     probe_columns: bool | None = None,
-) -> Outcome:
+) -> ConversationRows:
     """The rows of one conversation, or the problems of its request (each naming it): errors
     travel back from a worker as values, since a pickled ProblemError loses its problems."""
     try:

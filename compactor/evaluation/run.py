@@ -23,10 +23,10 @@ from compactor.evaluation.grid import (
     settings_grid,
 )
 from compactor.evaluation.outcomes import BASELINES
-from compactor.evaluation.pool import local_outcomes
+from compactor.evaluation.pool import local_rows
 from compactor.evaluation.resume import Written
 from compactor.evaluation.rows import (
-    Outcome,
+    ConversationRows,
     RowKey,
     baseline_budgets,
     budgets_of,
@@ -168,7 +168,7 @@ def evaluate(
 
 
 def _rows(work: _Work, options: RunOptions) -> Iterator[dict[str, Any]]:
-    for rows, problems in _outcomes(work, options):
+    for rows, problems in _conversation_rows(work, options):
         if problems:
             raise InvalidRequest(problems)
         for row in rows:
@@ -179,12 +179,12 @@ def _rows(work: _Work, options: RunOptions) -> Iterator[dict[str, Any]]:
     work.show(work.total)  # the rest were done before (or could not be used)
 
 
-def _outcomes(work: _Work, options: RunOptions) -> Iterator[Outcome]:
+def _conversation_rows(work: _Work, options: RunOptions) -> Iterator[ConversationRows]:
     """Each conversation to run's rows and problems, in corpus order, on the chosen backend."""
     if options.backend == "ray":
-        from compactor.evaluation.ray_backend import ray_outcomes
+        from compactor.evaluation.ray_backend import ray_rows
 
-        return ray_outcomes(
+        return ray_rows(
             work.todo(),
             work.settings,
             work.budgets,
@@ -202,7 +202,7 @@ def _outcomes(work: _Work, options: RunOptions) -> Iterator[Outcome]:
         future=options.future,
         probe_columns=work.probe_columns,
     )
-    return local_outcomes(work.todo(), task, options.workers)
+    return local_rows(work.todo(), task, options.workers)
 
 
 def _checked_budgets(budgets: Sequence[int] | None) -> list[int] | None:

@@ -8,8 +8,8 @@ when exactly one of the call and the result is returned (a cleared result still 
 call). With a future, ``needs`` and ``needs_met`` follow (:func:`needs_columns`): the
 continuation check, as memory-compact's rows have it, the past compacted by the strategy at
 the row's budget and judged by :func:`~compactor.analyses.outcomes.judge_outcome` (a kept
-span holds a source; a placeholder holds none). :func:`strategy_outcome` is one conversation's
-rows as a worker returns them, for :func:`~compactor.evaluation.run.local_outcomes`.
+span holds a source; a placeholder holds none). :func:`strategy_conversation_rows` is one
+conversation's rows as a worker returns them, for :func:`~compactor.evaluation.pool.local_rows`.
 """
 
 from __future__ import annotations
@@ -26,8 +26,8 @@ from compactor.analyses.pairing import tool_pairs
 from compactor.errors import InvalidRequest, Problem, ProblemError
 from compactor.evaluation.corpus import CorpusItem
 from compactor.evaluation.grid import BUDGET
-from compactor.evaluation.rows import Outcome
-from compactor.evaluation.run import local_outcomes
+from compactor.evaluation.rows import ConversationRows
+from compactor.evaluation.run import local_rows
 from compactor.input.validation import validate
 from compactor.model import Request
 from compactor.strategies import registry
@@ -139,13 +139,13 @@ def needs_columns(
     return {"needs": judged.needs, "needs_met": judged.met}
 
 
-def strategy_outcome(
+def strategy_conversation_rows(
     item: CorpusItem,
     name: str,
     settings: Sequence[Mapping[str, Any]],
     budgets: Sequence[int] | None,
     future: int | None = DEFAULT_FUTURE,
-) -> Outcome:
+) -> ConversationRows:
     """:func:`strategy_rows` of one conversation for the strategy registered as ``name``, or
     the problems of its request, each naming it (a worker returns them as values)."""
     try:
@@ -173,11 +173,11 @@ def evaluate_strategy(
     Raises InvalidRequest (naming the conversation) for an invalid request."""
     registry.get(name)  # an unknown name fails here, by name
     task = functools.partial(
-        strategy_outcome, name=name, settings=settings, budgets=budgets, future=future
+        strategy_conversation_rows, name=name, settings=settings, budgets=budgets, future=future
     )
     if progress:
         progress(0, len(items))
-    for done, (found, problems) in enumerate(local_outcomes(items, task, workers), start=1):
+    for done, (found, problems) in enumerate(local_rows(items, task, workers), start=1):
         if problems:
             raise InvalidRequest(problems)
         yield from found
