@@ -55,7 +55,7 @@ def draw(outcome: Outcome) -> None:
     )
     strategies.messages_table(comparison)
 
-    seed = comparison.outcome(SEED_TRIM)
+    seed = comparison.result(SEED_TRIM)
     st.subheader("The seed-003 trim's stats block")
     st.caption(f"{seed.how}")
     st.json(dict(seed.stats or {}), expanded=True)

@@ -31,7 +31,7 @@ from compactor.evaluation.run import local_rows
 from compactor.input.validation import validate
 from compactor.model import Request
 from compactor.strategies import registry
-from compactor.strategies.returned import CUT, REMOVED, VERBATIM, StrategyOutcome
+from compactor.strategies.returned import CUT, REMOVED, VERBATIM, StrategyResult
 from compactor.strategies.spec import RegisteredStrategy
 
 STRATEGY_ROW_KEYS: tuple[str, ...] = (
@@ -97,18 +97,18 @@ def strategy_rows(
     rows = []
     for setting in settings:
         for budget in sorted(budgets or [request.params.budget_chars]):
-            outcome = strategy.apply(request, budget, setting)
-            alive = [m.kept != REMOVED for m in outcome.messages] or [False] * len(request.contents)
-            kept = sum(any(_holds(outcome, o, a.text) for o in a.occurrences) for a in anchors)
+            result = strategy.apply(request, budget, setting)
+            alive = [m.kept != REMOVED for m in result.messages] or [False] * len(request.contents)
+            kept = sum(any(_holds(result, o, a.text) for o in a.occurrences) for a in anchors)
             row = {
                 "conversation": item.conversation,
                 "strategy": strategy.name,
                 "strategy_params": dict(setting),
                 BUDGET: budget,
-                "output_chars": outcome.output_chars,
-                "output_messages": outcome.output_messages,
-                "budget_met": outcome.budget_met,
-                "replaced_messages": outcome.replaced_messages,
+                "output_chars": result.output_chars,
+                "output_messages": result.output_messages,
+                "budget_met": result.budget_met,
+                "replaced_messages": result.replaced_messages,
                 "anchors": len(anchors),
                 "anchors_kept": kept,
                 "tool_pairs_broken": sum(alive[c] != alive[r] for c, r, _ in pairs),
@@ -132,10 +132,10 @@ def needs_columns(
     strategy could not run."""
     if past is None or needs is None:
         return dict.fromkeys(NEEDS_KEYS)
-    outcome = strategy.apply(past, budget, setting)
-    if not outcome.available:
+    result = strategy.apply(past, budget, setting)
+    if not result.available:
         return dict.fromkeys(NEEDS_KEYS)
-    judged = judge_outcome(needs, outcome)
+    judged = judge_outcome(needs, result)
     return {"needs": judged.needs, "needs_met": judged.met}
 
 
@@ -192,11 +192,11 @@ def _past(request: Request, future: int) -> Request | None:
         return None
 
 
-def _holds(outcome: StrategyOutcome, occurrence: Any, text: str) -> bool:
+def _holds(result: StrategyResult, occurrence: Any, text: str) -> bool:
     index, end = occurrence[0], occurrence[2]
-    if not outcome.messages:
+    if not result.messages:
         return False
-    m = outcome.messages[index]
+    m = result.messages[index]
     if m.kept == REMOVED or m.content is None:
         return False
     if m.kept == VERBATIM:

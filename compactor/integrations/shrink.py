@@ -42,7 +42,7 @@ from compactor.integrations.budget import MEMORY_COMPACT, TokenFit, fit_tokens
 from compactor.integrations.setting import Setting, SettingError, load_setting
 from compactor.integrations.shrink_report import ShrinkReport, report_of, unchanged_report
 from compactor.strategies import apply_strategy
-from compactor.strategies.returned import REMOVED, StrategyOutcome
+from compactor.strategies.returned import REMOVED, StrategyResult
 
 #: What ``setting`` may be: a Setting, its dict, or the path of a ``compaction.toml``.
 SettingLike = Setting | Mapping[str, Any] | str | os.PathLike
@@ -167,7 +167,7 @@ _PENDING = ("too-many-messages", "content-too-long")
 
 
 def _as_response(
-    outcome: StrategyOutcome, request: Mapping[str, Any]
+    outcome: StrategyResult, request: Mapping[str, Any]
 ) -> tuple[dict[str, Any], dict[str, Any]]:
     """A strategy's outcome as the export reads a response, and the request it is exported
     against: a replaced message's new content stands for its original, so its call lines are

@@ -24,7 +24,7 @@ from compactor.strategies.lineup import (
     SEED_TRIM,
     SEMANTIC_DEDUPE,
     StrategyComparison,
-    StrategyOutcome,
+    StrategyResult,
     compare_strategies,
 )
 from compactor.strategies.llm_compact import (
@@ -75,7 +75,7 @@ __all__ = [
     "SEED_TRIM",
     "SEMANTIC_DEDUPE",
     "StrategyComparison",
-    "StrategyOutcome",
+    "StrategyResult",
     "apply_strategy",
     "cache_key",
     "compare_strategies",

@@ -28,9 +28,9 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from compactor.model import Request
-from compactor.strategies.returned import StrategyOutcome
+from compactor.strategies.returned import StrategyResult
 from compactor.strategies.spec import Parameter, RegisteredStrategy, Source
-from compactor.strategies.tool_uses import CALL_LINE, peer_outcome
+from compactor.strategies.tool_uses import CALL_LINE, peer_result
 
 KEY = "vercel-prune"
 _BEFORE_LAST = re.compile(r"before-last-(\d+)-messages")
@@ -122,7 +122,7 @@ def _without_calls(content: str, kept_ids: set[str | None]) -> str:
 
 def _run(
     request: Request, budget: int, params: Mapping[str, Any], given: frozenset[str]
-) -> StrategyOutcome:
+) -> StrategyResult:
     out = prune_messages(
         request.roles,
         request.contents,
@@ -132,7 +132,7 @@ def _run(
         empty_messages=params["emptyMessages"],
     )
     how = ", ".join(f"{k}: {v!r}" for k, v in params.items() if v is not None)
-    return peer_outcome(KEY, "AI SDK pruneMessages", how, params, request, out, budget)
+    return peer_result(KEY, "AI SDK pruneMessages", how, params, request, out, budget)
 
 
 _WHICH = ("all", "before-last-message", "none")

@@ -4,8 +4,8 @@
 >>> from compactor import validate
 >>> from compactor.samples import load_sample
 >>> strategy = get("keep-last")
->>> outcome = strategy.apply(validate(load_sample("dispatcher").request), 300)
->>> outcome.kept, outcome.budget_met
+>>> result = strategy.apply(validate(load_sample("dispatcher").request), 300)
+>>> result.kept, result.budget_met
 ((2, 3, 4, 5), True)
 
 A strategy of our own is added with :func:`register` (its module defines a
@@ -30,7 +30,7 @@ from compactor.strategies import (
     prune_messages,
 )
 from compactor.strategies.langchain_trim import langchain_available
-from compactor.strategies.returned import StrategyOutcome
+from compactor.strategies.returned import StrategyResult
 from compactor.strategies.semantic_dedupe import DEFAULT_THRESHOLD
 from compactor.strategies.spec import (
     Parameter,
@@ -56,7 +56,7 @@ def _ids(request: Request) -> list[str | None]:
 
 def _memory_compact(
     request: Request, budget: int, params: Mapping[str, Any], given: frozenset[str]
-) -> StrategyOutcome:
+) -> StrategyResult:
     overrides = {k: v for k, v in params.items() if k in given}
     if overrides or budget != request.params.budget_chars:
         request = validate({**request.to_dict(), **overrides, "budget_chars": budget})
@@ -65,13 +65,13 @@ def _memory_compact(
 
 def _keep_last(
     request: Request, budget: int, params: Mapping[str, Any], given: frozenset[str]
-) -> StrategyOutcome:
+) -> StrategyResult:
     return first_lineup.keep_last(request.roles, request.contents, budget, _ids(request))
 
 
 def _seed_trim(
     request: Request, budget: int, params: Mapping[str, Any], given: frozenset[str]
-) -> StrategyOutcome:
+) -> StrategyResult:
     return first_lineup.seed_trim(
         request.roles,
         request.contents,
@@ -85,20 +85,22 @@ def _seed_trim(
 
 def _langchain_trim(
     request: Request, budget: int, params: Mapping[str, Any], given: frozenset[str]
-) -> StrategyOutcome:
+) -> StrategyResult:
     return first_lineup.langchain(request.roles, request.contents, budget, _ids(request))
 
 
 def _anchor_keep(
     request: Request, budget: int, params: Mapping[str, Any], given: frozenset[str]
-) -> StrategyOutcome:
+) -> StrategyResult:
     # keep_last_n and keep_roles at None are the request's own
-    return anchor_keep.outcome(request, budget, {k: v for k, v in params.items() if v is not None})
+    return anchor_keep.lineup_result(
+        request, budget, {k: v for k, v in params.items() if v is not None}
+    )
 
 
 def _semantic(
     request: Request, budget: int, params: Mapping[str, Any], given: frozenset[str]
-) -> StrategyOutcome:
+) -> StrategyResult:
     if budget != request.params.budget_chars:
         request = validate({**request.to_dict(), "budget_chars": budget})
     return first_lineup.semantic_memory_compact(request, params["semantic_threshold"])
@@ -158,7 +160,7 @@ def apply(
     request: Request,
     budget_chars: int | None = None,
     params: Mapping[str, Any] | None = None,
-) -> StrategyOutcome:
+) -> StrategyResult:
     """:meth:`RegisteredStrategy.apply` of the strategy registered as ``name``."""
     return get(name).apply(request, budget_chars, params)
 

@@ -25,7 +25,7 @@ from compactor.contract import ROLES
 from compactor.strategies import lineup
 
 if TYPE_CHECKING:
-    from compactor.strategies.lineup import StrategyOutcome
+    from compactor.strategies.lineup import StrategyResult
 
 #: Where a strategy other than memory-compact lost a source: it removed or cut its message.
 REMOVED, CUT = "removed", "cut"
@@ -221,16 +221,16 @@ def judge_text(needs: Needs, past: int, text: str) -> NeededRecall:
     )
 
 
-def judge_outcome(needs: Needs, outcome: StrategyOutcome) -> NeededRecall:
+def judge_outcome(needs: Needs, result: StrategyResult) -> NeededRecall:
     """Needed-later recall of a strategy of the lineup (:func:`compare_strategies` run on the
-    past): its outcome's messages say what it returned of each past message. Prefixes are
-    judged by length (:func:`judge_lengths`); an outcome that keeps other spans (anchor-keep's
+    past): its result's messages say what it returned of each past message. Prefixes are
+    judged by length (:func:`judge_lengths`); a result that keeps other spans (anchor-keep's
     cuts) or replaces content is judged by the spans it returned verbatim
     (:func:`judge_spans`): a placeholder holds no source, so a need whose sources were all
     replaced is lost there (``"replaced"``)."""
-    if not outcome.available:
-        raise ValueError(f"{outcome.key} did not run: {outcome.unavailable}")
-    messages = outcome.messages
+    if not result.available:
+        raise ValueError(f"{result.key} did not run: {result.unavailable}")
+    messages = result.messages
     if all(m.spans is None and m.kept != lineup.REPLACED for m in messages):
         lengths = [None if m.kept == lineup.REMOVED else m.chars for m in messages]
         return judge_lengths(needs, lengths)

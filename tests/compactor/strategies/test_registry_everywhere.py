@@ -35,8 +35,8 @@ HISTORIES = list(histories())
 @pytest.mark.parametrize(("name", "request_"), HISTORIES, ids=[h[0][:30] for h in HISTORIES])
 def test_the_lineup_runs_every_strategy_and_returns_sendable_messages(name, request_):
     comparison = compare_strategies(request_)
-    assert [o.key for o in comparison.outcomes] == NAMES
-    for outcome in comparison.outcomes:
+    assert [o.key for o in comparison.results] == NAMES
+    for outcome in comparison.results:
         if not outcome.available:
             continue
         assert len(outcome.messages) == len(request_.messages)
