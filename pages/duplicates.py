@@ -7,14 +7,14 @@ from compactor.text import SemanticUnavailable
 from explorer.charts import views as charts
 from explorer.frames import safe_text, views, words
 from explorer.session import cache, state
-from explorer.session.cache import Outcome
+from explorer.session.cache import Compaction
 from explorer.widgets import common, page
 
 PER_PAGE = 10
 
 
-def draw(outcome: Outcome) -> None:
-    result = outcome.result
+def draw(compaction: Compaction) -> None:
+    result = compaction.result
     threshold = result.request.params.duplicate_threshold
     removed = result.deduplication.removed
     st.caption(

@@ -8,7 +8,7 @@ from compactor.analyses import parse_phrases
 from explorer.replay import panels
 from explorer.replay import widgets as controls
 from explorer.session import state
-from explorer.session.cache import Outcome
+from explorer.session.cache import Compaction
 from explorer.session.keys import PHRASES_KEY
 from explorer.widgets import outcomes, page
 from explorer.widgets.tuning import MAX_PHRASES
@@ -21,7 +21,7 @@ RULE = (
 )
 
 
-def draw(outcome: Outcome) -> None:
+def draw(compaction: Compaction) -> None:
     conversation, params = state.conversation(), state.params()
     watched = parse_phrases(st.session_state.get(PHRASES_KEY) or "")[:MAX_PHRASES]
     st.caption(RULE)
@@ -30,7 +30,7 @@ def draw(outcome: Outcome) -> None:
         st.info("Choose a setting to replay.", icon=":material/info:")
         return
     noun = panels.drift_noun()
-    misses = panels.summary(runs, outcome.result.request, watched, noun)
+    misses = panels.summary(runs, compaction.result.request, watched, noun)
     encoding = state.token_encoding()
     turns, sent = panels.turns_of(runs, encoding)
     panels.sent_and_reused(turns, sent, encoding, params["budget_chars"])

@@ -13,14 +13,14 @@ from compactor.strategies import SEED_TRIM
 from explorer.charts import compare as compare_charts
 from explorer.frames import compare as compare_frames
 from explorer.session import llm, state
-from explorer.session.cache import Outcome
+from explorer.session.cache import Compaction
 from explorer.strategies import frames as llm_frames
 from explorer.strategies import widgets as strategies
 from explorer.widgets import common, outcomes, page
 
 
-def draw(outcome: Outcome) -> None:
-    result = outcome.result
+def draw(compaction: Compaction) -> None:
+    result = compaction.result
     budget = result.request.params.budget_chars
     st.caption(
         f"Every strategy gets the same character budget, the sidebar's budget_chars "

@@ -4,7 +4,7 @@ text struck through) or removed (greyed), so a reader sees what the model will b
 import streamlit as st
 
 from explorer.frames import safe_text
-from explorer.session.cache import Outcome
+from explorer.session.cache import Compaction
 from explorer.transcript import frames
 from explorer.widgets import common, page
 
@@ -41,8 +41,8 @@ def message(row, view: str) -> None:
             st.html(safe_text.removed_html(row.removed, BOX_HEIGHT))
 
 
-def draw(outcome: Outcome) -> None:
-    frame = frames.transcript_frame(outcome.result)
+def draw(compaction: Compaction) -> None:
+    frame = frames.transcript_frame(compaction.result)
     st.caption(
         "The conversation as the model would read it. Before and after: each message kept, "
         "cut (the cut-off text struck through) or removed (greyed). What the model sees: only "

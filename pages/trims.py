@@ -5,14 +5,14 @@ import streamlit as st
 from explorer.charts import views as charts
 from explorer.frames import safe_text, views
 from explorer.frames import stages as stage_frames
-from explorer.session.cache import Outcome
+from explorer.session.cache import Compaction
 from explorer.widgets import common, page
 
 PER_PAGE = 10
 
 
-def draw(outcome: Outcome) -> None:
-    result = outcome.result
+def draw(compaction: Compaction) -> None:
+    result = compaction.result
     limit = result.request.params.max_message_chars
     st.caption(
         f"Every unprotected message still present that is longer than max_message_chars "

@@ -9,7 +9,7 @@ from compactor.analyses import Step, Walkthrough
 from explorer.frames import compare as compare_frames
 from explorer.frames import safe_text, views
 from explorer.session import cache, state
-from explorer.session.cache import Outcome
+from explorer.session.cache import Compaction
 from explorer.walkthrough import charts as walk_charts
 from explorer.walkthrough import frames as walk_frames
 from explorer.widgets import common, page
@@ -27,8 +27,8 @@ RULE = "font-size:{rule}rem;opacity:0.75;margin:0"
 PAIRS_PER_PAGE = 5
 
 
-def draw(outcome: Outcome) -> None:
-    result = outcome.result
+def draw(compaction: Compaction) -> None:
+    result = compaction.result
     walk = cache.steps(state.conversation(), result)
     # the whole page body is the stage that presentation mode enlarges (its CSS is scoped to
     # this container's key, and only drawn while the mode is on)
