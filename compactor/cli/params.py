@@ -10,8 +10,9 @@ from typing import Any
 from compactor.cli.io import MissingExtra
 from compactor.contract import RANGES, ROLES
 from compactor.errors import Problem, ProblemError
-from compactor.integrations import IntegrationUnavailable, Setting, load_setting
+from compactor.integrations import IntegrationUnavailable
 from compactor.integrations.budget import fit_tokens
+from compactor.strategies import Setting, load_setting
 from compactor.text.tokens import DEFAULT_ENCODING
 
 #: Parameter -> (flag, type, metavar). Values are checked by the schema, as any request's are.
@@ -63,7 +64,7 @@ def add_parameter_arguments(parser: argparse.ArgumentParser) -> None:
 
 def setting_of(args: argparse.Namespace) -> Setting | None:
     """The setting ``--setting FILE`` names (read once), or None. A file that cannot be used
-    raises :class:`~compactor.integrations.SettingError` naming the file, key and line."""
+    raises :class:`~compactor.strategies.SettingError` naming the file, key and line."""
     path = getattr(args, "setting", None)
     if path is None:
         return None

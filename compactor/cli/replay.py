@@ -24,9 +24,8 @@ from compactor.cli.io import (
 )
 from compactor.cli.params import add_parameter_arguments, add_watch_argument, setting_of
 from compactor.errors import Problem, ProblemError
-from compactor.integrations import Setting
 from compactor.model import Request
-from compactor.strategies import registry
+from compactor.strategies import Setting, registry
 from compactor.text import tokens
 from compactor.wording import install_command
 

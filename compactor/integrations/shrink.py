@@ -39,10 +39,10 @@ from compactor.input.validation import validate
 from compactor.integrations import langchain_messages as lc
 from compactor.integrations import responses_items as responses
 from compactor.integrations.budget import MEMORY_COMPACT, TokenFit, fit_tokens
-from compactor.integrations.setting import Setting, SettingError, load_setting
 from compactor.integrations.shrink_report import ShrinkReport, report_of, unchanged_report
 from compactor.strategies import apply_strategy
 from compactor.strategies.returned import REMOVED, StrategyResult
+from compactor.strategies.setting import Setting, SettingError, load_setting
 
 #: What ``setting`` may be: a Setting, its dict, or the path of a ``compaction.toml``.
 SettingLike = Setting | Mapping[str, Any] | str | os.PathLike

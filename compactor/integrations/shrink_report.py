@@ -12,8 +12,8 @@ from typing import Any
 from compactor.export import Exported
 from compactor.formats import Change, Conversion
 from compactor.integrations.budget import TokenFit
-from compactor.integrations.setting import Setting
 from compactor.strategies.returned import CUT, REMOVED, REPLACED, StrategyResult
+from compactor.strategies.setting import Setting
 from compactor.wording import plural
 
 

@@ -52,6 +52,14 @@ from compactor.strategies.returned import (
     REPLACED,
     StrategyMessage,
 )
+from compactor.strategies.setting import FILE_NAME as SETTING_FILE_NAME
+from compactor.strategies.setting import (
+    Setting,
+    SettingError,
+    load_setting,
+    setting_from_toml,
+    setting_toml,
+)
 from compactor.strategies.spec import (
     Parameter,
     RegisteredStrategy,
@@ -68,7 +76,10 @@ __all__ = [
     "Parameter",
     "REPLACED",
     "RegisteredStrategy",
+    "SETTING_FILE_NAME",
     "STRATEGIES",
+    "Setting",
+    "SettingError",
     "Source",
     "StrategyMessage",
     "StrategyParameterError",
@@ -81,8 +92,11 @@ __all__ = [
     "compare_strategies",
     "get_strategy",
     "keep_last_count",
+    "load_setting",
     "llm_compact",
     "register",
+    "setting_from_toml",
+    "setting_toml",
     "strategy_available",
     "strategy_names",
     "trim_context",

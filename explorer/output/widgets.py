@@ -9,7 +9,7 @@ from typing import Any
 import streamlit as st
 
 from compactor.export import compacted_messages
-from compactor.integrations import Setting
+from compactor.strategies import Setting
 from explorer.frames import snippets
 from explorer.output import frames
 from explorer.session import cache, state

@@ -10,12 +10,8 @@ from typing import Any
 import streamlit as st
 
 from compactor.errors import Problem, ProblemError
-from compactor.integrations import (
-    IntegrationUnavailable,
-    Setting,
-    setting_from_toml,
-    shrink_with_report,
-)
+from compactor.integrations import IntegrationUnavailable, shrink_with_report
+from compactor.strategies import Setting, setting_from_toml
 from explorer.frames import snippets
 from explorer.session import state
 from explorer.session.conversation import safe_name

@@ -40,7 +40,9 @@ from typing import Any
 from compactor.contract import RANGES
 from compactor.errors import InvalidRequest, Problem, ProblemError, quoted
 from compactor.input.validation import validate
-from compactor.strategies import StrategyParameterError, get_strategy, strategy_names
+from compactor.strategies.registry import get as get_strategy
+from compactor.strategies.registry import names as strategy_names
+from compactor.strategies.spec import StrategyParameterError
 from compactor.text.tokens import DEFAULT_ENCODING, ENCODINGS
 
 #: The file's name by convention (any name works).
