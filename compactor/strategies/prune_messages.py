@@ -37,8 +37,12 @@ _BEFORE_LAST = re.compile(r"before-last-(\d+)-messages")
 BLANK = "\n\n"
 
 
-def keep_last_count(tool_calls: str) -> int | None:
-    """How many last messages a ``toolCalls`` value spares: None for ``'all'``."""
+def messages_spared(tool_calls: str) -> int | None:
+    """How many last messages a ``toolCalls`` value spares: None for ``'all'``.
+
+    >>> messages_spared("before-last-2-messages"), messages_spared("before-last-message")
+    (2, 1)
+    """
     if tool_calls == "all":
         return None
     if tool_calls == "before-last-message":
@@ -64,7 +68,7 @@ def prune_messages(
     """
     out = dict(enumerate(contents))
     if tool_calls != "none":
-        n = keep_last_count(tool_calls)
+        n = messages_spared(tool_calls)
         spared = range(len(contents) - n, len(contents)) if n else range(0)
         kept_ids = {ids[i] for i in spared if roles[i] == "tool" and ids[i]}
         for i in spared:
