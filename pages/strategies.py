@@ -9,7 +9,7 @@ import streamlit as st
 from compactor.contract import LIMITS
 from compactor.errors import ProblemError
 from compactor.providers import INSTALL_HINT, PROVIDERS_ENV
-from compactor.strategies import SEED_TRIM
+from compactor.strategies import DROP_OLDEST
 from explorer.charts import compare as compare_charts
 from explorer.frames import compare as compare_frames
 from explorer.session import llm, state
@@ -55,7 +55,7 @@ def draw(compaction: Compaction) -> None:
     )
     strategies.messages_table(comparison)
 
-    seed = comparison.result(SEED_TRIM)
+    seed = comparison.result(DROP_OLDEST)
     st.subheader("The seed-003 trim's stats block")
     st.caption(f"{seed.how}")
     st.json(dict(seed.stats or {}), expanded=True)

@@ -12,6 +12,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from compactor.cli import fail_under, set_aside
+from compactor.cli.params import strategy_name
 from compactor.cli.reports import write_lines
 from compactor.errors import Problem, ProblemError
 from compactor.evaluation import CorpusStream
@@ -31,6 +32,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--strategy",
         metavar="NAME",
+        type=strategy_name,
         default=None,
         help=f"the strategy to evaluate ({names}; default: the --setting file's, else "
         "memory-compact)",

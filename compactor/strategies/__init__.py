@@ -18,10 +18,10 @@ from compactor.strategies.langchain_trim import (
     INSTALL_HINT as LANGCHAIN_HINT,
 )
 from compactor.strategies.lineup import (
+    DROP_OLDEST,
     KEEP_LAST,
     LANGCHAIN,
     MEMORY_COMPACT,
-    SEED_TRIM,
     SEMANTIC_DEDUPE,
     StrategyComparison,
     StrategyResult,
@@ -31,6 +31,9 @@ from compactor.strategies.llm_compact import (
     LLMCompact,
     cache_key,
     llm_compact,
+)
+from compactor.strategies.registry import (
+    OLD_NAMES as OLD_STRATEGY_NAMES,
 )
 from compactor.strategies.registry import (
     STRATEGIES,
@@ -43,10 +46,16 @@ from compactor.strategies.registry import (
     available as strategy_available,
 )
 from compactor.strategies.registry import (
+    current_name as current_strategy_name,
+)
+from compactor.strategies.registry import (
     get as get_strategy,
 )
 from compactor.strategies.registry import (
     names as strategy_names,
+)
+from compactor.strategies.registry import (
+    renamed_notice as strategy_renamed_notice,
 )
 from compactor.strategies.returned import (
     REPLACED,
@@ -73,6 +82,7 @@ __all__ = [
     "LANGCHAIN_HINT",
     "LLMCompact",
     "MEMORY_COMPACT",
+    "OLD_STRATEGY_NAMES",
     "Parameter",
     "REPLACED",
     "RegisteredStrategy",
@@ -83,13 +93,14 @@ __all__ = [
     "Source",
     "StrategyMessage",
     "StrategyParameterError",
-    "SEED_TRIM",
+    "DROP_OLDEST",
     "SEMANTIC_DEDUPE",
     "StrategyComparison",
     "StrategyResult",
     "apply_strategy",
     "cache_key",
     "compare_strategies",
+    "current_strategy_name",
     "get_strategy",
     "keep_last_count",
     "load_setting",
@@ -99,6 +110,7 @@ __all__ = [
     "setting_toml",
     "strategy_available",
     "strategy_names",
+    "strategy_renamed_notice",
     "trim_context",
     "trim_token_counter",
 ]

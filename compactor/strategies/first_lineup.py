@@ -1,9 +1,9 @@
 """The first lineup: the strategies this project compared from the start, each on a request at a
-character budget: memory-compact (the request's parameters), keep the last N messages, the trim
-of seeds/003 (its budget in tokens is the character budget under the estimate it uses,
-``ceil(budget_chars / 4)``), LangChain's ``trim_messages`` with a character counter (when
-langchain-core is installed) and memory-compact with semantic dedupe. Each returns a
-:class:`~compactor.strategies.returned.StrategyResult`. (Not the baselines of SPEC part D:
+character budget: memory-compact (the request's parameters), keep the last N messages,
+drop-oldest (the trim of seeds/003: its budget in tokens is the character budget under the
+estimate it uses, ``ceil(budget_chars / 4)``), LangChain's ``trim_messages`` with a character
+counter (when langchain-core is installed) and memory-compact with semantic dedupe. Each returns
+a :class:`~compactor.strategies.returned.StrategyResult`. (Not the baselines of SPEC part D:
 those are :mod:`compactor.analyses.outcomes.baselines`.)"""
 
 from __future__ import annotations
@@ -19,14 +19,18 @@ from compactor.model import Request
 from compactor.strategies import keep_last as keep_last_strategy
 from compactor.strategies import langchain_trim as langchain_strategy
 from compactor.strategies import semantic_dedupe
-from compactor.strategies.context_trim import CHARS_PER_TOKEN, trim_context, trim_token_counter
+from compactor.strategies.context_trim import (
+    CHARS_PER_TOKEN,
+    DROP_OLDEST,
+    trim_context,
+    trim_token_counter,
+)
 from compactor.strategies.returned import StrategyResult, strategy_result, unavailable_result
 from compactor.text.profile import TextAnalysis
 
 # Keys of the strategies (their registry names).
 MEMORY_COMPACT = "memory-compact"
 KEEP_LAST = "keep-last"
-SEED_TRIM = "seed-trim"
 LANGCHAIN = "langchain-trim"
 SEMANTIC_DEDUPE = semantic_dedupe.KEY
 
@@ -72,7 +76,7 @@ def keep_last(
     )
 
 
-def seed_trim(
+def drop_oldest(
     roles: Sequence[str],
     contents: Sequence[str],
     budget_chars: int,
@@ -103,8 +107,8 @@ def seed_trim(
     else:
         how += f" (tokens counted with {encoding} per message)"
     result = strategy_result(
-        SEED_TRIM,
-        "trim (seeds/003)",
+        DROP_OLDEST,
+        "drop-oldest (the seeds/003 trim)",
         how,
         parameters,
         roles,

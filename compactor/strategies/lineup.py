@@ -18,15 +18,15 @@ from compactor.input.validation import validate
 from compactor.model import Request
 from compactor.strategies import registry
 from compactor.strategies.first_lineup import (
+    DROP_OLDEST,
     KEEP_LAST,
     LANGCHAIN,
     MEMORY_COMPACT,
-    SEED_TRIM,
     SEMANTIC_DEDUPE,
+    drop_oldest,
     keep_last,
     langchain,
     memory_compact,
-    seed_trim,
     semantic_memory_compact,
 )
 from compactor.strategies.returned import (
@@ -47,7 +47,7 @@ __all__ = [
     "MEMORY_COMPACT",
     "REMOVED",
     "REPLACED",
-    "SEED_TRIM",
+    "DROP_OLDEST",
     "SEMANTIC_DEDUPE",
     "VERBATIM",
     "StrategyComparison",
@@ -58,7 +58,7 @@ __all__ = [
     "keep_last",
     "langchain",
     "memory_compact",
-    "seed_trim",
+    "drop_oldest",
     "semantic_memory_compact",
 ]
 
@@ -135,7 +135,7 @@ def compare_strategies(
             results.append(memory_compact(request, analysis))  # reuses the page's analysis
         elif name == SEMANTIC_DEDUPE and semantic_threshold is not None:
             results.append(semantic_memory_compact(request, semantic_threshold, analysis))
-        elif name == SEED_TRIM and name not in params:
+        elif name == DROP_OLDEST and name not in params:
             results.append(strategy.apply(request, budget, trim))
         else:
             results.append(strategy.apply(request, budget, params.get(name, strategy.lineup)))

@@ -69,10 +69,10 @@ def _keep_last(
     return first_lineup.keep_last(request.roles, request.contents, budget, _ids(request))
 
 
-def _seed_trim(
+def _drop_oldest(
     request: Request, budget: int, params: Mapping[str, Any], given: frozenset[str]
 ) -> StrategyResult:
-    return first_lineup.seed_trim(
+    return first_lineup.drop_oldest(
         request.roles,
         request.contents,
         budget,
@@ -119,6 +119,12 @@ _CONTRACT = (
 _STRATEGIES: dict[str, RegisteredStrategy] = {}
 #: Every registered strategy by name, in the order the lineup shows them (read-only).
 STRATEGIES: Mapping[str, RegisteredStrategy] = MappingProxyType(_STRATEGIES)
+#: Names a strategy was known by before it was renamed (docs/glossary.md), each with its name
+#: now: the old name still works wherever a strategy is named (:func:`get`, a
+#: ``compaction.toml``, ``--strategy``), and the one who used it is told the new name.
+OLD_NAMES: Mapping[str, str] = MappingProxyType(
+    {"seed-trim": first_lineup.DROP_OLDEST, "trim": first_lineup.DROP_OLDEST}
+)
 
 
 def register(strategy: RegisteredStrategy) -> RegisteredStrategy:
@@ -129,10 +135,29 @@ def register(strategy: RegisteredStrategy) -> RegisteredStrategy:
     return strategy
 
 
+def current_name(name: str) -> str:
+    """``name`` as the registry spells it now: an old name (:data:`OLD_NAMES`) becomes its new
+    one, any other name stays as it is."""
+    return OLD_NAMES.get(name, name) if isinstance(name, str) else name
+
+
+def renamed_notice(name: str) -> str | None:
+    """What to tell someone who used the old name ``name``, or None for a current name.
+
+    >>> renamed_notice("seed-trim")
+    'the strategy "seed-trim" is now called "drop-oldest" (the old name still works)'
+    """
+    new = current_name(name)
+    if new == name:
+        return None
+    return f'the strategy "{name}" is now called "{new}" (the old name still works)'
+
+
 def get(name: str) -> RegisteredStrategy:
-    """The strategy registered as ``name``; StrategyParameterError lists the names otherwise."""
+    """The strategy registered as ``name`` (or once known as ``name``, :data:`OLD_NAMES`);
+    StrategyParameterError lists the names otherwise."""
     try:
-        return _STRATEGIES[name]
+        return _STRATEGIES[current_name(name)]
     except KeyError:
         known = ", ".join(_STRATEGIES)
         raise StrategyParameterError(
@@ -188,15 +213,15 @@ register(
 )
 register(
     RegisteredStrategy(
-        first_lineup.SEED_TRIM,
-        "trim (seeds/003)",
+        first_lineup.DROP_OLDEST,
+        "drop-oldest (the seeds/003 trim)",
         Source("seeds/003 trim (compactor/strategies/context_trim.py)", "seeds/003", "2025"),
         (
             Parameter("keepLastMessages", "int", None, "keep only the last N", 0, nullable=True),
             Parameter("dropToolParts", "bool", False, "remove tool calls and results"),
             _ENCODING,
         ),
-        _seed_trim,
+        _drop_oldest,
         budget="maxTokensEstimate = ceil(budget_chars / 4)",
     )
 )

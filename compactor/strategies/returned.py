@@ -52,7 +52,7 @@ class StrategyMessage:
 
 @dataclass(frozen=True)
 class StrategyResult:
-    key: str  # the registry name: "memory-compact", "keep-last", "seed-trim", ...
+    key: str  # the registry name: "memory-compact", "keep-last", "drop-oldest", ...
     name: str
     how: str  # how it was run, in words
     available: bool

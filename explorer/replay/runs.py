@@ -25,7 +25,7 @@ from compactor.analyses.replay import (
     replay,
 )
 from compactor.model import Request
-from compactor.strategies import STRATEGIES, strategy_available
+from compactor.strategies import DROP_OLDEST, STRATEGIES, strategy_available
 from compactor.text import IncrementalAnalysis
 
 MEMORY_ALWAYS = "memory-compact, every turn"
@@ -34,7 +34,7 @@ KEEP_LAST = "keep-last (what fits the budget)"
 SEED_TRIM = "seeds/003 trim"
 SEED_LOOP = "seeds/003 loop (LLM compact)"
 #: The registry strategies the settings above do not already replay.
-_COVERED = ("memory-compact", "keep-last", "seed-trim")
+_COVERED = ("memory-compact", "keep-last", DROP_OLDEST)
 
 
 #: The registry strategies a side can replay by their registry name, every turn at the budget

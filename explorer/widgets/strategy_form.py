@@ -13,12 +13,18 @@ from typing import Any
 
 import streamlit as st
 
-from compactor.strategies import STRATEGIES, Parameter, RegisteredStrategy, StrategyParameterError
+from compactor.strategies import (
+    DROP_OLDEST,
+    STRATEGIES,
+    Parameter,
+    RegisteredStrategy,
+    StrategyParameterError,
+)
 from explorer.widgets import common
 
 #: Strategies whose parameters other controls set (the sidebar, the trim's options, the
 #: semantic threshold) or which have none: the form does not offer them.
-ELSEWHERE = ("memory-compact", "seed-trim", "semantic-dedupe")
+ELSEWHERE = ("memory-compact", DROP_OLDEST, "semantic-dedupe")
 
 
 def offered() -> list[str]:

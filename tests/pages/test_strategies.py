@@ -30,7 +30,7 @@ from tests.explorer.requests import rich_request
 PAGE = "pages/strategies.py"
 
 
-SHOWN = ("memory-compact", "keep-last", "seed-trim", "langchain-trim")
+SHOWN = ("memory-compact", "keep-last", "drop-oldest", "langchain-trim")
 
 
 def reported(at):
@@ -55,7 +55,7 @@ def expected_for(request, **options):
             for o in comparison.results
         ],
         "kept": {o.key: [m.kept for m in o.messages] for o in comparison.results if o.key in SHOWN},
-        "stats": dict(comparison.result("seed-trim").stats),
+        "stats": dict(comparison.result("drop-oldest").stats),
     }
 
 

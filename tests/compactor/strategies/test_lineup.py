@@ -39,10 +39,10 @@ def test_dispatcher_at_300_characters():
     assert summary == {
         "memory-compact": ((0, 1, 4, 5), 264, 4, 68, True),
         "keep-last": ((2, 3, 4, 5), 298, 4, 76, True),
-        "seed-trim": ((3, 4, 5), 191, 3, 49, True),
+        "drop-oldest": ((3, 4, 5), 191, 3, 49, True),
         "langchain-trim": ((0, 3, 4, 5), 264, 4, 68, True),
     }
-    trim = comparison.result("seed-trim")
+    trim = comparison.result("drop-oldest")
     assert trim.parameters == {"maxTokensEstimate": 75, "dropToolParts": False}
     assert trim.stats == {
         "messagesBefore": 6,
@@ -62,7 +62,7 @@ def test_dispatcher_at_300_characters():
         "original_chars": 107,
         "memory-compact": "removed",
         "keep-last": "verbatim",
-        "seed-trim": "removed",
+        "drop-oldest": "removed",
         "langchain-trim": "removed",
         "anthropic-clear-tool-uses": "verbatim",
         "langchain-clear-tool-uses": "verbatim",
@@ -97,7 +97,7 @@ def test_the_seed_trim_options_are_passed_on():
         }
     )
     outcome = compare_strategies(request, keep_last_messages=3, drop_tool_parts=True).result(
-        "seed-trim"
+        "drop-oldest"
     )
     assert outcome.kept == (1, 3)
     assert outcome.parameters == {
@@ -155,7 +155,7 @@ def test_every_strategy_on_random_histories(request):
     assert comparison.result("memory-compact").kept == tuple(t.index for t in run(typed).survivors)
     assert comparison.result("keep-last").budget_met
     assert comparison.result("langchain-trim").kept == langchain_by_hand(roles, contents, budget)
-    trim = comparison.result("seed-trim")
+    trim = comparison.result("drop-oldest")
     by_trim = trim_context(
         {
             "messages": [{"role": r, "content": c} for r, c in zip(roles, contents, strict=True)],
@@ -194,8 +194,8 @@ def test_the_seed_trim_can_count_its_token_budget_with_a_tokenizer():
         {"messages": [{"role": "user", "content": c} for c in contents], "budget_chars": 200}
     )
     budget = math.ceil(200 / 4)
-    by_estimate = compare_strategies(request).result("seed-trim")
-    by_tokens = compare_strategies(request, trim_encoding="o200k_base").result("seed-trim")
+    by_estimate = compare_strategies(request).result("drop-oldest")
+    by_tokens = compare_strategies(request, trim_encoding="o200k_base").result("drop-oldest")
     # brute force: the longest suffix whose real token counts fit maxTokensEstimate
     counts = [count_tokens(c, "o200k_base") for c in contents]
     fits = max(k for k in range(len(contents) + 1) if sum(counts[len(contents) - k :]) <= budget)

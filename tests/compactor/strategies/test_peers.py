@@ -208,7 +208,7 @@ def test_openai_disabled_returns_everything_and_misses_the_budget():
 
 
 def test_every_strategy_has_a_source_and_parameters_with_defaults_that_validate():
-    assert registry.names()[:4] == ("memory-compact", "keep-last", "seed-trim", "langchain-trim")
+    assert registry.names()[:4] == ("memory-compact", "keep-last", "drop-oldest", "langchain-trim")
     for name in (
         "anthropic-clear-tool-uses",
         "langchain-clear-tool-uses",

@@ -46,7 +46,7 @@ def test_the_file_reads_as_a_person_would_write_it():
     "setting",
     [
         Setting(strategy="keep-last", budget_chars=100),
-        Setting(strategy="seed-trim", budget_chars=800, params={"dropToolParts": True}),
+        Setting(strategy="drop-oldest", budget_chars=800, params={"dropToolParts": True}),
         Setting(
             strategy="anthropic-clear-tool-uses",
             budget_tokens=1,

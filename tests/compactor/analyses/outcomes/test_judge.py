@@ -12,7 +12,7 @@ from compactor.analyses.outcomes import (
     past_request,
     role_balance,
 )
-from compactor.strategies import KEEP_LAST, MEMORY_COMPACT, SEED_TRIM, compare_strategies
+from compactor.strategies import DROP_OLDEST, KEEP_LAST, MEMORY_COMPACT, compare_strategies
 from tests.compactor.analyses.outcomes.brute import (
     corpus_requests,
     plain_needs,
@@ -31,7 +31,7 @@ def test_every_strategy_of_the_lineup_is_judged_by_the_same_figure(name, data):
     needs = find_needs(request.contents, request.roles)
     plain = plain_needs(request.contents, request.roles)
     check = continuation_check(request, future)
-    for key in (MEMORY_COMPACT, KEEP_LAST, SEED_TRIM):
+    for key in (MEMORY_COMPACT, KEEP_LAST, DROP_OLDEST):
         outcome = lineup.result(key)
         judged = judge_outcome(needs, outcome)
         returned = {

@@ -16,7 +16,7 @@ from tests.compactor.analyses.outcomes.test_judge_spans import plain_span_recall
 CORPUS = corpus_requests()
 NAMES = [n for n in registry.names() if n != "semantic-dedupe"]
 #: Strategies whose every returned message is its input or a prefix of it.
-PREFIX_ONLY = ("memory-compact", "keep-last", "seed-trim", "langchain-trim", "openai-truncation")
+PREFIX_ONLY = ("memory-compact", "keep-last", "drop-oldest", "langchain-trim", "openai-truncation")
 
 
 def returned_spans(original: str, m) -> tuple[tuple[int, int], ...]:
