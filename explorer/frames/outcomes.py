@@ -309,12 +309,12 @@ def miss_clause(misses: ReplayMisses) -> str:
     )
 
 
-def misses_frame(by_setting: Mapping[str, ReplayMisses]) -> pd.DataFrame:
-    """Misses per turn and role of the needing message, for each replayed setting."""
+def misses_frame(by_loop: Mapping[str, ReplayMisses]) -> pd.DataFrame:
+    """Misses per turn and role of the needing message, for each replayed loop."""
     rows = []
-    for setting, found in by_setting.items():
+    for loop, found in by_loop.items():
         counts: dict[tuple[int, str], int] = {}
         for miss in found.misses:
             counts[miss.turn, miss.role] = counts.get((miss.turn, miss.role), 0) + 1
-        rows += [[setting, t, role, n] for (t, role), n in sorted(counts.items())]
-    return pd.DataFrame(rows, columns=["setting", "turn", "role", "misses"])
+        rows += [[loop, t, role, n] for (t, role), n in sorted(counts.items())]
+    return pd.DataFrame(rows, columns=["loop", "turn", "role", "misses"])

@@ -214,9 +214,9 @@ def curve_section(result: CompactionResult, budgets: pd.DataFrame, extent: int) 
 def replay_misses(
     runs: Sequence[Any], request: Request, watched: Sequence[str]
 ) -> dict[str, ReplayMisses]:
-    """Replay: the misses of each replayed setting (cached per replay)."""
+    """Replay: the misses of each replayed loop (cached per replay)."""
     conv = state.conversation()
-    return {r.setting: outcome_cache.misses(conv, r.replay, request, watched) for r in runs}
+    return {r.loop: outcome_cache.misses(conv, r.replay, request, watched) for r in runs}
 
 
 def misses_chart(misses: Mapping[str, ReplayMisses]) -> None:
