@@ -28,8 +28,8 @@ from compactor.evaluation import (
     CorpusStream,
     RunOptions,
     evaluate,
+    grid_points,
     parse_grid_option,
-    settings_grid,
 )
 from compactor.evaluation.gate import setting_groups
 from compactor.evaluation.output import RowWriter, check_out
@@ -282,7 +282,7 @@ class _Plan:
 def _plan(args: argparse.Namespace) -> _Plan:
     grid = dict(parse_grid_option(option) for option in args.grid)
     base, budget = _from_setting(args)
-    settings = settings_grid(base, grid)
+    settings = grid_points(base, grid)
     budgets = _budgets(args.budgets)
     if budgets is not None and "budget_chars" in grid:
         raise ProblemError([Problem("give budget_chars once: in --grid or in --budgets")])

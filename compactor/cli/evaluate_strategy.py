@@ -22,7 +22,7 @@ from compactor.evaluation.run import RunOptions
 from compactor.evaluation.strategy_rows import (
     evaluate_strategy,
     parse_strategy_grid,
-    strategy_settings,
+    strategy_grid_points,
 )
 from compactor.strategies import registry
 
@@ -75,7 +75,7 @@ def run_strategy(
     RunOptions(workers=args.workers, future=future).check()
     params = {**(base or {}), **strategy.parse(args.strategy_param)}
     grid = dict(parse_strategy_grid(strategy, option) for option in args.strategy_grid)
-    settings = strategy_settings(strategy, params, grid)
+    settings = strategy_grid_points(strategy, params, grid)
     if args.out:
         check_out(args.out, False)
     corpus = CorpusStream(

@@ -51,7 +51,7 @@ STRATEGY_ROW_KEYS: tuple[str, ...] = (
 NEEDS_KEYS: tuple[str, ...] = ("needs", "needs_met")
 
 
-def strategy_settings(
+def strategy_grid_points(
     strategy: RegisteredStrategy,
     params: Mapping[str, Any] | None = None,
     grid: Mapping[str, Sequence[Any]] | None = None,

@@ -12,14 +12,14 @@ from compactor.evaluation import (
     CorpusItem,
     RunOptions,
     evaluate,
+    grid_points,
     load_corpus,
     row_key,
-    settings_grid,
 )
 from compactor.evaluation.pool import local_rows
 from tests.paths import CORPUS, ROOT
 
-CHOSEN = settings_grid({}, {"keep_last_n": [2, 5], "duplicate_threshold": [0.7, 0.9]})
+CHOSEN = grid_points({}, {"keep_last_n": [2, 5], "duplicate_threshold": [0.7, 0.9]})
 
 
 @pytest.fixture(scope="module")

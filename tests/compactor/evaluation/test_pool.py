@@ -9,7 +9,7 @@ import sys
 
 import pytest
 
-from compactor.evaluation import CorpusItem, RunOptions, evaluate, load_corpus, settings_grid
+from compactor.evaluation import CorpusItem, RunOptions, evaluate, grid_points, load_corpus
 from compactor.evaluation.pool import WorkerDied, _Pool, local_rows
 from tests.compactor.cli.test_evaluate import generated_corpus
 from tests.paths import ROOT
@@ -114,7 +114,7 @@ def test_evaluate_goes_on_when_a_pool_worker_is_killed(corpus, tmp_path):
     said = said.decode()
     assert process.returncode == 0 and "Traceback" not in said, said
     assert "a worker process died" in said
-    chosen = settings_grid({}, {"keep_last_n": [1, 4]})
+    chosen = grid_points({}, {"keep_last_n": [1, 4]})
     expected = evaluate(load_corpus(corpus), chosen, [700, 1500], RunOptions(workers=1))
     rows = [json.loads(line) for line in out.read_text().splitlines()]
     assert len(rows) == len({json.dumps(r, sort_keys=True) for r in rows})  # none twice
