@@ -492,12 +492,13 @@ def test_no_two_modules_share_a_name():
 def test_every_convention_of_the_glossary_explains_a_name_that_repeats():
     patterns = repeat_conventions(GLOSSARY.read_text("utf-8"))
     assert "explorer/*/frames.py" in patterns and "compactor/cli/shrink.py" in patterns
-    names = [PurePosixPath(p).name for p in _relative(NAMED)]
-    repeated = {n for n in names if names.count(n) > 1 and n != "__init__.py"}
-    rows = {why for pattern, why in patterns.items() if any(
-        _matches(p, pattern) and PurePosixPath(p).name in repeated for p in _relative(NAMED)
-    )}  # fmt: skip
-    assert rows == set(patterns.values())
+    paths = _relative(NAMED)
+    names = [PurePosixPath(p).name for p in paths]
+    repeating = [p for p, n in zip(paths, names, strict=True) if names.count(n) > 1]
+    used = {
+        why for pattern, why in patterns.items() if any(_matches(p, pattern) for p in repeating)
+    }
+    assert used == set(patterns.values())
 
 
 def test_a_planted_duplicate_fails_with_its_name():

@@ -30,7 +30,8 @@ def cli(*args, stdin=b""):
 
 
 def notice(old):
-    return f'--strategy: the strategy "{old}" is now called "drop-oldest" (the old name still works)\n'
+    said = f'the strategy "{old}" is now called "drop-oldest" (the old name still works)'
+    return f"--strategy: {said}\n"
 
 
 @pytest.mark.parametrize(

@@ -43,10 +43,11 @@ def test_only_the_new_names_are_listed_and_a_current_name_has_no_notice():
 
 
 def test_a_compaction_toml_with_an_old_name_is_read_as_the_new_one_and_says_where():
-    text = 'name = "bot"\nstrategy = "seed-trim"\nbudget_chars = 1500\n\n[params]\ndropToolParts = true\n'
+    text = 'name = "bot"\nstrategy = "seed-trim"\nbudget_chars = 1500\n'
+    text += "\n[params]\ndropToolParts = true\n"
     setting = setting_from_toml(text)
-    assert setting == Setting(strategy="drop-oldest", budget_chars=1500, name="bot",
-                              params={"dropToolParts": True})  # fmt: skip
+    params = {"dropToolParts": True}
+    assert setting == Setting(strategy="drop-oldest", budget_chars=1500, name="bot", params=params)
     assert setting.to_dict()["strategy"] == "drop-oldest"  # written back under the new name
     assert setting.notes == (
         'compaction.toml:2: strategy: "seed-trim" is the old name of "drop-oldest" (read as '
