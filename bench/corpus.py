@@ -39,8 +39,8 @@ from compactor.evaluation import (
     CorpusItem,
     RunOptions,
     evaluate,
+    grid_points,
     load_corpus,
-    settings_grid,
 )
 from compactor.input.jsonio import dumps
 from harness.pieces import PIECES
@@ -162,11 +162,11 @@ def outcomes_ratio(items, chosen) -> None:
 def main() -> None:
     items = corpus()
     if "--outcomes" in sys.argv[1:]:
-        chosen = settings_grid({}, GRID)
+        chosen = grid_points({}, GRID)
         print(f"corpus: {len(items)} conversations; {len(chosen)} settings, every sweep point")
         outcomes_ratio(items, chosen)
         return
-    chosen = settings_grid({}, GRID)
+    chosen = grid_points({}, GRID)
     messages = sum(len(i.request["messages"]) for i in items)
     chars = sum(len(m["content"]) for i in items for m in i.request["messages"])
     print(

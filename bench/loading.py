@@ -121,7 +121,7 @@ PEAK = "[int(l.split()[1]) for l in open('/proc/self/status') if l.startswith('V
 RESUME_BEFORE = f"""
 import sys
 from compactor.evaluation import row_key
-from compactor.evaluation.grid import setting_key
+from compactor.evaluation.grid import grid_point_key
 from compactor.evaluation.output import read_rows
 rows = read_rows(sys.argv[1])
 kept = [r for r in rows]  # at listed budgets the summary read every row
@@ -129,7 +129,7 @@ skip = {{row_key(r) for r in rows}}
 last, seen, keys = {{}}, {{}}, set()
 for k, row in enumerate(rows):
     last[row["conversation"]] = k
-    seen.setdefault(row["conversation"], set()).add(setting_key(row))
+    seen.setdefault(row["conversation"], set()).add(grid_point_key(row))
     keys.add(row_key(row))
 print(len(rows), {PEAK})
 """

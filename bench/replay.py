@@ -7,7 +7,7 @@ ratios is the figure, so machine noise hits both alike. Target: ratio <= 3; goal
 
 Then the Replay page (``pages/replay.py``, in Streamlit's AppTest, the script run in this
 process) on the largest sample: the server time of a rerun after a move of budget_chars (its
-two default settings replayed anew, drift over every anchor; the anchors are found once per
+two default loops replayed anew, drift over every anchor; the anchors are found once per
 conversation), median of a few moves. Target: <= 0.5 s.
 
     python -m bench.replay    # from the project root

@@ -96,4 +96,4 @@ def component_color(title: str = "Score component") -> alt.Color:
 #: Settings compared side by side (the Replay page's A and B): Paul Tol's "bright" blue and red,
 #: told apart with the common colour-vision deficiencies, 3:1 or more on the light and the dark
 #: theme alike, and never a fate's colour.
-SETTING_COLOURS: tuple[str, ...] = ("#4477AA", "#EE6677")
+LOOP_COLOURS: tuple[str, ...] = ("#4477AA", "#EE6677")

@@ -5,7 +5,7 @@ import streamlit as st
 
 from explorer.frames import anchors as anchor_frames
 from explorer.session import cache, state
-from explorer.session.cache import Outcome
+from explorer.session.cache import Compaction
 from explorer.widgets import common, page, tuning
 
 RULE = (
@@ -16,8 +16,8 @@ RULE = (
 )
 
 
-def draw(outcome: Outcome) -> None:
-    result = outcome.result
+def draw(compaction: Compaction) -> None:
+    result = compaction.result
     report = cache.anchors(state.conversation(), result, tuning.watched_phrases())
     st.caption(RULE)
     if not report.anchors:

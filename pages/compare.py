@@ -23,11 +23,11 @@ def draw() -> None:
     tuning_widgets.b_controls()
     b = tuning_widgets.b_params()
     both = cache.ab(conv, a, b)
-    for side, outcome in (("A", both.a), ("B", both.b)):
-        if outcome.result is None:
+    for side, compaction in (("A", both.a), ("B", both.b)):
+        if compaction.result is None:
             common.show_problems(
                 f"Parameters {side} break the input schema; nothing was compacted.",
-                outcome.errors,
+                compaction.errors,
             )
     comparison = both.comparison
     if comparison is not None:

@@ -5,9 +5,9 @@ import streamlit as st
 
 from explorer.conversation import importing
 from explorer.frames import tokens as token_frames
-from explorer.frames.markup import markdown_literal
+from explorer.frames.safe_text import markdown_literal
 from explorer.session import cache, state
-from explorer.session.samples import sample_conversations, sample_descriptions
+from explorer.session.sample_cache import sample_conversations, sample_descriptions
 from explorer.widgets import outcomes, page
 from explorer.widgets import setting as setting_widgets
 from explorer.widgets import tokens as token_widgets

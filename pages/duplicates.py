@@ -5,16 +5,16 @@ import streamlit as st
 from compactor.text import SEMANTIC_THRESHOLD as DEFAULT_THRESHOLD
 from compactor.text import SemanticUnavailable
 from explorer.charts import views as charts
-from explorer.frames import markup, views, words
+from explorer.frames import safe_text, views, words
 from explorer.session import cache, state
-from explorer.session.cache import Outcome
+from explorer.session.cache import Compaction
 from explorer.widgets import common, page
 
 PER_PAGE = 10
 
 
-def draw(outcome: Outcome) -> None:
-    result = outcome.result
+def draw(compaction: Compaction) -> None:
+    result = compaction.result
     threshold = result.request.params.duplicate_threshold
     removed = result.deduplication.removed
     st.caption(
@@ -41,10 +41,10 @@ def draw(outcome: Outcome) -> None:
                 left, right = st.columns(2, gap="medium")
                 with left:
                     st.caption(f"#{r.duplicate_of}, kept (earlier)")
-                    st.html(markup.highlighted_html(kept.content, shared))
+                    st.html(safe_text.highlighted_html(kept.content, shared))
                 with right:
                     st.caption(f"#{r.index}, removed")
-                    st.html(markup.highlighted_html(gone.content, shared))
+                    st.html(safe_text.highlighted_html(gone.content, shared))
                 if only_kept or only_gone:
                     st.caption("Words in only one of the two")
                     st.text(

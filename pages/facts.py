@@ -35,11 +35,11 @@ def draw() -> None:
             icon=":material/warning:",
         )
         phrases = phrases[: tuning_widgets.MAX_PHRASES]
-    outcome = page.require_result()
-    if outcome is not None and not phrases:
+    compaction = page.require_result()
+    if compaction is not None and not phrases:
         st.info("Enter a phrase above to see where it ends up.", icon=":material/info:")
-    elif outcome is not None:
-        result = outcome.result
+    elif compaction is not None:
+        result = compaction.result
         facts = cache.facts(state.conversation(), result, phrases)
         budget_range = cache.budget(state.conversation(), result).budget_range
         frame = checks.facts_frame(facts, budget_range)

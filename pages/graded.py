@@ -5,7 +5,7 @@ import streamlit as st
 
 from explorer.graded import frames as graded_frames
 from explorer.session import cache, state
-from explorer.session.cache import Outcome
+from explorer.session.cache import Compaction
 from explorer.widgets import common, page
 
 NONE_RECORDED = (
@@ -22,13 +22,13 @@ HOW = (
 )
 
 
-def draw(outcome: Outcome) -> None:
+def draw(compaction: Compaction) -> None:
     conv = state.conversation()
     if not conv.compactions:
         st.info(NONE_RECORDED, icon=":material/info:")
         return
     st.caption(HOW)
-    graded = cache.graded(conv, outcome.result)
+    graded = cache.graded(conv, compaction.result)
     st.metric("Recorded compactions", f"{len(graded.compactions):,}")
     for g in graded.compactions:
         st.subheader(graded_frames.title(g))

@@ -3,16 +3,16 @@ code that uses it in an agent, and code that sends the request to the service.""
 
 from explorer.output import widgets as output
 from explorer.session import state
-from explorer.session.cache import Outcome
+from explorer.session.cache import Compaction
 from explorer.widgets import common, page
 from explorer.widgets import setting as setting_widgets
 
 
-def draw(outcome: Outcome) -> None:
-    request, response = outcome.request, outcome.response
+def draw(compaction: Compaction) -> None:
+    request, response = compaction.request, compaction.response
     conv = state.conversation()
-    common.pairing_warning(outcome.result)
-    output.messages(outcome)
+    common.pairing_warning(compaction.result)
+    output.messages(compaction)
     output.downloads(conv, request, response)
     output.provider_exports(conv, request, response)
     setting = setting_widgets.sidebar_setting()

@@ -6,13 +6,13 @@ import streamlit as st
 from explorer.charts import views as charts
 from explorer.frames import views
 from explorer.overview import widgets as overview
-from explorer.session.cache import Outcome
+from explorer.session.cache import Compaction
 from explorer.widgets import common, outcomes, page
 from explorer.widgets import setting as setting_widgets
 
 
-def draw(outcome: Outcome) -> None:
-    result, response = outcome.result, outcome.response
+def draw(compaction: Compaction) -> None:
+    result, response = compaction.result, compaction.response
     budget_chars = response["budget"]["budget_chars"]
     overview.introduce(response)
     overview.headline(response)
@@ -38,7 +38,7 @@ def draw(outcome: Outcome) -> None:
 
     st.subheader("Every message's fate")
     overview.fate_timeline(result)
-    outcomes.needs_section(outcome)
+    outcomes.needs_section(compaction)
 
     st.subheader("This setting, for your agent and CI")
     st.caption(setting_widgets.HELP + " The Output page shows the code.")

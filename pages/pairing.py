@@ -4,12 +4,12 @@ import streamlit as st
 
 from explorer.frames import checks
 from explorer.session import cache, state
-from explorer.session.cache import Outcome
+from explorer.session.cache import Compaction
 from explorer.widgets import common, page
 
 
-def draw(outcome: Outcome) -> None:
-    result = outcome.result
+def draw(compaction: Compaction) -> None:
+    result = compaction.result
     check = cache.pairing(state.conversation(), result)
     report = check.report
     st.caption(

@@ -4,12 +4,12 @@ import streamlit as st
 
 from explorer.charts import views as charts
 from explorer.frames import views
-from explorer.session.cache import Outcome
+from explorer.session.cache import Compaction
 from explorer.widgets import common, page
 
 
-def draw(outcome: Outcome) -> None:
-    result, budget = outcome.result, outcome.response["budget"]
+def draw(compaction: Compaction) -> None:
+    result, budget = compaction.result, compaction.response["budget"]
     counts = views.protection_counts(result)
     frame = views.protected_frame(result)
     cols = st.columns(5)

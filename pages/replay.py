@@ -1,5 +1,5 @@
 """Replay: the conversation sent through an agent loop that compacts on every turn (SPEC part C),
-two settings side by side: what is sent against the budget, what a prompt cache can reuse, which
+two loops side by side: what is sent against the budget, what a prompt cache can reuse, which
 anchors drift away and where, and the history the model sees at any turn."""
 
 import streamlit as st
@@ -8,29 +8,29 @@ from compactor.analyses import parse_phrases
 from explorer.replay import panels
 from explorer.replay import widgets as controls
 from explorer.session import state
-from explorer.session.cache import Outcome
+from explorer.session.cache import Compaction
 from explorer.session.keys import PHRASES_KEY
 from explorer.widgets import outcomes, page
 from explorer.widgets.tuning import MAX_PHRASES
 
 RULE = (
-    "The loop starts with the first message; each turn adds the next one and, as the setting "
+    "The loop starts with the first message; each turn adds the next one and, as the loop "
     "says, shrinks the history, which is what the model is sent that turn. The stable prefix is "
     "the leading messages equal to the turn before's: what a provider's prompt cache can reuse. "
     "An anchor is lost at a turn when none of its occurrences so far is still sent whole."
 )
 
 
-def draw(outcome: Outcome) -> None:
+def draw(compaction: Compaction) -> None:
     conversation, params = state.conversation(), state.params()
     watched = parse_phrases(st.session_state.get(PHRASES_KEY) or "")[:MAX_PHRASES]
     st.caption(RULE)
     runs = controls.runs(conversation, params, watched)
     if not runs:
-        st.info("Choose a setting to replay.", icon=":material/info:")
+        st.info("Choose a loop to replay.", icon=":material/info:")
         return
     noun = panels.drift_noun()
-    misses = panels.summary(runs, outcome.result.request, watched, noun)
+    misses = panels.summary(runs, compaction.result.request, watched, noun)
     encoding = state.token_encoding()
     turns, sent = panels.turns_of(runs, encoding)
     panels.sent_and_reused(turns, sent, encoding, params["budget_chars"])

@@ -5,12 +5,12 @@ import streamlit as st
 from compactor import contract
 from explorer.charts import views as charts
 from explorer.frames import views, words
-from explorer.session.cache import Outcome
+from explorer.session.cache import Compaction
 from explorer.widgets import common, page
 
 
-def draw(outcome: Outcome) -> None:
-    result = outcome.result
+def draw(compaction: Compaction) -> None:
+    result = compaction.result
     st.caption(contract.SCORING_NOTE)
     frame = views.scores_frame(result)
     line = views.drop_line(result)

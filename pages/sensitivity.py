@@ -8,12 +8,12 @@ from explorer.charts import sweeps as sweep_charts
 from explorer.frames import sweeps as sweep_frames
 from explorer.frames import views
 from explorer.session import cache, state
-from explorer.session.cache import Outcome
+from explorer.session.cache import Compaction
 from explorer.widgets import common, page
 
 
-def draw(outcome: Outcome) -> None:
-    result = outcome.result
+def draw(compaction: Compaction) -> None:
+    result = compaction.result
     conv = state.conversation()
     params = result.request.params
     st.caption(

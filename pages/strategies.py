@@ -9,18 +9,18 @@ import streamlit as st
 from compactor.contract import LIMITS
 from compactor.errors import ProblemError
 from compactor.providers import INSTALL_HINT, PROVIDERS_ENV
-from compactor.strategies import SEED_TRIM
+from compactor.strategies import DROP_OLDEST
 from explorer.charts import compare as compare_charts
 from explorer.frames import compare as compare_frames
 from explorer.session import llm, state
-from explorer.session.cache import Outcome
+from explorer.session.cache import Compaction
 from explorer.strategies import frames as llm_frames
 from explorer.strategies import widgets as strategies
 from explorer.widgets import common, outcomes, page
 
 
-def draw(outcome: Outcome) -> None:
-    result = outcome.result
+def draw(compaction: Compaction) -> None:
+    result = compaction.result
     budget = result.request.params.budget_chars
     st.caption(
         f"Every strategy gets the same character budget, the sidebar's budget_chars "
@@ -55,7 +55,7 @@ def draw(outcome: Outcome) -> None:
     )
     strategies.messages_table(comparison)
 
-    seed = comparison.outcome(SEED_TRIM)
+    seed = comparison.result(DROP_OLDEST)
     st.subheader("The seed-003 trim's stats block")
     st.caption(f"{seed.how}")
     st.json(dict(seed.stats or {}), expanded=True)

@@ -5,12 +5,12 @@ import streamlit as st
 from explorer.charts import sweeps as sweep_charts
 from explorer.frames import sweeps as sweep_frames
 from explorer.session import cache, state
-from explorer.session.cache import Outcome
+from explorer.session.cache import Compaction
 from explorer.widgets import common, outcomes, page, tuning
 
 
-def draw(outcome: Outcome) -> None:
-    result = outcome.result
+def draw(compaction: Compaction) -> None:
+    result = compaction.result
     sweep = cache.budget(state.conversation(), result)
     current = sweep.current
     low, high = sweep.budget_range

@@ -7,7 +7,7 @@ from explorer.charts import views as charts
 from explorer.frames import sweeps as sweep_frames
 from explorer.frames import views
 from explorer.session import cache, state
-from explorer.session.cache import Outcome
+from explorer.session.cache import Compaction
 from explorer.session.keys import PICKER_KEY
 from explorer.timeline import detail
 from explorer.widgets import common, page
@@ -17,8 +17,8 @@ LAST_PICK_KEY = "timeline_last_pick"
 SCALE_KEY = "timeline_scale"
 
 
-def draw(outcome: Outcome) -> None:
-    result = outcome.result
+def draw(compaction: Compaction) -> None:
+    result = compaction.result
     sweep = cache.budget(state.conversation(), result)
     frame = sweep_frames.with_survival(views.fate_frame(result), sweep)
     common.fate_legend()

@@ -3,8 +3,8 @@ text struck through) or removed (greyed), so a reader sees what the model will b
 
 import streamlit as st
 
-from explorer.frames import markup
-from explorer.session.cache import Outcome
+from explorer.frames import safe_text
+from explorer.session.cache import Compaction
 from explorer.transcript import frames
 from explorer.widgets import common, page
 
@@ -31,24 +31,24 @@ def message(row, view: str) -> None:
     with st.chat_message(row.role, avatar=AVATARS.get(row.role)):
         st.caption(
             f"**{row.shown}** "
-            + markup.markdown_literal(f"{row.message} · {row.role} · {row.note}")
+            + safe_text.markdown_literal(f"{row.message} · {row.role} · {row.note}")
         )
         if row.shown == frames.KEPT or view == AFTER:
             text(row.sent)
         elif row.shown == frames.CUT:
-            st.html(markup.trimmed_html(row.sent + row.cut_off, len(row.sent), row.cut))
+            st.html(safe_text.trimmed_html(row.sent + row.cut_off, len(row.sent), row.cut))
         else:
-            st.html(markup.removed_html(row.removed, BOX_HEIGHT))
+            st.html(safe_text.removed_html(row.removed, BOX_HEIGHT))
 
 
-def draw(outcome: Outcome) -> None:
-    frame = frames.transcript_frame(outcome.result)
+def draw(compaction: Compaction) -> None:
+    frame = frames.transcript_frame(compaction.result)
     st.caption(
         "The conversation as the model would read it. Before and after: each message kept, "
         "cut (the cut-off text struck through) or removed (greyed). What the model sees: only "
         "what is sent, in order."
     )
-    st.markdown(markup.markdown_literal(frames.summary(frame)))
+    st.markdown(safe_text.markdown_literal(frames.summary(frame)))
     view = st.segmented_control("Show", [BOTH, AFTER], default=BOTH, key=VIEW_KEY) or BOTH
     rows = frame if view == BOTH else frame[frame["shown"] != frames.REMOVED]
     shown = common.page_slice(len(rows), PER_PAGE, "messages", "transcript_page")

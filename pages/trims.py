@@ -3,16 +3,16 @@
 import streamlit as st
 
 from explorer.charts import views as charts
-from explorer.frames import markup, views
+from explorer.frames import safe_text, views
 from explorer.frames import stages as stage_frames
-from explorer.session.cache import Outcome
+from explorer.session.cache import Compaction
 from explorer.widgets import common, page
 
 PER_PAGE = 10
 
 
-def draw(outcome: Outcome) -> None:
-    result = outcome.result
+def draw(compaction: Compaction) -> None:
+    result = compaction.result
     limit = result.request.params.max_message_chars
     st.caption(
         f"Every unprotected message still present that is longer than max_message_chars "
@@ -61,7 +61,7 @@ def draw(outcome: Outcome) -> None:
                     f"{c.original_chars:,}, {kind}; {c.original_chars - c.chars:,} characters "
                     f"cut off{then}"
                 )
-                st.html(markup.trimmed_html(trace.message.content, c.chars, c.kind))
+                st.html(safe_text.trimmed_html(trace.message.content, c.chars, c.kind))
 
 
 page.run("Trims", draw)

@@ -7,9 +7,9 @@ import streamlit as st
 from compactor import CompactionResult
 from compactor.analyses import Step, Walkthrough
 from explorer.frames import compare as compare_frames
-from explorer.frames import markup, views
+from explorer.frames import safe_text, views
 from explorer.session import cache, state
-from explorer.session.cache import Outcome
+from explorer.session.cache import Compaction
 from explorer.walkthrough import charts as walk_charts
 from explorer.walkthrough import frames as walk_frames
 from explorer.widgets import common, page
@@ -27,8 +27,8 @@ RULE = "font-size:{rule}rem;opacity:0.75;margin:0"
 PAIRS_PER_PAGE = 5
 
 
-def draw(outcome: Outcome) -> None:
-    result = outcome.result
+def draw(compaction: Compaction) -> None:
+    result = compaction.result
     walk = cache.steps(state.conversation(), result)
     # the whole page body is the stage that presentation mode enlarges (its CSS is scoped to
     # this container's key, and only drawn while the mode is on)
@@ -147,7 +147,7 @@ def show_pairs(result: CompactionResult, step: Step, box: int) -> None:
                 st.columns(2, gap="medium"), (event.other, event.index), sides, strict=True
             ):
                 column.caption(caption)
-                column.html(markup.highlighted_html(contents[index], shared, box))
+                column.html(safe_text.highlighted_html(contents[index], shared, box))
 
 
 page.run("Walkthrough", draw)

@@ -2,20 +2,26 @@
 the engine, the engine's), no loops (type-only imports count), a page family never importing
 another, frames and charts free of Streamlit (the shared ones and each family's), the explorer
 reading the engine through its faces, no family of name prefixes, no private Streamlit, no long
-function in a page (pages only compose), every package shipped, and the engine's public face."""
+function in a page (pages only compose), every package shipped, the engine's public face, and
+no two modules sharing a name outside the conventions docs/glossary.md lists."""
 
 from __future__ import annotations
 
 import ast
+import importlib
+import re
 import subprocess
 import sys
 import tomllib
-from pathlib import Path
+from fnmatch import fnmatch
+from pathlib import Path, PurePosixPath
 
 import pytest
 
 import compactor
 from tests.paths import ROOT
+
+cli_main = importlib.import_module("compactor.cli.main")  # compactor.cli.main is a function
 
 SOURCES = sorted(
     p for folder in ("compactor", "explorer", "pages") for p in (ROOT / folder).rglob("*.py")
@@ -467,3 +473,90 @@ def test_import_compactor_loads_the_engine_alone():
 def test_an_unknown_name_of_the_face_is_an_attribute_error():
     with pytest.raises(AttributeError, match="no attribute 'shrinkk'"):
         compactor.shrinkk  # noqa: B018
+
+
+#: The modules whose names must say one thing (docs/glossary.md): pages are scripts named by
+#: their address and tests are named after what they test, so neither is looked at.
+NAMED = sorted(
+    p for folder in ("compactor", "explorer", "harness") for p in (ROOT / folder).rglob("*.py")
+)
+GLOSSARY = ROOT / "docs" / "glossary.md"
+_ROW = re.compile(r"^\|\s*(`[^|]*`)\s*\|\s*([^|]+?)\s*\|\s*$")
+
+
+def repeat_conventions(text: str) -> dict[str, str]:
+    """The glossary's table of module names that repeat on purpose: each path pattern it lists
+    (``compactor/cli/<command>.py`` is one per command of the CLI), with the row's reason."""
+    section = text.split("## Module names that repeat on purpose", 1)[1]
+    commands = [module.__name__.rsplit(".", 1)[1] for module in cli_main.COMMANDS]
+    patterns = {}
+    for line in section.splitlines():
+        row = _ROW.match(line)
+        if row is None:
+            continue
+        for pattern in re.findall(r"`([^`]+)`", row[1]):
+            for each in (
+                [pattern.replace("<command>", c) for c in commands]
+                if "<command>" in pattern
+                else [pattern]
+            ):
+                patterns[each] = row[2]
+    return patterns
+
+
+def _matches(path: str, pattern: str) -> bool:
+    """``explorer/*/frames.py`` matches ``explorer/corpus/frames.py``: one folder per ``*``."""
+    parts, wanted = PurePosixPath(path).parts, PurePosixPath(pattern).parts
+    return len(parts) == len(wanted) and all(map(fnmatch, parts, wanted))
+
+
+def unexplained_repeats(paths: list[str], patterns: dict[str, str]) -> list[str]:
+    """The names two modules carry that no convention explains: a name belongs to one module,
+    and every other module of that name must match one of ``patterns``."""
+    by_name: dict[str, list[str]] = {}
+    for path in paths:
+        if not path.endswith("/__init__.py"):
+            by_name.setdefault(PurePosixPath(path).name, []).append(path)
+    wrong = []
+    for name, holders in sorted(by_name.items()):
+        own = [p for p in holders if not any(_matches(p, pattern) for pattern in patterns)]
+        if len(holders) > 1 and len(own) > 1:
+            wrong.append(f"{name}: {', '.join(sorted(own))}")
+    return wrong
+
+
+def _relative(paths: list[Path]) -> list[str]:
+    return [p.relative_to(ROOT).as_posix() for p in paths]
+
+
+def test_no_two_modules_share_a_name():
+    patterns = repeat_conventions(GLOSSARY.read_text("utf-8"))
+    assert unexplained_repeats(_relative(NAMED), patterns) == []
+
+
+def test_every_convention_of_the_glossary_explains_a_name_that_repeats():
+    patterns = repeat_conventions(GLOSSARY.read_text("utf-8"))
+    assert "explorer/*/frames.py" in patterns and "compactor/cli/shrink.py" in patterns
+    paths = _relative(NAMED)
+    names = [PurePosixPath(p).name for p in paths]
+    repeating = [p for p, n in zip(paths, names, strict=True) if names.count(n) > 1]
+    used = {
+        why for pattern, why in patterns.items() if any(_matches(p, pattern) for p in repeating)
+    }
+    assert used == set(patterns.values())
+
+
+def test_a_planted_duplicate_fails_with_its_name():
+    patterns = repeat_conventions(GLOSSARY.read_text("utf-8"))
+    paths = _relative(NAMED)
+    planted = [*paths, "compactor/evaluation/sweeps.py", "explorer/session/registry.py"]
+    assert unexplained_repeats(planted, patterns) == [
+        "sweeps.py: compactor/analyses/sweeps.py, compactor/evaluation/sweeps.py",
+    ]
+    # the only registry outside a convention is the session's: it may be the one of its name,
+    # but a second one outside a convention is not
+    planted.append("harness/registry.py")
+    assert unexplained_repeats(planted, patterns) == [
+        "registry.py: explorer/session/registry.py, harness/registry.py",
+        "sweeps.py: compactor/analyses/sweeps.py, compactor/evaluation/sweeps.py",
+    ]

@@ -37,7 +37,7 @@ from compactor.analyses.pairing import (
     pair_fix,
     tool_pairs,
 )
-from compactor.analyses.semantic import (
+from compactor.analyses.semantic_pairs import (
     SemanticPair,
     semantic_pairs,
 )

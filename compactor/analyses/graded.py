@@ -38,7 +38,7 @@ from compactor.formats.types import RecordedCompaction
 from compactor.input.validation import validate
 from compactor.model import Request
 from compactor.strategies import compare_strategies
-from compactor.strategies.lineup import REMOVED, StrategyOutcome
+from compactor.strategies.lineup import REMOVED, StrategyResult
 
 #: The row of the summary the tool wrote.
 RECORDED = "recorded"
@@ -176,8 +176,8 @@ def grade_compaction(
         sum(a.text in summary for a in found.anchors),
     )
     rows = [recorded]
-    for outcome in compare_strategies(past).outcomes:
-        rows.append(_strategy_row(outcome, needs, found))
+    for result in compare_strategies(past).results:
+        rows.append(_strategy_row(result, needs, found))
     return GradedCompaction(*head, len(found.anchors), (), tuple(rows))
 
 
@@ -205,10 +205,10 @@ def _history(
     return past, ()
 
 
-def _strategy_row(outcome: StrategyOutcome, needs: Any, found: Any) -> GradedRow:
-    if not outcome.available:
-        return GradedRow(outcome.key, outcome.name, None, None, None, outcome.unavailable)
-    returned = [None if m.kept == REMOVED else m.chars for m in outcome.messages]
+def _strategy_row(result: StrategyResult, needs: Any, found: Any) -> GradedRow:
+    if not result.available:
+        return GradedRow(result.key, result.name, None, None, None, result.unavailable)
+    returned = [None if m.kept == REMOVED else m.chars for m in result.messages]
     lengths = np.array([-1 if r is None else r for r in returned], dtype=np.int64)
     kept = 0
     if len(found.anchors):
@@ -216,5 +216,5 @@ def _strategy_row(outcome: StrategyOutcome, needs: Any, found: Any) -> GradedRow
         hit = lengths[found.message] >= found.end
         kept = int(np.logical_or.reduceat(hit, heads).sum())
     return GradedRow(
-        outcome.key, outcome.name, outcome.output_chars, judge_lengths(needs, returned), kept
+        result.key, result.name, result.output_chars, judge_lengths(needs, returned), kept
     )

@@ -11,7 +11,7 @@ from typing import Any
 
 from compactor.analyses.outcomes import DEFAULT_FUTURE
 from compactor.analyses.sweeps import BUDGET_RANGE
-from compactor.cli import gate, set_aside
+from compactor.cli import fail_under, set_aside
 from compactor.cli.evaluate_strategy import add_arguments, run_strategy
 from compactor.cli.io import fail
 from compactor.cli.params import add_setting_argument, setting_of
@@ -28,8 +28,8 @@ from compactor.evaluation import (
     CorpusStream,
     RunOptions,
     evaluate,
+    grid_points,
     parse_grid_option,
-    settings_grid,
 )
 from compactor.evaluation.gate import setting_groups
 from compactor.evaluation.output import RowWriter, check_out
@@ -91,7 +91,7 @@ past compacted by the strategy at the row's budget, judged by the spans it retur
 placeholder holds nothing; not with --no-outcomes), one conversation per task on --workers
 processes.
 
-{gate.HELP}"""
+{fail_under.HELP}"""
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -164,7 +164,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         "--strategy-param and --budgets override them)",
     )
     add_arguments(parser)
-    gate.add_gate_arguments(parser)
+    fail_under.add_gate_arguments(parser)
     parser.set_defaults(run=run)
 
 
@@ -183,16 +183,16 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _run(args: argparse.Namespace) -> int:
-    thresholds = gate.thresholds_of(args)
+    thresholds = fail_under.thresholds_of(args)
     base, budget = _from_setting(args)
     if args.strategy != MEMORY_COMPACT or args.strategy_param or args.strategy_grid:
         budgets = _budgets(args.budgets) or budget
-        gate.check_measurable(
+        fail_under.check_measurable(
             thresholds, outcomes=False, strategy=args.strategy, swept=budgets is None
         )
         return run_strategy(args, budgets, thresholds, base)
     plan = _plan(args)
-    gate.check_measurable(
+    fail_under.check_measurable(
         thresholds,
         outcomes=not args.no_outcomes,
         strategy=None,
@@ -241,7 +241,7 @@ def _run(args: argparse.Namespace) -> int:
         sys.stdout.write(knee_text(feed.met_at_shares()))
     sys.stdout.flush()
     summaries = feed.summaries()
-    verdict = gate.report(setting_groups(summaries, feed.rows), thresholds)
+    verdict = fail_under.report(setting_groups(summaries, feed.rows), thresholds)
     if corpus.unusable:
         set_aside.report(corpus, args.out)
         return verdict or set_aside.SET_ASIDE
@@ -282,7 +282,7 @@ class _Plan:
 def _plan(args: argparse.Namespace) -> _Plan:
     grid = dict(parse_grid_option(option) for option in args.grid)
     base, budget = _from_setting(args)
-    settings = settings_grid(base, grid)
+    settings = grid_points(base, grid)
     budgets = _budgets(args.budgets)
     if budgets is not None and "budget_chars" in grid:
         raise ProblemError([Problem("give budget_chars once: in --grid or in --budgets")])

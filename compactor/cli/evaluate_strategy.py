@@ -11,7 +11,8 @@ import sys
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from compactor.cli import gate, set_aside
+from compactor.cli import fail_under, set_aside
+from compactor.cli.params import strategy_name
 from compactor.cli.reports import write_lines
 from compactor.errors import Problem, ProblemError
 from compactor.evaluation import CorpusStream
@@ -21,7 +22,7 @@ from compactor.evaluation.run import RunOptions
 from compactor.evaluation.strategy_rows import (
     evaluate_strategy,
     parse_strategy_grid,
-    strategy_settings,
+    strategy_grid_points,
 )
 from compactor.strategies import registry
 
@@ -31,6 +32,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--strategy",
         metavar="NAME",
+        type=strategy_name,
         default=None,
         help=f"the strategy to evaluate ({names}; default: the --setting file's, else "
         "memory-compact)",
@@ -73,7 +75,7 @@ def run_strategy(
     RunOptions(workers=args.workers, future=future).check()
     params = {**(base or {}), **strategy.parse(args.strategy_param)}
     grid = dict(parse_strategy_grid(strategy, option) for option in args.strategy_grid)
-    settings = strategy_settings(strategy, params, grid)
+    settings = strategy_grid_points(strategy, params, grid)
     if args.out:
         check_out(args.out, False)
     corpus = CorpusStream(
@@ -98,7 +100,7 @@ def run_strategy(
         writer.finish()
     sys.stdout.write(summary_text(strategy.name, settings, rows, len(items)))
     sys.stdout.flush()
-    verdict = gate.report(strategy_groups(rows), thresholds)
+    verdict = fail_under.report(strategy_groups(rows), thresholds)
     if corpus.unusable:
         set_aside.report(corpus, args.out)
         return verdict or set_aside.SET_ASIDE

@@ -8,10 +8,17 @@ import argparse
 from typing import Any
 
 from compactor.cli.io import MissingExtra
+from compactor.cli.reports import write_lines
 from compactor.contract import MEMORY_COMPACT, RANGES, ROLES
 from compactor.errors import Problem, ProblemError
-from compactor.integrations import IntegrationUnavailable, Setting, load_setting
+from compactor.integrations import IntegrationUnavailable
 from compactor.integrations.budget import fit_tokens
+from compactor.strategies import (
+    Setting,
+    current_strategy_name,
+    load_setting,
+    strategy_renamed_notice,
+)
 from compactor.text.tokens import DEFAULT_ENCODING
 
 #: Parameter -> (flag, type, metavar). Values are checked by the schema, as any request's are.
@@ -62,7 +69,7 @@ def add_parameter_arguments(parser: argparse.ArgumentParser) -> None:
 
 def setting_of(args: argparse.Namespace) -> Setting | None:
     """The setting ``--setting FILE`` names (read once), or None. A file that cannot be used
-    raises :class:`~compactor.integrations.SettingError` naming the file, key and line."""
+    raises :class:`~compactor.strategies.SettingError` naming the file, key and line."""
     path = getattr(args, "setting", None)
     if path is None:
         return None
@@ -70,7 +77,17 @@ def setting_of(args: argparse.Namespace) -> Setting | None:
     if cached is None or cached[0] != path:
         cached = (path, load_setting(path))
         args._setting_read = cached
+        write_lines(cached[1].notes)  # an old strategy name: said once, on standard error
     return cached[1]
+
+
+def strategy_name(text: str) -> str:
+    """``--strategy``'s value as the registry names it now (argparse's ``type``): an old name
+    still works, and one line on standard error gives its new one."""
+    notice = strategy_renamed_notice(text)
+    if notice is not None:
+        write_lines([f"--strategy: {notice}"])
+    return current_strategy_name(text)
 
 
 def setting_values(

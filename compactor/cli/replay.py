@@ -22,12 +22,16 @@ from compactor.cli.io import (
     indent_of,
     reports_bad_input,
 )
-from compactor.cli.params import add_parameter_arguments, add_watch_argument, setting_of
+from compactor.cli.params import (
+    add_parameter_arguments,
+    add_watch_argument,
+    setting_of,
+    strategy_name,
+)
 from compactor.contract import MEMORY_COMPACT
 from compactor.errors import Problem, ProblemError
-from compactor.integrations import Setting
 from compactor.model import Request
-from compactor.strategies import registry
+from compactor.strategies import DROP_OLDEST, Setting, registry
 from compactor.text import tokens
 from compactor.wording import install_command
 
@@ -68,11 +72,13 @@ def register(sub: argparse._SubParsersAction) -> None:
     parser.add_argument(
         "--strategy",
         choices=CHOICES,
+        type=strategy_name,
         default=None,
         metavar="NAME",
         help="memory-compact with the request's parameters, keep-last (the last messages "
-        "that fit budget_chars), the seeds/003 trim (trim), or any strategy of the registry "
-        f"at budget_chars ({', '.join(n for n in CHOICES if n not in STRATEGIES)}); "
+        "that fit budget_chars), drop-oldest (the seeds/003 trim: with its own options below, "
+        "else at budget_chars), or any strategy of the registry at budget_chars "
+        f"({', '.join(n for n in CHOICES if n not in STRATEGIES)}); "
         "default: the --setting file's strategy with its parameters, else memory-compact",
     )
     parser.add_argument(
@@ -84,7 +90,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         "a,b); without any, the strategy runs with the lineup's parameters",
     )
     add_parameter_arguments(parser)
-    trim = parser.add_argument_group("the trim strategy's own parameters")
+    trim = parser.add_argument_group("drop-oldest's own parameters (the seeds/003 trim's)")
     trim.add_argument("--keep-last-messages", type=int, metavar="N", help="keepLastMessages")
     trim.add_argument("--drop-tool-parts", action="store_true", help="dropToolParts")
     trim.add_argument("--max-tokens-estimate", type=int, metavar="N", help="maxTokensEstimate")
@@ -116,19 +122,20 @@ def replay_strategy(
     parameters; a registry strategy given parameters (``--strategy-param``, or the setting's
     for its own strategy) runs through the registry."""
     name = args.strategy or (setting.strategy if setting is not None else MEMORY_COMPACT)
-    if name == "trim":
+    own = (args.keep_last_messages, args.max_tokens_estimate)
+    if name == DROP_OLDEST and (args.drop_tool_parts or any(v is not None for v in own)):
         if args.strategy_param:
             raise ProblemError(
                 [
                     Problem(
-                        "the trim takes --keep-last-messages, --drop-tool-parts and "
-                        "--max-tokens-estimate, not --strategy-param",
+                        "drop-oldest takes its own --keep-last-messages, --drop-tool-parts and "
+                        "--max-tokens-estimate, or --strategy-param, not both",
                         path="--strategy-param",
                     )
                 ]
             )
         return build_strategy(
-            "trim",
+            DROP_OLDEST,
             request.params,
             keep_last_messages=args.keep_last_messages,
             drop_tool_parts=args.drop_tool_parts,

@@ -8,7 +8,7 @@ from typing import Any
 from compactor.cli.reports import write_lines
 from compactor.errors import Problem, ProblemError
 from compactor.evaluation import BASELINES, STRATEGY, RunOptions
-from compactor.evaluation.grid import BUDGET, setting_key
+from compactor.evaluation.grid import BUDGET, grid_point_key
 from compactor.evaluation.output import iter_rows
 from compactor.evaluation.resume import Written, describe_setting
 
@@ -23,7 +23,7 @@ def written_before(out: str | None, plan: Any, options: RunOptions, feed: Any = 
     wanted = set(setting_keys(plan, options))
     for row in iter_rows(out):
         written.add(row)
-        if feed is not None and setting_key(row) in wanted:
+        if feed is not None and grid_point_key(row) in wanted:
             feed.add(row)
     if written.rows:
         _same_run(out, written, wanted, plan, options)
@@ -32,9 +32,11 @@ def written_before(out: str | None, plan: Any, options: RunOptions, feed: Any = 
 
 def setting_keys(plan: Any, options: RunOptions) -> list[tuple[Any, ...]]:
     """The settings this run writes rows of, in order: the grid's, then the baselines'."""
-    keys = [setting_key(s) for s in plan.settings]
+    keys = [grid_point_key(s) for s in plan.settings]
     if options.future is not None:
-        keys += [setting_key({**dict.fromkeys(plan.settings[0]), STRATEGY: b}) for b in BASELINES]
+        keys += [
+            grid_point_key({**dict.fromkeys(plan.settings[0]), STRATEGY: b}) for b in BASELINES
+        ]
     return keys
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from compactor.analyses.semantic import semantic_pairs
+from compactor.analyses.semantic_pairs import semantic_pairs
 from compactor.cli.anchors import FILE_HELP, add_conversation_arguments, read_request
 from compactor.cli.io import (
     MissingExtra,

@@ -31,7 +31,7 @@ from typing import Any
 import numpy as np
 
 from compactor.errors import Problem, ProblemError, quoted
-from compactor.evaluation.grid import BUDGET, MEMORY_COMPACT, STRATEGY, setting_key
+from compactor.evaluation.grid import BUDGET, MEMORY_COMPACT, STRATEGY, grid_point_key
 
 #: How many conversations a failing figure names, worst first.
 WORST = 5
@@ -258,9 +258,9 @@ def setting_groups(summaries: Sequence[Mapping[str, Any]], rows: Iterable[Row]) 
     summaries were made of, at listed budgets."""
     by_setting: dict[tuple[Any, ...], list[Row]] = {}
     for row in rows:
-        by_setting.setdefault((*setting_key(row), row[BUDGET]), []).append(row)
+        by_setting.setdefault((*grid_point_key(row), row[BUDGET]), []).append(row)
     return [
-        Group(_setting_words(s), s, by_setting.get((*setting_key(s), s[BUDGET]), []))
+        Group(_setting_words(s), s, by_setting.get((*grid_point_key(s), s[BUDGET]), []))
         for s in summaries
         if (s.get(STRATEGY) or MEMORY_COMPACT) == MEMORY_COMPACT
     ]

@@ -1,14 +1,15 @@
-"""The grid of settings an evaluation runs: every combination of chosen parameter values.
+"""The grid an evaluation runs: every combination of chosen parameter values, each a grid point.
 
-A setting is a dict of the contract's parameters (:data:`compactor.contract.PARAMETERS`):
+A grid point is a dict of the contract's parameters (:data:`compactor.contract.PARAMETERS`):
 always the four that shape the output whatever the budget (``keep_last_n``, ``keep_roles``,
 ``duplicate_threshold``, ``max_message_chars``), each from the grid, else the base, else the
-schema's default; and ``budget_chars`` only when the grid or the base names it. A setting
+schema's default; and ``budget_chars`` only when the grid or the base names it. A grid point
 without ``budget_chars`` is evaluated at the budgets :func:`~compactor.evaluation.evaluate`
-is given, or at every budget point of the exact sweep.
+is given, or at every budget point of the exact sweep; at one budget, it is a setting (what the
+summary reports and the Corpus page can ship as a ``compaction.toml``).
 
->>> settings = settings_grid({"max_message_chars": 300}, {"keep_last_n": [2, 5]})
->>> [(s["keep_last_n"], s["max_message_chars"], s["keep_roles"]) for s in settings]
+>>> points = grid_points({"max_message_chars": 300}, {"keep_last_n": [2, 5]})
+>>> [(p["keep_last_n"], p["max_message_chars"], p["keep_roles"]) for p in points]
 [(2, 300, ['system']), (5, 300, ['system'])]
 >>> parse_grid_option("keep_roles=system,system+user,none")
 ('keep_roles', [['system'], ['system', 'user'], []])
@@ -26,16 +27,16 @@ from compactor.errors import Problem, ProblemError, quoted
 from compactor.input.validation import errors_of
 
 BUDGET = "budget_chars"
-#: Which strategy a row is of: memory-compact under a grid's setting, or a baseline (SPEC part
-#: D), whose rows are pseudo-settings with no parameter (every parameter None).
+#: Which strategy a row is of: memory-compact at a grid point, or a baseline (SPEC part D),
+#: whose rows are pseudo-points with no parameter (every parameter None).
 STRATEGY = "strategy"
-#: The parameters every setting holds (all but the budget), in the schema's order.
-SETTING_PARAMETERS: tuple[str, ...] = tuple(name for name in PARAMETERS if name != BUDGET)
+#: The parameters every grid point holds (all but the budget), in the schema's order.
+GRID_PARAMETERS: tuple[str, ...] = tuple(name for name in PARAMETERS if name != BUDGET)
 # Two short messages: a request to check one parameter value against the schema.
 _PROBE = [{"role": "user", "content": "x"}, {"role": "user", "content": "y"}]
 
 
-def settings_grid(
+def grid_points(
     base: Mapping[str, Any] | None = None, grid: Mapping[str, Sequence[Any]] | None = None
 ) -> list[dict[str, Any]]:
     """Every combination of the ``grid`` values, in the schema's parameter order (the first
@@ -82,7 +83,7 @@ def parse_grid_option(text: str) -> tuple[str, list[Any]]:
     numbers, and for ``keep_roles`` each value is roles joined by ``+`` (``none`` for no role).
 
     Raises :class:`~compactor.errors.ProblemError` for text that is not of that form; the
-    values themselves are checked by :func:`settings_grid`.
+    values themselves are checked by :func:`grid_points`.
     """
     name, sign, listed = text.partition("=")
     name = name.strip()
@@ -112,12 +113,12 @@ def parse_grid_option(text: str) -> tuple[str, list[Any]]:
     return name, values
 
 
-def setting_key(setting: Mapping[str, Any]) -> tuple[Any, ...]:
-    """A setting (or a row) as a hashable key: its strategy (memory-compact when not named, as
-    for a grid's settings and rows written without outcomes) and its four setting parameters,
-    ``keep_roles`` as a tuple."""
-    strategy = setting.get(STRATEGY) or MEMORY_COMPACT
-    return (strategy, *(_hashable(setting[name]) for name in SETTING_PARAMETERS))
+def grid_point_key(point: Mapping[str, Any]) -> tuple[Any, ...]:
+    """A grid point (or a row, or a summary) as a hashable key: its strategy (memory-compact
+    when not named, as for a grid's points and rows written without outcomes) and its four grid
+    parameters, ``keep_roles`` as a tuple."""
+    strategy = point.get(STRATEGY) or MEMORY_COMPACT
+    return (strategy, *(_hashable(point[name]) for name in GRID_PARAMETERS))
 
 
 def _hashable(value: Any) -> Any:

@@ -44,7 +44,7 @@ from compactor.analyses.outcomes.baselines import KEEP_LAST, RANDOM
 from compactor.analyses.sweeps import budget_sweep
 from compactor.engine.pipeline import run
 from compactor.errors import InvalidRequest
-from compactor.evaluation.grid import BUDGET, MEMORY_COMPACT, SETTING_PARAMETERS, STRATEGY
+from compactor.evaluation.grid import BUDGET, GRID_PARAMETERS, MEMORY_COMPACT, STRATEGY
 from compactor.model import Params, Request
 from compactor.text.profile import TextAnalysis
 
@@ -154,7 +154,7 @@ def baseline_rows(
         for budget in sorted(budgets):
             alive = whole <= budget
             row: dict[str, Any] = {"conversation": conversation, BUDGET: budget}
-            row.update({name: None for name in SETTING_PARAMETERS})
+            row.update({name: None for name in GRID_PARAMETERS})
             chars = (alive * lengths).sum(axis=1)
             row["output_chars"] = _figure(chars)
             row["output_messages"] = _figure(alive.sum(axis=1))

@@ -23,7 +23,7 @@ from concurrent.futures.process import BrokenProcessPool
 
 from compactor.errors import Problem, ProblemError
 from compactor.evaluation.corpus import CorpusItem
-from compactor.evaluation.rows import Outcome
+from compactor.evaluation.rows import ConversationRows
 from compactor.processes import end_with_parent, parent_watch
 
 #: Chunks in flight per worker: enough to keep every worker busy, few enough to bound memory.
@@ -46,9 +46,9 @@ def default_workers() -> int:
         return os.cpu_count() or 1
 
 
-def local_outcomes(
-    items: Iterable[CorpusItem], task: Callable[[CorpusItem], Outcome], workers: int | None
-) -> Iterator[Outcome]:
+def local_rows(
+    items: Iterable[CorpusItem], task: Callable[[CorpusItem], ConversationRows], workers: int | None
+) -> Iterator[ConversationRows]:
     """``task`` of every item, in order: in this process for one worker (or one item), else on
     a process pool with a bounded window of chunks in flight (the items are read as they go)."""
     workers = workers or default_workers()
@@ -73,13 +73,13 @@ class _Pool:
     """A process pool and the conversations in flight on it, in order; started afresh when a
     worker dies, with the conversations in flight sent again."""
 
-    def __init__(self, workers: int, task: Callable[[CorpusItem], Outcome]):
+    def __init__(self, workers: int, task: Callable[[CorpusItem], ConversationRows]):
         self.workers = workers
         self.task = task
         self.context = multiprocessing.get_context(_start_method())
         if self.context.get_start_method() == "forkserver":
             self.context.set_forkserver_preload(["compactor.evaluation.rows"])
-        self.pending: deque[tuple[CorpusItem, int, Future[Outcome]]] = deque()
+        self.pending: deque[tuple[CorpusItem, int, Future[ConversationRows]]] = deque()
         self.executor = self._start()
 
     def submit(self, item: CorpusItem, runs: int = 0) -> None:
@@ -93,7 +93,7 @@ class _Pool:
             runs -= 1
         self.pending.append((item, runs, future))
 
-    def next(self) -> Outcome:
+    def next(self) -> ConversationRows:
         """The outcome of the first conversation in flight."""
         while True:
             item, runs, future = self.pending[0]

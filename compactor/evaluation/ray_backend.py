@@ -46,7 +46,7 @@ def _batch(items: Sequence[CorpusItem], work: tuple[Any, ...]) -> list[Any]:
     return [outcome(item, settings, budgets, encoding, future, probe_columns) for item in items]
 
 
-def ray_outcomes(
+def ray_rows(
     items: Iterable[CorpusItem],
     settings: Sequence[Mapping[str, Any]],
     budgets: Sequence[int] | None,

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from compactor.evaluation.grid import BUDGET, MEMORY_COMPACT, SETTING_PARAMETERS, setting_key
+from compactor.evaluation.grid import BUDGET, GRID_PARAMETERS, MEMORY_COMPACT, grid_point_key
 from compactor.evaluation.rows import budgets_of
 
 
@@ -37,7 +37,7 @@ class Written:
             self.add(row)
 
     def add(self, row: Mapping[str, Any]) -> None:
-        setting = setting_key(row)
+        setting = grid_point_key(row)
         number = self.settings.setdefault(setting, len(self.settings))
         conversation = row["conversation"]
         if not self.rows:
@@ -71,8 +71,8 @@ class Written:
         last one may have been cut short. It must also hold rows of every swept setting, and
         every row of the settings with known budgets (a setting added on resume is still to
         run)."""
-        swept = [setting_key(s) for s in settings if budgets_of(s, budgets) is None]
-        fixed = [(b, setting_key(s)) for s in settings for b in budgets_of(s, budgets) or ()]
+        swept = [grid_point_key(s) for s in settings if budgets_of(s, budgets) is None]
+        fixed = [(b, grid_point_key(s)) for s in settings for b in budgets_of(s, budgets) or ()]
         numbers = {key: self.settings.get(key) for key in {*swept, *(k for _, k in fixed)}}
         if any(numbers[key] is None for key in swept):
             return frozenset()
@@ -103,7 +103,7 @@ def describe_setting(key: tuple[Any, ...]) -> str:
     if strategy != MEMORY_COMPACT:
         return f"strategy={strategy}"
     parts = []
-    for name, value in zip(SETTING_PARAMETERS, values, strict=True):
+    for name, value in zip(GRID_PARAMETERS, values, strict=True):
         if name == "keep_roles":
             value = "+".join(value) if value else "none"
         parts.append(f"{name}={value}")

@@ -26,7 +26,7 @@ from compactor.analyses.sweeps import BUDGET_RANGE, BudgetSweep, budget_sweep
 from compactor.engine.pipeline import run
 from compactor.errors import InvalidRequest, Problem
 from compactor.evaluation.corpus import CorpusItem
-from compactor.evaluation.grid import BUDGET, SETTING_PARAMETERS, setting_key
+from compactor.evaluation.grid import BUDGET, GRID_PARAMETERS, grid_point_key
 from compactor.evaluation.outcomes import ConversationOutcomes, baseline_rows, change_points
 from compactor.evaluation.summary import SUMMARY_BUDGETS
 from compactor.input.validation import validate
@@ -38,7 +38,7 @@ from compactor.text.tokens import count_tokens
 ROW_KEYS: tuple[str, ...] = (
     "conversation",
     BUDGET,
-    *SETTING_PARAMETERS,
+    *GRID_PARAMETERS,
     "output_chars",
     "output_messages",
     "budget_met",
@@ -49,8 +49,8 @@ ROW_KEYS: tuple[str, ...] = (
 TOKEN_KEYS: tuple[str, ...] = ("output_tokens",)
 _NEVER = np.iinfo(np.int64).max
 
-#: One conversation's outcome from a worker: its rows, or the problems of its request.
-Outcome = tuple[list[dict[str, Any]], tuple[Problem, ...]]
+#: What a worker returns for one conversation: its rows, or the problems of its request.
+ConversationRows = tuple[list[dict[str, Any]], tuple[Problem, ...]]
 #: A row's identity: ``(conversation, budget_chars, keep_last_n, keep_roles as a tuple,
 #: duplicate_threshold, max_message_chars)``.
 RowKey = tuple[Any, ...]
@@ -58,7 +58,7 @@ RowKey = tuple[Any, ...]
 
 def row_key(row: Mapping[str, Any]) -> RowKey:
     """The row's identity (:data:`RowKey`): its conversation, budget and setting."""
-    return (row["conversation"], row[BUDGET], *setting_key(row))
+    return (row["conversation"], row[BUDGET], *grid_point_key(row))
 
 
 def budgets_of(setting: Mapping[str, Any], budgets: Sequence[int] | None) -> list[int] | None:
@@ -88,7 +88,7 @@ def outcome(
     encoding: str | None,
     future: int | None = DEFAULT_FUTURE,
     probe_columns: bool | None = None,
-) -> Outcome:
+) -> ConversationRows:
     """The rows of one conversation, or the problems of its request (each naming it): errors
     travel back from a worker as values, since a pickled ProblemError loses its problems."""
     try:
@@ -129,7 +129,7 @@ def conversation_rows(
     rows = []
     for setting in settings:
         swept = _Swept.of(found, setting, budgets_of(setting, budgets))
-        fixed = {name: setting[name] for name in SETTING_PARAMETERS}
+        fixed = {name: setting[name] for name in GRID_PARAMETERS}
         fixed["keep_roles"] = list(fixed["keep_roles"])
         rows += [_row(found, item.conversation, fixed, swept, b) for b in sorted(swept.budgets)]
     if found.outcomes is not None:

@@ -18,15 +18,15 @@ from compactor.analyses.sweeps import BUDGET_RANGE
 from compactor.errors import InvalidRequest, Problem, ProblemError
 from compactor.evaluation.corpus import CorpusItem
 from compactor.evaluation.grid import (
-    SETTING_PARAMETERS,
+    GRID_PARAMETERS,
     STRATEGY,
-    settings_grid,
+    grid_points,
 )
 from compactor.evaluation.outcomes import BASELINES
-from compactor.evaluation.pool import local_outcomes
+from compactor.evaluation.pool import local_rows
 from compactor.evaluation.resume import Written
 from compactor.evaluation.rows import (
-    Outcome,
+    ConversationRows,
     RowKey,
     baseline_budgets,
     budgets_of,
@@ -128,7 +128,7 @@ def evaluate(
 
     ``items`` is a list of conversations, or a :class:`~compactor.evaluation.CorpusStream`:
     its conversations are then read one at a time as the rows are made, so the corpus is never
-    held whole. ``settings`` come from :func:`~compactor.evaluation.settings_grid`. ``budgets``
+    held whole. ``settings`` come from :func:`~compactor.evaluation.grid_points`. ``budgets``
     lists the budgets every setting without its own ``budget_chars`` is evaluated at; None
     evaluates it at every budget point of the exact sweep of each conversation (the smallest
     budget of each step of the output; the row holds up to the next point). ``options``
@@ -168,7 +168,7 @@ def evaluate(
 
 
 def _rows(work: _Work, options: RunOptions) -> Iterator[dict[str, Any]]:
-    for rows, problems in _outcomes(work, options):
+    for rows, problems in _conversation_rows(work, options):
         if problems:
             raise InvalidRequest(problems)
         for row in rows:
@@ -179,12 +179,12 @@ def _rows(work: _Work, options: RunOptions) -> Iterator[dict[str, Any]]:
     work.show(work.total)  # the rest were done before (or could not be used)
 
 
-def _outcomes(work: _Work, options: RunOptions) -> Iterator[Outcome]:
+def _conversation_rows(work: _Work, options: RunOptions) -> Iterator[ConversationRows]:
     """Each conversation to run's rows and problems, in corpus order, on the chosen backend."""
     if options.backend == "ray":
-        from compactor.evaluation.ray_backend import ray_outcomes
+        from compactor.evaluation.ray_backend import ray_rows
 
-        return ray_outcomes(
+        return ray_rows(
             work.todo(),
             work.settings,
             work.budgets,
@@ -202,7 +202,7 @@ def _outcomes(work: _Work, options: RunOptions) -> Iterator[Outcome]:
         future=options.future,
         probe_columns=work.probe_columns,
     )
-    return local_outcomes(work.todo(), task, options.workers)
+    return local_rows(work.todo(), task, options.workers)
 
 
 def _checked_budgets(budgets: Sequence[int] | None) -> list[int] | None:
@@ -224,22 +224,22 @@ def _checked_budgets(budgets: Sequence[int] | None) -> list[int] | None:
 
 
 def _check_settings(settings: Sequence[dict[str, Any]]) -> None:
-    """Each setting must be a grid's setting; checked the way :func:`settings_grid` checks."""
+    """Each setting must be a grid's setting; checked the way :func:`grid_points` checks."""
     if not settings:
         raise ProblemError([Problem("there is no setting to evaluate", path="settings")])
     for k, setting in enumerate(settings):
-        missing = [name for name in SETTING_PARAMETERS if name not in setting]
+        missing = [name for name in GRID_PARAMETERS if name not in setting]
         if missing:
             raise ProblemError(
                 [
                     Problem(
-                        f"lacks {', '.join(missing)}; make settings with settings_grid",
+                        f"lacks {', '.join(missing)}; make settings with grid_points",
                         path=f"settings[{k}]",
                     )
                 ]
             )
         try:
-            settings_grid(setting)
+            grid_points(setting)
         except ProblemError as error:
             raise ProblemError(
                 [
@@ -263,7 +263,7 @@ def _all_done(
     if baselines:
         for strategy in BASELINES:
             for budget in baseline_budgets(settings, budgets):
-                pseudo = {name: None for name in SETTING_PARAMETERS}
+                pseudo = {name: None for name in GRID_PARAMETERS}
                 row = {**pseudo, STRATEGY: strategy, "budget_chars": budget}
                 if row_key({**row, "conversation": item.conversation}) not in skip:
                     return False

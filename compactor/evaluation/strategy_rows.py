@@ -8,8 +8,8 @@ when exactly one of the call and the result is returned (a cleared result still 
 call). With a future, ``needs`` and ``needs_met`` follow (:func:`needs_columns`): the
 continuation check, as memory-compact's rows have it, the past compacted by the strategy at
 the row's budget and judged by :func:`~compactor.analyses.outcomes.judge_outcome` (a kept
-span holds a source; a placeholder holds none). :func:`strategy_outcome` is one conversation's
-rows as a worker returns them, for :func:`~compactor.evaluation.run.local_outcomes`.
+span holds a source; a placeholder holds none). :func:`strategy_conversation_rows` is one
+conversation's rows as a worker returns them, for :func:`~compactor.evaluation.pool.local_rows`.
 """
 
 from __future__ import annotations
@@ -26,12 +26,12 @@ from compactor.analyses.pairing import tool_pairs
 from compactor.errors import InvalidRequest, Problem, ProblemError
 from compactor.evaluation.corpus import CorpusItem
 from compactor.evaluation.grid import BUDGET
-from compactor.evaluation.rows import Outcome
-from compactor.evaluation.run import local_outcomes
+from compactor.evaluation.rows import ConversationRows
+from compactor.evaluation.run import local_rows
 from compactor.input.validation import validate
 from compactor.model import Request
 from compactor.strategies import registry
-from compactor.strategies.outcome import CUT, REMOVED, VERBATIM, StrategyOutcome
+from compactor.strategies.returned import CUT, REMOVED, VERBATIM, StrategyResult
 from compactor.strategies.spec import RegisteredStrategy
 
 STRATEGY_ROW_KEYS: tuple[str, ...] = (
@@ -51,7 +51,7 @@ STRATEGY_ROW_KEYS: tuple[str, ...] = (
 NEEDS_KEYS: tuple[str, ...] = ("needs", "needs_met")
 
 
-def strategy_settings(
+def strategy_grid_points(
     strategy: RegisteredStrategy,
     params: Mapping[str, Any] | None = None,
     grid: Mapping[str, Sequence[Any]] | None = None,
@@ -97,18 +97,18 @@ def strategy_rows(
     rows = []
     for setting in settings:
         for budget in sorted(budgets or [request.params.budget_chars]):
-            outcome = strategy.apply(request, budget, setting)
-            alive = [m.kept != REMOVED for m in outcome.messages] or [False] * len(request.contents)
-            kept = sum(any(_holds(outcome, o, a.text) for o in a.occurrences) for a in anchors)
+            result = strategy.apply(request, budget, setting)
+            alive = [m.kept != REMOVED for m in result.messages] or [False] * len(request.contents)
+            kept = sum(any(_holds(result, o, a.text) for o in a.occurrences) for a in anchors)
             row = {
                 "conversation": item.conversation,
                 "strategy": strategy.name,
                 "strategy_params": dict(setting),
                 BUDGET: budget,
-                "output_chars": outcome.output_chars,
-                "output_messages": outcome.output_messages,
-                "budget_met": outcome.budget_met,
-                "replaced_messages": outcome.replaced_messages,
+                "output_chars": result.output_chars,
+                "output_messages": result.output_messages,
+                "budget_met": result.budget_met,
+                "replaced_messages": result.replaced_messages,
                 "anchors": len(anchors),
                 "anchors_kept": kept,
                 "tool_pairs_broken": sum(alive[c] != alive[r] for c, r, _ in pairs),
@@ -132,20 +132,20 @@ def needs_columns(
     strategy could not run."""
     if past is None or needs is None:
         return dict.fromkeys(NEEDS_KEYS)
-    outcome = strategy.apply(past, budget, setting)
-    if not outcome.available:
+    result = strategy.apply(past, budget, setting)
+    if not result.available:
         return dict.fromkeys(NEEDS_KEYS)
-    judged = judge_outcome(needs, outcome)
+    judged = judge_outcome(needs, result)
     return {"needs": judged.needs, "needs_met": judged.met}
 
 
-def strategy_outcome(
+def strategy_conversation_rows(
     item: CorpusItem,
     name: str,
     settings: Sequence[Mapping[str, Any]],
     budgets: Sequence[int] | None,
     future: int | None = DEFAULT_FUTURE,
-) -> Outcome:
+) -> ConversationRows:
     """:func:`strategy_rows` of one conversation for the strategy registered as ``name``, or
     the problems of its request, each naming it (a worker returns them as values)."""
     try:
@@ -173,11 +173,11 @@ def evaluate_strategy(
     Raises InvalidRequest (naming the conversation) for an invalid request."""
     registry.get(name)  # an unknown name fails here, by name
     task = functools.partial(
-        strategy_outcome, name=name, settings=settings, budgets=budgets, future=future
+        strategy_conversation_rows, name=name, settings=settings, budgets=budgets, future=future
     )
     if progress:
         progress(0, len(items))
-    for done, (found, problems) in enumerate(local_outcomes(items, task, workers), start=1):
+    for done, (found, problems) in enumerate(local_rows(items, task, workers), start=1):
         if problems:
             raise InvalidRequest(problems)
         yield from found
@@ -192,11 +192,11 @@ def _past(request: Request, future: int) -> Request | None:
         return None
 
 
-def _holds(outcome: StrategyOutcome, occurrence: Any, text: str) -> bool:
+def _holds(result: StrategyResult, occurrence: Any, text: str) -> bool:
     index, end = occurrence[0], occurrence[2]
-    if not outcome.messages:
+    if not result.messages:
         return False
-    m = outcome.messages[index]
+    m = result.messages[index]
     if m.kept == REMOVED or m.content is None:
         return False
     if m.kept == VERBATIM:

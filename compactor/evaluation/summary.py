@@ -38,10 +38,10 @@ from compactor.analyses.outcomes.baselines import KEEP_LAST, RANDOM
 from compactor.analyses.sweeps import BUDGET_RANGE
 from compactor.evaluation.grid import (
     BUDGET,
+    GRID_PARAMETERS,
     MEMORY_COMPACT,
-    SETTING_PARAMETERS,
     STRATEGY,
-    setting_key,
+    grid_point_key,
 )
 
 #: The budgets sweep rows are summarised at by default: 1-2-5 steps over the schema's range,
@@ -75,7 +75,7 @@ def summarise(
     rows = list(rows)
     feed = SummaryFeed(budgets)
     for row in rows:
-        feed.first_seen.setdefault(setting_key(row), len(feed.first_seen))
+        feed.first_seen.setdefault(grid_point_key(row), len(feed.first_seen))
     feed.take(_read_at(rows, sorted(budgets)))
     return feed.summaries()
 
@@ -98,7 +98,7 @@ class SummaryFeed:
         self._met_from: list[int | None] = []  # sweep rows: one budget per conversation, setting
 
     def add(self, row: Mapping[str, Any]) -> None:
-        setting = setting_key(row)
+        setting = grid_point_key(row)
         self.first_seen.setdefault(setting, len(self.first_seen))
         if self.budgets is None:
             self._group((*setting, row[BUDGET])).add(row)
@@ -154,7 +154,7 @@ def met_from(rows: Iterable[Mapping[str, Any]]) -> list[int | None]:
     steps: dict[tuple[Any, ...], list[tuple[int, int]]] = defaultdict(list)
     for row in rows:
         if not _is_baseline(row):
-            steps[(row["conversation"], *setting_key(row))].append(
+            steps[(row["conversation"], *grid_point_key(row))].append(
                 (row[BUDGET], row["output_chars"])
             )
     found: list[int | None] = []
@@ -231,7 +231,7 @@ def rows_in_force(
     groups: dict[tuple[Any, ...], list[Mapping[str, Any]]] = defaultdict(list)
     ordered = sorted(budgets)
     for row in rows:
-        groups[(row["conversation"], *setting_key(row))].append(row)
+        groups[(row["conversation"], *grid_point_key(row))].append(row)
     chosen: set[int] = set()
     for found in groups.values():
         found.sort(key=lambda r: r[BUDGET])
@@ -253,7 +253,7 @@ def _read_at(
         lambda: defaultdict(list)
     )
     for row in rows:
-        steps[setting_key(row)][row["conversation"]].append(row)
+        steps[grid_point_key(row)][row["conversation"]].append(row)
     groups: dict[tuple[Any, ...], list[Mapping[str, Any]]] = {}
     for setting, conversations in steps.items():
         for budget in budgets:
@@ -314,7 +314,7 @@ class _Group:
                 found.append(row[f"probes_{kind}"])
 
     def summary(self, key: tuple[Any, ...]) -> dict[str, Any]:
-        setting = dict(zip(SETTING_PARAMETERS, key[1:-1], strict=True))
+        setting = dict(zip(GRID_PARAMETERS, key[1:-1], strict=True))
         if setting["keep_roles"] is not None:
             setting["keep_roles"] = list(setting["keep_roles"])
         chars = np.asarray(self.chars, dtype=np.float64)

@@ -1,6 +1,8 @@
 """Integrations: the chosen setting leaves the explorer for an agent.
 
-- :mod:`.setting`: the setting (strategy, parameters, one budget) and its ``compaction.toml``;
+- the setting (strategy, parameters, one budget) and its ``compaction.toml``, re-exported from
+  its home below this layer, :mod:`compactor.strategies.setting` (the CLI, the corpus grid and
+  the explorer read it there);
 - :mod:`.shrink`: ``shrink(messages, setting)``, the one call an agent makes, and its report;
 - ``ShrinkMiddleware`` (:mod:`.langchain_middleware`, the langchain extra): a LangChain v1
   agent middleware whose ``before_model`` shrinks the state's messages;
@@ -14,8 +16,8 @@ one without its extra raises :class:`IntegrationUnavailable` with the command th
 from typing import Any
 
 from compactor.errors import IntegrationUnavailable
-from compactor.integrations.report import ShrinkReport
-from compactor.integrations.setting import (
+from compactor.integrations.shrink_report import ShrinkReport
+from compactor.strategies.setting import (
     FILE_NAME,
     Setting,
     SettingError,
@@ -23,7 +25,6 @@ from compactor.integrations.setting import (
     setting_from_toml,
     setting_toml,
 )
-from compactor.integrations.shrink import ShrinkError, Shrunk, shrink, shrink_with_report
 
 #: The integrations that need an extra: name -> (module, extra, what needs it).
 _LAZY = {

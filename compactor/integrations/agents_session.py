@@ -26,8 +26,8 @@ from typing import Any
 
 from agents.memory import Session
 
-from compactor.integrations.report import ShrinkReport
 from compactor.integrations.shrink import RESPONSES, SettingLike, as_setting, shrink_with_report
+from compactor.integrations.shrink_report import ShrinkReport
 
 
 class ShrinkingSession:

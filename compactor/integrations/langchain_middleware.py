@@ -19,15 +19,15 @@ from langchain.agents.middleware import AgentMiddleware, AgentState
 from langchain_core.messages import RemoveMessage
 from langgraph.graph.message import REMOVE_ALL_MESSAGES
 
-from compactor.integrations.report import ShrinkReport
 from compactor.integrations.shrink import SettingLike, as_setting, shrink_with_report
+from compactor.integrations.shrink_report import ShrinkReport
 
 
 class ShrinkMiddleware(AgentMiddleware):
     """Shrink the agent's messages with ``setting`` before every model call.
 
     Args:
-        setting: a :class:`~compactor.integrations.Setting`, its dict, or the path of a
+        setting: a :class:`~compactor.strategies.Setting`, its dict, or the path of a
             ``compaction.toml`` (read once, here).
         lossy_fixes: past the request's limits (200 messages, 8,000 characters a message), keep
             the last 200 and cut longer contents instead of failing the agent's turn.

@@ -41,10 +41,10 @@ from compactor.formats import FORMATS, Conversion, apply_fixes, convert, detect_
 from compactor.formats import responses as responses_format
 from compactor.input.validation import validate
 from compactor.integrations.budget import MEMORY_COMPACT, TokenFit, fit_tokens
-from compactor.integrations.report import ShrinkReport, report_of, unchanged_report
-from compactor.integrations.setting import Setting, SettingError, load_setting
+from compactor.integrations.shrink_report import ShrinkReport, report_of, unchanged_report
 from compactor.strategies import apply_strategy
-from compactor.strategies.outcome import REMOVED, StrategyOutcome
+from compactor.strategies.returned import REMOVED, StrategyResult
+from compactor.strategies.setting import Setting, SettingError, load_setting
 
 #: What ``setting`` may be: a Setting, its dict, or the path of a ``compaction.toml``.
 SettingLike = Setting | Mapping[str, Any] | str | os.PathLike
@@ -215,7 +215,7 @@ _PENDING = ("too-many-messages", "content-too-long")
 
 
 def _as_response(
-    outcome: StrategyOutcome, request: Mapping[str, Any]
+    outcome: StrategyResult, request: Mapping[str, Any]
 ) -> tuple[dict[str, Any], dict[str, Any]]:
     """A strategy's outcome as the export reads a response, and the request it is exported
     against: a replaced message's new content stands for its original, so its call lines are

@@ -25,7 +25,6 @@ from compactor.providers.base import (
     ProviderRefused,
     ProviderTimeout,
 )
-from compactor.providers.calls import run_sync
 from compactor.providers.config import (
     ANTHROPIC,
     COMMAND_LINE,
@@ -38,6 +37,7 @@ from compactor.providers.config import (
     load_providers,
     parse_providers,
 )
+from compactor.providers.http_client import run_sync
 from compactor.providers.registry import ProviderRegistry, provider_for
 
 __all__ = [

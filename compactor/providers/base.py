@@ -4,8 +4,8 @@ A :class:`Provider` wraps an official client library (``openai`` or ``anthropic`
 extra), imported when the provider is first called. The key is read from the environment
 variable its configuration names at each call, and lives only inside that call's client. A call
 is async (:meth:`Provider.acomplete`; :meth:`Provider.complete` runs it from synchronous code)
-and ends within its deadline whatever the server does (:mod:`compactor.providers.calls`). Every
-failure of the call becomes a :class:`ProviderError` whose message names the provider and what
+and ends within its deadline whatever the server does (:mod:`compactor.providers.http_client`).
+Every failure of the call becomes a :class:`ProviderError` whose message names the provider and what
 to do, never the key (any text from the provider is searched for the key in every form and
 redacted, :mod:`compactor.providers.redaction`), and never chains the library's exception (which
 holds the HTTP request and its headers).
@@ -27,7 +27,8 @@ from typing import Any
 
 from compactor.errors import Problem, ProblemError
 from compactor.providers.answers import WrongShape
-from compactor.providers.calls import (
+from compactor.providers.config import ProviderConfig
+from compactor.providers.http_client import (
     AnswerTooLarge,
     Attempts,
     bounded_client,
@@ -35,7 +36,6 @@ from compactor.providers.calls import (
     run_sync,
     ssl_context,
 )
-from compactor.providers.config import ProviderConfig
 from compactor.providers.redaction import Redactor
 from compactor.wording import install_command
 

@@ -2,7 +2,7 @@
 
 ``POST /v1/memory-compact`` returns exactly :func:`compactor.compact`'s response,
 ``POST /v1/context/trim`` the seed-003 trim, ``GET /healthz`` a liveness check and ``/docs`` the
-OpenAPI documentation. Errors: see :mod:`compactor.service.errors`.
+OpenAPI documentation. Errors: see :mod:`compactor.service.edge`.
 """
 
 from compactor.service.app import (
@@ -17,7 +17,7 @@ from compactor.service.app import (
     create_app,
     create_app_from_environment,
 )
-from compactor.service.errors import ERROR_SCHEMA, TITLES
+from compactor.service.edge import ERROR_SCHEMA, TITLES
 
 __all__ = [
     "COMPACT_PATH",

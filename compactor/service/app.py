@@ -6,7 +6,7 @@ for a body over the size limit (refused before it is read whole), 415 for a cont
 than JSON, 422 for a request that breaks the schema (its violations with their JSON paths), 404
 and 405 for a wrong path or method (a trailing slash is a wrong path: no redirects), and a 500
 without details for anything unexpected; all in the one shape of
-:mod:`compactor.service.errors`. Every response says ``X-Content-Type-Options: nosniff``; the
+:mod:`compactor.service.edge`. Every response says ``X-Content-Type-Options: nosniff``; the
 documentation at ``/docs`` loads nothing from another origin.
 
 A body of at least ``offload_bytes`` is parsed and compacted in a compute process
@@ -30,7 +30,7 @@ from compactor.engine.pipeline import compact
 from compactor.errors import Problem
 from compactor.service import docs, llm_routes, openapi
 from compactor.service.compute import ComputePool, default_processes
-from compactor.service.errors import (
+from compactor.service.edge import (
     INTERNAL_ERROR,
     NOSNIFF,
     TITLES,
@@ -205,7 +205,7 @@ def _add_operation_routes(app: FastAPI) -> None:
 
 
 def _add_error_handlers(app: FastAPI) -> None:
-    """Every error in the one shape of :mod:`compactor.service.errors`: the service's own, the
+    """Every error in the one shape of :mod:`compactor.service.edge`: the service's own, the
     framework's 404 and 405 (and any other HTTP error it raises), and a 500 without details."""
 
     @app.exception_handler(ServiceError)

@@ -45,8 +45,8 @@ from compactor.providers import (
     ProviderTimeout,
 )
 from compactor.service import openapi
-from compactor.service.errors import TITLES as SERVICE_TITLES
-from compactor.service.errors import (
+from compactor.service.edge import TITLES as SERVICE_TITLES
+from compactor.service.edge import (
     ServiceError,
     check_content_type,
     error_body,

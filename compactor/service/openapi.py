@@ -16,7 +16,7 @@ from fastapi.openapi.utils import get_openapi
 
 from compactor.contract import INPUT_SCHEMA
 from compactor.errors import InvalidRequest, Problem
-from compactor.service.errors import (
+from compactor.service.edge import (
     ERROR_SCHEMA,
     INTERNAL_ERROR,
     TITLES,

@@ -18,13 +18,13 @@ from compactor.strategies.langchain_trim import (
     INSTALL_HINT as LANGCHAIN_HINT,
 )
 from compactor.strategies.lineup import (
+    DROP_OLDEST,
     KEEP_LAST,
     LANGCHAIN,
     MEMORY_COMPACT,
-    SEED_TRIM,
     SEMANTIC_DEDUPE,
     StrategyComparison,
-    StrategyOutcome,
+    StrategyResult,
     compare_strategies,
 )
 from compactor.strategies.llm_compact import (
@@ -32,9 +32,8 @@ from compactor.strategies.llm_compact import (
     cache_key,
     llm_compact,
 )
-from compactor.strategies.outcome import (
-    REPLACED,
-    StrategyMessage,
+from compactor.strategies.registry import (
+    OLD_NAMES as OLD_STRATEGY_NAMES,
 )
 from compactor.strategies.registry import (
     STRATEGIES,
@@ -47,10 +46,28 @@ from compactor.strategies.registry import (
     available as strategy_available,
 )
 from compactor.strategies.registry import (
+    current_name as current_strategy_name,
+)
+from compactor.strategies.registry import (
     get as get_strategy,
 )
 from compactor.strategies.registry import (
     names as strategy_names,
+)
+from compactor.strategies.registry import (
+    renamed_notice as strategy_renamed_notice,
+)
+from compactor.strategies.returned import (
+    REPLACED,
+    StrategyMessage,
+)
+from compactor.strategies.setting import FILE_NAME as SETTING_FILE_NAME
+from compactor.strategies.setting import (
+    Setting,
+    SettingError,
+    load_setting,
+    setting_from_toml,
+    setting_toml,
 )
 from compactor.strategies.spec import (
     Parameter,
@@ -65,26 +82,35 @@ __all__ = [
     "LANGCHAIN_HINT",
     "LLMCompact",
     "MEMORY_COMPACT",
+    "OLD_STRATEGY_NAMES",
     "Parameter",
     "REPLACED",
     "RegisteredStrategy",
+    "SETTING_FILE_NAME",
     "STRATEGIES",
+    "Setting",
+    "SettingError",
     "Source",
     "StrategyMessage",
     "StrategyParameterError",
-    "SEED_TRIM",
+    "DROP_OLDEST",
     "SEMANTIC_DEDUPE",
     "StrategyComparison",
-    "StrategyOutcome",
+    "StrategyResult",
     "apply_strategy",
     "cache_key",
     "compare_strategies",
+    "current_strategy_name",
     "get_strategy",
     "keep_last_count",
+    "load_setting",
     "llm_compact",
     "register",
+    "setting_from_toml",
+    "setting_toml",
     "strategy_available",
     "strategy_names",
+    "strategy_renamed_notice",
     "trim_context",
     "trim_token_counter",
 ]

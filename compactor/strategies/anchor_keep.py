@@ -28,12 +28,12 @@ from typing import Any
 from compactor.contract import PIN_REASON_TEXT
 from compactor.input.validation import validate
 from compactor.model import Request
-from compactor.strategies.outcome import (
+from compactor.strategies.returned import (
     CUT,
     REMOVED,
     VERBATIM,
     StrategyMessage,
-    StrategyOutcome,
+    StrategyResult,
     estimated_tokens,
 )
 from compactor.text.salient import UNIT_CHARS, salient_terms, units
@@ -183,10 +183,10 @@ def apply(
     return AnchorKeepResult(request, budget, options, tuple(messages))
 
 
-def outcome(
+def lineup_result(
     request: Request, budget_chars: int | None = None, params: Mapping[str, Any] | None = None
-) -> StrategyOutcome:
-    """anchor-keep as one outcome of the strategies' lineup: messages kept, cut or removed; a
+) -> StrategyResult:
+    """anchor-keep as one result of the strategies' lineup: messages kept, cut or removed; a
     cut message's ``chars`` are its kept spans' characters (not a prefix length) and its
     ``spans`` list them, so the judge reads what it really kept."""
     result = apply(request, budget_chars, params)
@@ -212,7 +212,7 @@ def outcome(
         + (", then recent context" if options["fill_recent"] else "")
     )
     returned = [c for c in result.contents if c is not None]
-    return StrategyOutcome(
+    return StrategyResult(
         key=KEY,
         name=NAME,
         how=how,

@@ -36,12 +36,12 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from compactor.model import Request
-from compactor.strategies.outcome import StrategyOutcome
+from compactor.strategies.returned import StrategyResult
 from compactor.strategies.spec import Parameter, RegisteredStrategy, Source
 from compactor.strategies.tool_uses import (
     budget_tokens,
     clear_input,
-    peer_outcome,
+    peer_result,
     tool_uses,
     total_tokens,
 )
@@ -144,19 +144,19 @@ def _trigger(params: Mapping[str, Any], given: frozenset[str], budget: int) -> i
 
 def _run_anthropic(
     request: Request, budget: int, params: Mapping[str, Any], given: frozenset[str]
-) -> StrategyOutcome:
+) -> StrategyResult:
     used = {**params, "trigger": _trigger(params, given, budget)}
     out = anthropic_clear(request.roles, request.contents, [m.id for m in request.messages], **used)
     how = (
         f"clear_tool_uses_20250919 with trigger {used['trigger']} input tokens, keep "
         f"{used['keep']} tool uses; placeholder {ANTHROPIC_PLACEHOLDER!r} (assumed)"
     )
-    return peer_outcome(ANTHROPIC, "Anthropic context editing", how, used, request, out, budget)
+    return peer_result(ANTHROPIC, "Anthropic context editing", how, used, request, out, budget)
 
 
 def _run_langchain(
     request: Request, budget: int, params: Mapping[str, Any], given: frozenset[str]
-) -> StrategyOutcome:
+) -> StrategyResult:
     used = {**params, "trigger": _trigger(params, given, budget)}
     out = langchain_clear(request.roles, request.contents, [m.id for m in request.messages], **used)
     how = (
@@ -164,7 +164,7 @@ def _run_langchain(
         f"placeholder={used['placeholder']!r})"
     )
     name = "LangChain ContextEditingMiddleware"
-    return peer_outcome(LANGCHAIN, name, how, used, request, out, budget)
+    return peer_result(LANGCHAIN, name, how, used, request, out, budget)
 
 
 def _common(clear_at_least: Parameter) -> tuple[Parameter, ...]:

@@ -1,4 +1,6 @@
-"""The trim strategy of seeds/003: keep the last N, drop tool parts, fit a token estimate.
+"""The trim strategy of seeds/003, registered as drop-oldest: keep the last N, drop tool parts,
+drop the oldest messages until a token estimate fits (the seed's own names, ``trim_context`` and
+its camelCase options, are kept here).
 
 Request: ``messages`` plus optional ``keepLastMessages``, ``dropToolParts`` (default false) and
 ``maxTokensEstimate``. ``keepLastMessages`` and ``dropToolParts`` apply first; then the oldest
@@ -32,6 +34,11 @@ from compactor.errors import InvalidRequest
 from compactor.input.schema_check import Report, Schema, check_request, finish
 from compactor.input.writable import json_value_problems
 from compactor.text.tokens import CHARS_PER_TOKEN, DEFAULT_ENCODING, count_tokens, tokenizer
+
+#: The strategy's name (its registry key and its replay name): it drops the oldest messages
+#: until the estimate fits. It was "seed-trim" in the registry and "trim" in the replay; both
+#: old names still work (:data:`compactor.strategies.registry.OLD_NAMES`).
+DROP_OLDEST = "drop-oldest"
 
 TRIM_REQUEST_SCHEMA: dict[str, Any] = {
     "type": "object",

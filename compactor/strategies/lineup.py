@@ -4,7 +4,7 @@ The strategies come from :mod:`~compactor.strategies.registry`, in its order: me
 (the request's parameters at that budget), keep the last N messages, the trim of seeds/003,
 LangChain's ``trim_messages`` (when langchain-core is installed), then the peers' strategies,
 each with the budget mapped to its own trigger (its registry entry says how). Each
-:class:`StrategyOutcome` says how the strategy returned each input message (verbatim, cut,
+:class:`StrategyResult` says how the strategy returned each input message (verbatim, cut,
 replaced or removed), what it returns, and its totals in characters and in estimated tokens.
 """
 
@@ -17,25 +17,25 @@ from typing import Any
 from compactor.input.validation import validate
 from compactor.model import Request
 from compactor.strategies import registry
-from compactor.strategies.baselines import (
+from compactor.strategies.first_lineup import (
+    DROP_OLDEST,
     KEEP_LAST,
     LANGCHAIN,
     MEMORY_COMPACT,
-    SEED_TRIM,
     SEMANTIC_DEDUPE,
+    drop_oldest,
     keep_last,
     langchain,
     memory_compact,
-    seed_trim,
     semantic_memory_compact,
 )
-from compactor.strategies.outcome import (
+from compactor.strategies.returned import (
     CUT,
     REMOVED,
     REPLACED,
     VERBATIM,
     StrategyMessage,
-    StrategyOutcome,
+    StrategyResult,
     estimated_tokens,
 )
 from compactor.text.profile import TextAnalysis
@@ -47,18 +47,18 @@ __all__ = [
     "MEMORY_COMPACT",
     "REMOVED",
     "REPLACED",
-    "SEED_TRIM",
+    "DROP_OLDEST",
     "SEMANTIC_DEDUPE",
     "VERBATIM",
     "StrategyComparison",
     "StrategyMessage",
-    "StrategyOutcome",
+    "StrategyResult",
     "compare_strategies",
     "default_lineup",
     "keep_last",
     "langchain",
     "memory_compact",
-    "seed_trim",
+    "drop_oldest",
     "semantic_memory_compact",
 ]
 
@@ -69,14 +69,14 @@ class StrategyComparison:
     input_messages: int
     input_chars: int
     input_tokens_estimate: int
-    outcomes: tuple[StrategyOutcome, ...]
+    results: tuple[StrategyResult, ...]
 
-    def outcome(self, key: str) -> StrategyOutcome:
-        return next(o for o in self.outcomes if o.key == key)
+    def result(self, key: str) -> StrategyResult:
+        return next(o for o in self.results if o.key == key)
 
     def rows(self) -> list[dict[str, Any]]:
         """One row per input message: index, role, original_chars, then each strategy's kept."""
-        available = [o for o in self.outcomes if o.available]
+        available = [o for o in self.results if o.available]
         rows = []
         for k in range(self.input_messages):
             first = available[0].messages[k]
@@ -128,21 +128,21 @@ def compare_strategies(
         lineup.append(SEMANTIC_DEDUPE)
     trim = {"keepLastMessages": keep_last_messages, "dropToolParts": drop_tool_parts}
     trim["encoding"] = trim_encoding
-    outcomes = []
+    results = []
     for name in lineup:
         strategy = registry.get(name)
         if name == MEMORY_COMPACT and name not in params:
-            outcomes.append(memory_compact(request, analysis))  # reuses the page's analysis
+            results.append(memory_compact(request, analysis))  # reuses the page's analysis
         elif name == SEMANTIC_DEDUPE and semantic_threshold is not None:
-            outcomes.append(semantic_memory_compact(request, semantic_threshold, analysis))
-        elif name == SEED_TRIM and name not in params:
-            outcomes.append(strategy.apply(request, budget, trim))
+            results.append(semantic_memory_compact(request, semantic_threshold, analysis))
+        elif name == DROP_OLDEST and name not in params:
+            results.append(strategy.apply(request, budget, trim))
         else:
-            outcomes.append(strategy.apply(request, budget, params.get(name, strategy.lineup)))
+            results.append(strategy.apply(request, budget, params.get(name, strategy.lineup)))
     return StrategyComparison(
         budget,
         len(request.contents),
         sum(map(len, request.contents)),
         estimated_tokens(request.contents),
-        tuple(outcomes),
+        tuple(results),
     )

@@ -34,8 +34,8 @@ from typing import Any
 from compactor.errors import InvalidRequest, Problem
 from compactor.input.validation import Schema, schema_problems
 from compactor.providers.base import Provider
-from compactor.providers.calls import run_sync
 from compactor.providers.config import ProviderConfig
+from compactor.providers.http_client import run_sync
 from compactor.strategies.chunked_summary import CannotSummarize, Summary, summarise
 from compactor.strategies.context_trim import TRIM_REQUEST_SCHEMA, estimate_tokens, trim_context
 from compactor.strategies.summary_prompt import (

@@ -23,9 +23,9 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from compactor.model import Request
-from compactor.strategies.outcome import StrategyOutcome
+from compactor.strategies.returned import StrategyResult
 from compactor.strategies.spec import Parameter, RegisteredStrategy, Source
-from compactor.strategies.tool_uses import peer_outcome
+from compactor.strategies.tool_uses import peer_result
 
 KEY = "observation-masking"
 DEFAULT_N = 10
@@ -54,10 +54,10 @@ def mask_observations(
 
 def _run(
     request: Request, budget: int, params: Mapping[str, Any], given: frozenset[str]
-) -> StrategyOutcome:
+) -> StrategyResult:
     out = mask_observations(request.roles, request.contents, params["n"])
     how = f"tool results older than the last {params['n']} turns masked"
-    return peer_outcome(KEY, "observation masking", how, params, request, out, budget)
+    return peer_result(KEY, "observation masking", how, params, request, out, budget)
 
 
 STRATEGY = RegisteredStrategy(

@@ -10,8 +10,8 @@ Assumed here (unpublished): system and developer messages are the ``instructions
 never dropped; the other messages are dropped oldest first until the estimate fits; a tool
 result whose call was dropped is dropped too (the API rejects a ``function_call_output``
 without its call); the last message is never dropped (when it alone does not fit, the API
-would fail: the outcome then does not meet the budget). With ``"disabled"`` the history is
-returned whole; when it does not fit, the API would fail, and the outcome says the budget was
+would fail: the result then does not meet the budget). With ``"disabled"`` the history is
+returned whole; when it does not fit, the API would fail, and the result says the budget was
 not met.
 
 At the same budget: the context window is the budget in tokens, ``ceil(budget_chars / 4)``
@@ -25,11 +25,11 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from compactor.model import Request
-from compactor.strategies.outcome import StrategyOutcome
+from compactor.strategies.returned import StrategyResult
 from compactor.strategies.spec import Parameter, RegisteredStrategy, Source
 from compactor.strategies.tool_uses import (
     budget_tokens,
-    peer_outcome,
+    peer_result,
     tokens,
     tool_uses,
 )
@@ -73,7 +73,7 @@ def truncate_auto(
 
 def _run(
     request: Request, budget: int, params: Mapping[str, Any], given: frozenset[str]
-) -> StrategyOutcome:
+) -> StrategyResult:
     window = params["context_window"]
     window = budget_tokens(budget) if window is None else window
     used = {**params, "context_window": window}
@@ -84,7 +84,7 @@ def _run(
     else:
         out = dict(enumerate(request.contents))
         how = 'truncation="disabled": the whole input (the API fails with 400 when it is over)'
-    return peer_outcome(KEY, "OpenAI truncation", how, used, request, out, budget)
+    return peer_result(KEY, "OpenAI truncation", how, used, request, out, budget)
 
 
 STRATEGY = RegisteredStrategy(

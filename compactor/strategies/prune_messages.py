@@ -28,17 +28,21 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from compactor.model import Request
-from compactor.strategies.outcome import StrategyOutcome
+from compactor.strategies.returned import StrategyResult
 from compactor.strategies.spec import Parameter, RegisteredStrategy, Source
-from compactor.strategies.tool_uses import CALL_LINE, peer_outcome
+from compactor.strategies.tool_uses import CALL_LINE, peer_result
 
 KEY = "vercel-prune"
 _BEFORE_LAST = re.compile(r"before-last-(\d+)-messages")
 BLANK = "\n\n"
 
 
-def keep_last_count(tool_calls: str) -> int | None:
-    """How many last messages a ``toolCalls`` value spares: None for ``'all'``."""
+def messages_spared(tool_calls: str) -> int | None:
+    """How many last messages a ``toolCalls`` value spares: None for ``'all'``.
+
+    >>> messages_spared("before-last-2-messages"), messages_spared("before-last-message")
+    (2, 1)
+    """
     if tool_calls == "all":
         return None
     if tool_calls == "before-last-message":
@@ -64,7 +68,7 @@ def prune_messages(
     """
     out = dict(enumerate(contents))
     if tool_calls != "none":
-        n = keep_last_count(tool_calls)
+        n = messages_spared(tool_calls)
         spared = range(len(contents) - n, len(contents)) if n else range(0)
         kept_ids = {ids[i] for i in spared if roles[i] == "tool" and ids[i]}
         for i in spared:
@@ -122,7 +126,7 @@ def _without_calls(content: str, kept_ids: set[str | None]) -> str:
 
 def _run(
     request: Request, budget: int, params: Mapping[str, Any], given: frozenset[str]
-) -> StrategyOutcome:
+) -> StrategyResult:
     out = prune_messages(
         request.roles,
         request.contents,
@@ -132,7 +136,7 @@ def _run(
         empty_messages=params["emptyMessages"],
     )
     how = ", ".join(f"{k}: {v!r}" for k, v in params.items() if v is not None)
-    return peer_outcome(KEY, "AI SDK pruneMessages", how, params, request, out, budget)
+    return peer_result(KEY, "AI SDK pruneMessages", how, params, request, out, budget)
 
 
 _WHICH = ("all", "before-last-message", "none")

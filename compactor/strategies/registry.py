@@ -4,8 +4,8 @@
 >>> from compactor import validate
 >>> from compactor.samples import load_sample
 >>> strategy = get("keep-last")
->>> outcome = strategy.apply(validate(load_sample("dispatcher").request), 300)
->>> outcome.kept, outcome.budget_met
+>>> result = strategy.apply(validate(load_sample("dispatcher").request), 300)
+>>> result.kept, result.budget_met
 ((2, 3, 4, 5), True)
 
 A strategy of our own is added with :func:`register` (its module defines a
@@ -23,14 +23,14 @@ from compactor.input.validation import validate
 from compactor.model import Request
 from compactor.strategies import (
     anchor_keep,
-    baselines,
     context_editing,
+    first_lineup,
     observation_masking,
     openai_truncation,
     prune_messages,
 )
 from compactor.strategies.langchain_trim import langchain_available
-from compactor.strategies.outcome import StrategyOutcome
+from compactor.strategies.returned import StrategyResult
 from compactor.strategies.semantic_dedupe import DEFAULT_THRESHOLD
 from compactor.strategies.spec import (
     Parameter,
@@ -56,23 +56,23 @@ def _ids(request: Request) -> list[str | None]:
 
 def _memory_compact(
     request: Request, budget: int, params: Mapping[str, Any], given: frozenset[str]
-) -> StrategyOutcome:
+) -> StrategyResult:
     overrides = {k: v for k, v in params.items() if k in given}
     if overrides or budget != request.params.budget_chars:
         request = validate({**request.to_dict(), **overrides, "budget_chars": budget})
-    return baselines.memory_compact(request)
+    return first_lineup.memory_compact(request)
 
 
 def _keep_last(
     request: Request, budget: int, params: Mapping[str, Any], given: frozenset[str]
-) -> StrategyOutcome:
-    return baselines.keep_last(request.roles, request.contents, budget, _ids(request))
+) -> StrategyResult:
+    return first_lineup.keep_last(request.roles, request.contents, budget, _ids(request))
 
 
-def _seed_trim(
+def _drop_oldest(
     request: Request, budget: int, params: Mapping[str, Any], given: frozenset[str]
-) -> StrategyOutcome:
-    return baselines.seed_trim(
+) -> StrategyResult:
+    return first_lineup.drop_oldest(
         request.roles,
         request.contents,
         budget,
@@ -85,23 +85,25 @@ def _seed_trim(
 
 def _langchain_trim(
     request: Request, budget: int, params: Mapping[str, Any], given: frozenset[str]
-) -> StrategyOutcome:
-    return baselines.langchain(request.roles, request.contents, budget, _ids(request))
+) -> StrategyResult:
+    return first_lineup.langchain(request.roles, request.contents, budget, _ids(request))
 
 
 def _anchor_keep(
     request: Request, budget: int, params: Mapping[str, Any], given: frozenset[str]
-) -> StrategyOutcome:
+) -> StrategyResult:
     # keep_last_n and keep_roles at None are the request's own
-    return anchor_keep.outcome(request, budget, {k: v for k, v in params.items() if v is not None})
+    return anchor_keep.lineup_result(
+        request, budget, {k: v for k, v in params.items() if v is not None}
+    )
 
 
 def _semantic(
     request: Request, budget: int, params: Mapping[str, Any], given: frozenset[str]
-) -> StrategyOutcome:
+) -> StrategyResult:
     if budget != request.params.budget_chars:
         request = validate({**request.to_dict(), "budget_chars": budget})
-    return baselines.semantic_memory_compact(request, params["semantic_threshold"])
+    return first_lineup.semantic_memory_compact(request, params["semantic_threshold"])
 
 
 _SPEC = Source(
@@ -121,6 +123,12 @@ _CONTRACT = (
 _STRATEGIES: dict[str, RegisteredStrategy] = {}
 #: Every registered strategy by name, in the order the lineup shows them (read-only).
 STRATEGIES: Mapping[str, RegisteredStrategy] = MappingProxyType(_STRATEGIES)
+#: Names a strategy was known by before it was renamed (docs/glossary.md), each with its name
+#: now: the old name still works wherever a strategy is named (:func:`get`, a
+#: ``compaction.toml``, ``--strategy``), and the one who used it is told the new name.
+OLD_NAMES: Mapping[str, str] = MappingProxyType(
+    {"seed-trim": first_lineup.DROP_OLDEST, "trim": first_lineup.DROP_OLDEST}
+)
 
 
 def register(strategy: RegisteredStrategy) -> RegisteredStrategy:
@@ -131,10 +139,29 @@ def register(strategy: RegisteredStrategy) -> RegisteredStrategy:
     return strategy
 
 
+def current_name(name: str) -> str:
+    """``name`` as the registry spells it now: an old name (:data:`OLD_NAMES`) becomes its new
+    one, any other name stays as it is."""
+    return OLD_NAMES.get(name, name) if isinstance(name, str) else name
+
+
+def renamed_notice(name: str) -> str | None:
+    """What to tell someone who used the old name ``name``, or None for a current name.
+
+    >>> renamed_notice("seed-trim")
+    'the strategy "seed-trim" is now called "drop-oldest" (the old name still works)'
+    """
+    new = current_name(name)
+    if new == name:
+        return None
+    return f'the strategy "{name}" is now called "{new}" (the old name still works)'
+
+
 def get(name: str) -> RegisteredStrategy:
-    """The strategy registered as ``name``; StrategyParameterError lists the names otherwise."""
+    """The strategy registered as ``name`` (or once known as ``name``, :data:`OLD_NAMES`);
+    StrategyParameterError lists the names otherwise."""
     try:
-        return _STRATEGIES[name]
+        return _STRATEGIES[current_name(name)]
     except KeyError:
         known = ", ".join(_STRATEGIES)
         raise StrategyParameterError(
@@ -150,9 +177,9 @@ def available(name: str) -> bool:
     """Whether the strategy registered as ``name`` runs here: LangChain's trim needs
     langchain-core, semantic dedupe the semantic extra; the others need nothing."""
     strategy = get(name)
-    if strategy.name == baselines.LANGCHAIN:
+    if strategy.name == first_lineup.LANGCHAIN:
         return langchain_available()
-    if strategy.name == baselines.SEMANTIC_DEDUPE:
+    if strategy.name == first_lineup.SEMANTIC_DEDUPE:
         return semantic_available()
     return True
 
@@ -162,15 +189,15 @@ def apply(
     request: Request,
     budget_chars: int | None = None,
     params: Mapping[str, Any] | None = None,
-) -> StrategyOutcome:
+) -> StrategyResult:
     """:meth:`RegisteredStrategy.apply` of the strategy registered as ``name``."""
     return get(name).apply(request, budget_chars, params)
 
 
 register(
     RegisteredStrategy(
-        baselines.MEMORY_COMPACT,
-        baselines.MEMORY_COMPACT,
+        first_lineup.MEMORY_COMPACT,
+        first_lineup.MEMORY_COMPACT,
         _SPEC,
         _CONTRACT,
         _memory_compact,
@@ -180,7 +207,7 @@ register(
 )
 register(
     RegisteredStrategy(
-        baselines.KEEP_LAST,
+        first_lineup.KEEP_LAST,
         "keep the last N",
         Source("the baseline of every chat application", "", "n/a"),
         (),
@@ -190,21 +217,21 @@ register(
 )
 register(
     RegisteredStrategy(
-        baselines.SEED_TRIM,
-        "trim (seeds/003)",
+        first_lineup.DROP_OLDEST,
+        "drop-oldest (the seeds/003 trim)",
         Source("seeds/003 trim (compactor/strategies/context_trim.py)", "seeds/003", "2025"),
         (
             Parameter("keepLastMessages", "int", None, "keep only the last N", 0, nullable=True),
             Parameter("dropToolParts", "bool", False, "remove tool calls and results"),
             _ENCODING,
         ),
-        _seed_trim,
+        _drop_oldest,
         budget="maxTokensEstimate = ceil(budget_chars / 4)",
     )
 )
 register(
     RegisteredStrategy(
-        baselines.LANGCHAIN,
+        first_lineup.LANGCHAIN,
         "LangChain trim_messages",
         Source(
             "langchain_core.messages.utils.trim_messages",
@@ -221,7 +248,7 @@ register(
 )
 register(
     RegisteredStrategy(
-        baselines.SEMANTIC_DEDUPE,
+        first_lineup.SEMANTIC_DEDUPE,
         "memory-compact, semantic dedupe",
         _SPEC,
         (Parameter("semantic_threshold", "float", DEFAULT_THRESHOLD, "cosine threshold", 0),),

@@ -3,7 +3,7 @@
 The four stages run as the contract says, except that dedupe also removes an unprotected
 message when an earlier message of its role that is still present says the same in other
 words: their embeddings' cosine reaches ``threshold``
-(:mod:`compactor.analyses.semantic`), whatever their word overlap. A message with a word
+(:mod:`compactor.analyses.semantic_pairs`), whatever their word overlap. A message with a word
 duplicate (Jaccard ``>= duplicate_threshold``) is removed as a duplicate of the most similar
 such message, as in the contract; otherwise one with meaning duplicates is removed as a
 duplicate of the closest in meaning (the earliest on a tie). The contract engine is not
@@ -63,7 +63,7 @@ def semantic_dedupe(
 ) -> SemanticDedupeResult:
     """Run memory-compact with semantic dedupe on ``request``.
 
-    ``analysis`` and ``semantic`` (:func:`compactor.analyses.semantic.semantic_similarity`) are
+    ``analysis`` and ``semantic`` (:func:`compactor.text.semantic.semantic_similarity`) are
     computed when omitted. Raises :class:`SemanticUnavailable` without the ``semantic`` extra.
     """
     if analysis is None:

@@ -15,7 +15,7 @@ from typing import Any
 
 from compactor.errors import Problem, ProblemError, quoted
 from compactor.model import Request
-from compactor.strategies.outcome import StrategyOutcome
+from compactor.strategies.returned import StrategyResult
 
 #: The kinds of parameter values: "names" is a list of strings (given as ``a,b`` on a command
 #: line), "choice" one of ``choices`` (or, with ``pattern``, a text the pattern matches).
@@ -122,7 +122,7 @@ class Source:
 
 #: ``run(request, budget_chars, params, given)``: ``params`` complete (defaults filled in),
 #: ``given`` the names the caller set (the others may follow the budget).
-Runner = Callable[[Request, int, Mapping[str, Any], frozenset[str]], StrategyOutcome]
+Runner = Callable[[Request, int, Mapping[str, Any], frozenset[str]], StrategyResult]
 
 
 @dataclass(frozen=True)
@@ -192,7 +192,7 @@ class RegisteredStrategy:
         request: Request,
         budget_chars: int | None = None,
         params: Mapping[str, Any] | None = None,
-    ) -> StrategyOutcome:
+    ) -> StrategyResult:
         """Run it on ``request`` at ``budget_chars`` (default: the request's own budget)."""
         budget = request.params.budget_chars if budget_chars is None else budget_chars
         given = dict(params or {})

@@ -14,7 +14,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from compactor.model import Request
-from compactor.strategies.outcome import Span, StrategyOutcome, strategy_outcome
+from compactor.strategies.returned import Span, StrategyResult, strategy_result
 from compactor.text.call_line import CALL_LINE, call_line
 from compactor.text.tokens import CHARS_PER_TOKEN, count_tokens
 
@@ -120,7 +120,7 @@ def verbatim_spans(original: str, returned: str) -> tuple[Span, ...]:
     return tuple(out)
 
 
-def peer_outcome(
+def peer_result(
     key: str,
     name: str,
     how: str,
@@ -128,8 +128,8 @@ def peer_outcome(
     request: Request,
     returned: Mapping[int, str],
     budget_chars: int,
-) -> StrategyOutcome:
-    """The outcome of a peer's strategy, which may replace content with placeholders: a
+) -> StrategyResult:
+    """The result of a peer's strategy, which may replace content with placeholders: a
     replaced tool result holds nothing of its input, a replaced assistant message the pieces
     :func:`verbatim_spans` finds."""
     spans = {
@@ -137,7 +137,7 @@ def peer_outcome(
         for i, out in returned.items()
         if request.roles[i] == "assistant" and not request.contents[i].startswith(out)
     }
-    return strategy_outcome(
+    return strategy_result(
         key,
         name,
         how,

@@ -128,7 +128,7 @@ def recall_curve(
 
 def misses_per_turn(frame: pd.DataFrame, height: int = 160) -> alt.Chart:
     """Replay misses per turn, stacked by the role of the message that missed (a
-    :func:`~explorer.frames.outcomes.misses_frame`), one row of bars per setting."""
+    :func:`~explorer.frames.outcomes.misses_frame`), one row of bars per replayed loop."""
     roles = [r for r in ROLE_COLOURS if r in set(frame["role"])] or list(ROLE_COLOURS)
     return (
         alt.Chart(frame)
@@ -142,11 +142,9 @@ def misses_per_turn(frame: pd.DataFrame, height: int = 160) -> alt.Chart:
                 scale=alt.Scale(domain=roles, range=[ROLE_COLOURS[r] for r in roles]),
                 legend=alt.Legend(orient="top", labelLimit=0),
             ),
-            row=alt.Row(
-                "setting:N", title=None, header=alt.Header(labelAngle=0, labelAlign="left")
-            ),
+            row=alt.Row("loop:N", title=None, header=alt.Header(labelAngle=0, labelAlign="left")),
             tooltip=[
-                alt.Tooltip("setting:N", title="Setting"),
+                alt.Tooltip("loop:N", title="Loop"),
                 alt.Tooltip("turn:Q", title="Turn"),
                 alt.Tooltip("role:N", title="Role"),
                 alt.Tooltip("misses:Q", title="Needs missed"),

@@ -12,7 +12,7 @@ from compactor.contract import LIMITS
 from compactor.errors import Problem
 from compactor.formats import Conversion, Window
 from explorer.frames import imports
-from explorer.frames.markup import markdown_literal
+from explorer.frames.safe_text import markdown_literal
 
 WINDOW_KEY = "fix_window_{}_{}"  # per source and field: which messages keep_last keeps
 WINDOW_KINDS = {

@@ -21,7 +21,7 @@ from explorer.conversation import fixing
 from explorer.conversation import frames as opening
 from explorer.frames import imports
 from explorer.frames.imports import FIX_LABELS, Attempt
-from explorer.frames.markup import markdown_literal
+from explorer.frames.safe_text import markdown_literal
 from explorer.session import state
 from explorer.session.conversation import PARAM_NAMES, Conversation, content_key, safe_name
 from explorer.widgets import common

@@ -213,7 +213,7 @@ def ship(corpus: corpus_store.Corpus, summary: pd.Series, setting: dict[str, Any
         setting_widgets.use(setting, USE_KEY)
     with download:
         setting_widgets.download(chosen, DOWNLOAD_KEY)
-    setting_widgets.outcome()
+    setting_widgets.show_last_use()
 
 
 def worst_needed(corpus: corpus_store.Corpus, rows: pd.DataFrame, setting: dict[str, Any]) -> None:

@@ -15,10 +15,10 @@ from compactor.errors import ProblemError
 from compactor.evaluation import (
     default_workers,
     evaluate_strategy,
+    grid_points,
     parse_grid_option,
     parse_strategy_grid,
-    settings_grid,
-    strategy_settings,
+    strategy_grid_points,
 )
 from compactor.strategies import STRATEGIES
 from explorer.corpus import frames
@@ -54,8 +54,8 @@ def _asked(name: str, params: dict[str, Any]) -> tuple[list[dict[str, Any]], lis
         values = st.session_state.get(f"{KEY}_values") or ""
         grid = dict([parse_strategy_grid(strategy, f"{vary}={values}")])
     listed = parse_grid_option(f"budget_chars={st.session_state.get(f'{KEY}_budgets') or ''}")[1]
-    settings_grid({}, {"budget_chars": listed})  # each budget checked by the schema
-    return strategy_settings(strategy, params, grid), sorted(listed)
+    grid_points({}, {"budget_chars": listed})  # each budget checked by the schema
+    return strategy_grid_points(strategy, params, grid), sorted(listed)
 
 
 def panel(corpus: corpus_store.Corpus) -> None:

@@ -22,9 +22,9 @@ from compactor.evaluation import (
     RunOptions,
     default_workers,
     evaluate,
+    grid_points,
     parse_grid_option,
     read_corpus_text,
-    settings_grid,
 )
 from compactor.wording import plural
 from explorer.corpus import frames
@@ -303,14 +303,14 @@ def grid_form() -> tuple[list[dict[str, Any]], tuple[int, ...] | None] | None:
     if st.session_state.get(BUDGET_MODE_KEY) == LISTED:
         try:
             listed = parse_grid_option(f"budget_chars={st.session_state[BUDGETS_KEY]}")[1]
-            settings_grid({}, {"budget_chars": listed})  # each budget checked by the schema
+            grid_points({}, {"budget_chars": listed})  # each budget checked by the schema
             budgets = tuple(sorted(listed))
         except ProblemError as error:
             problems += error.problems
     settings: list[dict[str, Any]] = []
     if not problems:
         try:
-            settings = settings_grid({}, grid)
+            settings = grid_points({}, grid)
         except ProblemError as error:
             problems += error.problems
     if problems:

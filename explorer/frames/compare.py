@@ -10,7 +10,7 @@ from pandas.io.formats.style import Styler
 
 from compactor.analyses import ABComparison
 from compactor.strategies import StrategyComparison
-from explorer.frames.markup import markdown_literal
+from explorer.frames.safe_text import markdown_literal
 from explorer.session.conversation import PARAM_NAMES
 
 
@@ -145,7 +145,7 @@ def strategy_totals(comparison: StrategyComparison) -> pd.DataFrame:
             "budget_met": o.budget_met,
             "how": o.how if o.available else o.unavailable,
         }
-        for o in comparison.outcomes
+        for o in comparison.results
     ]
     columns = ["key", "strategy", "available", "output_chars", "tokens_estimate"]
     frame = pd.DataFrame(rows, columns=[*columns, "output_messages", "cut_messages", "budget_met"])
@@ -170,7 +170,7 @@ def strategy_settings(totals: pd.DataFrame) -> Styler:
 
 def strategy_messages(comparison: StrategyComparison) -> pd.DataFrame:
     """One row per input message: what each strategy that ran returns of it, and its characters."""
-    available = [o for o in comparison.outcomes if o.available]
+    available = [o for o in comparison.results if o.available]
     rows = []
     for row in comparison.rows():
         k = row["index"]
@@ -202,7 +202,7 @@ def strategy_long(comparison: StrategyComparison) -> pd.DataFrame:
             "chars": m.chars,
             "original_chars": m.original_chars,
         }
-        for o in comparison.outcomes
+        for o in comparison.results
         if o.available
         for m in o.messages
     ]
@@ -212,4 +212,4 @@ def strategy_long(comparison: StrategyComparison) -> pd.DataFrame:
 
 def strategy_order(comparison: StrategyComparison) -> list[str]:
     """The names of the strategies that ran, in the order they are compared."""
-    return [o.name for o in comparison.outcomes if o.available]
+    return [o.name for o in comparison.results if o.available]

@@ -187,7 +187,7 @@ def strategy_frame(
     all), its lift over keep-last, and random's mean and interval as the reference."""
     base = None if check.keep_last is None else check.keep_last.recall
     rows = []
-    for o in comparison.outcomes:
+    for o in comparison.results:
         recall = met = judged = None
         if o.available:
             judged_recall = judge_outcome(needs, o)
@@ -253,7 +253,7 @@ def strategy_probe_frame(
     of the lineup that ran on the conversation ``contents``, read from what it returned, and
     random's mean (``found``: the probes' outcomes at the same budget) as the last row."""
     rows = []
-    for o in comparison.outcomes:
+    for o in comparison.results:
         if o.available:
             recall = probe_recall_outcome(probes, contents, o)
             figures = {f"probes_{k}": getattr(recall, k) for k in PROBE_KINDS}
@@ -309,12 +309,12 @@ def miss_clause(misses: ReplayMisses) -> str:
     )
 
 
-def misses_frame(by_setting: Mapping[str, ReplayMisses]) -> pd.DataFrame:
-    """Misses per turn and role of the needing message, for each replayed setting."""
+def misses_frame(by_loop: Mapping[str, ReplayMisses]) -> pd.DataFrame:
+    """Misses per turn and role of the needing message, for each replayed loop."""
     rows = []
-    for setting, found in by_setting.items():
+    for loop, found in by_loop.items():
         counts: dict[tuple[int, str], int] = {}
         for miss in found.misses:
             counts[miss.turn, miss.role] = counts.get((miss.turn, miss.role), 0) + 1
-        rows += [[setting, t, role, n] for (t, role), n in sorted(counts.items())]
-    return pd.DataFrame(rows, columns=["setting", "turn", "role", "misses"])
+        rows += [[loop, t, role, n] for (t, role), n in sorted(counts.items())]
+    return pd.DataFrame(rows, columns=["loop", "turn", "role", "misses"])

@@ -22,7 +22,7 @@ from compactor.contract import MEMORY_COMPACT, PARAMETERS
 from compactor.errors import Problem
 from compactor.export import Exported, export
 from compactor.input import dumps
-from compactor.integrations import FILE_NAME, Setting, SettingError, setting_toml
+from compactor.strategies import SETTING_FILE_NAME, Setting, SettingError, setting_toml
 from compactor.wording import install_command
 from explorer.session.conversation import Conversation
 
@@ -145,7 +145,7 @@ def provider_export(
 
 # --- the setting -----------------------------------------------------------------------------
 
-SETTING_FILE = FILE_NAME
+SETTING_FILE = SETTING_FILE_NAME
 SETTING_MIME = "application/toml"
 #: The parameters a memory-compact setting holds beside its budget.
 SETTING_PARAMETERS = tuple(name for name in PARAMETERS if name != "budget_chars")

@@ -14,7 +14,7 @@ from pandas.io.formats.style import Styler
 from compactor import CompactionResult, Fate, contract
 from compactor.analyses import TokenReport
 from compactor.wording import plural
-from explorer.frames.markup import markdown_literal
+from explorer.frames.safe_text import markdown_literal
 from explorer.frames.views import name_list
 
 
@@ -29,7 +29,7 @@ def later_dropped(result: CompactionResult) -> list[int]:
     return [c.index for c in result.trimming.cuts if result.messages[c.index].fate is Fate.DROPPED]
 
 
-def outcomes(result: CompactionResult) -> dict[str, str]:
+def stage_results(result: CompactionResult) -> dict[str, str]:
     """What each stage's count means for the output, in words, so the stage table and the fate
     counts agree: a message trim cut and drop removed counts in both rows."""
     later = len(later_dropped(result))
@@ -74,14 +74,14 @@ def stage_rows(
         [item.replace(" ", glue) for item in items] for items in (protected, removed, cuts, drops)
     )
     roles = ", ".join(params.keep_roles) or "none"
-    said = outcomes(result)
+    said = stage_results(result)
     rows = [
         {
             "stage": label("pin"),
             "rule": f"keep_roles {roles}; keep_last_n {params.keep_last_n}; "
             f"{result.protection.explicit_pins} pinned",
             "messages": len(protected),
-            "outcome": said["pin"],
+            "result": said["pin"],
             "which": name_list(protected),
             "chars_removed": 0,
         },
@@ -89,7 +89,7 @@ def stage_rows(
             "stage": label("dedupe"),
             "rule": f"duplicate_threshold {params.duplicate_threshold:g}",
             "messages": len(removed),
-            "outcome": said["dedupe"],
+            "result": said["dedupe"],
             "which": name_list(removed),
             "chars_removed": totals.input - totals.after_dedupe,
         },
@@ -97,7 +97,7 @@ def stage_rows(
             "stage": label("trim"),
             "rule": f"max_message_chars {params.max_message_chars:,}",
             "messages": len(cuts),
-            "outcome": said["trim"],
+            "result": said["trim"],
             "which": name_list(cuts),
             "chars_removed": totals.after_dedupe - totals.after_trim,
         },
@@ -105,7 +105,7 @@ def stage_rows(
             "stage": label("drop"),
             "rule": f"budget_chars {params.budget_chars:,}",
             "messages": len(drops),
-            "outcome": said["drop"],
+            "result": said["drop"],
             "which": name_list(drops),
             "chars_removed": totals.after_trim - totals.output,
         },
@@ -124,7 +124,7 @@ STAGE_HEADERS = {
     "stage": "Stage",
     "rule": "Rule",
     "messages": "Messages",
-    "outcome": "Outcome",
+    "result": "Result",
     "which": "Which",
     "chars_removed": "Characters removed",
 }

@@ -9,11 +9,11 @@ from typing import Any
 import streamlit as st
 
 from compactor.export import compacted_messages
-from compactor.integrations import Setting
+from compactor.strategies import Setting
 from explorer.frames import snippets
 from explorer.output import frames
 from explorer.session import cache, state
-from explorer.session.cache import Outcome
+from explorer.session.cache import Compaction
 from explorer.session.conversation import Conversation
 from explorer.widgets import common
 from explorer.widgets import setting as setting_widgets
@@ -23,16 +23,16 @@ from explorer.widgets import tokens as token_widgets
 CURL_WRAP = 110
 
 
-def messages(outcome: Outcome) -> None:
+def messages(compaction: Compaction) -> None:
     """The compacted messages, one row each (their tokens too when the sidebar counts in an
     encoding)."""
-    response = outcome.response
+    response = compaction.response
     st.subheader(f"Compacted messages: {len(response['messages']):,}")
     encoding = state.token_encoding()
     counted = {}
     tokens = None
     if encoding is not None:
-        tokens = cache.tokens(state.conversation(), outcome.result, encoding)
+        tokens = cache.tokens(state.conversation(), compaction.result, encoding)
         counted = token_widgets.columns(encoding)
     common.table(
         frames.messages_frame(response, tokens),

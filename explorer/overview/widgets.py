@@ -16,7 +16,7 @@ from explorer.charts import views as charts
 from explorer.frames import anchors as anchor_frames
 from explorer.frames import stages as stage_frames
 from explorer.frames import views
-from explorer.frames.markup import markdown_literal
+from explorer.frames.safe_text import markdown_literal
 from explorer.session import cache, edits, state
 from explorer.widgets import common, tuning
 from explorer.widgets import tokens as token_widgets

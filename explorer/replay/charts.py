@@ -2,12 +2,12 @@
 share per turn (smoothed, each turn faint behind), and the drift (anchors lost so far, never
 falling, beside those not in what is sent now) with each loss a point to click.
 
-Each setting replayed has its own colour (:data:`explorer.theme.SETTING_COLOURS`), named in a
+Each loop replayed has its own colour (:data:`explorer.theme.LOOP_COLOURS`), named in a
 legend of one entry per line, so a long name is never cut off in a half-width chart; fate colours
-are not used, since a line here is a setting, not a fate.
+are not used, since a line here is a loop, not a fate.
 
 The page redraws these on every parameter move, so each chart is built over named data once per
-shape (its settings, the budget) and kept as a spec (:func:`explorer.charts.layout.template`);
+shape (its loops, the budget) and kept as a spec (:func:`explorer.charts.layout.template`);
 ``*_spec`` fills in the frames for ``st.vega_lite_chart``.
 """
 
@@ -21,7 +21,7 @@ import altair as alt
 import pandas as pd
 
 from explorer.charts.layout import filled, rule_data, rule_line, sized, template
-from explorer.theme import INK, SETTING_COLOURS
+from explorer.theme import INK, LOOP_COLOURS
 
 #: The name of the drift chart's point selection (``event.selection[LOSS]``).
 LOSS = "loss"
@@ -37,32 +37,32 @@ _DASHES = [[1, 0], [5, 3]]
 
 
 def picked_loss(event: Any) -> tuple[str, int, int] | None:
-    """The loss a click on the drift chart picked, ``(setting, turn, message index)``, from the
+    """The loss a click on the drift chart picked, ``(loop, turn, message index)``, from the
     event ``st.vega_lite_chart`` returns; None when nothing usable is selected."""
     points = ((event or {}).get("selection") or {}).get(LOSS) or []
     for point in points:
         try:
-            return str(point["setting"]), int(point["turn"]), int(point["index"])
+            return str(point["loop"]), int(point["turn"]), int(point["index"])
         except (KeyError, TypeError, ValueError):
             continue
     return None
 
 
-def settings_of(turns: pd.DataFrame) -> tuple[str, ...]:
-    """The settings of a turns frame, in their order."""
-    return tuple(dict.fromkeys(turns["setting"]))
+def loops_of(turns: pd.DataFrame) -> tuple[str, ...]:
+    """The loops of a turns frame, in their order."""
+    return tuple(dict.fromkeys(turns["loop"]))
 
 
-def _scale(settings: Sequence[str]) -> alt.Scale:
-    return alt.Scale(domain=list(settings), range=list(SETTING_COLOURS[: len(settings)]))
+def _scale(loops: Sequence[str]) -> alt.Scale:
+    return alt.Scale(domain=list(loops), range=list(LOOP_COLOURS[: len(loops)]))
 
 
-def _setting(settings: Sequence[str]) -> alt.Color:
-    """Colour by setting, one legend entry per line above the plot, no label cut short."""
+def _loop_colour(loops: Sequence[str]) -> alt.Color:
+    """Colour by loop, one legend entry per line above the plot, no label cut short."""
     return alt.Color(
-        "setting:N",
-        title="Setting",
-        scale=_scale(settings),
+        "loop:N",
+        title="Loop",
+        scale=_scale(loops),
         legend=alt.Legend(
             orient="top",
             direction="vertical",
@@ -77,8 +77,8 @@ def _setting(settings: Sequence[str]) -> alt.Color:
 _TURN = alt.X("turn:Q", title="Turn", axis=alt.Axis(format="d", tickMinStep=1))
 
 
-def sent_chart(settings: Sequence[str]) -> alt.LayerChart:
-    """Characters sent at each turn (``chars_out``, dataset :data:`TURNS`), per setting, and the
+def sent_chart(loops: Sequence[str]) -> alt.LayerChart:
+    """Characters sent at each turn (``chars_out``, dataset :data:`TURNS`), per loop, and the
     budget as a rule (dataset :data:`BUDGET`, a :func:`rule_data` frame)."""
     line = (
         alt.Chart(alt.Data(name=TURNS))
@@ -86,9 +86,9 @@ def sent_chart(settings: Sequence[str]) -> alt.LayerChart:
         .encode(
             x=_TURN,
             y=alt.Y("chars_out:Q", title="Characters sent", axis=alt.Axis(format=",d")),
-            color=_setting(settings),
+            color=_loop_colour(loops),
             tooltip=[
-                alt.Tooltip("setting:N", title="Setting"),
+                alt.Tooltip("loop:N", title="Loop"),
                 alt.Tooltip("turn:Q", title="Turn"),
                 alt.Tooltip("chars_in:Q", title="Characters in", format=","),
                 alt.Tooltip("chars_out:Q", title="Characters sent", format=","),
@@ -101,11 +101,11 @@ def sent_chart(settings: Sequence[str]) -> alt.LayerChart:
     return sized(alt.layer(line, rule).resolve_scale(strokeDash="independent"), HEIGHT)
 
 
-def prefix_chart(settings: Sequence[str]) -> alt.LayerChart:
+def prefix_chart(loops: Sequence[str]) -> alt.LayerChart:
     """The share of the characters sent that a prompt cache could reuse (the stable prefix), per
-    setting (dataset :data:`TURNS`): bold, over the last few turns (``stable_share_smoothed``,
+    loop (dataset :data:`TURNS`): bold, over the last few turns (``stable_share_smoothed``,
     :func:`explorer.replay.frames.smoothing_window`); faint behind it, each turn's own
-    (``stable_share``), whose comb of ups and downs would hide one setting behind the other."""
+    (``stable_share``), whose comb of ups and downs would hide one loop behind the other."""
     share = alt.Y(
         "stable_share:Q",
         title="Stable prefix share",
@@ -115,7 +115,7 @@ def prefix_chart(settings: Sequence[str]) -> alt.LayerChart:
     each = (
         alt.Chart(alt.Data(name=TURNS))
         .mark_line(strokeWidth=1, opacity=0.3, interpolate="step-after")
-        .encode(x=_TURN, y=share, color=_setting(settings))
+        .encode(x=_TURN, y=share, color=_loop_colour(loops))
     )
     smoothed = (
         alt.Chart(alt.Data(name=TURNS))
@@ -123,9 +123,9 @@ def prefix_chart(settings: Sequence[str]) -> alt.LayerChart:
         .encode(
             x=_TURN,
             y=alt.Y("stable_share_smoothed:Q"),
-            color=_setting(settings),
+            color=_loop_colour(loops),
             tooltip=[
-                alt.Tooltip("setting:N", title="Setting"),
+                alt.Tooltip("loop:N", title="Loop"),
                 alt.Tooltip("turn:Q", title="Turn"),
                 alt.Tooltip("stable_share_smoothed:Q", title="Share, recent turns", format=".0%"),
                 alt.Tooltip("stable_share:Q", title="Share, this turn", format=".0%"),
@@ -138,12 +138,12 @@ def prefix_chart(settings: Sequence[str]) -> alt.LayerChart:
     return sized(alt.layer(each, smoothed), HEIGHT)
 
 
-def drift_chart(settings: Sequence[str]) -> alt.LayerChart:
-    """Per setting (dataset :data:`TURNS`), the anchors lost at some turn so far (solid, never
+def drift_chart(loops: Sequence[str]) -> alt.LayerChart:
+    """Per loop (dataset :data:`TURNS`), the anchors lost at some turn so far (solid, never
     falls) and those not whole in what is sent at the turn (dashed: it falls when a new message
     repeats missing anchors); each message that lost anchors at a turn
     (:func:`explorer.replay.frames.loss_points`, dataset :data:`POINTS`) a point on the solid
-    line, which a click selects (point selection :data:`LOSS` on setting, turn and message
+    line, which a click selects (point selection :data:`LOSS` on loop, turn and message
     ``index``)."""
     names = list(DRIFT_LINES.values())
     label = " : ".join(f"datum.measure == '{c}' ? '{n}'" for c, n in DRIFT_LINES.items())
@@ -155,7 +155,7 @@ def drift_chart(settings: Sequence[str]) -> alt.LayerChart:
         .encode(
             x=_TURN,
             y=alt.Y("anchors:Q", title="Anchors", axis=alt.Axis(format="d")),
-            color=_setting(settings),
+            color=_loop_colour(loops),
             strokeDash=alt.StrokeDash(
                 "line:N",
                 title=None,
@@ -165,7 +165,7 @@ def drift_chart(settings: Sequence[str]) -> alt.LayerChart:
                 ),
             ),
             tooltip=[
-                alt.Tooltip("setting:N", title="Setting"),
+                alt.Tooltip("loop:N", title="Loop"),
                 alt.Tooltip("turn:Q", title="Turn"),
                 alt.Tooltip("anchors_lost_ever:Q", title="Lost so far", format=","),
                 alt.Tooltip("anchors_missing:Q", title="Not in what is sent", format=","),
@@ -173,18 +173,18 @@ def drift_chart(settings: Sequence[str]) -> alt.LayerChart:
             ],
         )
     )
-    pick = alt.selection_point(name=LOSS, fields=["setting", "turn", "index"], on="click")
+    pick = alt.selection_point(name=LOSS, fields=["loop", "turn", "index"], on="click")
     points = (
         alt.Chart(alt.Data(name=POINTS))
         .mark_point(filled=True, size=90, shape="diamond")
         .encode(
             x=_TURN,
             y=alt.Y("lost_so_far:Q"),
-            color=alt.Color("setting:N", scale=_scale(settings), legend=None),
+            color=alt.Color("loop:N", scale=_scale(loops), legend=None),
             stroke=alt.condition(pick, alt.value(INK), alt.value(None)),
             strokeWidth=alt.condition(pick, alt.value(2), alt.value(0)),
             tooltip=[
-                alt.Tooltip("setting:N", title="Setting"),
+                alt.Tooltip("loop:N", title="Loop"),
                 alt.Tooltip("turn:Q", title="Lost at turn"),
                 alt.Tooltip("anchors:Q", title="Anchors lost here", format=","),
                 alt.Tooltip("again:Q", title="Of them, lost before", format=","),
@@ -202,21 +202,21 @@ _CHARTS = {"sent": sent_chart, "prefix": prefix_chart, "drift": drift_chart}
 
 
 @lru_cache(maxsize=32)
-def _template(kind: str, settings: tuple[str, ...]) -> dict[str, Any]:
-    return template(_CHARTS[kind](settings))
+def _template(kind: str, loops: tuple[str, ...]) -> dict[str, Any]:
+    return template(_CHARTS[kind](loops))
 
 
 def sent_spec(turns: pd.DataFrame, budget: int) -> dict[str, Any]:
     """:func:`sent_chart` over ``turns`` and ``budget``, as a Vega-Lite spec."""
     rule = rule_data(budget, f"budget_chars {budget:,}")
-    return filled(_template("sent", settings_of(turns)), **{TURNS: turns, BUDGET: rule})
+    return filled(_template("sent", loops_of(turns)), **{TURNS: turns, BUDGET: rule})
 
 
 def prefix_spec(turns: pd.DataFrame) -> dict[str, Any]:
     """:func:`prefix_chart` over ``turns``, as a Vega-Lite spec."""
-    return filled(_template("prefix", settings_of(turns)), **{TURNS: turns})
+    return filled(_template("prefix", loops_of(turns)), **{TURNS: turns})
 
 
 def drift_spec(turns: pd.DataFrame, points: pd.DataFrame) -> dict[str, Any]:
     """:func:`drift_chart` over ``turns`` and the loss ``points``, as a Vega-Lite spec."""
-    return filled(_template("drift", settings_of(turns)), **{TURNS: turns, POINTS: points})
+    return filled(_template("drift", loops_of(turns)), **{TURNS: turns, POINTS: points})

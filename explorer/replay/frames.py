@@ -1,6 +1,6 @@
 """Frames of the Replay page: per turn (what was sent, the cache-reusable prefix, the drift), the
 losses, the history the model sees at one turn with each message's fate, the summary line, and
-what each setting shrinks to (so a comparison of unequal budgets says so).
+what each loop shrinks to (so a comparison of unequal budgets says so).
 
 The drift has two counts per turn. ``anchors_lost_ever``: the anchors lost at some turn so far,
 which never falls. ``anchors_missing``: the engine's ``anchors_lost`` (SPEC part C), the anchors
@@ -29,10 +29,10 @@ from compactor.analyses.replay import (
     message_fates,
 )
 from compactor.text import CHARS_PER_TOKEN, estimate_tokens
-from explorer.replay.runs import SEED_LOOP, SEED_TRIM, ReplayRun
+from explorer.replay.runs import DROP_OLDEST_LOOP, SEED_LOOP, ReplayRun
 
 TURN_COLUMNS = [
-    "setting",
+    "loop",
     "turn",
     "messages_in",
     "chars_in",
@@ -75,15 +75,15 @@ def drift_counts(run: ReplayRun) -> tuple[np.ndarray, np.ndarray]:
 def turns_frame(
     runs: Sequence[ReplayRun], tokens_out: Mapping[str, Sequence[int]] | None = None
 ) -> pd.DataFrame:
-    """One row per setting and turn, the engine's per-turn report plus the stable share
+    """One row per loop and turn, the engine's per-turn report plus the stable share
     (stable prefix characters over characters sent, 0 when nothing was sent); with
-    ``tokens_out`` (setting -> the tokens sent at each turn), a ``tokens_out`` column too."""
+    ``tokens_out`` (loop -> the tokens sent at each turn), a ``tokens_out`` column too."""
     parts = []
     for run in runs:
         rows = pd.DataFrame([t.to_dict() for t in run.replay.turns])
         if rows.empty:
             continue
-        rows.insert(0, "setting", run.setting)
+        rows.insert(0, "loop", run.loop)
         rows["stable_share"] = _share(rows["stable_prefix_chars"], rows["chars_out"])
         window = smoothing_window(len(rows))
         rows["stable_share_smoothed"] = _share(
@@ -93,7 +93,7 @@ def turns_frame(
         rows = rows.rename(columns={"anchors_lost": "anchors_missing"})
         rows["anchors_lost_ever"], rows["anchors_back"] = drift_counts(run)
         if tokens_out is not None:
-            rows["tokens_out"] = list(tokens_out[run.setting])
+            rows["tokens_out"] = list(tokens_out[run.loop])
         parts.append(rows)
     columns = [*TURN_COLUMNS, "tokens_out"] if tokens_out is not None else TURN_COLUMNS
     if not parts:
@@ -108,8 +108,8 @@ def _share(part: pd.Series, whole: pd.Series) -> pd.Series:
 
 def smoothing_sentence(turns: pd.DataFrame) -> str:
     """What the cache-reusable chart's bold and faint lines are."""
-    per_setting = turns.groupby("setting", sort=False).size()
-    window = smoothing_window(int(per_setting.max())) if len(per_setting) else 1
+    per_loop = turns.groupby("loop", sort=False).size()
+    window = smoothing_window(int(per_loop.max())) if len(per_loop) else 1
     if window == 1:
         return "Each turn's share: the stable prefix's characters over the characters sent."
     return (
@@ -119,34 +119,34 @@ def smoothing_sentence(turns: pd.DataFrame) -> str:
 
 
 def drift_sentence(turns: pd.DataFrame, noun: str = "anchors") -> str:
-    """What the drift chart's two lines count, and, per setting, where the dashed one falls."""
+    """What the drift chart's two lines count, and, per loop, where the dashed one falls."""
     said = [
         f"Solid: the {noun} lost at some turn so far (it never falls). Dashed: the {noun} not "
         "whole in what is sent at that turn; it falls when a turn's new message repeats "
         f"{noun} that were missing, since the new message is sent whole."
     ]
-    for setting, rows in turns.groupby("setting", sort=False):
+    for loop, rows in turns.groupby("loop", sort=False):
         back = rows[rows["anchors_back"] > 0]
         if back.empty:
             continue
         most = back.loc[back["anchors_back"].idxmax()]
         said.append(
-            f"{setting}: it falls at {len(back):,} turns, most at turn {int(most['turn'])} "
+            f"{loop}: it falls at {len(back):,} turns, most at turn {int(most['turn'])} "
             f"({int(most['anchors_back']):,} back with message {int(most['turn'])})."
         )
     return " ".join(said)
 
 
 def tokens_sentence(tokens_out: Mapping[str, Sequence[int]], encoding: str) -> str:
-    """Per setting, the most tokens sent on one turn and the tokens sent over the whole run."""
+    """Per loop, the most tokens sent on one turn and the tokens sent over the whole run."""
     parts = [
-        f"{setting}: at most {max(sent, default=0):,} a turn, {sum(sent):,} in all"
-        for setting, sent in tokens_out.items()
+        f"{loop}: at most {max(sent, default=0):,} a turn, {sum(sent):,} in all"
+        for loop, sent in tokens_out.items()
     ]
     return f"In {encoding} tokens sent, {'; '.join(parts)}."
 
 
-LOSS_COLUMNS = ["setting", "turn", "anchor", "index", "how", "lost_so_far"]
+LOSS_COLUMNS = ["loop", "turn", "anchor", "index", "how", "lost_so_far"]
 
 
 def losses_frame(runs: Sequence[ReplayRun]) -> pd.DataFrame:
@@ -159,7 +159,7 @@ def losses_frame(runs: Sequence[ReplayRun]) -> pd.DataFrame:
         ever, _ = drift_counts(run)
         lost_at = dict(zip((t.turn for t in run.replay.turns), ever.tolist(), strict=True))
         turn, anchor, index, how = zip(*run.losses, strict=True)  # Loss is a named tuple
-        columns["setting"] += [run.setting] * len(run.losses)
+        columns["loop"] += [run.loop] * len(run.losses)
         columns["turn"] += turn
         columns["anchor"] += anchor
         columns["index"] += index
@@ -170,11 +170,11 @@ def losses_frame(runs: Sequence[ReplayRun]) -> pd.DataFrame:
     )
 
 
-POINT_COLUMNS = ["setting", "turn", "index", "how", "lost_so_far", "anchors", "again", "first"]
+POINT_COLUMNS = ["loop", "turn", "index", "how", "lost_so_far", "anchors", "again", "first"]
 
 
 def loss_points(runs: Sequence[ReplayRun]) -> pd.DataFrame:
-    """The losses grouped by setting, turn and message (one point each on the drift chart), in
+    """The losses grouped by loop, turn and message (one point each on the drift chart), in
     the order they first occur: how many anchors that message's trim or removal lost, how many
     of them were lost before (and came back with a later message), the first of them, and the
     anchors lost at some turn so far at that turn (where the chart draws the point)."""
@@ -198,7 +198,7 @@ def loss_points(runs: Sequence[ReplayRun]) -> pd.DataFrame:
         parts.append(
             pd.DataFrame(
                 {
-                    "setting": run.setting,
+                    "loop": run.loop,
                     "turn": at,
                     "index": index[first],
                     "how": how[first],
@@ -275,7 +275,7 @@ def summary_line(run: ReplayRun, noun: str = "anchors") -> str:
     turns = len(result.turns)
     lost = len({loss.fact for loss in run.losses})  # each anchor lost at some turn, once
     line = (
-        f"{run.setting}: over {turns} turns, {cache_reuse(result):.0%} of sent characters were "
+        f"{run.loop}: over {turns} turns, {cache_reuse(result):.0%} of sent characters were "
         f"cache-reusable; {lost:,} {noun} lost"
     )
     if run.losses:
@@ -288,11 +288,11 @@ def summary_line(run: ReplayRun, noun: str = "anchors") -> str:
 
 @dataclass(frozen=True)
 class Budget:
-    """What a setting shrinks the history to: ``chars`` characters, or ``tokens`` by the
+    """What a loop shrinks the history to: ``chars`` characters, or ``tokens`` by the
     estimate (``ceil(characters / 4)`` per message; the seeds/003 family counts so); neither:
     no size limit (the trim with keepLastMessages only)."""
 
-    setting: str
+    loop: str
     chars: int | None = None
     tokens: int | None = None
 
@@ -303,36 +303,36 @@ class Budget:
     def describe(self) -> str:
         if self.chars is not None:
             return (
-                f"{self.setting} works to {self.chars:,} characters "
+                f"{self.loop} works to {self.chars:,} characters "
                 f"(about {estimate_tokens(self.chars):,} tokens)"
             )
         if self.tokens is None:
-            return f"{self.setting} has no size limit"
-        verb = "compacts over" if self.setting == SEED_LOOP else "works to"
+            return f"{self.loop} has no size limit"
+        verb = "compacts over" if self.loop == SEED_LOOP else "works to"
         return (
-            f"{self.setting} {verb} {self.tokens:,} tokens by the estimate "
+            f"{self.loop} {verb} {self.tokens:,} tokens by the estimate "
             f"(about {self.tokens * CHARS_PER_TOKEN:,} characters)"
         )
 
 
-def budget_of(setting: str, budget_chars: int, options: Mapping[str, object]) -> Budget:
-    """What ``setting`` shrinks to: the seeds/003 trim its ``max_tokens_estimate``, the
-    seeds/003 loop its ``token_limit``, every other setting the sidebar's ``budget_chars``."""
-    if setting == SEED_TRIM:
-        return Budget(setting, tokens=options.get("max_tokens_estimate"))  # type: ignore[arg-type]
-    if setting == SEED_LOOP:
-        return Budget(setting, tokens=options.get("token_limit"))  # type: ignore[arg-type]
-    return Budget(setting, chars=budget_chars)
+def budget_of(loop: str, budget_chars: int, options: Mapping[str, object]) -> Budget:
+    """What ``loop`` shrinks to: the seeds/003 trim its ``max_tokens_estimate``, the
+    seeds/003 loop its ``token_limit``, every other loop the sidebar's ``budget_chars``."""
+    if loop == DROP_OLDEST_LOOP:
+        return Budget(loop, tokens=options.get("max_tokens_estimate"))  # type: ignore[arg-type]
+    if loop == SEED_LOOP:
+        return Budget(loop, tokens=options.get("token_limit"))  # type: ignore[arg-type]
+    return Budget(loop, chars=budget_chars)
 
 
 def unequal_budgets(budgets: Sequence[Budget]) -> str | None:
-    """A warning when the settings compared do not work to the same budget (compared by the
+    """A warning when the loops compared do not work to the same budget (compared by the
     estimate), else None."""
     if len({b.in_tokens() for b in budgets}) <= 1:
         return None
     said = "; ".join(b.describe() for b in budgets)
     return (
-        f"These settings do not work to the same budget: {said}. Their characters sent, "
+        f"These loops do not work to the same budget: {said}. Their characters sent, "
         "cache reuse and drift are not a like-for-like comparison; set the token limits to "
         "the sidebar's budget in tokens to compare them as equals."
     )

@@ -12,8 +12,7 @@ import streamlit as st
 from compactor.analyses.outcomes import ReplayMisses
 from compactor.model import Request
 from explorer.frames import outcomes as outcome_frames
-from explorer.replay import cache as replay_cache
-from explorer.replay import charts, frames
+from explorer.replay import charts, frames, replay_cache
 from explorer.replay.runs import ReplayRun
 from explorer.replay.widgets import ONLY_WATCHED_KEY
 from explorer.widgets import common, outcomes
@@ -39,7 +38,7 @@ def summary(
     st.caption("For a design review (copy with the button at the right):")
     misses = outcomes.replay_misses(runs, request, watched)
     for run in runs:
-        line = f"{frames.summary_line(run, noun)} {outcome_frames.miss_clause(misses[run.setting])}"
+        line = f"{frames.summary_line(run, noun)} {outcome_frames.miss_clause(misses[run.loop])}"
         st.code(line, language=None, wrap_lines=True)
     return misses
 
@@ -48,9 +47,7 @@ def turns_of(
     runs: Sequence[ReplayRun], encoding: str | None
 ) -> tuple[pd.DataFrame, dict[str, list[int]] | None]:
     """The turns frame of every replay and, with an ``encoding``, the tokens each sent."""
-    sent = (
-        {run.setting: replay_cache.tokens_sent(run, encoding) for run in runs} if encoding else None
-    )
+    sent = {run.loop: replay_cache.tokens_sent(run, encoding) for run in runs} if encoding else None
     return frames.turns_frame(runs, sent), sent
 
 
@@ -91,9 +88,9 @@ def drift(turns: pd.DataFrame, runs: Sequence[ReplayRun], noun: str) -> None:
     picked = charts.picked_loss(event)
     if picked is not None and picked != st.session_state.get(LAST_LOSS_KEY):
         # a new click moves the slider and the view; an old selection does not undo a move
-        setting, turn, index = picked
-        if setting in {run.setting for run in runs}:
-            st.session_state[VIEW_KEY] = setting
+        loop, turn, index = picked
+        if loop in {run.loop for run in runs}:
+            st.session_state[VIEW_KEY] = loop
             st.session_state[TURN_KEY] = turn
             st.session_state[MARK_KEY] = index
     st.session_state[LAST_LOSS_KEY] = picked
@@ -141,10 +138,10 @@ def history(runs: Sequence[ReplayRun]) -> None:
     """The history the model sees: a replay and a turn picked (the last turn at first), its
     messages, and the message a clicked loss marks."""
     st.subheader("The history the model sees")
-    by_setting = {run.setting: run for run in runs}
-    if st.session_state.get(VIEW_KEY) not in by_setting:
-        st.session_state[VIEW_KEY] = runs[0].setting
-    run = by_setting[st.radio("Setting", list(by_setting), key=VIEW_KEY, horizontal=True)]
+    by_loop = {run.loop: run for run in runs}
+    if st.session_state.get(VIEW_KEY) not in by_loop:
+        st.session_state[VIEW_KEY] = runs[0].loop
+    run = by_loop[st.radio("Loop", list(by_loop), key=VIEW_KEY, horizontal=True)]
     last = len(run.replay.histories) - 1
     if not 0 <= st.session_state.get(TURN_KEY, -1) <= last:
         st.session_state[TURN_KEY] = last

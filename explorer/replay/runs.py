@@ -1,5 +1,5 @@
-"""The Replay page's settings and one setting replayed, plain functions (no Streamlit), so the
-frames read a :class:`ReplayRun` and tests build one; :mod:`explorer.replay.cache` keeps
+"""The Replay page's loops and one loop replayed, plain functions (no Streamlit), so the
+frames read a :class:`ReplayRun` and tests build one; :mod:`explorer.replay.replay_cache` keeps
 them across reruns.
 """
 
@@ -26,32 +26,32 @@ from compactor.analyses.replay import (
     replay,
 )
 from compactor.model import Request
-from compactor.strategies import STRATEGIES, strategy_available
+from compactor.strategies import DROP_OLDEST, STRATEGIES, strategy_available
 from compactor.text import IncrementalAnalysis
 
 MEMORY_ALWAYS = "memory-compact, every turn"
 MEMORY_OVER = "memory-compact, over budget only"
 KEEP_LAST = "keep-last (what fits the budget)"
-SEED_TRIM = "seeds/003 trim"
+DROP_OLDEST_LOOP = "drop-oldest (the seeds/003 trim)"
 SEED_LOOP = "seeds/003 loop (LLM compact)"
-#: The registry strategies the settings above do not already replay.
-_COVERED = (registry.MEMORY_COMPACT, registry.KEEP_LAST, registry.SEED_TRIM)
+#: The registry strategies the loops above do not already replay.
+_COVERED = (registry.MEMORY_COMPACT, registry.KEEP_LAST, DROP_OLDEST)
 
 
 #: The registry strategies a side can replay by their registry name, every turn at the budget
 #: with their lineup parameters unless the page sets their own.
-REGISTRY_SETTINGS: tuple[str, ...] = tuple(
+REGISTRY_LOOPS: tuple[str, ...] = tuple(
     n for n in STRATEGIES if n not in _COVERED and strategy_available(n)
 )
-#: The settings a side of the page can replay, without a provider.
-SETTINGS: tuple[str, ...] = (MEMORY_ALWAYS, MEMORY_OVER, KEEP_LAST, SEED_TRIM, *REGISTRY_SETTINGS)
+#: The loops a side of the page can replay, without a provider.
+LOOPS: tuple[str, ...] = (MEMORY_ALWAYS, MEMORY_OVER, KEEP_LAST, DROP_OLDEST_LOOP, *REGISTRY_LOOPS)
 
 
 @dataclass(frozen=True)
 class ReplayRun:
-    """One setting replayed: the replay, the facts watched, and each loss."""
+    """One loop replayed: the replay, the facts watched, and each loss."""
 
-    setting: str
+    loop: str
     replay: Replay
     recorded: tuple[Carried, ...]
     facts: tuple[Fact, ...]
@@ -59,34 +59,34 @@ class ReplayRun:
 
 
 def strategy_of(
-    setting: str,
+    loop: str,
     request: Request,
     options: Mapping[str, Any],
     analysis: IncrementalAnalysis | None = None,
 ) -> tuple[Any, str]:
-    """The strategy and the policy ``setting`` replays with (``options`` are the seed trim's,
+    """The strategy and the policy ``loop`` replays with (``options`` are the seed trim's,
     or a registry strategy's own parameters; ``analysis`` is shared by memory-compact's
     turns)."""
     params = request.params
-    if setting in (MEMORY_ALWAYS, MEMORY_OVER):
-        policy = ALWAYS if setting == MEMORY_ALWAYS else OVER_BUDGET
+    if loop in (MEMORY_ALWAYS, MEMORY_OVER):
+        policy = ALWAYS if loop == MEMORY_ALWAYS else OVER_BUDGET
         return MemoryCompact(params, analysis), policy
-    if setting == KEEP_LAST:
+    if loop == KEEP_LAST:
         return KeepLast(params.budget_chars), ALWAYS
-    if setting == SEED_TRIM:
+    if loop == DROP_OLDEST_LOOP:
         strategy = ContextTrim(
             options.get("keep_last_messages"),
             bool(options.get("drop_tool_parts", False)),
             options.get("max_tokens_estimate"),
         )
         return strategy, ALWAYS
-    if setting in REGISTRY_SETTINGS:
-        return Registered(setting, params, dict(options) if options else None), ALWAYS
-    raise ValueError(f"unknown setting {setting!r}")
+    if loop in REGISTRY_LOOPS:
+        return Registered(loop, params, dict(options) if options else None), ALWAYS
+    raise ValueError(f"unknown loop {loop!r}")
 
 
-def replay_setting(
-    setting: str,
+def replay_loop(
+    loop: str,
     request: Request,
     strategy: Any,
     policy: str,
@@ -105,4 +105,4 @@ def replay_setting(
         on_turn=on_turn,
     )
     recorded = tuple(recorded_of(request.messages))
-    return ReplayRun(setting, result, recorded, tuple(facts), result.losses)
+    return ReplayRun(loop, result, recorded, tuple(facts), result.losses)

@@ -1,4 +1,4 @@
-"""The Replay page's controls: the two loop settings side by side (the registry's strategies
+"""The Replay page's controls: the two loops side by side (the registry's strategies
 among them, with their own parameters), the seed trim's options, the drift's facts, and the
 seeds/003 loop around an LLM compact, which runs on a button."""
 
@@ -12,14 +12,13 @@ import streamlit as st
 from compactor.errors import ProblemError
 from compactor.strategies import STRATEGIES, LLMCompact
 from compactor.text import estimate_tokens
-from explorer.replay import cache as replay_cache
-from explorer.replay import frames
-from explorer.replay.runs import REGISTRY_SETTINGS, SEED_LOOP, SEED_TRIM, SETTINGS, ReplayRun
+from explorer.replay import frames, replay_cache
+from explorer.replay.runs import DROP_OLDEST_LOOP, LOOPS, REGISTRY_LOOPS, SEED_LOOP, ReplayRun
 from explorer.session import llm
 from explorer.session.conversation import Conversation
 from explorer.widgets import common, strategy_form
 
-A_KEY, B_KEY = "replay_setting_a", "replay_setting_b"
+A_KEY, B_KEY = "replay_loop_a", "replay_loop_b"
 TOKENS_HELP = (
     "Tokens by the seed's estimate, ceil(characters / 4) per message; it starts at the "
     "sidebar's budget in tokens and follows it until you set another."
@@ -36,9 +35,9 @@ FOLLOWED_KEY = "replay_followed_budget"
 
 @dataclass(frozen=True)
 class Choice:
-    """What the controls ask for: the settings to replay, the trim's options, the drift's facts."""
+    """What the controls ask for: the loops to replay, the trim's options, the drift's facts."""
 
-    settings: tuple[str, ...]
+    loops: tuple[str, ...]
     trim: dict[str, Any]
     only_watched: bool
     #: A registry strategy's own parameters by its name (none: the lineup's).
@@ -62,15 +61,15 @@ def _loop_available() -> bool:
 
 
 def choose(watched: list[str], budget_tokens: int) -> Choice:
-    """Draw the setting pickers (A, and B or none) and the options they need (the trim's
+    """Draw the loop pickers (A, and B or none) and the options they need (the trim's
     token limit following ``budget_tokens``, the sidebar's budget in tokens)."""
-    options = [*SETTINGS, *((SEED_LOOP,) if _loop_available() else ())]
+    options = [*LOOPS, *((SEED_LOOP,) if _loop_available() else ())]
     left, right = st.columns(2)
-    a = left.selectbox("Setting A", options, index=0, key=A_KEY)
-    b = right.selectbox("Setting B (beside A)", [NONE, *options], index=3, key=B_KEY)
-    settings = tuple(dict.fromkeys(s for s in (a, b) if s != NONE))
+    a = left.selectbox("Loop A", options, index=0, key=A_KEY)
+    b = right.selectbox("Loop B (beside A)", [NONE, *options], index=3, key=B_KEY)
+    loops = tuple(dict.fromkeys(s for s in (a, b) if s != NONE))
     trim: dict[str, Any] = {}
-    if SEED_TRIM in settings:
+    if DROP_OLDEST_LOOP in loops:
         with st.container(border=True):
             st.caption("The seeds/003 trim's own parameters (applied on every turn)")
             cols = st.columns(3)
@@ -89,18 +88,18 @@ def choose(watched: list[str], budget_tokens: int) -> Choice:
         if tokens is not None:
             trim["max_tokens_estimate"] = int(tokens)
     own = {}
-    for setting in settings:
-        if setting in REGISTRY_SETTINGS:
-            params = registry_options(setting)
+    for loop in loops:
+        if loop in REGISTRY_LOOPS:
+            params = registry_options(loop)
             if params is not None:
-                own[setting] = params
+                own[loop] = params
     only = False
     if watched:
         only = st.toggle(
             "Drift of the watched facts only (else every anchor, watched facts included)",
             key=ONLY_WATCHED_KEY,
         )
-    return Choice(settings, trim, only, own, budget_tokens)
+    return Choice(loops, trim, only, own, budget_tokens)
 
 
 def registry_options(name: str) -> dict[str, Any] | None:
@@ -139,7 +138,7 @@ def seed_loop(
     conversation: Conversation, params: dict[str, Any], choice: Choice, watched
 ) -> tuple[ReplayRun | None, int]:
     """The seeds/003 loop around the configured provider's compact: its run if this session
-    has one for these settings, after a button press runs it (one call per turn over the
+    has one for these loops, after a button press runs it (one call per turn over the
     limit), None until then; and its token limit."""
     registry, _ = llm.providers()
     with st.container(border=True):
@@ -193,24 +192,22 @@ def seed_loop(
 
 def runs(conversation: Conversation, params: dict[str, Any], watched: list[str]) -> list[ReplayRun]:
     """The replays the controls ask for (the LLM loop only once it has run), and a warning
-    when the settings chosen do not work to the same budget."""
+    when the loops chosen do not work to the same budget."""
     choice = choose(watched, estimate_tokens(params["budget_chars"]))
     out = []
     budgets = []
-    for setting in choice.settings:
-        if setting == SEED_LOOP:
+    for loop in choice.loops:
+        if loop == SEED_LOOP:
             done, limit = seed_loop(conversation, params, choice, watched)
             limits = {"token_limit": limit}
-            budgets.append(frames.budget_of(setting, params["budget_chars"], limits))
+            budgets.append(frames.budget_of(loop, params["budget_chars"], limits))
             if done is not None:
                 out.append(done)
             continue
-        options = choice.trim if setting == SEED_TRIM else choice.own.get(setting, {})
-        budgets.append(frames.budget_of(setting, params["budget_chars"], options))
+        options = choice.trim if loop == DROP_OLDEST_LOOP else choice.own.get(loop, {})
+        budgets.append(frames.budget_of(loop, params["budget_chars"], options))
         out.append(
-            replay_cache.replayed(
-                conversation, params, setting, options, watched, choice.only_watched
-            )
+            replay_cache.replayed(conversation, params, loop, options, watched, choice.only_watched)
         )
     note = frames.unequal_budgets(budgets)
     if note is not None:

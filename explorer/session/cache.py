@@ -50,8 +50,9 @@ from explorer.session.conversation import Conversation
 
 
 @dataclass(frozen=True)
-class Outcome:
-    """A run of the engine on the current request, or the request's schema errors."""
+class Compaction:
+    """One compaction of the current request: the engine's result and response, or the
+    request's schema errors (nothing compacted)."""
 
     request: dict[str, Any]
     result: CompactionResult | None = None
@@ -65,13 +66,13 @@ def _analysis(key: str, _contents: tuple[str, ...], _roles: tuple[str, ...]) -> 
 
 
 @st.cache_resource(max_entries=64, show_spinner=False)
-def _outcome(key: str, params_key: str, _request: dict[str, Any]) -> Outcome:
+def _compaction(key: str, params_key: str, _request: dict[str, Any]) -> Compaction:
     try:
         request = validate(_request)
     except InvalidRequest as error:
-        return Outcome(_request, errors=error.problems)
+        return Compaction(_request, errors=error.problems)
     result = run(request, analysis=_analysis(key, request.contents, request.roles))
-    return Outcome(_request, result, build_response(result))
+    return Compaction(_request, result, build_response(result))
 
 
 def params_key(params: Mapping[str, Any]) -> str:
@@ -79,9 +80,9 @@ def params_key(params: Mapping[str, Any]) -> str:
     return json.dumps(dict(params), sort_keys=True)
 
 
-def outcome(conversation: Conversation, params: Mapping[str, Any]) -> Outcome:
-    """The engine's result for ``conversation`` with ``params`` (shared: never mutate it)."""
-    return _outcome(conversation.key, params_key(params), conversation.request(params))
+def compaction(conversation: Conversation, params: Mapping[str, Any]) -> Compaction:
+    """The engine's compaction of ``conversation`` with ``params`` (shared: never mutate it)."""
+    return _compaction(conversation.key, params_key(params), conversation.request(params))
 
 
 def run_key(conversation: Conversation, result: CompactionResult) -> str:
@@ -191,8 +192,8 @@ def facts(
 class ABOutcome:
     """Both sides of an A/B comparison; ``comparison`` is None when a side has schema errors."""
 
-    a: Outcome
-    b: Outcome
+    a: Compaction
+    b: Compaction
     comparison: ABComparison | None
 
 
@@ -200,8 +201,8 @@ def ab(
     conversation: Conversation, params_a: Mapping[str, Any], params_b: Mapping[str, Any]
 ) -> ABOutcome:
     """The conversation compacted with ``params_a`` and with ``params_b`` (both runs cached)."""
-    a = outcome(conversation, params_a)
-    b = outcome(conversation, params_b)
+    a = compaction(conversation, params_a)
+    b = compaction(conversation, params_b)
     if a.result is None or b.result is None:
         return ABOutcome(a, b, None)
     return ABOutcome(a, b, compare_results(a.result, b.result))

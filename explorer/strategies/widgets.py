@@ -165,7 +165,7 @@ def totals_table(totals: pd.DataFrame) -> None:
 
 def unavailable_notes(comparison: StrategyComparison, options: StrategyOptions) -> None:
     """Say which strategies could not run for a missing optional package, and how to add it."""
-    if not comparison.outcome(LANGCHAIN).available:
+    if not comparison.result(LANGCHAIN).available:
         st.warning(
             "LangChain's trim_messages is not shown: the optional langchain-core package is "
             "not installed. Install it in the project's environment and restart the "
@@ -174,14 +174,14 @@ def unavailable_notes(comparison: StrategyComparison, options: StrategyOptions) 
         )
         st.code(LANGCHAIN_HINT, language="bash")
     if options.semantic_threshold is not None:
-        by_meaning = comparison.outcome(SEMANTIC_DEDUPE)
+        by_meaning = comparison.result(SEMANTIC_DEDUPE)
         if not by_meaning.available:
             st.info(by_meaning.unavailable, icon=":material/extension_off:")
 
 
 def messages_table(comparison: StrategyComparison) -> None:
     """Message by message, what each strategy that ran kept of it, headed by its name."""
-    names = {o.key: o.name for o in comparison.outcomes if o.available}
+    names = {o.key: o.name for o in comparison.results if o.available}
     common.table(
         compare_frames.strategy_messages(comparison).drop(columns=["index"]),
         column_config={

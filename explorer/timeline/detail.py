@@ -11,7 +11,7 @@ import streamlit as st
 from compactor import CompactionResult, MessageTrace, contract
 from compactor.analyses import BUDGET_RANGE, Survival
 from explorer.frames import anchors as anchor_frames
-from explorer.frames import markup, views
+from explorer.frames import safe_text, views
 from explorer.frames import sweeps as sweep_frames
 from explorer.frames import tokens as token_frames
 from explorer.session import cache, edits, state
@@ -210,7 +210,7 @@ def draw(result: CompactionResult, index: int, survival: Survival | None = None)
     with right:
         if trace.cut is not None:
             st.caption("Before and after the trim: kept text, then the cut-off rest struck through")
-            st.html(markup.trimmed_html(message.content, trace.cut.chars, trace.cut.kind))
+            st.html(safe_text.trimmed_html(message.content, trace.cut.chars, trace.cut.kind))
         else:
             st.caption("Full text")
             with st.container(height=text_height(message.content), border=True):
@@ -224,4 +224,4 @@ def draw(result: CompactionResult, index: int, survival: Survival | None = None)
                 f"{near.similarity:.3f} (threshold {result.request.params.duplicate_threshold:g}); "
                 "shared words highlighted"
             )
-            st.html(markup.highlighted_html(other.content, shared, height=220))
+            st.html(safe_text.highlighted_html(other.content, shared, height=220))

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 import pandas as pd
 
 from compactor.analyses import REMOVED, Step, StepEvent, Walkthrough
-from explorer.frames.markup import markdown_literal
+from explorer.frames.safe_text import markdown_literal
 from explorer.frames.views import preview
 
 # --- walkthrough ----------------------------------------------------------------------------

@@ -27,7 +27,7 @@ from explorer import navigation
 from explorer.charts import outcomes as charts
 from explorer.frames import outcomes as frames
 from explorer.session import outcome_cache, state
-from explorer.session.cache import Outcome
+from explorer.session.cache import Compaction
 from explorer.session.conversation import Conversation
 from explorer.session.keys import FUTURE_WANTED_KEY
 from explorer.widgets import common, probes, tuning
@@ -127,10 +127,10 @@ def recall_metrics(check: ContinuationCheck) -> None:
     cols[3].metric("Lift over keep-last", frames.signed_points(check.lift))
 
 
-def needs_section(outcome: Outcome) -> None:
+def needs_section(compaction: Compaction) -> None:
     """Overview: what the next k messages need, beside keep-last and random; the unmet needs,
     each able to open its message; the role balance; the probes when a file is given."""
-    result = outcome.result
+    result = compaction.result
     st.subheader("What the next k messages need")
     st.caption(RULE)
     check = current_check(result, future_control(len(result.messages)))
@@ -214,9 +214,9 @@ def curve_section(result: CompactionResult, budgets: pd.DataFrame, extent: int) 
 def replay_misses(
     runs: Sequence[Any], request: Request, watched: Sequence[str]
 ) -> dict[str, ReplayMisses]:
-    """Replay: the misses of each replayed setting (cached per replay)."""
+    """Replay: the misses of each replayed loop (cached per replay)."""
     conv = state.conversation()
-    return {r.setting: outcome_cache.misses(conv, r.replay, request, watched) for r in runs}
+    return {r.loop: outcome_cache.misses(conv, r.replay, request, watched) for r in runs}
 
 
 def misses_chart(misses: Mapping[str, ReplayMisses]) -> None:
@@ -233,7 +233,7 @@ def misses_chart(misses: Mapping[str, ReplayMisses]) -> None:
     st.altair_chart(charts.misses_per_turn(frame), width="stretch")
 
 
-def ab_section(conv: Conversation, a: Outcome, b: Outcome) -> None:
+def ab_section(conv: Conversation, a: Compaction, b: Compaction) -> None:
     """A/B compare: needed-later recall of A and B, each beside its keep-last and random."""
     if a.result is None or b.result is None:
         return

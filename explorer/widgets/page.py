@@ -6,7 +6,7 @@ over to the page the address names, through ``st.navigation`` over
 :data:`explorer.navigation.PAGES` (the menu across the top, one drop-down per section). Every
 page script in ``pages/`` is one call::
 
-    page.run("Scores", draw)          # draw(outcome) runs only when the request is valid
+    page.run("Scores", draw)          # draw(compaction) runs only when the request is valid
 
 so each page looks the same however it was reached, and an unexpected error becomes a friendly
 message, never a traceback.
@@ -29,8 +29,8 @@ import streamlit as st
 from compactor.samples import DEFAULT_SAMPLE
 from explorer import navigation
 from explorer.session import cache, state
-from explorer.session.cache import Outcome
-from explorer.session.samples import sample_conversations, sample_descriptions
+from explorer.session.cache import Compaction
+from explorer.session.sample_cache import sample_conversations, sample_descriptions
 from explorer.widgets import sidebar
 from explorer.widgets.common import show_problems
 
@@ -132,20 +132,20 @@ def _through_the_entry() -> None:
     st.rerun()
 
 
-def current() -> Outcome:
-    """The engine's outcome for the loaded conversation and the sidebar's parameters."""
-    return cache.outcome(state.conversation(), state.params())
+def current() -> Compaction:
+    """The engine's compaction of the loaded conversation with the sidebar's parameters."""
+    return cache.compaction(state.conversation(), state.params())
 
 
-def require_result() -> Outcome | None:
-    """The current outcome, or None after showing why there is no result (schema errors)."""
-    outcome = current()
-    if outcome.result is None:
+def require_result() -> Compaction | None:
+    """The current compaction, or None after showing why there is no result (schema errors)."""
+    compaction = current()
+    if compaction.result is None:
         show_problems(
-            "The current request breaks the input schema; nothing was compacted.", outcome.errors
+            "The current request breaks the input schema; nothing was compacted.", compaction.errors
         )
         return None
-    return outcome
+    return compaction
 
 
 def open_at_top() -> None:
@@ -159,14 +159,14 @@ def _title(title: str) -> None:
         st.html(_TO_TOP, width="content", unsafe_allow_javascript=True)
 
 
-def run(title: str, draw: Callable[[Outcome], None]) -> None:
-    """A page of the compaction: its title, then ``draw`` the current valid outcome."""
+def run(title: str, draw: Callable[[Compaction], None]) -> None:
+    """A page of the compaction: its title, then ``draw`` the current valid compaction."""
     _through_the_entry()
     _title(title)
     with guarded():
-        outcome = require_result()
-        if outcome is not None:
-            draw(outcome)
+        compaction = require_result()
+        if compaction is not None:
+            draw(compaction)
 
 
 def run_input(title: str, draw: Callable[[], None]) -> None:

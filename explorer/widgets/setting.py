@@ -10,12 +10,8 @@ from typing import Any
 import streamlit as st
 
 from compactor.errors import Problem, ProblemError
-from compactor.integrations import (
-    IntegrationUnavailable,
-    Setting,
-    setting_from_toml,
-    shrink_with_report,
-)
+from compactor.integrations import IntegrationUnavailable, shrink_with_report
+from compactor.strategies import Setting, setting_from_toml
 from explorer.frames import snippets
 from explorer.session import state
 from explorer.session.conversation import safe_name
@@ -27,7 +23,7 @@ UPLOAD_KEY = "setting_upload"
 #: The name and note as last typed (not a widget's key, so they outlive a page switch).
 KEPT_KEY = "setting_name_note"
 #: What the last upload or "Use this setting" did: ("ok", text) or ("problems", [Problem]).
-OUTCOME_KEY = "setting_outcome"
+LAST_USE_KEY = "setting_last_use"
 HELP = (
     "This setting as a compaction.toml: give it to compactor.shrink or the LangChain "
     "middleware in your agent, to the CLI (--setting FILE) and to the CI gate "
@@ -93,12 +89,12 @@ def use(values: Mapping[str, Any], key: str, label: str = "Use this setting") ->
 
 def _use(values: dict[str, Any]) -> None:
     state.set_params({**state.params(), **values})
-    st.session_state[OUTCOME_KEY] = ("ok", "The sidebar now holds this setting.")
+    st.session_state[LAST_USE_KEY] = ("ok", "The sidebar now holds this setting.")
 
 
-def outcome() -> None:
+def show_last_use() -> None:
     """What the last "Use this setting" or upload did (shown once)."""
-    found = st.session_state.pop(OUTCOME_KEY, None)
+    found = st.session_state.pop(LAST_USE_KEY, None)
     if found is None:
         return
     kind, said = found
@@ -119,7 +115,7 @@ def upload() -> None:
         help="A memory-compact setting, as 'Download setting' writes it: its parameters and "
         "budget go into the sidebar; the conversation stays.",
     )
-    outcome()
+    show_last_use()
 
 
 def _apply_upload() -> None:
@@ -130,11 +126,11 @@ def _apply_upload() -> None:
     try:
         values = upload_values(file.getvalue(), name)
     except ProblemError as error:
-        st.session_state[OUTCOME_KEY] = ("problems", list(error.problems))
+        st.session_state[LAST_USE_KEY] = ("problems", list(error.problems))
         return
     state.set_params({**state.params(), **values})
     words = ", ".join(f"{k} {v}" for k, v in values.items())
-    st.session_state[OUTCOME_KEY] = ("ok", f"Applied {name} to the sidebar: {words}.")
+    st.session_state[LAST_USE_KEY] = ("ok", f"Applied {name} to the sidebar: {words}.")
 
 
 def upload_values(data: bytes, name: str) -> dict[str, Any]:

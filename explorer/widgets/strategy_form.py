@@ -14,8 +14,8 @@ from typing import Any
 import streamlit as st
 
 from compactor.strategies import (
+    DROP_OLDEST,
     MEMORY_COMPACT,
-    SEED_TRIM,
     SEMANTIC_DEDUPE,
     STRATEGIES,
     Parameter,
@@ -26,7 +26,7 @@ from explorer.widgets import common
 
 #: Strategies whose parameters other controls set (the sidebar, the trim's options, the
 #: semantic threshold) or which have none: the form does not offer them.
-ELSEWHERE = (MEMORY_COMPACT, SEED_TRIM, SEMANTIC_DEDUPE)
+ELSEWHERE = (MEMORY_COMPACT, DROP_OLDEST, SEMANTIC_DEDUPE)
 
 
 def offered() -> list[str]:

@@ -11,9 +11,9 @@ from playwright.sync_api import expect
 from compactor.evaluation import (
     RunOptions,
     evaluate,
+    grid_points,
     load_corpus,
     read_corpus_text,
-    settings_grid,
     summarise,
 )
 from explorer.corpus import frames, widgets
@@ -38,7 +38,7 @@ def fill(visit, label, text):
 @pytest.mark.slow
 def test_a_corpus_file_runs_and_a_worst_conversation_opens_in_a_view(visit):
     items = load_corpus(SHAREGPT)
-    settings = settings_grid({}, {"keep_last_n": [1, 4], "max_message_chars": [400]})
+    settings = grid_points({}, {"keep_last_n": [1, 4], "max_message_chars": [400]})
     rows = list(evaluate(items, settings, budgets=[300, 1500], options=RunOptions(workers=1)))
     summaries = frames.settings_of(summarise(rows))  # the baselines are reference points
 
@@ -130,7 +130,7 @@ def test_the_worst_picker_shows_the_label_of_the_setting_chosen_not_an_earlier_o
     grid = {"keep_last_n": "2,5", "keep_roles": "system", "duplicate_threshold": "0.9"}
     upload_and_run(visit, data, {**grid, "max_message_chars": "400"}, "3000,7000")
     items = read_corpus_text(data).items
-    settings = settings_grid({}, {"keep_last_n": [2, 5], "max_message_chars": [400]})
+    settings = grid_points({}, {"keep_last_n": [2, 5], "max_message_chars": [400]})
     rows = list(evaluate(items, settings, [3000, 7000], RunOptions(workers=1)))
     for summary in frames.settings_of(summarise(rows))[::-1]:
         label = frames.setting_label(summary)

@@ -18,7 +18,7 @@ def test_the_stage_table_says_how_many_cuts_drop_removed_later(visit):
     cuts = len(result.trimming.cuts)
     later = sum(1 for c in result.trimming.cuts if result.messages[c.index].fate.value == "dropped")
     visit.open("?sample=largest&budget_chars=200000")
-    rows = visit.static_rows("Outcome")
+    rows = visit.static_rows("Result")
     outcome = f"{cuts:,} cut, of which {later:,} later dropped ({cuts - later:,} trimmed)"
     assert outcome in rows["3. trim"]
     visit.screenshot("explained-stage-outcomes")

@@ -1,6 +1,6 @@
 """The Replay page in Chromium: clicking a loss in the drift chart moves the turn slider to that
 turn and shows the message where it happened; the slider shows the history of its turn; the
-cache chart's legend names each setting in full, each in a colour of its own."""
+cache chart's legend names each loop in full, each in a colour of its own."""
 
 import re
 
@@ -36,7 +36,7 @@ def test_clicking_a_loss_moves_the_slider_to_its_turn_and_message(visit):
     last = len(result.histories) - 1
     expect(slider).to_have_value(str(last))
 
-    # a loss of setting A (memory-compact) drawn where no other loss is
+    # a loss of loop A (memory-compact) drawn where no other loss is
     by_turn = {}
     for loss in result.losses:
         by_turn.setdefault(loss.turn, loss)

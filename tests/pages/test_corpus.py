@@ -14,10 +14,10 @@ from compactor.evaluation import (
     RunOptions,
     evaluate,
     evaluate_strategy,
+    grid_points,
     knee_budgets,
     load_corpus,
     load_corpus_text,
-    settings_grid,
     summarise,
     worst_by_needed_recall,
 )
@@ -34,7 +34,7 @@ SHAREGPT = ROOT / "tests" / "fixtures" / "real" / "sharegpt_glaive_toolcall_4_re
 TAU = ROOT / "tests" / "fixtures" / "real" / "tau_airline_3_records.json"
 GRID = {"keep_last_n": "1,4", "keep_roles": "system", "duplicate_threshold": "0.9"}
 GRID |= {"max_message_chars": "120,400"}
-SETTINGS = settings_grid({}, {"keep_last_n": [1, 4], "max_message_chars": [120, 400]})
+SETTINGS = grid_points({}, {"keep_last_n": [1, 4], "max_message_chars": [120, 400]})
 
 
 def picker(at, pick):
@@ -203,7 +203,7 @@ def test_a_sweep_run_is_summarised_at_common_budgets_as_the_engine_reads_it():
     at = run_grid(load_path(on_corpus_page(), SHAREGPT), grid={**GRID, "max_message_chars": "400"})
     assert_clean(at)
     items = load_corpus(SHAREGPT)
-    settings = settings_grid({}, {"keep_last_n": [1, 4], "max_message_chars": [400]})
+    settings = grid_points({}, {"keep_last_n": [1, 4], "max_message_chars": [400]})
     rows = list(evaluate(items, settings, options=RunOptions(workers=1)))
     assert list(at.session_state[widgets.RUN_KEY].rows) == rows
     largest = max(sum(len(m["content"]) for m in i.request["messages"]) for i in items)

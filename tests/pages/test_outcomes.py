@@ -232,7 +232,7 @@ def test_replay_names_the_first_miss_and_draws_the_misses_per_turn(source):
         assert f"the first at turn {first.miss.turn}: {first.miss.anchor}" in line
     if misses.misses:
         drawn = chart_rows(at, "misses")
-        mine = drawn[drawn["setting"] == MEMORY_ALWAYS]
+        mine = drawn[drawn["loop"] == MEMORY_ALWAYS]
         assert mine["misses"].sum() == len(misses.misses)
         assert set(zip(mine["turn"], mine["role"], strict=True)) == {
             (m.turn, m.role) for m in misses.misses

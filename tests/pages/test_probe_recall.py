@@ -137,7 +137,7 @@ def test_strategies_shows_every_strategys_probe_recall_and_randoms(sample):
     shown = table(at, "probes_strict").set_index("strategy")
     assert "recall" in shown.columns  # beside needed-later recall, in one table
     comparison = compare_strategies(request)
-    ran = [o for o in comparison.outcomes if o.available]
+    ran = [o for o in comparison.results if o.available]
     assert len(ran) >= 4
     for o in ran:
         expected = probe_recall_outcome(probes, request.contents, o)

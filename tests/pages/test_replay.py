@@ -1,5 +1,5 @@
 """Replay: the page shows the engine's replay on every sample and on an imported file, follows
-the turn slider, the settings and the parameters; the seeds/003 trim's token limit follows the
+the turn slider, the loops and the parameters; the seeds/003 trim's token limit follows the
 sidebar's budget and a comparison of unequal budgets says so; on a real rollout the anchors lost
 so far never fall."""
 
@@ -15,11 +15,11 @@ from compactor.analyses.replay.strategies import Registered, replay_request
 from compactor.formats import apply_fixes, convert_text
 from compactor.samples import load_samples
 from explorer.replay.runs import (
+    DROP_OLDEST_LOOP,
     KEEP_LAST,
     MEMORY_ALWAYS,
     MEMORY_OVER,
-    REGISTRY_SETTINGS,
-    SEED_TRIM,
+    REGISTRY_LOOPS,
 )
 from explorer.replay.widgets import A_KEY, B_KEY, NONE, TRIM_KEEP_KEY, TRIM_TOKENS_KEY
 from explorer.session import state
@@ -52,16 +52,16 @@ def shown_history(at):
     return [(r, c) for r, c in zip(sent["role"], sent["content"], strict=True)]
 
 
-def check_follows(at, expected, setting=MEMORY_ALWAYS):
+def check_follows(at, expected, loop=MEMORY_ALWAYS):
     assert_clean(at)
     codes = [c.value for c in at.code]
     share = f"{cache_reuse(expected):.0%}"
-    line = next(c for c in codes if c.startswith(f"{setting}:"))
+    line = next(c for c in codes if c.startswith(f"{loop}:"))
     assert f"over {len(expected.turns)} turns, {share} of sent characters" in line
     lost = len({x.fact for x in expected.losses})
     assert f"; {lost:,} anchors lost" in line
     turns = chart_rows(at, "chars_out")
-    mine = turns[turns["setting"] == setting]
+    mine = turns[turns["loop"] == loop]
     assert list(mine["chars_out"]) == [t.chars_out for t in expected.turns]
     assert list(mine["stable_prefix_chars"]) == [t.stable_prefix_chars for t in expected.turns]
     assert list(mine["anchors_missing"]) == [t.anchors_lost for t in expected.turns]
@@ -77,9 +77,7 @@ def test_the_page_shows_the_engines_replay_on_every_sample(sample):
     check_follows(at, engine(at))
     keep = engine(at, "keep-last")
     turns = chart_rows(at, "chars_out")
-    assert list(turns[turns["setting"] == KEEP_LAST]["chars_out"]) == [
-        t.chars_out for t in keep.turns
-    ]
+    assert list(turns[turns["loop"] == KEEP_LAST]["chars_out"]) == [t.chars_out for t in keep.turns]
 
 
 def test_the_turn_slider_shows_the_history_of_that_turn_and_parameters_replay_anew():
@@ -101,7 +99,7 @@ def test_the_settings_side_by_side():
     at.selectbox(key=A_KEY).set_value(MEMORY_OVER).run()
     at.selectbox(key=B_KEY).set_value(NONE).run()
     check_follows(at, engine(at, policy="over-budget"), MEMORY_OVER)
-    assert set(chart_rows(at, "chars_out")["setting"]) == {MEMORY_OVER}
+    assert set(chart_rows(at, "chars_out")["loop"]) == {MEMORY_OVER}
 
 
 def test_an_imported_file_replays():
@@ -118,7 +116,7 @@ def test_on_a_real_rollout_the_anchors_lost_so_far_never_fall_and_the_falls_are_
     assert_clean(at)
     expected = engine(at)
     turns = chart_rows(at, "anchors_lost_ever")
-    mine = turns[turns["setting"] == MEMORY_ALWAYS]
+    mine = turns[turns["loop"] == MEMORY_ALWAYS]
     ever = list(mine["anchors_lost_ever"])
     assert ever == sorted(ever)
     assert ever == [
@@ -134,7 +132,7 @@ def test_on_a_real_rollout_the_anchors_lost_so_far_never_fall_and_the_falls_are_
 
 def test_the_seed_trim_replays_with_its_own_parameters():
     at = goto(start({"sample": "support-chat"}), PAGE)
-    at.selectbox(key=B_KEY).set_value(SEED_TRIM).run()
+    at.selectbox(key=B_KEY).set_value(DROP_OLDEST_LOOP).run()
     at.number_input(key=TRIM_KEEP_KEY).set_value(3).run()
     at.number_input(key=TRIM_TOKENS_KEY).set_value(10_000).run()
     assert_clean(at)
@@ -149,7 +147,7 @@ def test_the_seed_trim_replays_with_its_own_parameters():
         facts=facts,
     )
     turns = chart_rows(at, "chars_out")
-    mine = turns[turns["setting"] == SEED_TRIM]
+    mine = turns[turns["loop"] == DROP_OLDEST_LOOP]
     assert list(mine["messages_out"]) == [t.messages_out for t in expected.turns]
     assert list(mine["anchors_missing"]) == [t.anchors_lost for t in expected.turns]
     assert max(mine["messages_out"]) == 3
@@ -162,7 +160,7 @@ def warnings_of(at):
 
 def test_the_seed_trims_token_limit_follows_the_budget_and_unequal_budgets_are_said():
     at = goto(start({"sample": "support-chat"}), PAGE)
-    at.selectbox(key=B_KEY).set_value(SEED_TRIM).run()
+    at.selectbox(key=B_KEY).set_value(DROP_OLDEST_LOOP).run()
     assert_clean(at)
     budget = request_of(at)["budget_chars"]
     tokens = at.number_input(key=TRIM_TOKENS_KEY)
@@ -175,7 +173,10 @@ def test_the_seed_trims_token_limit_follows_the_budget_and_unequal_budgets_are_s
     assert_clean(at)
     (said,) = warnings_of(at)
     assert f"{MEMORY_ALWAYS} works to 2,000 characters (about 500 tokens)" in said
-    assert f"{SEED_TRIM} works to 5,000 tokens by the estimate (about 20,000 characters)" in said
+    assert (
+        f"{DROP_OLDEST_LOOP} works to 5,000 tokens by the estimate (about 20,000 characters)"
+        in said
+    )
     set_param(at, "budget_chars", 3_000)
     assert at.number_input(key=TRIM_TOKENS_KEY).value == 5_000  # set by hand, it stays
     at.number_input(key=TRIM_TOKENS_KEY).set_value(None).run()
@@ -191,7 +192,7 @@ def test_with_an_encoding_chosen_every_turn_counts_the_tokens_it_sends():
     encode = bpe_openai.get_encoding("cl100k_base").encode_ordinary
     sent = [sum(len(encode(m.content)) for m in h) for h in expected.histories[1:]]
     turns = table(at, "chars_out")
-    mine = turns[turns["setting"] == MEMORY_ALWAYS]
+    mine = turns[turns["loop"] == MEMORY_ALWAYS]
     assert list(mine["tokens_out"]) == sent
     assert list(mine["chars_out"]) == [t.chars_out for t in expected.turns]
     said = [c.value for c in at.caption if c.value.startswith("In cl100k_base tokens sent")]
@@ -210,21 +211,21 @@ def test_every_loss_is_listed_only_once_opened():
     at.run()
     assert_clean(at)
     lost = table(at, "anchor")
-    mine = lost[lost["setting"] == MEMORY_ALWAYS]
+    mine = lost[lost["loop"] == MEMORY_ALWAYS]
     assert list(mine[["turn", "anchor", "index", "how"]].itertuples(index=False, name=None)) == [
         tuple(x) for x in expected.losses
     ]
 
 
-@pytest.mark.parametrize("setting", REGISTRY_SETTINGS)
-def test_every_registry_strategy_replays_as_the_engine_replays_it(setting):
+@pytest.mark.parametrize("loop", REGISTRY_LOOPS)
+def test_every_registry_strategy_replays_as_the_engine_replays_it(loop):
     at = goto(start({"sample": "coding-agent"}), PAGE)
-    at.selectbox(key=B_KEY).set_value(setting).run()
+    at.selectbox(key=B_KEY).set_value(loop).run()
     assert_clean(at)
     request = validate(request_of(at))
-    expected = engine(at, Registered(setting, request.params))
+    expected = engine(at, Registered(loop, request.params))
     turns = chart_rows(at, "chars_out")
-    mine = turns[turns["setting"] == setting]
+    mine = turns[turns["loop"] == loop]
     assert list(mine["chars_out"]) == [t.chars_out for t in expected.turns]
     assert list(mine["stable_prefix_chars"]) == [t.stable_prefix_chars for t in expected.turns]
     assert list(mine["anchors_missing"]) == [t.anchors_lost for t in expected.turns]
@@ -241,7 +242,7 @@ def test_a_clearing_strategy_replays_with_its_own_parameters_and_breaks_the_cach
     request = validate(request_of(at))
     expected = engine(at, Registered(name, request.params, {"keep": 1, "trigger": 1}))
     turns = chart_rows(at, "chars_out")
-    mine = turns[turns["setting"] == name]
+    mine = turns[turns["loop"] == name]
     assert list(mine["stable_prefix_chars"]) == [t.stable_prefix_chars for t in expected.turns]
     # a turn that clears a result sent before keeps less than the whole history before it
     assert any(t.stable_prefix_messages < t.messages_in - 1 for t in expected.turns)

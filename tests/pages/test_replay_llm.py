@@ -1,6 +1,6 @@
 """Replay: the seeds/003 loop around LLM compact is offered only with a provider configured, runs
 only on its button, through the test language model server over the real openai client, is kept
-for the session, and draws like any other setting; a failing provider makes the loop send the
+for the session, and draws like any other loop; a failing provider makes the loop send the
 last ten messages; the key never reaches the page. Its token limit follows the sidebar's budget
 (the seed's 20,000 would compare 80,000 characters with the budget) and a limit set apart from it
 is said on screen."""
@@ -72,8 +72,8 @@ def test_the_loops_token_limit_follows_the_budget_and_a_limit_apart_is_said(conf
 
 def test_the_loop_runs_on_its_button_once_and_draws_like_a_setting(configured):
     at = loop_page(configured)
-    assert configured.calls == []  # choosing the setting calls nobody
-    assert SEED_LOOP not in set(chart_rows(at, "chars_out")["setting"])
+    assert configured.calls == []  # choosing the loop calls nobody
+    assert SEED_LOOP not in set(chart_rows(at, "chars_out")["loop"])
     assert any("Nothing has been sent to the provider" in c.value for c in at.caption)
     at.button(key="replay_loop_run").click().run()
     assert_clean(at)
@@ -82,7 +82,7 @@ def test_the_loop_runs_on_its_button_once_and_draws_like_a_setting(configured):
     compacted = [t for t in expected.turns if t.compacted]
     assert compacted and calls == len(compacted)  # one call per turn over the limit
     turns = chart_rows(at, "chars_out")
-    mine = turns[turns["setting"] == SEED_LOOP]
+    mine = turns[turns["loop"] == SEED_LOOP]
     assert list(mine["chars_out"]) == [t.chars_out for t in expected.turns]
     assert list(mine["compacted"]) == [t.compacted for t in expected.turns]
     assert any(
@@ -92,7 +92,7 @@ def test_the_loop_runs_on_its_button_once_and_draws_like_a_setting(configured):
     at.run()  # a rerun (a move elsewhere) does not call again
     assert len(configured.calls) == calls
     assert at.button(key="replay_loop_run").disabled
-    assert SEED_LOOP in set(chart_rows(at, "chars_out")["setting"])
+    assert SEED_LOOP in set(chart_rows(at, "chars_out")["loop"])
     assert SECRET not in page_text(at)
 
 
@@ -104,7 +104,7 @@ def test_a_failing_provider_makes_the_loop_send_the_last_ten(configured, tmp_pat
     at.button(key="replay_loop_run").click().run()
     assert_clean(at)
     turns = chart_rows(at, "chars_out")
-    mine = turns[turns["setting"] == SEED_LOOP]
+    mine = turns[turns["loop"] == SEED_LOOP]
     assert len(mine) == len(chat()["messages"]) - 1
     assert mine["messages_out"].max() <= 10
     assert (mine.loc[mine["messages_in"] > 10, "messages_out"] == 10).all()

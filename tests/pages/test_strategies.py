@@ -30,7 +30,7 @@ from tests.explorer.requests import rich_request
 PAGE = "pages/strategies.py"
 
 
-SHOWN = ("memory-compact", "keep-last", "seed-trim", "langchain-trim")
+SHOWN = ("memory-compact", "keep-last", "drop-oldest", "langchain-trim")
 
 
 def reported(at):
@@ -52,12 +52,10 @@ def expected_for(request, **options):
     return {
         "totals": [
             (o.name, o.output_chars, o.tokens_estimate, o.output_messages)
-            for o in comparison.outcomes
+            for o in comparison.results
         ],
-        "kept": {
-            o.key: [m.kept for m in o.messages] for o in comparison.outcomes if o.key in SHOWN
-        },
-        "stats": dict(comparison.outcome("seed-trim").stats),
+        "kept": {o.key: [m.kept for m in o.messages] for o in comparison.results if o.key in SHOWN},
+        "stats": dict(comparison.result("drop-oldest").stats),
     }
 
 
@@ -132,7 +130,7 @@ def test_memory_compact_with_semantic_dedupe_is_compared_message_by_message():
     at.slider(key="strategies_semantic_threshold").set_value(0.7).run()
     assert_clean(at)
     comparison = compare_strategies(validate(request_of(at)), semantic_threshold=0.7)
-    semantic = comparison.outcome("semantic-dedupe")
+    semantic = comparison.result("semantic-dedupe")
     assert semantic.available
     totals = table(at, "tokens_estimate").set_index("strategy")
     assert int(totals.loc[semantic.name, "output_chars"]) == semantic.output_chars
@@ -155,8 +153,8 @@ def test_a_strategys_own_parameters_reach_it_and_its_needed_later_recall():
     own = {"anchor-keep": {"unit_chars": 40, "fill_recent": False}}
     request = validate(request_of(at))
     comparison = compare_strategies(request, params=own)
-    ours = comparison.outcome("anchor-keep")
-    assert ours.output_chars != compare_strategies(request).outcome("anchor-keep").output_chars
+    ours = comparison.result("anchor-keep")
+    assert ours.output_chars != compare_strategies(request).result("anchor-keep").output_chars
     totals = table(at, "tokens_estimate").set_index("strategy")
     assert int(totals.loc[ours.name, "output_chars"]) == ours.output_chars
     assert list(table(at, "memory-compact")["anchor-keep"]) == [m.kept for m in ours.messages]
@@ -164,7 +162,7 @@ def test_a_strategys_own_parameters_reach_it_and_its_needed_later_recall():
     past = past_request(request, future)
     judged = judge_outcome(
         find_needs(request.contents, request.roles),
-        compare_strategies(past, params=own).outcome("anchor-keep"),
+        compare_strategies(past, params=own).result("anchor-keep"),
     )
     assert recall_rows(at)[ours.name] == (judged.met, judged.needs)
 

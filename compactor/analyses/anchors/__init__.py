@@ -2,10 +2,11 @@
 what a compaction does to them.
 
 :mod:`~compactor.analyses.anchors.patterns` documents the patterns and
-:mod:`~compactor.analyses.anchors.words` their word lists; :mod:`~compactor.analyses.anchors.finder`
-finds every anchor (by a numpy scan, private to this package and held equal to the patterns,
-with a small memo of recent conversations); :mod:`~compactor.analyses.anchors.report` reads a
-result: kept or lost, by which stage, from which budget."""
+:mod:`~compactor.analyses.anchors.word_lists` their word lists;
+:mod:`~compactor.analyses.anchors.finder` finds every anchor (by a numpy scan, private to this
+package and held equal to the patterns, with a small memo of recent conversations);
+:mod:`~compactor.analyses.anchors.report` reads a result: kept or lost, by which stage, from
+which budget."""
 
 from compactor.analyses.anchors.finder import (
     WATCHED,

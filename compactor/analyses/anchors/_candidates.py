@@ -38,7 +38,7 @@ from compactor.analyses.anchors._segments import (
     name_key,
 )
 from compactor.analyses.anchors.patterns import CODE, DATE, IDENTIFIER, KINDS, TIME
-from compactor.analyses.anchors.words import UNIT_WORDS, WEEKDAYS
+from compactor.analyses.anchors.word_lists import UNIT_WORDS, WEEKDAYS
 
 GROUP = {kind: KINDS.index(kind) + 1 for kind in KINDS}
 _TAIL = np.array(sorted(map(ord, ".,:)")))

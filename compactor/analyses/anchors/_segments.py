@@ -29,7 +29,7 @@ from string import ascii_letters
 
 import numpy as np
 
-from compactor.analyses.anchors.words import CURRENCY_CODES, MONTHS, WEEKDAYS
+from compactor.analyses.anchors.word_lists import CURRENCY_CODES, MONTHS, WEEKDAYS
 
 #: Characters only a url or a Windows path takes: segment separators besides whitespace.
 HARD = "([{<>\"'`;=*|!?#&"

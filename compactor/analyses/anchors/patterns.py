@@ -55,7 +55,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from compactor.analyses.anchors.words import CURRENCY_CODES, MONTHS, UNIT_WORDS, WEEKDAYS
+from compactor.analyses.anchors.word_lists import CURRENCY_CODES, MONTHS, UNIT_WORDS, WEEKDAYS
 
 URL, EMAIL, DATE, TIME, PATH, QUANTITY, IDENTIFIER, CODE = (
     "url",

@@ -10,7 +10,7 @@ judges the future's needs, at the budget set and over every budget;
 :mod:`~compactor.analyses.outcomes.probes` judges labelled evidence (at a budget, over every
 budget, and under any strategy of the lineup);
 :mod:`~compactor.analyses.outcomes.balance` the roles' shares;
-:mod:`~compactor.analyses.outcomes.report` all of it for one request. They read results only:
+:mod:`~compactor.analyses.outcomes.figures` all of it for one request. They read results only:
 they never change what ``compact`` returns."""
 
 from compactor.analyses.outcomes.balance import (
@@ -40,6 +40,10 @@ from compactor.analyses.outcomes.continuation import (
     past_analysis,
     past_request,
     recall_curve,
+)
+from compactor.analyses.outcomes.figures import (
+    Outcomes,
+    outcomes,
 )
 from compactor.analyses.outcomes.judge import (
     NEVER,
@@ -79,10 +83,6 @@ from compactor.analyses.outcomes.probes import (
     probe_outcomes,
     probe_recall,
     probe_recall_outcome,
-)
-from compactor.analyses.outcomes.report import (
-    Outcomes,
-    outcomes,
 )
 
 __all__ = [

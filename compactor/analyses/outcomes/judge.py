@@ -25,7 +25,7 @@ from compactor.contract import ROLES
 from compactor.strategies import lineup
 
 if TYPE_CHECKING:
-    from compactor.strategies.lineup import StrategyOutcome
+    from compactor.strategies.lineup import StrategyResult
 
 #: Where a strategy other than memory-compact lost a source: it removed or cut its message.
 REMOVED, CUT = "removed", "cut"
@@ -238,7 +238,7 @@ def judge_text(needs: Needs, past: int, text: str) -> NeededRecall:
     )
 
 
-def judge_outcome(needs: Needs, outcome: StrategyOutcome) -> NeededRecall:
+def judge_outcome(needs: Needs, result: StrategyResult) -> NeededRecall:
     """Needed-later recall of what a strategy of the registry returned for the past.
 
     Prefixes are judged by length (:func:`judge_lengths`); a strategy that keeps other spans
@@ -248,7 +248,7 @@ def judge_outcome(needs: Needs, outcome: StrategyOutcome) -> NeededRecall:
 
     Args:
         needs: the whole conversation's needs (:func:`find_needs`).
-        outcome: what :func:`~compactor.apply_strategy` returned for the past messages.
+        result: what :func:`~compactor.apply_strategy` returned for the past messages.
 
     Returns:
         The recall: needs met and judged, and each unmet need with where it came from.
@@ -267,9 +267,9 @@ def judge_outcome(needs: Needs, outcome: StrategyOutcome) -> NeededRecall:
         >>> judge_outcome(needs, apply_strategy("keep-last", past, 10)).met
         0
     """
-    if not outcome.available:
-        raise ValueError(f"{outcome.key} did not run: {outcome.unavailable}")
-    messages = outcome.messages
+    if not result.available:
+        raise ValueError(f"{result.key} did not run: {result.unavailable}")
+    messages = result.messages
     if all(m.spans is None and m.kept != lineup.REPLACED for m in messages):
         lengths = [None if m.kept == lineup.REMOVED else m.chars for m in messages]
         return judge_lengths(needs, lengths)

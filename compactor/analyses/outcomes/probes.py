@@ -26,7 +26,7 @@ from compactor.model import Message
 from compactor.strategies import lineup
 
 if TYPE_CHECKING:
-    from compactor.strategies.lineup import StrategyOutcome
+    from compactor.strategies.lineup import StrategyResult
 
 #: The three recalls, in the order they are reported.
 KINDS = ("strict", "partial", "answer")
@@ -168,16 +168,16 @@ def probe_recall(
 
 
 def probe_recall_outcome(
-    probes: Sequence[Probe], contents: Sequence[str], outcome: StrategyOutcome
+    probes: Sequence[Probe], contents: Sequence[str], result: StrategyResult
 ) -> ProbeRecall:
     """Probe recall of a strategy of the lineup run on the conversation ``contents``, read from
-    what its outcome says of each message: *strict* when returned verbatim, *partial* when some
+    what its result says of each message: *strict* when returned verbatim, *partial* when some
     of its own text is returned (verbatim, cut, or a replaced message that keeps some input; a
     placeholder alone keeps none), *answer* when the answer occurs in the content it returns.
     For a strategy that returns prefixes this is :func:`probe_recall` of its lengths."""
-    if not outcome.available:
-        raise ValueError(f"{outcome.key} did not run: {outcome.unavailable}")
-    messages = outcome.messages
+    if not result.available:
+        raise ValueError(f"{result.key} did not run: {result.unavailable}")
+    messages = result.messages
     return _recall(
         probes,
         contents,

@@ -1,6 +1,6 @@
-"""The strategies a replay runs on every turn (memory-compact, keep-last-N, the seeds/003 trim,
-the seeds/003 loop, and any strategy of the registry through :class:`Registered`) and
-:func:`replay_request`, which builds one by name and replays."""
+"""The strategies a replay runs on every turn (memory-compact, keep-last-N, drop-oldest (the
+seeds/003 trim) with its own options, the seeds/003 loop, and any strategy of the registry
+through :class:`Registered`) and :func:`replay_request`, which builds one by name and replays."""
 
 from __future__ import annotations
 
@@ -22,9 +22,9 @@ from compactor.contract import MEMORY_COMPACT
 from compactor.engine.turn_stages import TurnStages
 from compactor.model import Message, Params, Request
 from compactor.strategies import registry
-from compactor.strategies.context_trim import estimate_tokens, trim_context
+from compactor.strategies.context_trim import DROP_OLDEST, estimate_tokens, trim_context
 from compactor.strategies.keep_last import KEEP_LAST, keep_last
-from compactor.strategies.outcome import CUT, REMOVED, VERBATIM
+from compactor.strategies.returned import CUT, REMOVED, VERBATIM
 from compactor.text.incremental import IncrementalAnalysis
 
 
@@ -80,10 +80,10 @@ class KeepLast:
 
 
 class ContextTrim:
-    """The seeds/003 trim with its own parameters (``keepLastMessages``, ``dropToolParts``,
-    ``maxTokensEstimate``); messages are kept or removed whole."""
+    """drop-oldest, the seeds/003 trim, with its own parameters (``keepLastMessages``,
+    ``dropToolParts``, ``maxTokensEstimate``); messages are kept or removed whole."""
 
-    name = "trim"
+    name = DROP_OLDEST
 
     def __init__(
         self,
@@ -204,7 +204,7 @@ class Registered:
 
 #: The strategies the command line offers, by name (the seed loop needs a compact strategy);
 #: every name of the registry is offered too (:class:`Registered`).
-STRATEGIES = (MEMORY_COMPACT, KEEP_LAST, "trim")
+STRATEGIES = (MEMORY_COMPACT, KEEP_LAST, DROP_OLDEST)
 
 
 def build_strategy(
@@ -217,13 +217,16 @@ def build_strategy(
     strategy_params: dict[str, Any] | None = None,
 ) -> Strategy:
     """One of :data:`STRATEGIES`: memory-compact with ``params``, keep-last within
-    ``params.budget_chars``, or the trim with its own options; or any registry strategy
-    (:class:`Registered`) with ``strategy_params``."""
+    ``params.budget_chars``, or drop-oldest with its own options (without any, it is the
+    registry's at the budget); or any registry strategy (:class:`Registered`) with
+    ``strategy_params``. An old name (``trim``, ``seed-trim``) is read as its new one."""
+    name = registry.current_name(name)
+    own = keep_last_messages is not None or drop_tool_parts or max_tokens_estimate is not None
     if name == MEMORY_COMPACT:
         return MemoryCompact(params)
     if name == KEEP_LAST:
         return KeepLast(params.budget_chars)
-    if name == "trim":
+    if name == DROP_OLDEST and own:
         return ContextTrim(keep_last_messages, drop_tool_parts, max_tokens_estimate)
     if name in registry.names():
         return Registered(name, params, strategy_params)
@@ -240,7 +243,7 @@ def replay_request(
     **options: Any,
 ) -> Replay:
     """:func:`replay` of a request's messages, ``budget_chars`` from its parameters; a
-    strategy named in :data:`STRATEGIES` is built with them (``options`` go to the trim)."""
+    strategy named in :data:`STRATEGIES` is built with them (``options`` go to drop-oldest)."""
     if isinstance(strategy, str):
         strategy = build_strategy(strategy, request.params, **options)
     return replay(

@@ -70,7 +70,7 @@ def test_tokens_prints_counts_and_totals(capsys):
 
 def test_similar_prints_pairs(capsys):
     pytest.importorskip("wordllama")
-    from compactor.analyses.semantic import semantic_pairs
+    from compactor.analyses.semantic_pairs import semantic_pairs
 
     path = GOLDEN / "dispatcher.request.json"
     code, out, _ = cli(capsys, "similar", str(path), "--threshold", "0.3")

@@ -18,8 +18,8 @@ from compactor.evaluation import (
     SUMMARY_BUDGETS,
     RunOptions,
     evaluate,
+    grid_points,
     load_corpus,
-    settings_grid,
     summarise,
 )
 from compactor.evaluation.summary import SummaryFeed, met_at_shares, met_from
@@ -58,7 +58,7 @@ def test_a_multi_record_file_at_listed_budgets(tmp_path):
     out = tmp_path / "rows.jsonl"
     done = cli(path, "--grid", "keep_last_n=2,5", "--budgets", "800,4000", "--out", out)
     assert done.returncode == 0, done.stderr
-    chosen = settings_grid({}, {"keep_last_n": [2, 5]})
+    chosen = grid_points({}, {"keep_last_n": [2, 5]})
     expected = list(evaluate(load_corpus(path), chosen, [800, 4000], options=RunOptions(workers=1)))
     assert lines(out) == expected
     summary = summarise(expected)
@@ -71,7 +71,7 @@ def test_a_folder_at_every_sweep_point_with_two_workers(tmp_path):
     out = tmp_path / "rows.jsonl"
     done = cli(CORPUS, "--grid", "max_message_chars=200,600", "--workers", "2", "--out", out)
     assert done.returncode == 0, done.stderr
-    chosen = settings_grid({}, {"max_message_chars": [200, 600]})
+    chosen = grid_points({}, {"max_message_chars": [200, 600]})
     expected = list(evaluate(load_corpus(CORPUS), chosen, options=RunOptions(workers=1)))
     assert lines(out) == expected
     assert {r["conversation"] for r in expected} == {p.name for p in CORPUS.glob("*.json")}
@@ -88,7 +88,7 @@ def test_parquet_holds_the_same_rows(tmp_path):
     assert done.returncode == 0, done.stderr
     table = pq.read_table(tmp_path / "rows.parquet").to_pylist()
     items = load_corpus(REAL / "tau_airline_3_records.json")
-    assert table == list(evaluate(items, settings_grid(), [1000], options=RunOptions(workers=1)))
+    assert table == list(evaluate(items, grid_points(), [1000], options=RunOptions(workers=1)))
     assert not (tmp_path / "rows.parquet.rows.jsonl").exists()
 
 
@@ -177,7 +177,7 @@ def test_an_interrupted_run_resumed_loses_and_repeats_nothing(tmp_path):
     before = out.read_bytes()
     assert before  # it wrote rows before it was stopped
 
-    chosen = settings_grid({}, {"keep_last_n": [1, 4], "max_message_chars": [100, 300]})
+    chosen = grid_points({}, {"keep_last_n": [1, 4], "max_message_chars": [100, 300]})
     expected = list(evaluate(load_corpus(corpus), chosen, options=RunOptions(workers=1)))
     assert before.count(b"\n") < len(expected)  # stopped part way
     with out.open("ab") as handle:  # as if stopped in the middle of writing a row
@@ -205,7 +205,7 @@ def test_a_finished_parquet_run_resumed_with_more_settings_holds_both(tmp_path):
     done = cli(path, "--budgets", "700", "--grid", "keep_last_n=5,8", "--out", out, "--resume")
     assert done.returncode == 0, done.stderr
     rows = pq.read_table(out).to_pylist()
-    chosen = settings_grid({}, {"keep_last_n": [5, 8]})
+    chosen = grid_points({}, {"keep_last_n": [5, 8]})
     fresh = list(evaluate(load_corpus(path), chosen, [700], options=RunOptions(workers=1)))
     # the default setting and the baselines: the first run's rows
     first = [r for r in fresh if r["keep_last_n"] != 8]
@@ -238,7 +238,7 @@ def test_the_plan_sweeps_unless_budgets_are_listed_or_in_the_grid():
 
 def test_the_summary_fed_row_by_row_is_the_summary_of_all_rows():
     items = load_corpus(REAL / "tau_airline_3_records.json")
-    chosen = settings_grid({}, {"keep_last_n": [2, 6]})
+    chosen = grid_points({}, {"keep_last_n": [2, 6]})
     for budgets, read_at in ([None, SUMMARY_BUDGETS], [[700, 3000], None]):
         rows = list(evaluate(items, chosen, budgets, options=RunOptions(workers=1)))
         feed = SummaryFeed(read_at)
@@ -249,12 +249,12 @@ def test_the_summary_fed_row_by_row_is_the_summary_of_all_rows():
 
 def test_a_fresh_run_takes_nothing_from_earlier_rows():
     earlier = written_before(None, _plan(options()), RunOptions())
-    assert (len(earlier), earlier.whole(settings_grid())) == (0, frozenset())
+    assert (len(earlier), earlier.whole(grid_points())) == (0, frozenset())
 
 
 def test_future_and_no_outcomes_choose_the_outcome_columns(tmp_path):
     path = REAL / "tau_airline_3_records.json"
-    chosen = settings_grid()
+    chosen = grid_points()
     for flags, options in [
         (["--future", "2"], RunOptions(workers=1, future=2)),
         (["--no-outcomes"], RunOptions(workers=1, future=None)),
@@ -304,7 +304,7 @@ def test_a_sweep_says_where_the_share_meeting_its_budget_rises(tmp_path):
     done = cli(corpus, "--grid", "keep_last_n=5", "--no-outcomes", "--workers", "1")
     assert done.returncode == 0, done.stderr.decode()
     items = load_corpus(corpus)
-    rows = list(evaluate(items, settings_grid({}, {"keep_last_n": [5]}), None, RunOptions(1)))
+    rows = list(evaluate(items, grid_points({}, {"keep_last_n": [5]}), None, RunOptions(1)))
     at = met_at_shares(met_from(rows))
     assert len(at) == 5 and all(5000 < b < 10000 for b in at) and at[0] < at[-1]
     said = done.stdout.decode().splitlines()[-1]

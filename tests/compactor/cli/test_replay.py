@@ -46,7 +46,7 @@ def anchors_of(request, watched=()):
 
 
 @pytest.mark.parametrize("policy", ["always", "over-budget"])
-@pytest.mark.parametrize("strategy", ["memory-compact", "keep-last", "trim"])
+@pytest.mark.parametrize("strategy", ["memory-compact", "keep-last", "drop-oldest"])
 def test_the_command_prints_the_engines_replay(policy, strategy):
     printed = replayed(SUPPORT, "--policy", policy, "--strategy", strategy)
     expected = replay_request(
@@ -90,12 +90,19 @@ def test_parameters_on_the_command_line_override_the_requests():
     )
 
 
-def test_the_trim_strategy_takes_its_own_parameters():
-    args = ("--strategy", "trim", "--keep-last-messages", "3", "--max-tokens-estimate", "200")
+def test_drop_oldest_takes_its_own_parameters():
+    args = (
+        "--strategy",
+        "drop-oldest",
+        "--keep-last-messages",
+        "3",
+        "--max-tokens-estimate",
+        "200",
+    )
     printed = replayed(SUPPORT, *args, "--drop-tool-parts")
     expected = replay_request(
         validate(SUPPORT),
-        "trim",
+        "drop-oldest",
         keep_last_messages=3,
         drop_tool_parts=True,
         max_tokens_estimate=200,
@@ -124,7 +131,12 @@ def test_a_bad_request_or_parameter_exits_2_with_the_reason():
     done = cli("-", stdin=b'{"messages": [')
     assert done.returncode == 2 and b"line 1" in done.stderr
     done = cli(
-        "-", "--strategy", "trim", "--keep-last-messages", "-1", stdin=json.dumps(SUPPORT).encode()
+        "-",
+        "--strategy",
+        "drop-oldest",
+        "--keep-last-messages",
+        "-1",
+        stdin=json.dumps(SUPPORT).encode(),
     )
     assert done.returncode == 2 and b"keepLastMessages" in done.stderr
 

@@ -12,7 +12,7 @@ import pytest
 
 from compactor import compact, shrink, validate
 from compactor.analyses.replay.strategies import replay_request
-from compactor.evaluation import RunOptions, evaluate, load_corpus, settings_grid
+from compactor.evaluation import RunOptions, evaluate, grid_points, load_corpus
 from compactor.integrations import Setting, setting_toml
 from compactor.integrations.budget import fit_tokens
 from compactor.samples import load_sample
@@ -143,7 +143,7 @@ def test_evaluate_with_a_setting_is_its_one_setting_at_its_budget(tmp_path, file
     done = cli("evaluate", TAU, "--setting", setting, "--workers", 1, "--out", out)
     assert done.returncode == 0, done.stderr.decode()
     params = {k: list(v) if isinstance(v, tuple) else v for k, v in CHOSEN.params.items()}
-    expected = evaluate(load_corpus(TAU), settings_grid(params), [2500], RunOptions(workers=1))
+    expected = evaluate(load_corpus(TAU), grid_points(params), [2500], RunOptions(workers=1))
     rows = [json.loads(line) for line in out.read_text("utf-8").splitlines()]
     assert rows == list(expected)
     assert "2,500      3 system+user" in done.stdout.decode()
@@ -159,7 +159,7 @@ def test_evaluate_with_a_setting_in_tokens_runs_its_parameters_at_the_budgets_gi
     out = tmp_path / "rows.jsonl"
     done = cli("evaluate", TAU, "--setting", path, "--budgets", "900,2500", "--out", out)
     assert done.returncode == 0, done.stderr.decode()
-    grid = settings_grid({"keep_last_n": 3})
+    grid = grid_points({"keep_last_n": 3})
     expected = evaluate(load_corpus(TAU), grid, [900, 2500], RunOptions(workers=1))
     rows = [json.loads(line) for line in out.read_text("utf-8").splitlines()]
     assert rows == list(expected)

@@ -12,14 +12,14 @@ from compactor.evaluation import (
     CorpusItem,
     RunOptions,
     evaluate,
+    grid_points,
     load_corpus,
     row_key,
-    settings_grid,
 )
-from compactor.evaluation.pool import local_outcomes
+from compactor.evaluation.pool import local_rows
 from tests.paths import CORPUS, ROOT
 
-CHOSEN = settings_grid({}, {"keep_last_n": [2, 5], "duplicate_threshold": [0.7, 0.9]})
+CHOSEN = grid_points({}, {"keep_last_n": [2, 5], "duplicate_threshold": [0.7, 0.9]})
 
 
 @pytest.fixture(scope="module")
@@ -110,7 +110,7 @@ def test_an_invalid_request_names_its_conversation(workers, items):
 
 def test_outcomes_come_back_in_order_whatever_finishes_first():
     items = [CorpusItem(k, {}) for k in range(40)]
-    assert [o for o in local_outcomes(items, _slow_first, 2)] == list(range(40))
+    assert [o for o in local_rows(items, _slow_first, 2)] == list(range(40))
 
 
 def _slow_first(item):

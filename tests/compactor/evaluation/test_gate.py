@@ -4,7 +4,7 @@
 import pytest
 
 from compactor.errors import ProblemError
-from compactor.evaluation import RunOptions, evaluate, load_corpus, settings_grid, summarise
+from compactor.evaluation import RunOptions, evaluate, grid_points, load_corpus, summarise
 from compactor.evaluation.gate import (
     ALIASES,
     FIGURES,
@@ -21,7 +21,7 @@ TAU = ROOT / "tests" / "fixtures" / "real" / "tau_airline_3_records.json"
 
 @pytest.fixture(scope="module")
 def run():
-    settings = settings_grid({}, {"keep_last_n": [1, 6]})
+    settings = grid_points({}, {"keep_last_n": [1, 6]})
     rows = list(evaluate(load_corpus(TAU), settings, [1500, 6000], RunOptions(workers=1)))
     return rows, summarise(rows)
 

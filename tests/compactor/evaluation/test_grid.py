@@ -4,15 +4,15 @@ import pytest
 
 from compactor.contract import DEFAULTS
 from compactor.errors import ProblemError
-from compactor.evaluation import SETTING_PARAMETERS, parse_grid_option, settings_grid
+from compactor.evaluation import GRID_PARAMETERS, grid_points, parse_grid_option
 
 
 def test_no_grid_is_the_defaults():
-    assert settings_grid() == [{name: DEFAULTS[name] for name in SETTING_PARAMETERS}]
+    assert grid_points() == [{name: DEFAULTS[name] for name in GRID_PARAMETERS}]
 
 
 def test_every_combination_in_the_schemas_order():
-    settings = settings_grid(
+    settings = grid_points(
         {"duplicate_threshold": 0.8},
         {"max_message_chars": [100, 200], "keep_last_n": [1, 2, 3]},
     )
@@ -29,7 +29,7 @@ def test_every_combination_in_the_schemas_order():
 
 
 def test_budget_chars_joins_the_setting_when_named():
-    settings = settings_grid({}, {"budget_chars": [500, 900]})
+    settings = grid_points({}, {"budget_chars": [500, 900]})
     assert [s["budget_chars"] for s in settings] == [500, 900]
 
 
@@ -50,7 +50,7 @@ def test_budget_chars_joins_the_setting_when_named():
 )
 def test_a_bad_name_or_value_says_where(base, grid, where):
     with pytest.raises(ProblemError) as caught:
-        settings_grid(base, grid)
+        grid_points(base, grid)
     assert [p.path for p in caught.value.problems] == [where]
 
 
@@ -62,3 +62,11 @@ def test_the_command_line_form():
     for bad in ("keep_last_n", "=1", "keep_lost=1", "keep_last_n=two"):
         with pytest.raises(ProblemError):
             parse_grid_option(bad)
+
+
+def test_the_grids_old_names_still_work():
+    import compactor.evaluation as evaluation
+
+    assert evaluation.settings_grid is evaluation.grid_points
+    assert evaluation.strategy_settings is evaluation.strategy_grid_points
+    assert "settings_grid" not in evaluation.__all__

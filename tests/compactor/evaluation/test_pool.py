@@ -9,8 +9,8 @@ import sys
 
 import pytest
 
-from compactor.evaluation import CorpusItem, RunOptions, evaluate, load_corpus, settings_grid
-from compactor.evaluation.pool import WorkerDied, _Pool, local_outcomes
+from compactor.evaluation import CorpusItem, RunOptions, evaluate, grid_points, load_corpus
+from compactor.evaluation.pool import WorkerDied, _Pool, local_rows
 from tests.compactor.cli.test_evaluate import generated_corpus
 from tests.paths import ROOT
 from tests.processes import children, gone, wait_for
@@ -43,7 +43,7 @@ class Task:
 
 def test_a_worker_killed_once_has_its_conversations_run_again(tmp_path, caplog):
     items = [CorpusItem(k, {}) for k in range(12)]
-    outcomes = list(local_outcomes(items, Task(str(tmp_path / "died")), 2))
+    outcomes = list(local_rows(items, Task(str(tmp_path / "died")), 2))
     assert outcomes == list(range(12))  # in order, each once
     assert "a worker process died" in caplog.text
 
@@ -51,7 +51,7 @@ def test_a_worker_killed_once_has_its_conversations_run_again(tmp_path, caplog):
 def test_a_conversation_that_kills_its_worker_again_is_named():
     items = [CorpusItem(k, {}) for k in range(8)]
     with pytest.raises(WorkerDied, match="evaluating conversation 3, run again 1 time"):
-        list(local_outcomes(items, _always_dies, 2))
+        list(local_rows(items, _always_dies, 2))
 
 
 def test_a_pool_broken_before_a_conversation_is_sent_runs_it_on_the_next_pool(tmp_path):
@@ -114,7 +114,7 @@ def test_evaluate_goes_on_when_a_pool_worker_is_killed(corpus, tmp_path):
     said = said.decode()
     assert process.returncode == 0 and "Traceback" not in said, said
     assert "a worker process died" in said
-    chosen = settings_grid({}, {"keep_last_n": [1, 4]})
+    chosen = grid_points({}, {"keep_last_n": [1, 4]})
     expected = evaluate(load_corpus(corpus), chosen, [700, 1500], RunOptions(workers=1))
     rows = [json.loads(line) for line in out.read_text().splitlines()]
     assert len(rows) == len({json.dumps(r, sort_keys=True) for r in rows})  # none twice

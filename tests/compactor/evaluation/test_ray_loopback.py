@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from compactor.evaluation import CorpusItem, RunOptions, evaluate, settings_grid
+from compactor.evaluation import CorpusItem, RunOptions, evaluate, grid_points
 from tests.processes import descendants
 
 ray = pytest.importorskip("ray")
@@ -66,7 +66,7 @@ def test_the_local_ray_instance_listens_on_loopback_only():
             "budget_chars": 100,
         },
     )
-    rows = evaluate([item] * 2, settings_grid(), [100], RunOptions(backend="ray", workers=1))
+    rows = evaluate([item] * 2, grid_points(), [100], RunOptions(backend="ray", workers=1))
     first = next(rows)  # Ray is up, with a worker that ran a task
     try:
         assert ray.is_initialized() and first["conversation"] == 0

@@ -7,16 +7,16 @@ import pytest
 from compactor.evaluation import (
     RunOptions,
     evaluate,
+    grid_points,
     load_corpus,
     row_key,
-    settings_grid,
     written_whole,
 )
 from tests.paths import CORPUS, ROOT
 
-SWEPT = settings_grid({}, {"keep_last_n": [2, 5]})
-MIXED = SWEPT + settings_grid({"budget_chars": 900}, {"keep_last_n": [3]})
-ADDED = settings_grid({}, {"keep_last_n": [9]})
+SWEPT = grid_points({}, {"keep_last_n": [2, 5]})
+MIXED = SWEPT + grid_points({"budget_chars": 900}, {"keep_last_n": [3]})
+ADDED = grid_points({}, {"keep_last_n": [9]})
 
 
 @pytest.fixture(scope="module")

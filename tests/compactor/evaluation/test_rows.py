@@ -20,8 +20,8 @@ from compactor.evaluation import (
     RunOptions,
     conversation_rows,
     evaluate,
+    grid_points,
     load_corpus,
-    settings_grid,
 )
 from compactor.evaluation.corpus import Probe
 from tests.compactor.analyses.test_pairing import SPLITS, linked
@@ -66,7 +66,7 @@ def test_every_sweep_row_equals_compact_at_its_budget_and_holds_to_the_next(
     request, grid, rnd, future
 ):
     item = CorpusItem(0, request, probes=probes_for(request, rnd))
-    chosen = settings_grid({}, grid)
+    chosen = grid_points({}, grid)
     rows = conversation_rows(item, chosen, future=future)
     keys = [*ROW_KEYS, *OUTCOME_KEYS, *(PROBE_KEYS if item.probes else ())]
     for strategy in BASELINES:
@@ -95,7 +95,7 @@ def test_every_sweep_row_equals_compact_at_its_budget_and_holds_to_the_next(
 )
 def test_rows_at_listed_budgets_equal_compact(request, grid, budgets):
     item = CorpusItem("x.json#3", request)
-    chosen = settings_grid({}, grid)
+    chosen = grid_points({}, grid)
     rows = list(evaluate([item], chosen, budgets, options=RunOptions(workers=1)))
     assert len(rows) == (len(chosen) + len(BASELINES)) * len(budgets)
     expected = [brute_row(item, s, b) for s in chosen for b in sorted(budgets)]
@@ -105,7 +105,7 @@ def test_rows_at_listed_budgets_equal_compact(request, grid, budgets):
 
 def test_without_a_future_the_rows_are_the_counts_alone():
     item = CorpusItem(0, requests_example())
-    chosen = settings_grid({}, {"keep_last_n": [1, 3]})
+    chosen = grid_points({}, {"keep_last_n": [1, 3]})
     rows = list(evaluate([item], chosen, [300, 900], options=RunOptions(workers=1, future=None)))
     assert [list(r) for r in rows] == [list(ROW_KEYS)] * 4
     assert rows == [brute_row(item, s, b, future=None) for s in chosen for b in (300, 900)]
@@ -126,7 +126,7 @@ def test_a_setting_with_its_own_budget_is_evaluated_there():
             "budget_chars": 100,
         },
     )
-    chosen = settings_grid({"keep_last_n": 1}, {"budget_chars": [150, 700]})
+    chosen = grid_points({"keep_last_n": 1}, {"budget_chars": [150, 700]})
     rows = list(evaluate([item], chosen, options=RunOptions(workers=1)))
     assert [r["budget_chars"] for r in rows] == [150, 700] * 3
     assert rows[:2] == [brute_row(item, s, s["budget_chars"]) for s in chosen]
@@ -140,7 +140,7 @@ def real_items():
 def test_the_real_corpus_rows_equal_compact_at_every_sweep_point():
     items = real_items()
     assert any(item.tool_links for item in items)  # the links of the import are used
-    chosen = settings_grid({}, {"keep_last_n": [2, 6], "max_message_chars": [150, 800]})
+    chosen = grid_points({}, {"keep_last_n": [2, 6], "max_message_chars": [150, 800]})
     rows = list(evaluate(items, chosen, options=RunOptions(workers=1)))
     rnd = random.Random(15)
     assert any(r["needs"] for r in rows) and any(r["needs"] is None for r in rows)
@@ -155,7 +155,7 @@ def test_the_real_corpus_rows_equal_compact_at_every_sweep_point():
 
 def test_token_counts_equal_the_tokens_of_the_returned_contents():
     items = load_corpus(CORPUS / "tau_airline_tool_heavy.json")
-    chosen = settings_grid({}, {"keep_last_n": [3]})
+    chosen = grid_points({}, {"keep_last_n": [3]})
     rows = list(
         evaluate(
             items, chosen, [500, 5000, 40000], options=RunOptions(workers=1, encoding="o200k_base")
@@ -174,7 +174,7 @@ def test_bad_budgets_are_refused_at_the_call(budgets):
     from compactor.errors import ProblemError
 
     with pytest.raises(ProblemError):
-        evaluate([], settings_grid(), budgets)
+        evaluate([], grid_points(), budgets)
 
 
 @pytest.mark.parametrize("case", sorted(SPLITS))
@@ -184,7 +184,7 @@ def test_the_broken_pairs_are_the_pairs_the_tool_pairs_check_flags(case):
     links = tuple(linked(messages))
     item = CorpusItem(case, {"messages": messages, **params}, links)
     fixed = {k: v for k, v in params.items() if k != "budget_chars"}
-    rows = conversation_rows(item, settings_grid(fixed, {}), future=None)  # every sweep step
+    rows = conversation_rows(item, grid_points(fixed, {}), future=None)  # every sweep step
     assert len(rows) > 1
     for row in rows:
         request = {"messages": messages, **fixed, "budget_chars": row["budget_chars"]}

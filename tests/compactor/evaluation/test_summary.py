@@ -9,11 +9,11 @@ from compactor.evaluation import (
     CorpusItem,
     RunOptions,
     evaluate,
+    grid_points,
     knee_budgets,
     load_corpus,
     read_corpus_text,
     rows_in_force,
-    settings_grid,
     summarise,
     worst_by_needed_recall,
 )
@@ -83,7 +83,7 @@ def test_the_frontier_is_the_settings_no_other_beats_on_both(values):
 
 def test_sweep_rows_read_at_a_budget_equal_rows_evaluated_there():
     items = load_corpus(CORPUS)
-    chosen = settings_grid({}, {"keep_last_n": [1, 4]})
+    chosen = grid_points({}, {"keep_last_n": [1, 4]})
     swept = list(evaluate(items, chosen, options=RunOptions(workers=1)))
     listed = list(evaluate(items, chosen, list(SUMMARY_BUDGETS), options=RunOptions(workers=1)))
     assert summarise(swept, SUMMARY_BUDGETS) == summarise(listed)
@@ -96,7 +96,7 @@ def test_sweep_rows_read_at_a_budget_equal_rows_evaluated_there():
 )
 def test_sweep_rows_read_at_budgets_equal_listed_rows_on_random_conversations(requests, budgets):
     items = [CorpusItem(k, r) for k, r in enumerate(requests)]
-    chosen = settings_grid({}, {"max_message_chars": [80, 200]})
+    chosen = grid_points({}, {"max_message_chars": [80, 200]})
     swept = list(evaluate(items, chosen, options=RunOptions(workers=1)))
     listed = list(evaluate(items, chosen, budgets, options=RunOptions(workers=1)))
     # The baselines' rows of a sweep are at the summary's budgets only: compare the settings'.
@@ -115,7 +115,7 @@ def settings_only(summaries):
 def test_the_rows_in_force_give_the_same_summary():
     items = load_corpus(CORPUS)
     swept = list(
-        evaluate(items, settings_grid({}, {"keep_last_n": [1, 4]}), options=RunOptions(workers=1))
+        evaluate(items, grid_points({}, {"keep_last_n": [1, 4]}), options=RunOptions(workers=1))
     )
     few = rows_in_force(swept, SUMMARY_BUDGETS)
     assert len(few) < len(swept) / 2
@@ -183,7 +183,7 @@ def test_the_knee_between_two_summary_budgets_gets_budgets_of_its_own():
     # 6,500 to 7,700 characters: every one misses at 5,000 and meets at 10,000, the two
     # neighbouring summary budgets; the knee lies between them.
     items = read_corpus_text(tau_bench_corpus(12, long_record=None)).items
-    settings = settings_grid({}, {"keep_last_n": [5], "keep_roles": [["system"]]})
+    settings = grid_points({}, {"keep_last_n": [5], "keep_roles": [["system"]]})
     rows = list(evaluate(items, settings, options=RunOptions(workers=1, future=None)))
     met = {s["budget_chars"]: s["budget_met_rate"] for s in summarise(rows, SUMMARY_BUDGETS)}
     assert (met[5000], met[10000]) == (0.0, 1.0)

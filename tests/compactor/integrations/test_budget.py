@@ -69,7 +69,7 @@ def test_memory_compact_gets_the_largest_budget_that_fits(slug):
         )
 
 
-@pytest.mark.parametrize("strategy", ["keep-last", "seed-trim"])
+@pytest.mark.parametrize("strategy", ["keep-last", "drop-oldest"])
 def test_other_strategies_get_the_largest_budget_by_bisection(strategy):
     request = SAMPLES["dispatcher"]
     typed = validate(request)

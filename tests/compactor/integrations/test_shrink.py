@@ -95,7 +95,7 @@ def test_the_report_names_what_was_removed_and_cut():
     ("strategy", "params"),
     [
         ("keep-last", {}),
-        ("seed-trim", {"keepLastMessages": 6}),
+        ("drop-oldest", {"keepLastMessages": 6}),
         ("observation-masking", {"n": 2}),
         ("anthropic-clear-tool-uses", {"trigger": 100, "keep": 1}),
         ("vercel-prune", {"toolCalls": "before-last-2-messages"}),

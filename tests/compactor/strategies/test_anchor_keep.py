@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 from compactor import validate
 from compactor.contract import ROLES
 from compactor.strategies import anchor_keep
-from compactor.strategies.anchor_keep import GONE, PART, WHOLE, apply, outcome
+from compactor.strategies.anchor_keep import GONE, PART, WHOLE, apply, lineup_result
 from compactor.text.salient import salient_terms, units
 from harness.pieces import PIECES
 
@@ -100,7 +100,7 @@ def test_the_account_adds_up(data, options, budget):
         assert (m.kept == PART) == (0 < m.chars < m.original_chars)
         if m.protected_because:
             assert m.kept == WHOLE and m.reason.startswith("protected")
-    lineup = outcome(request, budget, options)
+    lineup = lineup_result(request, budget, options)
     assert lineup.output_chars == result.output_chars
     assert lineup.output_messages == n - result.count(GONE)
     assert lineup.cut_messages == result.count(PART)

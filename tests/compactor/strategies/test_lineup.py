@@ -34,15 +34,15 @@ def test_dispatcher_at_300_characters():
     # not 49 + 27; LangChain keeps the system message and fits 37 + 59 + 95 in the 227 left.
     summary = {
         o.key: (o.kept, o.output_chars, o.output_messages, o.tokens_estimate, o.budget_met)
-        for o in comparison.outcomes[:4]
+        for o in comparison.results[:4]
     }
     assert summary == {
         "memory-compact": ((0, 1, 4, 5), 264, 4, 68, True),
         "keep-last": ((2, 3, 4, 5), 298, 4, 76, True),
-        "seed-trim": ((3, 4, 5), 191, 3, 49, True),
+        "drop-oldest": ((3, 4, 5), 191, 3, 49, True),
         "langchain-trim": ((0, 3, 4, 5), 264, 4, 68, True),
     }
-    trim = comparison.outcome("seed-trim")
+    trim = comparison.result("drop-oldest")
     assert trim.parameters == {"maxTokensEstimate": 75, "dropToolParts": False}
     assert trim.stats == {
         "messagesBefore": 6,
@@ -62,7 +62,7 @@ def test_dispatcher_at_300_characters():
         "original_chars": 107,
         "memory-compact": "removed",
         "keep-last": "verbatim",
-        "seed-trim": "removed",
+        "drop-oldest": "removed",
         "langchain-trim": "removed",
         "anthropic-clear-tool-uses": "verbatim",
         "langchain-clear-tool-uses": "verbatim",
@@ -75,7 +75,7 @@ def test_dispatcher_at_300_characters():
 
 def test_memory_compact_reports_its_cuts():
     request = validate(load_sample("dispatcher").request | {"max_message_chars": 80})
-    outcome = compare_strategies(request).outcome("memory-compact")
+    outcome = compare_strategies(request).result("memory-compact")
     result = run(request)
     how = {"trimmed": "cut", "duplicate": "removed", "dropped": "removed"}
     assert [(m.kept, m.chars) for m in outcome.messages] == [
@@ -96,8 +96,8 @@ def test_the_seed_trim_options_are_passed_on():
             "budget_chars": 400_000,
         }
     )
-    outcome = compare_strategies(request, keep_last_messages=3, drop_tool_parts=True).outcome(
-        "seed-trim"
+    outcome = compare_strategies(request, keep_last_messages=3, drop_tool_parts=True).result(
+        "drop-oldest"
     )
     assert outcome.kept == (1, 3)
     assert outcome.parameters == {
@@ -145,17 +145,17 @@ def test_every_strategy_on_random_histories(request):
     budget = typed.params.budget_chars
     comparison = compare_strategies(typed)
     roles, contents = typed.roles, typed.contents
-    for outcome in comparison.outcomes:
+    for outcome in comparison.results:
         assert outcome.available and len(outcome.messages) == len(contents)
         assert outcome.output_chars == sum(m.chars for m in outcome.messages)
         assert outcome.output_messages == len(outcome.kept)
         returned = [m.chars for m in outcome.messages if m.kept != "removed"]
         assert outcome.tokens_estimate == sum(math.ceil(chars / 4) for chars in returned)
         assert outcome.budget_met == (outcome.output_chars <= budget)
-    assert comparison.outcome("memory-compact").kept == tuple(t.index for t in run(typed).survivors)
-    assert comparison.outcome("keep-last").budget_met
-    assert comparison.outcome("langchain-trim").kept == langchain_by_hand(roles, contents, budget)
-    trim = comparison.outcome("seed-trim")
+    assert comparison.result("memory-compact").kept == tuple(t.index for t in run(typed).survivors)
+    assert comparison.result("keep-last").budget_met
+    assert comparison.result("langchain-trim").kept == langchain_by_hand(roles, contents, budget)
+    trim = comparison.result("drop-oldest")
     by_trim = trim_context(
         {
             "messages": [{"role": r, "content": c} for r, c in zip(roles, contents, strict=True)],
@@ -179,12 +179,12 @@ def test_without_langchain_the_outcome_says_how_to_install_it(monkeypatch):
     with pytest.raises(LangChainUnavailable, match="pip install -e"):
         langchain_trim(["user", "user"], ["a", "b"], 100)
     comparison = compare_strategies(dispatcher())
-    outcome = comparison.outcome("langchain-trim")
+    outcome = comparison.result("langchain-trim")
     assert not outcome.available and outcome.messages == ()
     assert INSTALL_HINT in outcome.unavailable
     assert outcome.output_chars is None and outcome.budget_met is None
     assert "langchain-trim" not in comparison.rows()[0]
-    assert [o.available for o in comparison.outcomes][:4] == [True, True, True, False]
+    assert [o.available for o in comparison.results][:4] == [True, True, True, False]
 
 
 def test_the_seed_trim_can_count_its_token_budget_with_a_tokenizer():
@@ -194,8 +194,8 @@ def test_the_seed_trim_can_count_its_token_budget_with_a_tokenizer():
         {"messages": [{"role": "user", "content": c} for c in contents], "budget_chars": 200}
     )
     budget = math.ceil(200 / 4)
-    by_estimate = compare_strategies(request).outcome("seed-trim")
-    by_tokens = compare_strategies(request, trim_encoding="o200k_base").outcome("seed-trim")
+    by_estimate = compare_strategies(request).result("drop-oldest")
+    by_tokens = compare_strategies(request, trim_encoding="o200k_base").result("drop-oldest")
     # brute force: the longest suffix whose real token counts fit maxTokensEstimate
     counts = [count_tokens(c, "o200k_base") for c in contents]
     fits = max(k for k in range(len(contents) + 1) if sum(counts[len(contents) - k :]) <= budget)

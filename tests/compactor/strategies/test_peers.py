@@ -14,8 +14,8 @@ from compactor.strategies.context_editing import (
 )
 from compactor.strategies.observation_masking import mask_observations
 from compactor.strategies.openai_truncation import truncate_auto
-from compactor.strategies.outcome import REPLACED, VERBATIM
 from compactor.strategies.prune_messages import prune_messages
+from compactor.strategies.returned import REPLACED, VERBATIM
 from compactor.strategies.spec import StrategyParameterError
 from compactor.strategies.tool_uses import CALL_LINE
 
@@ -208,7 +208,7 @@ def test_openai_disabled_returns_everything_and_misses_the_budget():
 
 
 def test_every_strategy_has_a_source_and_parameters_with_defaults_that_validate():
-    assert registry.names()[:4] == ("memory-compact", "keep-last", "seed-trim", "langchain-trim")
+    assert registry.names()[:4] == ("memory-compact", "keep-last", "drop-oldest", "langchain-trim")
     for name in (
         "anthropic-clear-tool-uses",
         "langchain-clear-tool-uses",

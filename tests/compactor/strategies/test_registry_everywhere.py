@@ -12,7 +12,7 @@ from compactor.evaluation import load_corpus
 from compactor.samples import load_samples
 from compactor.strategies import registry
 from compactor.strategies.lineup import compare_strategies
-from compactor.strategies.outcome import REMOVED
+from compactor.strategies.returned import REMOVED
 from tests.compactor.analyses.outcomes.brute import plain_needs
 from tests.compactor.analyses.outcomes.test_judge_outcome import returned_spans
 from tests.compactor.analyses.outcomes.test_judge_spans import plain_span_recall
@@ -35,8 +35,8 @@ HISTORIES = list(histories())
 @pytest.mark.parametrize(("name", "request_"), HISTORIES, ids=[h[0][:30] for h in HISTORIES])
 def test_the_lineup_runs_every_strategy_and_returns_sendable_messages(name, request_):
     comparison = compare_strategies(request_)
-    assert [o.key for o in comparison.outcomes] == NAMES
-    for outcome in comparison.outcomes:
+    assert [o.key for o in comparison.results] == NAMES
+    for outcome in comparison.results:
         if not outcome.available:
             continue
         assert len(outcome.messages) == len(request_.messages)

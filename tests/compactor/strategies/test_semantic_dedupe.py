@@ -51,9 +51,9 @@ def test_meaning_removals_follow_the_rule():
 
 def test_the_lineup_compares_it_message_by_message_only_when_asked():
     request = validate(load_sample("repeated-questions").request)
-    assert "semantic-dedupe" not in {o.key for o in compare_strategies(request).outcomes}
+    assert "semantic-dedupe" not in {o.key for o in compare_strategies(request).results}
     comparison = compare_strategies(request, semantic_threshold=0.8)
-    outcome = comparison.outcome("semantic-dedupe")
+    outcome = comparison.result("semantic-dedupe")
     found = semantic_dedupe(request, 0.8)
     assert outcome.kept == tuple(t.index for t in found.result.messages if t.survived)
     assert all("semantic-dedupe" in row for row in comparison.rows())

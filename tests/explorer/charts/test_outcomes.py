@@ -56,7 +56,7 @@ def test_the_recall_curve_takes_its_own_domain_without_an_extent():
     assert "minExtent" not in lines["encoding"]["y"].get("axis", {})
 
 
-def test_the_misses_chart_stacks_misses_by_role_per_setting():
+def test_the_misses_chart_stacks_misses_by_role_per_replayed_loop():
     request = SAMPLES["largest"]
     needs = find_needs(request.contents, request.roles)
     done = replay(
@@ -68,7 +68,7 @@ def test_the_misses_chart_stacks_misses_by_role_per_setting():
     frame = frames.misses_frame({"memory-compact": replay_misses(done, needs)})
     spec = charts.misses_per_turn(frame).to_dict()
     assert spec["mark"]["type"] == "bar"
-    assert spec["encoding"]["row"]["field"] == "setting"
+    assert spec["encoding"]["row"]["field"] == "loop"
     assert spec["encoding"]["y"]["aggregate"] == "sum"
     roles = spec["encoding"]["color"]["scale"]["domain"]
     assert set(roles) == set(frame["role"])

@@ -4,7 +4,7 @@ and the histograms counting every conversation of the setting."""
 
 import pytest
 
-from compactor.evaluation import RunOptions, evaluate, load_corpus, settings_grid, summarise
+from compactor.evaluation import RunOptions, evaluate, grid_points, load_corpus, summarise
 from explorer.corpus import charts, frames
 from explorer.theme import FATE_COLOURS, INK, TOTAL_COLOUR
 from tests.paths import ROOT
@@ -15,7 +15,7 @@ SHAREGPT = ROOT / "tests" / "fixtures" / "real" / "sharegpt_glaive_toolcall_4_re
 @pytest.fixture(scope="module")
 def rows():
     grid = {"keep_last_n": [1, 4], "max_message_chars": [120, 400]}
-    settings = settings_grid({}, grid)
+    settings = grid_points({}, grid)
     return list(
         evaluate(
             load_corpus(SHAREGPT), settings, budgets=[300, 1500], options=RunOptions(workers=1)

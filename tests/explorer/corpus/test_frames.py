@@ -12,8 +12,8 @@ from compactor.evaluation import (
     SUMMARY_BUDGETS,
     RunOptions,
     evaluate,
+    grid_points,
     load_corpus,
-    settings_grid,
     summarise,
 )
 from explorer.corpus import frames
@@ -36,9 +36,7 @@ def of_settings(rows):
 @pytest.fixture(scope="module")
 def listed_all(corpus):
     return list(
-        evaluate(
-            corpus, settings_grid({}, GRID), budgets=[300, 1500], options=RunOptions(workers=1)
-        )
+        evaluate(corpus, grid_points({}, GRID), budgets=[300, 1500], options=RunOptions(workers=1))
     )
 
 
@@ -49,7 +47,7 @@ def listed(listed_all):
 
 @pytest.fixture(scope="module")
 def swept(corpus):
-    return list(evaluate(corpus, settings_grid({}, GRID), options=RunOptions(workers=1)))
+    return list(evaluate(corpus, grid_points({}, GRID), options=RunOptions(workers=1)))
 
 
 def test_the_rows_frame_holds_every_row_with_what_follows_from_it(listed):
@@ -77,14 +75,14 @@ def test_every_setting_has_its_own_label(listed):
 
 @pytest.mark.parametrize("budget", [100, 300, 777, 1500, 5000])
 def test_a_setting_read_from_a_sweep_run_is_the_engine_at_that_budget(corpus, swept, budget):
-    for setting in settings_grid({}, GRID):
+    for setting in grid_points({}, GRID):
         read = frames.setting_rows(swept, {**setting, "budget_chars": budget})
         engine = list(evaluate(corpus, [setting], budgets=[budget], options=RunOptions(workers=1)))
         assert read == of_settings(engine)
 
 
 def test_a_setting_of_a_listed_run_is_its_own_rows(listed):
-    setting = {**settings_grid({}, GRID)[1], "budget_chars": 1500}
+    setting = {**grid_points({}, GRID)[1], "budget_chars": 1500}
     read = frames.setting_rows(listed, setting)
     assert read == [r for r in listed if frames.setting_key(r) == frames.setting_key(setting)]
     assert len(read) == 4
@@ -154,7 +152,7 @@ def test_the_summary_frame_is_the_engines_summaries_with_the_frontiers_axes(swep
 
 def test_a_conversation_without_anchors_has_no_retention(corpus):
     rows = list(
-        evaluate(corpus[1:2], settings_grid({}, {}), budgets=[500], options=RunOptions(workers=1))
+        evaluate(corpus[1:2], grid_points({}, {}), budgets=[500], options=RunOptions(workers=1))
     )
     assert rows[0]["anchors"] == 0
     assert math.isnan(frames.rows_frame(of_settings(rows))["retention"][0])

@@ -9,7 +9,7 @@ import stat
 import pytest
 
 from compactor.contract import DEFAULTS
-from compactor.evaluation import CorpusItem, RunOptions, evaluate, load_corpus, settings_grid
+from compactor.evaluation import CorpusItem, RunOptions, evaluate, grid_points, load_corpus
 from explorer.corpus import store as corpus_store
 from explorer.session import database
 from tests.paths import ROOT
@@ -30,7 +30,7 @@ def items():
 
 def rows_of(items, grid, budgets):
     return tuple(
-        evaluate(items, settings_grid({}, grid), budgets=budgets, options=RunOptions(workers=1))
+        evaluate(items, grid_points({}, grid), budgets=budgets, options=RunOptions(workers=1))
     )
 
 
@@ -43,7 +43,7 @@ def test_a_corpus_and_its_run_come_back_whole_from_the_file(folder, items):
     assert any(i.tool_links for i in items)
     corpus = corpus_store.save_corpus("tau_airline_3_records.json", "openai", items)
     assert (folder / database.DATABASE).is_file()
-    settings = settings_grid({}, {"keep_last_n": [1, 4]})
+    settings = grid_points({}, {"keep_last_n": [1, 4]})
     run = corpus_store.Run(
         tuple(settings), (500, 2000), rows_of(items, {"keep_last_n": [1, 4]}, [500, 2000])
     )
@@ -71,7 +71,7 @@ def test_a_corpus_and_its_run_come_back_whole_from_the_file(folder, items):
 
 def test_a_sweep_run_keeps_no_budgets(folder, items):
     corpus = corpus_store.save_corpus("c", None, items[:1])
-    run = corpus_store.Run(tuple(settings_grid({}, {})), None, rows_of(items[:1], {}, None))
+    run = corpus_store.Run(tuple(grid_points({}, {})), None, rows_of(items[:1], {}, None))
     assert corpus_store.save_run(corpus, run)
     assert runs(corpus.key)[0].budgets is None
     assert runs(corpus.key)[0].rows == run.rows
@@ -83,7 +83,7 @@ def test_one_entry_per_content_and_the_same_grid_replaces_its_rows(folder, items
     assert first.key == second.key
     other = corpus_store.save_corpus("c.json", None, items[:2])
     assert other.key != first.key
-    settings = tuple(settings_grid({}, {}))
+    settings = tuple(grid_points({}, {}))
     old = corpus_store.Run(settings, (500,), ({"stale": True},), created=1.0)
     new = corpus_store.Run(settings, (500,), rows_of(items, {}, [500]), created=2.0)
     wider = corpus_store.Run(settings, (500, 900), rows_of(items, {}, [500, 900]), created=3.0)

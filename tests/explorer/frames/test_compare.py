@@ -13,7 +13,7 @@ from compactor.model import Params
 from compactor.samples import load_sample
 from compactor.strategies.lineup import compare_strategies
 from explorer.frames import compare as compare_frames
-from explorer.frames import markup
+from explorer.frames import safe_text
 from tests.explorer.requests import rich_request
 
 EXAMPLES = settings(max_examples=40, deadline=None)
@@ -110,25 +110,25 @@ def test_param_rows_flag_what_b_changes():
 def test_strategy_frames_are_the_comparison(rich):
     comparison = compare_strategies(rich.request, keep_last_messages=6, drop_tool_parts=True)
     totals = compare_frames.strategy_totals(comparison).set_index("key")
-    for outcome in comparison.outcomes:
+    for outcome in comparison.results:
         row = totals.loc[outcome.key]
         assert row["output_chars"] == outcome.output_chars
         assert row["tokens_estimate"] == outcome.tokens_estimate
         assert row["output_messages"] == outcome.output_messages
         assert bool(row["budget_met"]) == outcome.budget_met
     messages = compare_frames.strategy_messages(comparison)
-    for outcome in comparison.outcomes:
+    for outcome in comparison.results:
         assert list(messages[outcome.key]) == [m.kept for m in outcome.messages]
         assert list(messages[f"{outcome.key} chars"]) == [m.chars for m in outcome.messages]
     settings = compare_frames.strategy_settings(compare_frames.strategy_totals(comparison))
     shown = [line.split("|") for line in settings.to_string(delimiter="|").splitlines()[1:]]
     assert [cells[1:] for cells in shown] == [
-        [markup.markdown_literal(o.name), markup.markdown_literal(o.how)]
-        for o in comparison.outcomes
+        [safe_text.markdown_literal(o.name), safe_text.markdown_literal(o.how)]
+        for o in comparison.results
     ]
     long = compare_frames.strategy_long(comparison)
-    assert len(long) == len(comparison.outcomes) * len(rich.messages)
-    assert compare_frames.strategy_order(comparison) == [o.name for o in comparison.outcomes]
+    assert len(long) == len(comparison.results) * len(rich.messages)
+    assert compare_frames.strategy_order(comparison) == [o.name for o in comparison.results]
 
 
 def test_an_unavailable_strategy_has_a_row_without_numbers(rich, monkeypatch):

@@ -31,7 +31,7 @@ def test_the_stage_table_shows_words_literally_and_counts_with_separators(rich):
         "Stage",
         "Rule",
         "Messages",
-        "Outcome",
+        "Result",
         "Which",
         "Characters removed",
     ]
@@ -92,18 +92,18 @@ def test_trim_and_drop_counts_agree_with_the_fates_when_drop_removes_trimmed_mes
     assert stage_frames.later_dropped(result) == later
     rows = stage_frames.stage_rows(result).set_index("stage")
     assert rows.loc["3. trim", "messages"] == len(cut)
-    assert rows.loc["3. trim", "outcome"] == (
+    assert rows.loc["3. trim", "result"] == (
         f"{len(cut):,} cut, of which {len(later):,} later dropped "
         f"({fates.count('trimmed'):,} trimmed)"
     )
-    assert rows.loc["4. drop", "outcome"].endswith(f"{len(later):,} of them cut by trim first")
+    assert rows.loc["4. drop", "result"].endswith(f"{len(later):,} of them cut by trim first")
     acted = stage_frames.stage_messages(result)
     marked = acted[acted["what"].str.endswith("; later dropped")]["index"].tolist()
     assert marked == later
 
 
-def test_without_later_drops_the_trim_outcome_is_the_plain_count():
+def test_without_later_drops_the_trim_result_is_the_plain_count():
     result = run(validate(rich_request() | {"budget_chars": 400_000}))
     rows = stage_frames.stage_rows(result).set_index("stage")
     assert result.trimming.cuts and stage_frames.later_dropped(result) == []
-    assert rows.loc["3. trim", "outcome"] == f"{len(result.trimming.cuts)} cut"
+    assert rows.loc["3. trim", "result"] == f"{len(result.trimming.cuts)} cut"

@@ -1,15 +1,15 @@
 """The Replay page's charts: what they draw, from which columns, and the loss selection; each
-setting in a colour of its own, named in full; the cache share smoothed; the drift lost so far
+loop in a colour of its own, named in full; the cache share smoothed; the drift lost so far
 beside what is not sent now."""
 
 import pandas as pd
 
 from explorer.replay import charts
-from explorer.theme import FATE_COLOURS, SETTING_COLOURS
+from explorer.theme import FATE_COLOURS, LOOP_COLOURS
 
 TURNS = pd.DataFrame(
     {
-        "setting": ["A", "A", "B", "B"],
+        "loop": ["A", "A", "B", "B"],
         "turn": [1, 2, 1, 2],
         "messages_in": [2, 3, 2, 3],
         "chars_in": [10, 20, 10, 20],
@@ -27,7 +27,7 @@ TURNS = pd.DataFrame(
 )
 POINTS = pd.DataFrame(
     {
-        "setting": ["A", "B"],
+        "loop": ["A", "B"],
         "turn": [2, 2],
         "index": [0, 1],
         "how": ["trim", "removal"],
@@ -52,7 +52,7 @@ def test_characters_sent_against_the_budget():
     assert line["encoding"]["y"]["field"] == "chars_out"
     assert line["encoding"]["color"]["scale"] == {
         "domain": ["A", "B"],
-        "range": list(SETTING_COLOURS),
+        "range": list(LOOP_COLOURS),
     }
     assert rule["mark"]["type"] == "rule"
     budget = spec["datasets"][rule["data"]["name"]]
@@ -70,19 +70,19 @@ def test_the_stable_share_is_a_percentage_axis():
 
 
 LONG = "keep-last (what fits the budget)"
-SETTINGS = ["memory-compact, every turn", LONG]
+LOOPS = ["memory-compact, every turn", LONG]
 
 
 def test_the_cache_share_is_smoothed_in_a_colour_per_setting_named_in_full():
-    named = TURNS.replace({"setting": {"A": SETTINGS[0], "B": LONG}})
+    named = TURNS.replace({"loop": {"A": LOOPS[0], "B": LONG}})
     each, smoothed = layers(charts.prefix_spec(named))
     assert smoothed["encoding"]["y"]["field"] == "stable_share_smoothed"
     assert smoothed["mark"]["strokeWidth"] > each["mark"]["strokeWidth"]
     assert each["mark"]["opacity"] < 1  # each turn's comb, faint behind
     for layer in (each, smoothed):
         colour = layer["encoding"]["color"]
-        assert colour["field"] == "setting"
-        assert colour["scale"]["domain"] == SETTINGS
+        assert colour["field"] == "loop"
+        assert colour["scale"]["domain"] == LOOPS
         assert "strokeDash" not in layer["encoding"]  # told apart by colour, not dashes
     colours = smoothed["encoding"]["color"]["scale"]["range"]
     assert len(set(colours)) == 2 and not set(colours) & set(FATE_COLOURS.values())
@@ -91,7 +91,7 @@ def test_the_cache_share_is_smoothed_in_a_colour_per_setting_named_in_full():
     assert legend["labelLimit"] == 0 or legend["labelLimit"] >= 7 * len(LONG)
     assert legend["direction"] == "vertical"  # one line each: a half-width chart holds it
     tips = {t["field"] for t in smoothed["encoding"]["tooltip"]}
-    assert {"setting", "stable_share_smoothed", "stable_share"} <= tips
+    assert {"loop", "stable_share_smoothed", "stable_share"} <= tips
 
 
 def test_each_loss_is_a_point_a_click_selects():
@@ -109,7 +109,7 @@ def test_each_loss_is_a_point_a_click_selects():
     assert points["mark"]["type"] == "point"
     (param,) = spec["params"]  # Altair lifts a layer's selection to the top
     assert param["name"] == charts.LOSS
-    assert param["select"]["fields"] == ["setting", "turn", "index"]
+    assert param["select"]["fields"] == ["loop", "turn", "index"]
     assert param["views"] == [points["name"]]
     assert points["encoding"]["y"]["field"] == "lost_so_far"
 
@@ -117,13 +117,13 @@ def test_each_loss_is_a_point_a_click_selects():
 def test_a_spec_is_made_once_per_shape_and_never_shared():
     first = charts.sent_spec(TURNS, 12)
     first["layer"][0]["mark"]["type"] = "changed by Streamlit"
-    again = charts.sent_spec(TURNS.iloc[::-1], 12)  # other rows, the same settings and budget
+    again = charts.sent_spec(TURNS.iloc[::-1], 12)  # other rows, the same loops and budget
     assert again["layer"][0]["mark"]["type"] == "line"
     assert again["datasets"][charts.TURNS]["turn"].tolist() == [2, 1, 2, 1]
     other = charts.sent_spec(TURNS, 99_000)
     budget = other["datasets"][layers(other)[1]["data"]["name"]]
     assert budget.to_dict("records") == [{"value": 99_000, "label": "budget_chars 99,000"}]
-    solo = charts.prefix_spec(TURNS[TURNS["setting"] == "B"])
+    solo = charts.prefix_spec(TURNS[TURNS["loop"] == "B"])
     assert layers(solo)[1]["encoding"]["color"]["scale"]["domain"] == ["B"]
 
 
@@ -133,8 +133,8 @@ def test_the_spec_has_no_default_theme_size():
 
 
 def test_a_click_picks_the_first_usable_loss_and_nothing_else_picks_one():
-    point = {"setting": "memory-compact", "turn": "7", "index": 3}
-    event = {"selection": {charts.LOSS: [{"setting": "x"}, point]}}
+    point = {"loop": "memory-compact", "turn": "7", "index": 3}
+    event = {"selection": {charts.LOSS: [{"loop": "x"}, point]}}
     assert charts.picked_loss(event) == ("memory-compact", 7, 3)
     assert charts.picked_loss(None) is None
     assert charts.picked_loss({"selection": {}}) is None

@@ -1,6 +1,6 @@
 """The Replay page's frames are the engine's replay, turn by turn and loss by loss; the drift
-lost so far never falls, and the count of what is not sent says why it falls; what each setting
-shrinks to, and a warning when two settings compared do not share a budget."""
+lost so far never falls, and the count of what is not sent says why it falls; what each loop
+shrinks to, and a warning when two loops compared do not share a budget."""
 
 import pytest
 
@@ -13,12 +13,12 @@ from compactor.formats import apply_fixes, convert_text
 from compactor.samples import load_sample
 from explorer.replay import frames
 from explorer.replay.runs import (
+    DROP_OLDEST_LOOP,
     KEEP_LAST,
     MEMORY_ALWAYS,
     SEED_LOOP,
-    SEED_TRIM,
     ReplayRun,
-    replay_setting,
+    replay_loop,
 )
 from tests.explorer.requests import rich_request
 from tests.paths import ROOT
@@ -26,11 +26,11 @@ from tests.paths import ROOT
 REAL = ROOT / "tests" / "fixtures" / "real"
 
 
-def run_of(request, setting=MEMORY_ALWAYS, keep_last=600):
+def run_of(request, loop=MEMORY_ALWAYS, keep_last=600):
     typed = validate(request)
     facts = tuple(Fact(a.text, a.occurrences) for a in find_anchors(typed.contents))
-    strategy = MemoryCompact(typed.params) if setting == MEMORY_ALWAYS else KeepLast(keep_last)
-    return replay_setting(setting, typed, strategy, "always", facts)
+    strategy = MemoryCompact(typed.params) if loop == MEMORY_ALWAYS else KeepLast(keep_last)
+    return replay_loop(loop, typed, strategy, "always", facts)
 
 
 def real_runs(name):
@@ -50,10 +50,10 @@ def test_the_turns_frame_is_each_settings_turns(runs):
     frame = frames.turns_frame(runs)
     assert len(frame) == sum(len(r.replay.turns) for r in runs)
     for run in runs:
-        rows = frame[frame["setting"] == run.setting]
+        rows = frame[frame["loop"] == run.loop]
         engine = rows.drop(
             columns=[
-                "setting",
+                "loop",
                 "stable_share",
                 "stable_share_smoothed",
                 "anchors_lost_ever",
@@ -68,16 +68,16 @@ def test_the_turns_frame_is_each_settings_turns(runs):
 
 def test_the_losses_frame_and_its_points_are_the_replays_losses(runs):
     lost = frames.losses_frame(runs)
-    expected = [(r.setting, x.turn, x.fact, x.index, x.how) for r in runs for x in r.losses]
+    expected = [(r.loop, x.turn, x.fact, x.index, x.how) for r in runs for x in r.losses]
     assert (
-        list(lost[["setting", "turn", "anchor", "index", "how"]].itertuples(index=False, name=None))
+        list(lost[["loop", "turn", "anchor", "index", "how"]].itertuples(index=False, name=None))
         == expected
     )
     points = frames.loss_points(runs)
     assert points["anchors"].sum() == len(lost)
     assert list(points.columns) == frames.POINT_COLUMNS
     for point in points.itertuples():
-        run = next(r for r in runs if r.setting == point.setting)
+        run = next(r for r in runs if r.loop == point.loop)
         here = [x for x in run.losses if (x.turn, x.index) == (point.turn, point.index)]
         assert point.anchors == len(here) and point.first == here[0].fact
         ever = {x.fact for x in run.losses if x.turn <= point.turn}
@@ -131,7 +131,7 @@ def test_the_summary_line_states_reuse_and_the_first_loss(runs):
     line = frames.summary_line(run)
     turns = len(run.replay.turns)
     share = f"{cache_reuse(run.replay):.0%}"
-    assert line.startswith(f"{run.setting}: over {turns} turns, {share} of sent characters")
+    assert line.startswith(f"{run.loop}: over {turns} turns, {share} of sent characters")
     lost = len({x.fact for x in run.losses})
     assert f"; {lost:,} anchors lost" in line
     if run.losses:
@@ -145,7 +145,7 @@ def test_a_replay_without_facts_says_so():
     typed = validate(rich_request())
     run = ReplayRun(
         MEMORY_ALWAYS,
-        replay_setting(MEMORY_ALWAYS, typed, MemoryCompact(typed.params), "always", ()).replay,
+        replay_loop(MEMORY_ALWAYS, typed, MemoryCompact(typed.params), "always", ()).replay,
         tuple(recorded_of(typed.messages)),
         (),
         (),
@@ -156,7 +156,7 @@ def test_a_replay_without_facts_says_so():
 def test_no_losses_no_points():
     request = load_sample("support-chat").request
     quiet = run_of(request)
-    quiet = ReplayRun(quiet.setting, quiet.replay, quiet.recorded, (), ())
+    quiet = ReplayRun(quiet.loop, quiet.replay, quiet.recorded, (), ())
     points = frames.loss_points([quiet])
     assert points.empty and list(points.columns) == frames.POINT_COLUMNS
 
@@ -171,7 +171,7 @@ def test_on_a_real_rollout_the_anchors_lost_so_far_never_fall_and_each_fall_of_t
     frame = frames.turns_frame(runs)
     fell = False
     for run in runs:
-        rows = frame[frame["setting"] == run.setting]
+        rows = frame[frame["loop"] == run.loop]
         ever = list(rows["anchors_lost_ever"])
         assert ever == sorted(ever)  # a cumulative figure never falls
         turns = run.replay.turns
@@ -193,10 +193,10 @@ def test_on_a_real_rollout_the_anchors_lost_so_far_never_fall_and_each_fall_of_t
     assert fell, "the file shows the fall this count explains"
     said = frames.drift_sentence(frame)
     assert "never falls" in said
-    for setting, rows in frame.groupby("setting"):
+    for loop, rows in frame.groupby("loop"):
         falls = int((rows["anchors_back"] > 0).sum())
         if falls:
-            assert f"{setting}: it falls at {falls:,} turns" in said
+            assert f"{loop}: it falls at {falls:,} turns" in said
 
 
 def test_the_smoothed_cache_share_is_the_share_over_the_last_turns():
@@ -216,8 +216,8 @@ def test_the_smoothed_cache_share_is_the_share_over_the_last_turns():
 def test_what_each_setting_shrinks_to():
     assert frames.budget_of(MEMORY_ALWAYS, 4000, {}).in_tokens() == 1000
     assert frames.budget_of(KEEP_LAST, 4001, {}).in_tokens() == 1001  # ceil(chars / 4)
-    trim = frames.budget_of(SEED_TRIM, 4000, {"keep_last_messages": 10})
-    assert trim.in_tokens() is None and trim.describe() == f"{SEED_TRIM} has no size limit"
+    trim = frames.budget_of(DROP_OLDEST_LOOP, 4000, {"keep_last_messages": 10})
+    assert trim.in_tokens() is None and trim.describe() == f"{DROP_OLDEST_LOOP} has no size limit"
     loop = frames.budget_of(SEED_LOOP, 4000, {"token_limit": 20_000})
     assert loop.describe() == (
         f"{SEED_LOOP} compacts over 20,000 tokens by the estimate (about 80,000 characters)"
@@ -234,5 +234,5 @@ def test_settings_that_do_not_share_a_budget_are_said_to_differ():
     assert said is not None and "do not work to the same budget" in said
     assert f"{MEMORY_ALWAYS} works to 4,000 characters (about 1,000 tokens)" in said
     assert "20,000 tokens" in said
-    unlimited = frames.budget_of(SEED_TRIM, 4000, {})
+    unlimited = frames.budget_of(DROP_OLDEST_LOOP, 4000, {})
     assert "no size limit" in frames.unequal_budgets([chars, unlimited])

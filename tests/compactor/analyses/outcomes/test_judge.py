@@ -12,7 +12,7 @@ from compactor.analyses.outcomes import (
     past_request,
     role_balance,
 )
-from compactor.strategies import KEEP_LAST, MEMORY_COMPACT, SEED_TRIM, compare_strategies
+from compactor.strategies import DROP_OLDEST, KEEP_LAST, MEMORY_COMPACT, compare_strategies
 from tests.compactor.analyses.outcomes.brute import (
     corpus_requests,
     plain_needs,
@@ -31,8 +31,8 @@ def test_every_strategy_of_the_lineup_is_judged_by_the_same_figure(name, data):
     needs = find_needs(request.contents, request.roles)
     plain = plain_needs(request.contents, request.roles)
     check = continuation_check(request, future=future)
-    for key in (MEMORY_COMPACT, KEEP_LAST, SEED_TRIM):
-        outcome = lineup.outcome(key)
+    for key in (MEMORY_COMPACT, KEEP_LAST, DROP_OLDEST):
+        outcome = lineup.result(key)
         judged = judge_outcome(needs, outcome)
         returned = {
             m.index: request.contents[m.index][: m.chars]
@@ -41,9 +41,9 @@ def test_every_strategy_of_the_lineup_is_judged_by_the_same_figure(name, data):
         }
         expected, met = plain_recall(plain, request.contents, returned, len(past.messages))
         assert (judged.needs, judged.met) == (len(expected), len(met))
-    memory = judge_outcome(needs, lineup.outcome(MEMORY_COMPACT))
+    memory = judge_outcome(needs, lineup.result(MEMORY_COMPACT))
     assert (memory.needs, memory.met) == (check.setting.needs, check.setting.met)
-    keep_last = judge_outcome(needs, lineup.outcome(KEEP_LAST))
+    keep_last = judge_outcome(needs, lineup.result(KEEP_LAST))
     assert keep_last.met == check.keep_last.met
 
 

@@ -9,14 +9,14 @@ from compactor import validate
 from compactor.analyses.outcomes import find_needs, judge_outcome, past_request
 from compactor.analyses.sweeps import BUDGET_RANGE
 from compactor.strategies import registry
-from compactor.strategies.outcome import CUT, REMOVED, REPLACED, VERBATIM
+from compactor.strategies.returned import CUT, REMOVED, REPLACED, VERBATIM
 from tests.compactor.analyses.outcomes.brute import corpus_requests, plain_needs, plain_recall
 from tests.compactor.analyses.outcomes.test_judge_spans import plain_span_recall
 
 CORPUS = corpus_requests()
 NAMES = [n for n in registry.names() if n != "semantic-dedupe"]
 #: Strategies whose every returned message is its input or a prefix of it.
-PREFIX_ONLY = ("memory-compact", "keep-last", "seed-trim", "langchain-trim", "openai-truncation")
+PREFIX_ONLY = ("memory-compact", "keep-last", "drop-oldest", "langchain-trim", "openai-truncation")
 
 
 def returned_spans(original: str, m) -> tuple[tuple[int, int], ...]:

@@ -14,7 +14,7 @@ from tests.compactor.analyses.outcomes.brute import corpus_requests, plain_needs
 from tests.generate import requests
 
 CORPUS = [(n, d) for n, d in corpus_requests() if len(d["messages"]) <= 80]
-STRATEGIES = ("memory-compact", "keep-last", "trim")
+STRATEGIES = ("memory-compact", "keep-last", "drop-oldest")
 
 
 def held(history, source) -> bool:

@@ -18,7 +18,7 @@ from compactor.analyses.outcomes import (
 )
 from compactor.analyses.sweeps import BUDGET_RANGE
 from compactor.strategies import compare_strategies, registry
-from compactor.strategies.outcome import REMOVED
+from compactor.strategies.returned import REMOVED
 from tests.compactor.analyses.outcomes.brute import (
     corpus_requests,
     plain_keep_last,
@@ -198,7 +198,7 @@ def test_memory_compact_and_keep_last_of_the_lineup_equal_the_setting_and_the_ba
     comparison = compare_strategies(request)
     found = probe_outcomes(probes, run(request))
     for key, expected in (("memory-compact", found.setting), ("keep-last", found.keep_last)):
-        assert probe_recall_outcome(probes, request.contents, comparison.outcome(key)) == expected
+        assert probe_recall_outcome(probes, request.contents, comparison.result(key)) == expected
 
 
 def test_a_placeholder_is_returned_but_keeps_no_evidence():

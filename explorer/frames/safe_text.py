@@ -1,4 +1,5 @@
-"""Message text with highlights, as HTML in which every character of the content is escaped.
+"""Message text made safe to show: HTML with highlights in which every character of the content
+is escaped, and Markdown literals.
 
 Contents are untrusted: a message may hold ``<script>``, ``<img onerror=...>``, Markdown links or
 LaTeX. Only these helpers build HTML from contents, and they pass every piece of content through

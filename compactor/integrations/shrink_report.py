@@ -12,8 +12,8 @@ from typing import Any
 from compactor.export import Exported
 from compactor.formats import Change, Conversion
 from compactor.integrations.budget import TokenFit
-from compactor.integrations.setting import Setting
-from compactor.strategies.outcome import CUT, REMOVED, REPLACED, StrategyOutcome
+from compactor.strategies.returned import CUT, REMOVED, REPLACED, StrategyResult
+from compactor.strategies.setting import Setting
 from compactor.wording import plural
 
 
@@ -100,24 +100,24 @@ def report_of(
     conversion: Conversion,
     request: Mapping[str, Any],
     response: Mapping[str, Any],
-    outcome: StrategyOutcome | None,
+    result: StrategyResult | None,
     exported: Exported,
     fit: TokenFit | None,
 ) -> ShrinkReport:
     """The report of one shrink, from memory-compact's response or another strategy's
-    outcome."""
+    result."""
     messages: Sequence[Mapping[str, Any]] = request["messages"]
     budget = request["budget_chars"]
-    if outcome is None:
+    if result is None:
         returned = {m["index"]: m for m in response["messages"]}
         cut = tuple(i for i, m in returned.items() if m["kept"] != "verbatim")
         replaced: tuple[int, ...] = ()
         output_chars = response["loss"]["output_chars"]
     else:
-        returned = {m.index: m for m in outcome.messages if m.kept != REMOVED}
-        cut = tuple(m.index for m in outcome.messages if m.kept == CUT)
-        replaced = tuple(m.index for m in outcome.messages if m.kept == REPLACED)
-        output_chars = outcome.output_chars or 0
+        returned = {m.index: m for m in result.messages if m.kept != REMOVED}
+        cut = tuple(m.index for m in result.messages if m.kept == CUT)
+        replaced = tuple(m.index for m in result.messages if m.kept == REPLACED)
+        output_chars = result.output_chars or 0
     met = output_chars <= budget and (fit is None or fit.fits)
     changes = tuple(c for c in conversion.changes if c.kind != "budget-chosen")
     return ShrinkReport(
@@ -136,7 +136,7 @@ def report_of(
         export_notes=exported.notes,
         import_changes=changes,
         output_tokens=None if fit is None else fit.output_tokens,
-        response=response if outcome is None else None,
+        response=response if result is None else None,
     )
 
 

@@ -40,7 +40,10 @@ from typing import Any
 from compactor.contract import MEMORY_COMPACT, RANGES
 from compactor.errors import InvalidRequest, Problem, ProblemError, quoted
 from compactor.input.validation import validate
-from compactor.strategies import StrategyParameterError, get_strategy, strategy_names
+from compactor.strategies.registry import current_name
+from compactor.strategies.registry import get as get_strategy
+from compactor.strategies.registry import names as strategy_names
+from compactor.strategies.spec import StrategyParameterError
 from compactor.text.tokens import DEFAULT_ENCODING, ENCODINGS
 
 #: The file's name by convention (any name works).
@@ -67,8 +70,16 @@ class Setting:
     encoding: str | None = None
     name: str | None = None
     note: str | None = None
+    #: What the one who wrote it should know (a strategy named by its old name: it is read
+    #: under its new one); not part of the setting.
+    notes: tuple[str, ...] = field(default=(), compare=False, repr=False)
 
     def __post_init__(self) -> None:
+        new = current_name(self.strategy)
+        if new != self.strategy:
+            said = f'strategy: "{self.strategy}" is the old name of "{new}" (read as "{new}"; '
+            object.__setattr__(self, "notes", (*self.notes, said + f'write strategy = "{new}")'))
+            object.__setattr__(self, "strategy", new)
         problems = _problems({k: getattr(self, k) for k in KEYS})
         if problems:
             raise SettingError(problems)
@@ -129,7 +140,7 @@ def _problems(setting: Mapping[str, Any]) -> list[Problem]:
         for key in ("name", "note")
         if setting[key] is not None and not isinstance(setting[key], str)
     ]
-    strategy = setting["strategy"]
+    strategy = current_name(setting["strategy"])
     if strategy not in strategy_names():
         known = ", ".join(strategy_names())
         problems.append(
@@ -233,7 +244,7 @@ def setting_from_toml(text: str, name: str = FILE_NAME) -> Setting:
         reason = message[: at.start()] if at else message
         raise SettingError([Problem(f"is not TOML: {reason}", path=where)]) from None
     try:
-        return Setting.from_dict(data)
+        setting = Setting.from_dict(data)
     except SettingError as error:
         lines = _key_lines(text)
         problems = []
@@ -243,6 +254,14 @@ def setting_from_toml(text: str, name: str = FILE_NAME) -> Setting:
             where = f"{name}:{line}" if line else name
             problems.append(Problem(p.message, path=f"{where}: {key}"))
         raise SettingError(problems) from None
+    if setting.notes:  # each note starts with its key: say where in the file it is
+        lines = _key_lines(text)
+        located = []
+        for note in setting.notes:
+            line = lines.get(note.split(":", 1)[0])
+            located.append(f"{name}:{line}: {note}" if line else f"{name}: {note}")
+        object.__setattr__(setting, "notes", tuple(located))
+    return setting
 
 
 _HEADER = re.compile(r"\s*\[\s*([A-Za-z0-9_.\"' -]+?)\s*\]\s*(#.*)?$")

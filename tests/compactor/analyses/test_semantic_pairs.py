@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 
 from compactor import run, validate
-from compactor.analyses.semantic import semantic_pairs
+from compactor.analyses.semantic_pairs import semantic_pairs
 from compactor.text import semantic
 from compactor.text.words import jaccard, words
 from tests.compactor.analyses.paraphrases import (

@@ -1,9 +1,10 @@
-"""The strategies this project compared from the start, each on a request at a character budget:
-memory-compact (the request's parameters), keep the last N messages, the trim of seeds/003 (its
-budget in tokens is the character budget under the estimate it uses, ``ceil(budget_chars / 4)``),
-LangChain's ``trim_messages`` with a character counter (when langchain-core is installed) and
-memory-compact with semantic dedupe. Each returns a
-:class:`~compactor.strategies.outcome.StrategyOutcome`."""
+"""The first lineup: the strategies this project compared from the start, each on a request at a
+character budget: memory-compact (the request's parameters), keep the last N messages,
+drop-oldest (the trim of seeds/003: its budget in tokens is the character budget under the
+estimate it uses, ``ceil(budget_chars / 4)``), LangChain's ``trim_messages`` with a character
+counter (when langchain-core is installed) and memory-compact with semantic dedupe. Each returns
+a :class:`~compactor.strategies.returned.StrategyResult`. (Not the baselines of SPEC part D:
+those are :mod:`compactor.analyses.outcomes.baselines`.)"""
 
 from __future__ import annotations
 
@@ -19,24 +20,28 @@ from compactor.model import Request
 from compactor.strategies import keep_last as keep_last_strategy
 from compactor.strategies import langchain_trim as langchain_strategy
 from compactor.strategies import semantic_dedupe
-from compactor.strategies.context_trim import CHARS_PER_TOKEN, trim_context, trim_token_counter
+from compactor.strategies.context_trim import (
+    CHARS_PER_TOKEN,
+    DROP_OLDEST,
+    trim_context,
+    trim_token_counter,
+)
 from compactor.strategies.keep_last import KEEP_LAST
-from compactor.strategies.outcome import StrategyOutcome, strategy_outcome, unavailable_outcome
+from compactor.strategies.returned import StrategyResult, strategy_result, unavailable_result
 from compactor.text.profile import TextAnalysis
 
 # Keys of the strategies (their registry names).
-SEED_TRIM = "seed-trim"
 LANGCHAIN = "langchain-trim"
 SEMANTIC_DEDUPE = semantic_dedupe.KEY
 
 
-def memory_compact(request: Request, analysis: TextAnalysis | None = None) -> StrategyOutcome:
+def memory_compact(request: Request, analysis: TextAnalysis | None = None) -> StrategyResult:
     """memory-compact with the request's parameters."""
     result = run(request, analysis=analysis)
     params = request.params.to_dict()
     returned = {t.index: t.output for t in result.messages if t.survived}
     how = ", ".join(f"{name}={json.dumps(value)}" for name, value in params.items())
-    return strategy_outcome(
+    return strategy_result(
         MEMORY_COMPACT,
         MEMORY_COMPACT,
         how,
@@ -54,11 +59,11 @@ def keep_last(
     contents: Sequence[str],
     budget_chars: int,
     ids: Sequence[str | None] | None = None,
-) -> StrategyOutcome:
+) -> StrategyResult:
     """The last N messages, N the largest whose characters fit ``budget_chars``."""
     kept = keep_last_strategy.keep_last(contents, budget_chars)
     how = f"the last {len(kept)} messages, the most whose characters fit the budget"
-    return strategy_outcome(
+    return strategy_result(
         KEEP_LAST,
         "keep the last N",
         how,
@@ -71,7 +76,7 @@ def keep_last(
     )
 
 
-def seed_trim(
+def drop_oldest(
     roles: Sequence[str],
     contents: Sequence[str],
     budget_chars: int,
@@ -79,7 +84,7 @@ def seed_trim(
     drop_tool_parts: bool = False,
     encoding: str | None = None,
     ids: Sequence[str | None] | None = None,
-) -> StrategyOutcome:
+) -> StrategyResult:
     """The seeds/003 trim with ``maxTokensEstimate = ceil(budget_chars / 4)``, counted with the
     estimate, or with the ``encoding``'s tokenizer (raises ``TokenizerUnavailable`` without the
     ``tokens`` extra)."""
@@ -101,9 +106,9 @@ def seed_trim(
         how += " (tokens estimated as ceil(characters / 4) per message)"
     else:
         how += f" (tokens counted with {encoding} per message)"
-    outcome = strategy_outcome(
-        SEED_TRIM,
-        "trim (seeds/003)",
+    result = strategy_result(
+        DROP_OLDEST,
+        "drop-oldest (the seeds/003 trim)",
         how,
         parameters,
         roles,
@@ -112,7 +117,7 @@ def seed_trim(
         budget_chars,
         ids=ids,
     )
-    return replace(outcome, stats=out["stats"])
+    return replace(result, stats=out["stats"])
 
 
 def langchain(
@@ -120,7 +125,7 @@ def langchain(
     contents: Sequence[str],
     budget_chars: int,
     ids: Sequence[str | None] | None = None,
-) -> StrategyOutcome:
+) -> StrategyResult:
     """LangChain's ``trim_messages`` with a character counter, or why it cannot run."""
     name = "LangChain trim_messages"
     parameters = {
@@ -132,25 +137,25 @@ def langchain(
     try:
         returned = langchain_strategy.langchain_trim(roles, contents, budget_chars)
     except langchain_strategy.LangChainUnavailable as missing:
-        return unavailable_outcome(
+        return unavailable_result(
             LANGCHAIN, name, langchain_strategy.CALL, str(missing), parameters, budget_chars
         )
     how = f"langchain-core {langchain_strategy.langchain_version()}: {langchain_strategy.CALL}"
-    return strategy_outcome(
+    return strategy_result(
         LANGCHAIN, name, how, parameters, roles, contents, returned, budget_chars, ids=ids
     )
 
 
 def semantic_memory_compact(
     request: Request, threshold: float, analysis: TextAnalysis | None = None
-) -> StrategyOutcome:
+) -> StrategyResult:
     """memory-compact with semantic dedupe (:mod:`compactor.strategies.semantic_dedupe`)."""
     name = "memory-compact, semantic dedupe"
     parameters = {**request.params.to_dict(), "semantic_threshold": threshold}
     try:
         found = semantic_dedupe.semantic_dedupe(request, threshold, analysis=analysis)
     except semantic_dedupe.SemanticUnavailable as missing:
-        return unavailable_outcome(
+        return unavailable_result(
             SEMANTIC_DEDUPE, name, "", str(missing), parameters, request.params.budget_chars
         )
     returned = {t.index: t.output for t in found.result.messages if t.survived}
@@ -159,7 +164,7 @@ def semantic_memory_compact(
         f"meaning is within cosine {threshold} of an earlier one of its role "
         f"({len(found.by_meaning)} removed so)"
     )
-    return strategy_outcome(
+    return strategy_result(
         SEMANTIC_DEDUPE,
         name,
         how,

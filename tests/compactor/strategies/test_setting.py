@@ -7,7 +7,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from compactor.integrations import (
+from compactor.strategies import (
     Setting,
     SettingError,
     load_setting,
@@ -46,7 +46,7 @@ def test_the_file_reads_as_a_person_would_write_it():
     "setting",
     [
         Setting(strategy="keep-last", budget_chars=100),
-        Setting(strategy="seed-trim", budget_chars=800, params={"dropToolParts": True}),
+        Setting(strategy="drop-oldest", budget_chars=800, params={"dropToolParts": True}),
         Setting(
             strategy="anthropic-clear-tool-uses",
             budget_tokens=1,
@@ -175,3 +175,10 @@ def test_a_missing_or_binary_file_is_named(tmp_path):
     (tmp_path / "b.toml").write_bytes(b"name = '\xff'")
     with pytest.raises(SettingError, match=r"b\.toml: is not UTF-8 text \(byte 9\)"):
         load_setting(tmp_path / "b.toml")
+
+
+def test_the_integrations_face_still_gives_the_setting_for_old_imports():
+    import compactor.integrations as integrations
+
+    assert integrations.Setting is Setting
+    assert integrations.load_setting is load_setting

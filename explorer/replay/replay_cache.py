@@ -1,8 +1,8 @@
-"""Cached replays for the Replay page: one replay per conversation, parameters and loop setting,
+"""Cached replays for the Replay page: one replay per conversation, parameters and loop,
 and the conversation's anchors found once, so moving the turn slider or clicking a loss costs
-nothing and a parameter move replays only the settings it changes.
+nothing and a parameter move replays only the loops it changes.
 
-A setting is a strategy and a policy (:data:`explorer.replay.runs.SETTINGS`); the seeds/003
+A loop is a strategy and a policy (:data:`explorer.replay.runs.LOOPS`); the seeds/003
 loop around an LLM compact is offered only when a provider is configured, and runs on a button
 (each turn is a paid call).
 """
@@ -29,7 +29,7 @@ from compactor.text import IncrementalAnalysis, history_tokens
 from explorer.replay.runs import (
     SEED_LOOP,
     ReplayRun,
-    replay_setting,
+    replay_loop,
     strategy_of,
 )
 from explorer.session.cache import params_key
@@ -56,7 +56,7 @@ def _analysis(key: str) -> tuple[IncrementalAnalysis, threading.Lock]:
 def _replay(
     key: str,
     params: str,
-    setting: str,
+    loop: str,
     options: str,
     watched: tuple[str, ...],
     only_watched: bool,
@@ -66,25 +66,25 @@ def _replay(
     facts, index = _facts(key, watched, only_watched, request.contents)
     analysis, lock = _analysis(key)
     with lock:  # one replay at a time uses the conversation's analysis
-        strategy, policy = strategy_of(setting, request, json.loads(options), analysis)
-        return replay_setting(setting, request, strategy, policy, facts, index)
+        strategy, policy = strategy_of(loop, request, json.loads(options), analysis)
+        return replay_loop(loop, request, strategy, policy, facts, index)
 
 
 def replayed(
     conversation: Conversation,
     params: Mapping[str, Any],
-    setting: str,
+    loop: str,
     options: Mapping[str, Any] | None = None,
     watched: Sequence[str] = (),
     only_watched: bool = False,
 ) -> ReplayRun:
-    """The conversation replayed with ``setting`` (one of :data:`SETTINGS`; ``options`` are the
+    """The conversation replayed with ``loop`` (one of :data:`LOOPS`; ``options`` are the
     seed trim's), drift counted on its anchors and ``watched`` phrases (only the phrases when
     ``only_watched``). Shared: never mutate it. The request must be valid."""
     return _replay(
         conversation.key,
         params_key(params),
-        setting,
+        loop,
         json.dumps(dict(options or {}), sort_keys=True),
         tuple(watched),
         only_watched,
@@ -120,7 +120,7 @@ def loop_key(
 
 
 def stored_loop(key: str) -> ReplayRun | None:
-    """The seeds/003 loop this session already ran with these settings, if any."""
+    """The seeds/003 loop this session already ran with these loops, if any."""
     return st.session_state.get(LOOP_RESULTS_KEY, {}).get(key)
 
 
@@ -139,6 +139,6 @@ def run_loop(
     request = validate(conversation.request(params))
     facts, index = _facts(conversation.key, tuple(watched), only_watched, request.contents)
     strategy = SeedLoop(ProviderCompact(compact), token_limit=token_limit)
-    done = replay_setting(SEED_LOOP, request, strategy, ALWAYS, facts, index, on_turn)
+    done = replay_loop(SEED_LOOP, request, strategy, ALWAYS, facts, index, on_turn)
     st.session_state.setdefault(LOOP_RESULTS_KEY, {})[key] = done
     return done

@@ -8,7 +8,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from compactor.text.words import words
-from explorer.frames import markup as textviews
+from explorer.frames import safe_text as textviews
 from tests.explorer.requests import HOSTILE
 
 _TAG = re.compile(r"<[^>]*>")

@@ -51,8 +51,8 @@ class StrategyMessage:
 
 
 @dataclass(frozen=True)
-class StrategyOutcome:
-    key: str  # the registry name: "memory-compact", "keep-last", "seed-trim", ...
+class StrategyResult:
+    key: str  # the registry name: "memory-compact", "keep-last", "drop-oldest", ...
     name: str
     how: str  # how it was run, in words
     available: bool
@@ -90,7 +90,7 @@ def estimated_tokens(contents: Sequence[str]) -> int:
     return sum(-(-len(c) // CHARS_PER_TOKEN) for c in contents)
 
 
-def strategy_outcome(
+def strategy_result(
     key: str,
     name: str,
     how: str,
@@ -103,8 +103,8 @@ def strategy_outcome(
     ids: Sequence[str | None] | None = None,
     replaces: bool = False,
     spans: Mapping[int, Sequence[Span]] | None = None,
-) -> StrategyOutcome:
-    """The outcome of a strategy that returned ``{index: content}``: each a prefix of its input,
+) -> StrategyResult:
+    """The result of a strategy that returned ``{index: content}``: each a prefix of its input,
     or, when the strategy ``replaces`` content, any text (then the message is ``replaced``, and
     ``spans[index]`` lists the input spans it still returns verbatim; none when not given)."""
     ids = ids or [None] * len(contents)
@@ -126,7 +126,7 @@ def strategy_outcome(
         held = tuple(spans.get(i, ())) if kept == REPLACED else None
         messages.append(StrategyMessage(i, role, len(content), kept, len(out), out, ids[i], held))
     output_chars = sum(m.chars for m in messages)
-    return StrategyOutcome(
+    return StrategyResult(
         key=key,
         name=name,
         how=how,
@@ -144,11 +144,11 @@ def strategy_outcome(
     )
 
 
-def unavailable_outcome(
+def unavailable_result(
     key: str, name: str, how: str, why: str, parameters: Mapping[str, Any], budget_chars: int
-) -> StrategyOutcome:
-    """The outcome of a strategy that could not run: ``why`` says how to fix that."""
-    return StrategyOutcome(
+) -> StrategyResult:
+    """The result of a strategy that could not run: ``why`` says how to fix that."""
+    return StrategyResult(
         key,
         name,
         how,

@@ -9,7 +9,7 @@ import sys
 
 import pytest
 
-from compactor.evaluation import RunOptions, evaluate, load_corpus, settings_grid, summarise
+from compactor.evaluation import RunOptions, evaluate, grid_points, load_corpus, summarise
 from tests.paths import ROOT
 
 TAU = ROOT / "tests" / "fixtures" / "real" / "tau_airline_3_records.json"
@@ -29,7 +29,7 @@ def gate(*args, env=None):
 @pytest.fixture(scope="module")
 def summary():
     """The engine's own summary of the one setting the tests gate."""
-    rows = list(evaluate(load_corpus(TAU), settings_grid(), [BUDGET], RunOptions(workers=1)))
+    rows = list(evaluate(load_corpus(TAU), grid_points(), [BUDGET], RunOptions(workers=1)))
     (found,) = [s for s in summarise(rows) if s["strategy"] == "memory-compact"]
     return found, rows
 
