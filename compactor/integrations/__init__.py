@@ -16,6 +16,7 @@ one without its extra raises :class:`IntegrationUnavailable` with the command th
 from typing import Any
 
 from compactor.errors import IntegrationUnavailable
+from compactor.integrations.shrink import ShrinkError, Shrunk, shrink, shrink_with_report
 from compactor.integrations.shrink_report import ShrinkReport
 from compactor.strategies.setting import (
     FILE_NAME,
