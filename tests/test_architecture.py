@@ -560,3 +560,36 @@ def test_a_planted_duplicate_fails_with_its_name():
         "registry.py: explorer/session/registry.py, harness/registry.py",
         "sweeps.py: compactor/analyses/sweeps.py, compactor/evaluation/sweeps.py",
     ]
+
+
+#: The face's calls that raise a project error on bad input: their docstrings say which.
+RAISING = {
+    "compact",
+    "validate",
+    "shrink",
+    "shrink_with_report",
+    "load_setting",
+    "get_strategy",
+    "apply_strategy",
+}
+
+
+def test_every_call_of_the_face_documents_its_arguments_result_and_an_example():
+    """The docstring standard of langchain-core's trim_messages on every function of the face:
+    Args (when it takes any), Returns, Raises (when bad input raises) and a runnable Example
+    (the doctests run with the suite)."""
+    import inspect
+
+    missing = []
+    for name in sorted(FACE):
+        member = getattr(compactor, name)
+        if not inspect.isfunction(member):
+            continue
+        doc = inspect.getdoc(member) or ""
+        wanted = ["Returns:", ">>> "]
+        if inspect.signature(member).parameters:
+            wanted.append("Args:")
+        if name in RAISING:
+            wanted.append("Raises:")
+        missing += [f"{name}: {section}" for section in wanted if section not in doc]
+    assert missing == []

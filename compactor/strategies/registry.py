@@ -158,8 +158,22 @@ def renamed_notice(name: str) -> str | None:
 
 
 def get(name: str) -> RegisteredStrategy:
-    """The strategy registered as ``name`` (or once known as ``name``, :data:`OLD_NAMES`);
-    StrategyParameterError lists the names otherwise."""
+    """The strategy registered as ``name``.
+
+    Args:
+        name: a registry name, or a name it was once known by (:data:`OLD_NAMES`).
+
+    Returns:
+        The registered strategy: its parameters, its source, and how it spends the budget.
+
+    Raises:
+        StrategyParameterError: no strategy has that name; the problem lists the names.
+
+    Example:
+        >>> from compactor import get_strategy
+        >>> get_strategy("seed-trim").name
+        'drop-oldest'
+    """
     try:
         return _STRATEGIES[current_name(name)]
     except KeyError:
@@ -170,6 +184,16 @@ def get(name: str) -> RegisteredStrategy:
 
 
 def names() -> tuple[str, ...]:
+    """Every registered strategy's name, in the order the lineup shows them.
+
+    Returns:
+        The names, memory-compact first.
+
+    Example:
+        >>> from compactor import strategy_names
+        >>> strategy_names()[:3]
+        ('memory-compact', 'keep-last', 'drop-oldest')
+    """
     return tuple(_STRATEGIES)
 
 
@@ -190,7 +214,29 @@ def apply(
     budget_chars: int | None = None,
     params: Mapping[str, Any] | None = None,
 ) -> StrategyResult:
-    """:meth:`RegisteredStrategy.apply` of the strategy registered as ``name``."""
+    """Shrink ``request`` with the strategy registered as ``name``.
+
+    Args:
+        name: the strategy's registry name (an old name works too).
+        request: the conversation, as :func:`~compactor.validate` returns it.
+        budget_chars: the budget (the request's own when omitted).
+        params: the strategy's own parameters (its defaults for any not given).
+
+    Returns:
+        What the strategy returned of each message (kept, cut, removed or replaced, with its
+        text), its output size and whether it met the budget.
+
+    Raises:
+        StrategyParameterError: an unknown strategy, or a parameter it does not take or
+            cannot read (each named with its path).
+
+    Example:
+        >>> from compactor import apply_strategy, validate
+        >>> request = validate({"messages": [{"role": "user", "content": "Hi. " * 40},
+        ...     {"role": "assistant", "content": "Hello."}], "budget_chars": 100})
+        >>> [m.kept for m in apply_strategy("keep-last", request).messages]
+        ['removed', 'verbatim']
+    """
     return get(name).apply(request, budget_chars, params)
 
 

@@ -214,8 +214,27 @@ def _whole(value: Any) -> bool:
 
 
 def load_setting(path: str | Path) -> Setting:
-    """The setting in the TOML file at ``path``; :class:`SettingError` names the file, the key
-    and its line (``compaction.toml:7: params.keep_last_n: ...``)."""
+    """The setting in the TOML file at ``path``.
+
+    Args:
+        path: a ``compaction.toml`` (the explorer's "Download setting" writes one).
+
+    Returns:
+        The :class:`Setting`: its strategy, its budget (characters or tokens) and its
+        parameters, checked against the strategy's own.
+
+    Raises:
+        SettingError: the file cannot be read or holds a bad value; each problem names the
+            file, the key and its line (``compaction.toml:7: params.keep_last_n: ...``).
+
+    Example:
+        >>> import pathlib, tempfile
+        >>> from compactor import load_setting
+        >>> path = pathlib.Path(tempfile.mkdtemp()) / "compaction.toml"
+        >>> _ = path.write_text('strategy = "keep-last"\\nbudget_chars = 8000\\n')
+        >>> load_setting(path).budget_chars
+        8000
+    """
     name = str(path)
     try:
         text = Path(path).read_bytes().decode("utf-8")
