@@ -150,7 +150,7 @@ def test_facts_match_the_output_at_every_budget(request, watched):
         # The text analysis is parameter-free: the same messages at another budget reuse it.
         at = run(
             replace(result.request, params=replace(result.request.params, budget_chars=budget)),
-            result.analysis,
+            analysis=result.analysis,
         )
         for fact in facts:
             expected = fact.survives_from_budget is not None and fact.survives_from_budget <= budget
