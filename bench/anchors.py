@@ -3,7 +3,7 @@
 What the explorer pays for the anchors table, retention curve and stage losses once it has the
 result. The finder takes no parameter, so it runs once per conversation: the explorer keeps what
 it found (explorer/session/cache.py) and the finder itself remembers the last few conversations
-by their contents (compactor/analyses/anchors/memo.py). Every later parameter change (a budget
+by their contents (compactor/analyses/anchors/_memo.py). Every later parameter change (a budget
 moved, a stage's parameter changed) pays only the survival: each anchor's fate and its survival
 budget read from the new result and its budget sweep (no run per budget).
 
@@ -30,11 +30,11 @@ from collections.abc import Callable
 
 from bench.sweep import biggest_request
 from compactor import compact, run, validate
-from compactor.analyses.anchors import finder as anchor_finder
-from compactor.analyses.anchors.finder import forget_found_anchors
-from compactor.analyses.anchors.report import Anchor, anchor_report, find_anchors
-from compactor.analyses.sweeps import BudgetSweep, budget_sweep
-from compactor.engine.result import CompactionResult
+from compactor.analyses._sweeps import BudgetSweep, budget_sweep
+from compactor.analyses.anchors import _finder as anchor_finder
+from compactor.analyses.anchors._finder import forget_found_anchors
+from compactor.analyses.anchors._report import Anchor, anchor_report, find_anchors
+from compactor.engine._result import CompactionResult
 
 ROUNDS = 15
 TARGET = 0.5

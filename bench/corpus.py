@@ -42,7 +42,7 @@ from compactor.evaluation import (
     grid_points,
     load_corpus,
 )
-from compactor.input.jsonio import dumps
+from compactor.input._jsonio import dumps
 from harness.pieces import PIECES
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -28,9 +28,9 @@ import urllib.error
 import urllib.request
 from pathlib import Path
 
-from compactor.engine.pipeline import compact
-from compactor.service.handling import handle
-from compactor.strategies.context_trim import trim_context
+from compactor.engine._pipeline import compact
+from compactor.service._handling import handle
+from compactor.strategies._context_trim import trim_context
 from harness.hostile_cases import BY_NAME, CASES, COMPACT
 from harness.service import serving
 

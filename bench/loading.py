@@ -29,7 +29,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from compactor.cli.main import main as cli_main
+from compactor.cli._main import main as cli_main
 from compactor.evaluation import CorpusStream, load_corpus
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -121,8 +121,8 @@ PEAK = "[int(l.split()[1]) for l in open('/proc/self/status') if l.startswith('V
 RESUME_BEFORE = f"""
 import sys
 from compactor.evaluation import row_key
-from compactor.evaluation.grid import grid_point_key
-from compactor.evaluation.output import read_rows
+from compactor.evaluation._grid import grid_point_key
+from compactor.evaluation._output import read_rows
 rows = read_rows(sys.argv[1])
 kept = [r for r in rows]  # at listed budgets the summary read every row
 skip = {{row_key(r) for r in rows}}
@@ -135,9 +135,9 @@ print(len(rows), {PEAK})
 """
 RESUME_AFTER = f"""
 import sys, argparse
-from compactor.cli.evaluate import _earlier, _plan, register
+from compactor.cli._evaluate import _earlier, _plan, register
 from compactor.evaluation import RunOptions
-from compactor.evaluation.summary import SummaryFeed
+from compactor.evaluation._summary import SummaryFeed
 parser = argparse.ArgumentParser()
 register(parser.add_subparsers())
 args = parser.parse_args(["evaluate", "corpus.jsonl", "--budgets", "2000"])
@@ -145,7 +145,7 @@ written = _earlier(sys.argv[1], _plan(args), RunOptions(), SummaryFeed())
 print(len(written), {PEAK})
 """
 BASELINE = f"""
-import compactor.cli.evaluate
+import compactor.cli._evaluate
 print(0, {PEAK})
 """
 

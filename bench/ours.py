@@ -32,7 +32,7 @@ from compactor.analyses.outcomes import (
     judge_spans,
     past_request,
 )
-from compactor.strategies import anchor_keep
+from compactor.strategies import _anchor_keep as anchor_keep
 
 #: The protection both anchor-keep and memory-compact run with: the schema's defaults (system
 #: messages and the last 5 protected), and bare (nothing protected by role, the last message),

@@ -19,7 +19,7 @@ import statistics
 import time
 
 from compactor import compact, validate
-from compactor.analyses.replay.strategies import replay_request
+from compactor.analyses.replay._strategies import replay_request
 from compactor.samples import load_sample
 
 ROUNDS = 9

@@ -31,10 +31,10 @@ from bench.prose import largest_request
 from bench.service_load import PATH, report, run_python, run_wrk
 from compactor import compact
 from compactor.contract import REQUEST_EXAMPLE
-from compactor.input.jsonio import dumps, parse_json
+from compactor.input._jsonio import dumps, parse_json
 from compactor.service import create_app
-from compactor.service.compute import ComputePool
-from compactor.service.handling import handle
+from compactor.service._compute import ComputePool
+from compactor.service._handling import handle
 from harness.service import serving
 
 TARGET_RPS = 1000

@@ -15,8 +15,7 @@ from typing import Any
 
 from bench.timing import medians
 from compactor import compact, shrink
-from compactor.export import export
-from compactor.formats import convert
+from compactor.formats import convert, export
 from compactor.integrations import Setting
 from compactor.samples import load_samples
 

@@ -42,6 +42,7 @@ import numpy as np
 from bench.recall_corpus import FOLDERS, SHARES, conversations
 from bench.recall_corpus import lift_interval as pooled_lift
 from compactor import InvalidRequest, validate
+from compactor.analyses._sweeps import BUDGET_RANGE
 from compactor.analyses.outcomes import (
     DEFAULT_DRAWS,
     DEFAULT_FUTURE,
@@ -54,10 +55,9 @@ from compactor.analyses.outcomes import (
     random_lengths,
 )
 from compactor.analyses.replay import MemoryCompact, cache_reuse, replay
-from compactor.analyses.replay.strategies import Registered
-from compactor.analyses.sweeps import BUDGET_RANGE
+from compactor.analyses.replay._strategies import Registered
 from compactor.model import Request
-from compactor.strategies import registry
+from compactor.strategies import _registry as registry
 
 MAX_REPLAY = 60
 OURS, BARE = "anchor-keep", "anchor-keep bare"
@@ -132,14 +132,14 @@ def measure(
             _, drawn = met_needs(needs, random_lengths(lengths, budget, DEFAULT_DRAWS))
             cell.random_met = drawn.sum(axis=1).astype(np.float64)
         for v in chosen:
-            outcome = registry.apply(v.name, whole, budget, v.params)
+            outcome = registry.apply(v.name, whole, budget_chars=budget, params=v.params)
             if not outcome.available:
                 continue
             cell.chars[v.label] = (outcome.output_chars or 0) / chars
             cell.within[v.label] = float(bool(outcome.budget_met))
             if past is not None:
                 judged_outcome = judge_outcome(
-                    needs, registry.apply(v.name, past, budget, v.params)
+                    needs, registry.apply(v.name, past, budget_chars=budget, params=v.params)
                 )
                 assert judged_outcome.needs == cell.needs
                 cell.met[v.label] = judged_outcome.met

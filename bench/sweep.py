@@ -18,7 +18,7 @@ import random
 from bench.prose import largest_request
 from bench.timing import medians
 from compactor import compact, run, validate
-from compactor.analyses.sweeps import budget_sweep, threshold_sweep, trim_sweep
+from compactor.analyses._sweeps import budget_sweep, threshold_sweep, trim_sweep
 from compactor.samples import load_samples
 
 ROUNDS = 15

@@ -9,11 +9,13 @@ The face of the engine, and the only names a program needs:
   conversation in, the same format out, compacted by a :class:`Setting` (``compaction.toml``);
 - the strategy registry (``STRATEGIES``, ``strategy_names``, ``apply_strategy``) and the outcome
   judges (``continuation_check``, ``judge_outcome``, ``judge_text``: SPEC part D);
+- ``export(response, request, target)``: a compacted conversation back in a provider's format
+  (OpenAI chat or Responses, Anthropic, Vercel AI SDK, LangChain, ShareGPT: the format registry);
 - the errors, each a :class:`ProblemError` whose problems say what is wrong and where.
 
-(A compacted conversation in a provider's format is :func:`compactor.export.export`: the face
-cannot name it ``export``, the name of its package, which Python binds on the face when the
-package is imported.)
+Everything else lives in private modules (``compactor/engine/_pipeline.py``) behind each layer's
+package face (``compactor.engine``, ``compactor.strategies``, ...), which the explorer, the CLI
+and the service read; a program needs only the names above.
 
 Names from the layers above the engine (strategies, analyses, integrations) are
 imported when first used (PEP 562), so ``import compactor`` loads the engine alone and a command
@@ -32,8 +34,7 @@ from __future__ import annotations
 from importlib import import_module, metadata
 from typing import Any
 
-from compactor.engine.pipeline import compact, run
-from compactor.engine.result import CompactionResult, Fate, MessageTrace
+from compactor.engine import CompactionResult, Fate, MessageTrace, compact, run
 from compactor.errors import (
     FormatError,
     IntegrationUnavailable,
@@ -42,9 +43,9 @@ from compactor.errors import (
     ProblemError,
     UnreadableJSON,
 )
-from compactor.input.validation import validate
+from compactor.input import validate
 from compactor.model import Message, Params, Request
-from compactor.text.profile import TextAnalysis, analyse
+from compactor.text import TextAnalysis, analyse
 
 try:
     __version__ = metadata.version("compaction-explorer")
@@ -54,6 +55,8 @@ except metadata.PackageNotFoundError:  # run from a source tree that was never i
 #: Names this face gives from a higher layer, and the module each comes from, imported on first
 #: use: those layers import this face, so importing them here would be a loop (and slow).
 _LAZY: dict[str, str] = {
+    "export": "compactor.formats",
+    "Exported": "compactor.formats",
     "shrink": "compactor.integrations",
     "shrink_with_report": "compactor.integrations",
     "Setting": "compactor.strategies",
@@ -74,6 +77,7 @@ _LAZY: dict[str, str] = {
 
 __all__ = [
     "CompactionResult",
+    "Exported",
     "Fate",
     "FormatError",
     "IntegrationUnavailable",
@@ -98,6 +102,7 @@ __all__ = [
     "apply_strategy",
     "compact",
     "continuation_check",
+    "export",
     "get_strategy",
     "judge_outcome",
     "judge_text",

@@ -21,7 +21,7 @@ import pytest
 import compactor
 from tests.paths import ROOT
 
-cli_main = importlib.import_module("compactor.cli.main")  # compactor.cli.main is a function
+cli_main = importlib.import_module("compactor.cli._main")  # compactor.cli._main is a function
 
 SOURCES = sorted(
     p for folder in ("compactor", "explorer", "pages") for p in (ROOT / folder).rglob("*.py")
@@ -74,7 +74,7 @@ ENGINE_LAYERS = (
     ("compactor.engine",),
     ("compactor",),
     ("compactor.formats",),
-    ("compactor.export",),
+    ("compactor.formats",),
     ("compactor.providers",),
     ("compactor.strategies",),
     ("compactor.analyses",),
@@ -243,7 +243,7 @@ def test_the_root_face_loads_its_lazy_names_only_on_first_use():
         "print(loaded, shrink.__module__, 'compactor.integrations' in sys.modules)"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
-    assert out.stdout.split() == ["False", "compactor.integrations.shrink", "True"]
+    assert out.stdout.split() == ["False", "compactor.integrations._shrink", "True"]
 
 
 def test_every_engine_module_has_a_layer():
@@ -408,6 +408,8 @@ def test_every_package_folder_ships():
 #: taken from ``compactor.__all__`` must be added or taken here too, on purpose.
 FACE = {
     "CompactionResult",
+    "Exported",
+    "export",
     "Fate",
     "FormatError",
     "IntegrationUnavailable",
@@ -470,6 +472,67 @@ def test_import_compactor_loads_the_engine_alone():
     assert [layer for layer in HIGHER if layer in loaded] == []
 
 
+#: The engine's foundation (one concept each, read by every layer: each is its own face) and the
+#: entry ``python -m compactor``. Every other module of the engine is private (``_name.py``)
+#: behind its package's face, as httpx's are (issue 33).
+PUBLIC_MODULES = {*FOUNDATION, "compactor.processes", "compactor.__main__"}
+
+
+def owning_layer(name: str) -> str:
+    """``compactor.analyses`` for ``compactor.analyses.outcomes._judge``; the foundation's modules
+    and the root face are ``compactor``; the explorer's modules are their first part."""
+    parts = name.split(".")
+    if parts[0] != "compactor":
+        return parts[0]
+    if len(parts) > 1 and (ROOT / "compactor" / parts[1] / "__init__.py").exists():
+        return ".".join(parts[:2])
+    return "compactor"
+
+
+def private_crossings(pairs: list[tuple[str, str]]) -> list[str]:
+    """The imports (importer, imported) of a private engine module from another layer."""
+    return sorted(
+        f"{importer} imports {name}"
+        for importer, name in pairs
+        if name.startswith("compactor.")
+        and any(part.startswith("_") for part in name.split(".")[1:])
+        and not name.split(".")[-1].startswith("__")
+        and owning_layer(name) != owning_layer(importer)
+    )
+
+
+def test_every_implementation_module_of_the_engine_is_private():
+    public = [
+        name
+        for path in SOURCES
+        if (name := module_name(path)).startswith("compactor.")
+        and path.name != "__init__.py"
+        and not path.name.startswith("_")
+        and name not in PUBLIC_MODULES
+    ]
+    assert public == []
+
+
+def test_no_layer_imports_the_private_modules_of_another():
+    pairs = [
+        (module_name(path), name) for path in SOURCES for name in imports(path) if name in KNOWN
+    ]
+    assert private_crossings(pairs) == []
+
+
+def test_a_planted_private_import_across_layers_is_found():
+    pairs = [
+        ("compactor.cli._replay", "compactor.strategies._registry"),  # another layer: wrong
+        ("explorer.session.cache", "compactor.analyses._walkthrough"),  # the explorer: wrong
+        ("compactor.analyses.outcomes._judge", "compactor.analyses._pairing"),  # its own layer
+        ("compactor.cli._replay", "compactor.strategies"),  # a face
+    ]
+    assert private_crossings(pairs) == [
+        "compactor.cli._replay imports compactor.strategies._registry",
+        "explorer.session.cache imports compactor.analyses._walkthrough",
+    ]
+
+
 def test_an_unknown_name_of_the_face_is_an_attribute_error():
     with pytest.raises(AttributeError, match="no attribute 'shrinkk'"):
         compactor.shrinkk  # noqa: B018
@@ -516,7 +579,8 @@ def unexplained_repeats(paths: list[str], patterns: dict[str, str]) -> list[str]
     by_name: dict[str, list[str]] = {}
     for path in paths:
         if not path.endswith("/__init__.py"):
-            by_name.setdefault(PurePosixPath(path).name, []).append(path)
+            # a private module (``_shrink.py``) carries the name of its concept (``shrink.py``)
+            by_name.setdefault(PurePosixPath(path).name.lstrip("_"), []).append(path)
     wrong = []
     for name, holders in sorted(by_name.items()):
         own = [p for p in holders if not any(_matches(p, pattern) for pattern in patterns)]
@@ -536,9 +600,9 @@ def test_no_two_modules_share_a_name():
 
 def test_every_convention_of_the_glossary_explains_a_name_that_repeats():
     patterns = repeat_conventions(GLOSSARY.read_text("utf-8"))
-    assert "explorer/*/frames.py" in patterns and "compactor/cli/shrink.py" in patterns
+    assert "explorer/*/frames.py" in patterns and "compactor/cli/_shrink.py" in patterns
     paths = _relative(NAMED)
-    names = [PurePosixPath(p).name for p in paths]
+    names = [PurePosixPath(p).name.lstrip("_") for p in paths]
     repeating = [p for p, n in zip(paths, names, strict=True) if names.count(n) > 1]
     used = {
         why for pattern, why in patterns.items() if any(_matches(p, pattern) for p in repeating)
@@ -551,14 +615,14 @@ def test_a_planted_duplicate_fails_with_its_name():
     paths = _relative(NAMED)
     planted = [*paths, "compactor/evaluation/sweeps.py", "explorer/session/registry.py"]
     assert unexplained_repeats(planted, patterns) == [
-        "sweeps.py: compactor/analyses/sweeps.py, compactor/evaluation/sweeps.py",
+        "sweeps.py: compactor/analyses/_sweeps.py, compactor/evaluation/sweeps.py",
     ]
     # the only registry outside a convention is the session's: it may be the one of its name,
     # but a second one outside a convention is not
     planted.append("harness/registry.py")
     assert unexplained_repeats(planted, patterns) == [
         "registry.py: explorer/session/registry.py, harness/registry.py",
-        "sweeps.py: compactor/analyses/sweeps.py, compactor/evaluation/sweeps.py",
+        "sweeps.py: compactor/analyses/_sweeps.py, compactor/evaluation/sweeps.py",
     ]
 
 

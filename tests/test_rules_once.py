@@ -12,6 +12,7 @@ something. Docstrings are prose and are not scanned.
 from __future__ import annotations
 
 import ast
+import importlib
 from collections.abc import Callable, Iterator
 
 import pytest
@@ -23,9 +24,9 @@ SOURCES = sorted(
 ) + [ROOT / "app.py"]
 
 #: Each rule's one home.
-WALK_HOME = "compactor/engine/stages.py"  # duplicates(), nearest(): stage 2's walk
-KEEP_LAST_HOME = "compactor/strategies/keep_last.py"  # keep_last_from_budgets()
-CALL_LINE_HOME = "compactor/text/call_line.py"  # CALL_LINE, CALL_HEAD, call_line()
+WALK_HOME = "compactor/engine/_stages.py"  # duplicates(), nearest(): stage 2's walk
+KEEP_LAST_HOME = "compactor/strategies/_keep_last.py"  # keep_last_from_budgets()
+CALL_LINE_HOME = "compactor/text/_call_line.py"  # CALL_LINE, CALL_HEAD, call_line()
 NAME_HOME = "compactor/contract.py"  # MEMORY_COMPACT
 HOMES = (WALK_HOME, KEEP_LAST_HOME, CALL_LINE_HOME, NAME_HOME)
 
@@ -211,18 +212,18 @@ def test_each_home_holds_its_rule():
 
 #: Where each rule used to be copied, and the one function each former site now calls.
 CALLERS = {
-    "compactor/engine/turn_stages.py": ("compactor.engine.stages", "duplicates"),
-    "compactor/analyses/sweeps.py": ("compactor.engine.stages", "duplicates"),
-    "compactor/strategies/semantic_dedupe.py": ("compactor.engine.stages", "nearest"),
-    "compactor/analyses/outcomes/baselines.py": (
-        "compactor.strategies.keep_last",
+    "compactor/engine/_turn_stages.py": ("compactor.engine._stages", "duplicates"),
+    "compactor/analyses/_sweeps.py": ("compactor.engine._stages", "duplicates"),
+    "compactor/strategies/_semantic_dedupe.py": ("compactor.engine._stages", "nearest"),
+    "compactor/analyses/outcomes/_baselines.py": (
+        "compactor.strategies._keep_last",
         "keep_last_from_budgets",
     ),
-    "compactor/analyses/replay/strategies.py": ("compactor.strategies.keep_last", "keep_last"),
-    "compactor/export/calls.py": ("compactor.text.call_line", "CALL_LINE"),
-    "compactor/strategies/tool_uses.py": ("compactor.text.call_line", "CALL_LINE"),
-    "compactor/analyses/markup.py": ("compactor.text.call_line", "CALL_HEAD"),
-    "compactor/formats/builder.py": ("compactor.text.call_line", "call_line"),
+    "compactor/analyses/replay/_strategies.py": ("compactor.strategies._keep_last", "keep_last"),
+    "compactor/formats/_calls.py": ("compactor.text._call_line", "CALL_LINE"),
+    "compactor/strategies/_tool_uses.py": ("compactor.text._call_line", "CALL_LINE"),
+    "compactor/analyses/_markup.py": ("compactor.text._call_line", "CALL_HEAD"),
+    "compactor/formats/_builder.py": ("compactor.text._call_line", "call_line"),
 }
 
 
@@ -237,9 +238,16 @@ def test_each_former_copy_site_uses_the_home(where):
         for a in node.names
     }
     package, leaf = module.rsplit(".", 1)
-    # ``from compactor.engine.stages import duplicates``, or the module and ``stages.duplicates``
-    assert (module, name) in imported or (
-        (package, leaf) in imported and name.lower() in _names(tree)
+    # ``from compactor.engine._stages import duplicates``, the package face's same object
+    # (``from compactor.engine import duplicates``), or the module and ``_stages.duplicates``
+    home = getattr(importlib.import_module(module), name)
+    through_face = (package, name) in imported and getattr(
+        importlib.import_module(package), name, None
+    ) is home
+    assert (
+        (module, name) in imported
+        or through_face
+        or ((package, leaf) in imported and name.lower() in _names(tree))
     )
 
 
@@ -247,7 +255,7 @@ def test_each_former_copy_site_uses_the_home(where):
 
 #: Excerpts of the copies issue 33 removed, as they were written.
 FORMER = {
-    "the stage's argmax walk (engine/stages.py)": (
+    "the stage's argmax walk (engine/_stages.py)": (
         dedupe_walks,
         """
 def dedupe(state, messages, protected, similarity, threshold):
@@ -261,7 +269,7 @@ def dedupe(state, messages, protected, similarity, threshold):
             best[stale] = np.argmax(scores[stale], axis=1)
 """,
     ),
-    "the replay's walk on content numbers (engine/turn_stages.py)": (
+    "the replay's walk on content numbers (engine/_turn_stages.py)": (
         dedupe_walks,
         """
 def outputs(self, contents, roles, pins):
@@ -275,7 +283,7 @@ def outputs(self, contents, roles, pins):
                 break
 """,
     ),
-    "the threshold sweep's bit words (analyses/sweeps.py)": (
+    "the threshold sweep's bit words (analyses/_sweeps.py)": (
         dedupe_walks,
         """
 def _removed_at(similarity, edges, points):
@@ -297,7 +305,7 @@ def removed_by_words(sim, protected, threshold):
                 break
 """,
     ),
-    "semantic dedupe's nearest (strategies/semantic_dedupe.py)": (
+    "semantic dedupe's nearest (strategies/_semantic_dedupe.py)": (
         dedupe_walks,
         """
 def _nearest(words, removed):
@@ -306,7 +314,7 @@ def _nearest(words, removed):
         best = int(candidates[np.argmax(words[i, candidates])])
 """,
     ),
-    "the strategy's loop (strategies/keep_last.py)": (
+    "the strategy's loop (strategies/_keep_last.py)": (
         keep_last_rules,
         """
 def keep_last_count(lengths, budget_chars):
@@ -318,7 +326,7 @@ def keep_last_count(lengths, budget_chars):
     return len(lengths)
 """,
     ),
-    "the outcome baseline's suffix sums (analyses/outcomes/baselines.py)": (
+    "the outcome baseline's suffix sums (analyses/outcomes/_baselines.py)": (
         keep_last_rules,
         """
 def keep_last_from_budgets(lengths):
@@ -326,7 +334,7 @@ def keep_last_from_budgets(lengths):
     return np.cumsum(sizes[::-1])[::-1].copy()
 """,
     ),
-    "the export's pattern (export/calls.py)": (
+    "the export's pattern (export/_calls.py)": (
         call_lines,
         r"""
 CALL_LINE = re.compile(
@@ -335,23 +343,23 @@ CALL_LINE = re.compile(
 )
 """,
     ),
-    "the markup's head (analyses/markup.py)": (
+    "the markup's head (analyses/_markup.py)": (
         call_lines,
         r"""MARKUP = re.compile(r"\[tool call (?P<name>[^\s\]]+)(?: id=(?P<id>[^\s\]]+))?\]")""",
     ),
-    "the import's writer (formats/builder.py)": (
+    "the import's writer (formats/_builder.py)": (
         call_lines,
         '''head = f"[tool call {name}" + (f" id={call_id}" if call_id else "") + "]"''',
     ),
-    "the cleared input's writer (strategies/tool_uses.py)": (
+    "the cleared input's writer (strategies/_tool_uses.py)": (
         call_lines,
         '''line = f"[tool call {match['name']} id={call_id}] {CLEARED_INPUT}"''',
     ),
-    "a second definition of the name (evaluation/grid.py)": (
+    "a second definition of the name (evaluation/_grid.py)": (
         memory_compact_names,
         '''MEMORY_COMPACT = "memory-compact"''',
     ),
-    "the name as a default (cli/replay.py)": (
+    "the name as a default (cli/_replay.py)": (
         memory_compact_names,
         """name = args.strategy or (setting.strategy if setting else "memory-compact")""",
     ),

@@ -1,47 +1,48 @@
 """Analyses: read compaction results and explain or judge them; they never change what
 ``compact`` returns. Sweeps (every budget, threshold and cut from one run), the walkthrough,
 watched facts, tool pairing, A/B, import markup, token reports, semantic pairs, the
-compactions an agent recorded graded against the lineup (:mod:`~compactor.analyses.graded`),
+compactions an agent recorded graded against the lineup (:mod:`~compactor.analyses._graded`),
 and the families :mod:`~compactor.analyses.anchors` and :mod:`~compactor.analyses.replay`
 (each a package with its own face). Outcomes (SPEC part D) join them here as
 :mod:`~compactor.analyses.outcomes`."""
 
-from compactor.analyses.ab import (
+from compactor.analyses._ab import (
     ABComparison,
     compare_params,
     compare_results,
 )
-from compactor.analyses.facts import (
+from compactor.analyses._facts import (
     NOT_FOUND,
     WatchedFact,
     parse_phrases,
     watch,
 )
-from compactor.analyses.graded import (
+from compactor.analyses._graded import (
     RECORDED,
     Graded,
     GradedCompaction,
     GradedRow,
     grade,
 )
-from compactor.analyses.markup import (
+from compactor.analyses._markup import (
     term_sources,
     without_markup,
 )
-from compactor.analyses.pairing import (
+from compactor.analyses._pairing import (
     LINK,
     PairFix,
     PairingIssue,
     PairingReport,
+    call_line_span,
     check_pairing,
     pair_fix,
     tool_pairs,
 )
-from compactor.analyses.semantic_pairs import (
+from compactor.analyses._semantic_pairs import (
     SemanticPair,
     semantic_pairs,
 )
-from compactor.analyses.sweeps import (
+from compactor.analyses._sweeps import (
     BEYOND_RANGE,
     BUDGET_RANGE,
     KEPT_ALWAYS,
@@ -56,12 +57,12 @@ from compactor.analyses.sweeps import (
     threshold_sweep,
     trim_sweep,
 )
-from compactor.analyses.token_report import (
+from compactor.analyses._token_report import (
     TokenReport,
     message_counts,
     token_report,
 )
-from compactor.analyses.walkthrough import (
+from compactor.analyses._walkthrough import (
     REMOVED,
     Step,
     StepEvent,
@@ -73,45 +74,46 @@ __all__ = [
     "ABComparison",
     "BEYOND_RANGE",
     "BUDGET_RANGE",
+    "budget_sweep",
+    "call_line_span",
     "BudgetSweep",
+    "check_pairing",
+    "compare_params",
+    "compare_results",
+    "grade",
     "Graded",
     "GradedCompaction",
     "GradedRow",
     "KEPT_ALWAYS",
     "LINK",
+    "message_counts",
     "NOT_FOUND",
+    "pair_fix",
     "PairFix",
     "PairingIssue",
     "PairingReport",
+    "parse_phrases",
     "RECORDED",
     "REMOVED",
     "REMOVED_ALWAYS",
+    "semantic_pairs",
     "SemanticPair",
     "Step",
     "StepEvent",
     "Survival",
-    "ThresholdStep",
-    "ThresholdSweep",
-    "TokenReport",
-    "TrimSweep",
-    "Walkthrough",
-    "WatchedFact",
-    "budget_sweep",
-    "check_pairing",
-    "pair_fix",
-    "compare_params",
-    "compare_results",
-    "grade",
-    "message_counts",
-    "parse_phrases",
-    "semantic_pairs",
     "survival_budgets",
     "term_sources",
     "threshold_sweep",
+    "ThresholdStep",
+    "ThresholdSweep",
     "token_report",
+    "TokenReport",
     "tool_pairs",
     "trim_sweep",
+    "TrimSweep",
+    "Walkthrough",
     "walkthrough",
     "watch",
+    "WatchedFact",
     "without_markup",
 ]

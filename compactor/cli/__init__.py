@@ -1,5 +1,5 @@
 """The command line: ``python -m compactor COMMAND`` (``main``), one module per command."""
 
-from compactor.cli.main import build_parser, main
+from compactor.cli._main import build_parser, main
 
 __all__ = ["build_parser", "main"]

@@ -13,7 +13,7 @@ budget) and the frontier.
 [('memory-compact', None), ('keep-last', None), ('random', None)]
 """
 
-from compactor.evaluation.corpus import (
+from compactor.evaluation._corpus import (
     CorpusItem,
     CorpusRead,
     SetAside,
@@ -21,30 +21,45 @@ from compactor.evaluation.corpus import (
     load_corpus_text,
     read_corpus_text,
 )
-from compactor.evaluation.grid import (
+from compactor.evaluation._gate import (
+    ALIASES,
+    OUTCOME_FIGURES,
+    Group,
+    Threshold,
+    check,
+    parse_threshold,
+    setting_groups,
+    strategy_groups,
+)
+from compactor.evaluation._grid import (
+    BUDGET,
     GRID_PARAMETERS,
     MEMORY_COMPACT,
     STRATEGY,
+    grid_point_key,
     grid_points,
     parse_grid_option,
 )
-from compactor.evaluation.limits import FIXES
-from compactor.evaluation.outcomes import BASELINES, OUTCOME_KEYS, PROBE_KEYS
-from compactor.evaluation.pool import default_workers
-from compactor.evaluation.ray_backend import INSTALL_HINT as RAY_INSTALL_HINT
-from compactor.evaluation.ray_backend import BackendUnavailable, ray_available
-from compactor.evaluation.resume import Written, written_whole
-from compactor.evaluation.rows import ROW_KEYS, TOKEN_KEYS, conversation_rows, row_key
-from compactor.evaluation.run import BACKENDS, RunOptions, evaluate
-from compactor.evaluation.strategy_rows import (
+from compactor.evaluation._limits import FIXES
+from compactor.evaluation._outcomes import BASELINES, OUTCOME_KEYS, PROBE_KEYS
+from compactor.evaluation._output import RowWriter, check_out, iter_rows
+from compactor.evaluation._pool import default_workers
+from compactor.evaluation._ray_backend import INSTALL_HINT as RAY_INSTALL_HINT
+from compactor.evaluation._ray_backend import BackendUnavailable, ray_available
+from compactor.evaluation._resume import Written, describe_setting, written_whole
+from compactor.evaluation._rows import ROW_KEYS, TOKEN_KEYS, conversation_rows, row_key
+from compactor.evaluation._run import BACKENDS, RunOptions, evaluate
+from compactor.evaluation._strategy_rows import (
     STRATEGY_ROW_KEYS,
     evaluate_strategy,
     parse_strategy_grid,
     strategy_grid_points,
 )
-from compactor.evaluation.stream import CorpusStream
-from compactor.evaluation.summary import (
+from compactor.evaluation._stream import CorpusStream
+from compactor.evaluation._summary import (
+    KNEE_SHARES,
     SUMMARY_BUDGETS,
+    SummaryFeed,
     knee_budgets,
     rows_in_force,
     summarise,
@@ -52,43 +67,59 @@ from compactor.evaluation.summary import (
 )
 
 __all__ = [
+    "ALIASES",
     "BACKENDS",
-    "BASELINES",
     "BackendUnavailable",
+    "BASELINES",
+    "BUDGET",
+    "check",
+    "check_out",
+    "conversation_rows",
     "CorpusItem",
     "CorpusRead",
     "CorpusStream",
-    "FIXES",
-    "GRID_PARAMETERS",
-    "MEMORY_COMPACT",
-    "OUTCOME_KEYS",
-    "PROBE_KEYS",
-    "RAY_INSTALL_HINT",
-    "ROW_KEYS",
-    "RunOptions",
-    "STRATEGY",
-    "STRATEGY_ROW_KEYS",
-    "SUMMARY_BUDGETS",
-    "SetAside",
-    "TOKEN_KEYS",
-    "Written",
-    "conversation_rows",
     "default_workers",
+    "describe_setting",
     "evaluate",
     "evaluate_strategy",
+    "FIXES",
+    "GRID_PARAMETERS",
+    "grid_point_key",
     "grid_points",
+    "Group",
+    "iter_rows",
     "knee_budgets",
+    "KNEE_SHARES",
     "load_corpus",
     "load_corpus_text",
+    "MEMORY_COMPACT",
+    "OUTCOME_FIGURES",
+    "OUTCOME_KEYS",
     "parse_grid_option",
     "parse_strategy_grid",
+    "parse_threshold",
+    "PROBE_KEYS",
     "ray_available",
+    "RAY_INSTALL_HINT",
     "read_corpus_text",
     "row_key",
+    "ROW_KEYS",
     "rows_in_force",
+    "RowWriter",
+    "RunOptions",
+    "SetAside",
+    "setting_groups",
+    "STRATEGY",
     "strategy_grid_points",
+    "strategy_groups",
+    "STRATEGY_ROW_KEYS",
     "summarise",
+    "SUMMARY_BUDGETS",
+    "SummaryFeed",
+    "Threshold",
+    "TOKEN_KEYS",
     "worst_by_needed_recall",
+    "Written",
     "written_whole",
 ]
 

@@ -1,7 +1,7 @@
 """The formats people keep conversations in: each read into a request (every change the import
 made reported) and, where it has a writer, written back. :data:`FORMATS` is the one registry:
 each entry's name, label, detection, reader, writer (None: read-only), and whether it holds many
-conversations (:mod:`compactor.formats.registry`).
+conversations (:mod:`compactor.formats._registry`).
 
 >>> conversion = convert([
 ...     {"role": "user", "content": "Weather in Porto?"},
@@ -43,10 +43,32 @@ How things are converted (every format):
 from __future__ import annotations
 
 from compactor.errors import FormatError
-from compactor.formats.collections import Collection, ManyConversations, Record
-from compactor.formats.fixes import Window, apply_fixes, spans_text
-from compactor.formats.reading import Document, convert_document, convert_text, read_document
-from compactor.formats.registry import (
+from compactor.formats._collections import (
+    Collection,
+    ManyConversations,
+    Record,
+    is_record,
+    place_in_record,
+)
+from compactor.formats._export import (
+    TARGETS,
+    Exported,
+    calls_in,
+    compacted_messages,
+    export,
+    resolve,
+)
+from compactor.formats._fixes import Window, apply_fixes, spans_text
+from compactor.formats._folders import Files, files_of
+from compactor.formats._reading import (
+    Document,
+    convert_document,
+    convert_text,
+    line_texts,
+    looks_like_lines,
+    read_document,
+)
+from compactor.formats._registry import (
     FORMATS,
     LINE_FORMATS,
     WRITABLE,
@@ -55,30 +77,45 @@ from compactor.formats.registry import (
     convert_record,
     detect_format,
 )
-from compactor.formats.types import Change, Conversion, RecordedCompaction
-from compactor.formats.writing import Compacted
+from compactor.formats._responses import NAME as RESPONSES_FORMAT
+from compactor.formats._types import PENDING, Change, Conversion, RecordedCompaction
+from compactor.formats._writing import Compacted
 
 __all__ = [
-    "FORMATS",
-    "LINE_FORMATS",
-    "WRITABLE",
+    "resolve",
+    "export",
+    "compacted_messages",
+    "calls_in",
+    "Exported",
+    "TARGETS",
+    "RESPONSES_FORMAT",
+    "apply_fixes",
     "Change",
     "Collection",
     "Compacted",
     "Conversion",
-    "Document",
-    "Format",
-    "FormatError",
-    "ManyConversations",
-    "Record",
-    "RecordedCompaction",
-    "Window",
-    "apply_fixes",
     "convert",
     "convert_document",
     "convert_record",
     "convert_text",
     "detect_format",
+    "Document",
+    "Files",
+    "files_of",
+    "Format",
+    "FormatError",
+    "FORMATS",
+    "is_record",
+    "LINE_FORMATS",
+    "line_texts",
+    "looks_like_lines",
+    "ManyConversations",
+    "PENDING",
+    "place_in_record",
     "read_document",
+    "Record",
+    "RecordedCompaction",
     "spans_text",
+    "Window",
+    "WRITABLE",
 ]

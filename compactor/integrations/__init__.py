@@ -1,7 +1,7 @@
 """Integrations: the chosen setting leaves the explorer for an agent.
 
 - the setting (strategy, parameters, one budget) and its ``compaction.toml``, re-exported from
-  its home below this layer, :mod:`compactor.strategies.setting` (the CLI, the corpus grid and
+  its home below this layer, :mod:`compactor.strategies._setting` (the CLI, the corpus grid and
   the explorer read it there);
 - :mod:`.shrink`: ``shrink(messages, setting)``, the one call an agent makes, and its report;
 - ``ShrinkMiddleware`` (:mod:`.langchain_middleware`, the langchain extra): a LangChain v1
@@ -16,10 +16,13 @@ one without its extra raises :class:`IntegrationUnavailable` with the command th
 from typing import Any
 
 from compactor.errors import IntegrationUnavailable
-from compactor.integrations.shrink import ShrinkError, Shrunk, shrink, shrink_with_report
-from compactor.integrations.shrink_report import ShrinkReport
-from compactor.strategies.setting import (
-    FILE_NAME,
+from compactor.integrations._budget import fit_tokens
+from compactor.integrations._shrink import ShrinkError, Shrunk, shrink, shrink_with_report
+from compactor.integrations._shrink_report import ShrinkReport
+from compactor.strategies import (
+    SETTING_FILE_NAME as FILE_NAME,
+)
+from compactor.strategies import (
     Setting,
     SettingError,
     load_setting,
@@ -43,6 +46,7 @@ __all__ = [
     "ShrinkReport",
     "ShrinkingSession",
     "Shrunk",
+    "fit_tokens",
     "load_setting",
     "setting_from_toml",
     "setting_toml",
@@ -57,9 +61,9 @@ def __getattr__(name: str) -> Any:
     module, extra, what = _LAZY[name]
     try:
         if module == "langchain_middleware":
-            from compactor.integrations import langchain_middleware as found
+            from compactor.integrations import _langchain_middleware as found
         else:
-            from compactor.integrations import agents_session as found
+            from compactor.integrations import _agents_session as found
     except ImportError as error:
         if isinstance(error, IntegrationUnavailable):
             raise

@@ -15,7 +15,7 @@ server does, and refuses an answer over ``max_answer_bytes``.
 ('https://api.openai.com/v1', 2)
 """
 
-from compactor.providers.base import (
+from compactor.providers._base import (
     INSTALL_HINT,
     Completion,
     ContextWindowExceeded,
@@ -25,10 +25,15 @@ from compactor.providers.base import (
     ProviderRefused,
     ProviderTimeout,
 )
-from compactor.providers.config import (
+from compactor.providers._config import (
     ANTHROPIC,
     COMMAND_LINE,
+    DEFAULT_CONNECT_TIMEOUT_SECONDS,
+    DEFAULT_MAX_ANSWER_BYTES,
     KINDS,
+    MAX_ANSWER_BYTES,
+    MAX_RETRIES,
+    MAX_TIMEOUT_SECONDS,
     OPENAI,
     PROVIDERS_ENV,
     ProviderConfig,
@@ -37,29 +42,34 @@ from compactor.providers.config import (
     load_providers,
     parse_providers,
 )
-from compactor.providers.http_client import run_sync
-from compactor.providers.registry import ProviderRegistry, provider_for
+from compactor.providers._http_client import run_sync
+from compactor.providers._registry import ProviderRegistry, provider_for
 
 __all__ = [
     "ANTHROPIC",
-    "INSTALL_HINT",
     "COMMAND_LINE",
-    "KINDS",
-    "OPENAI",
-    "PROVIDERS_ENV",
+    "command_line_provider",
     "Completion",
     "ContextWindowExceeded",
+    "DEFAULT_CONNECT_TIMEOUT_SECONDS",
+    "DEFAULT_MAX_ANSWER_BYTES",
+    "INSTALL_HINT",
+    "KINDS",
+    "load_providers",
+    "MAX_ANSWER_BYTES",
+    "MAX_RETRIES",
+    "MAX_TIMEOUT_SECONDS",
+    "OPENAI",
+    "parse_providers",
     "Provider",
+    "provider_for",
     "ProviderAnswerInvalid",
     "ProviderConfig",
     "ProviderConfigError",
     "ProviderError",
     "ProviderRefused",
     "ProviderRegistry",
+    "PROVIDERS_ENV",
     "ProviderTimeout",
-    "command_line_provider",
-    "load_providers",
-    "parse_providers",
-    "provider_for",
     "run_sync",
 ]

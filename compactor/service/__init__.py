@@ -2,10 +2,10 @@
 
 ``POST /v1/memory-compact`` returns exactly :func:`compactor.compact`'s response,
 ``POST /v1/context/trim`` the seed-003 trim, ``GET /healthz`` a liveness check and ``/docs`` the
-OpenAPI documentation. Errors: see :mod:`compactor.service.edge`.
+OpenAPI documentation. Errors: see :mod:`compactor.service._edge`.
 """
 
-from compactor.service.app import (
+from compactor.service._app import (
     COMPACT_PATH,
     DEFAULT_MAX_BODY_BYTES,
     HEALTH_PATH,
@@ -17,7 +17,7 @@ from compactor.service.app import (
     create_app,
     create_app_from_environment,
 )
-from compactor.service.edge import ERROR_SCHEMA, TITLES
+from compactor.service._edge import ERROR_SCHEMA, TITLES
 
 __all__ = [
     "COMPACT_PATH",

@@ -1,23 +1,27 @@
 """Strategies: other ways to shrink a history, to compare with memory-compact on the same
-conversation: keep-last, the seeds/003 trim (:mod:`~compactor.strategies.context_trim`),
+conversation: keep-last, the seeds/003 trim (:mod:`~compactor.strategies._context_trim`),
 LangChain's ``trim_messages``, memory-compact with semantic dedupe, and the seeds/003 LLM
 compact through a provider, and the strategies other teams ship (Anthropic and LangChain context
 editing, observation masking, the AI SDK's ``pruneMessages``, OpenAI's ``truncation: "auto"``).
-:mod:`~compactor.strategies.anchor_keep` is our own: the units that hold salient terms, within
-the budget, then recent context. :mod:`~compactor.strategies.registry` names every one with its
-parameters and source; :mod:`~compactor.strategies.lineup` runs them side by side."""
+:mod:`~compactor.strategies._anchor_keep` is our own: the units that hold salient terms, within
+the budget, then recent context. :mod:`~compactor.strategies._registry` names every one with its
+parameters and source; :mod:`~compactor.strategies._lineup` runs them side by side."""
 
-from compactor.strategies.context_trim import (
+from compactor.strategies._context_trim import (
+    TRIM_REQUEST_SCHEMA,
+    estimate_message_tokens,
     trim_context,
     trim_token_counter,
 )
-from compactor.strategies.keep_last import (
+from compactor.strategies._keep_last import (
+    keep_last,
     keep_last_count,
+    keep_last_from_budgets,
 )
-from compactor.strategies.langchain_trim import (
+from compactor.strategies._langchain_trim import (
     INSTALL_HINT as LANGCHAIN_HINT,
 )
-from compactor.strategies.lineup import (
+from compactor.strategies._lineup import (
     DROP_OLDEST,
     KEEP_LAST,
     LANGCHAIN,
@@ -27,49 +31,57 @@ from compactor.strategies.lineup import (
     StrategyResult,
     compare_strategies,
 )
-from compactor.strategies.llm_compact import (
+from compactor.strategies._llm_compact import (
+    COMPACT_REQUEST_SCHEMA,
+    CannotSummarize,
     LLMCompact,
+    allm_compact,
     cache_key,
     llm_compact,
+    needs_summary,
+    validate_compact_request,
 )
-from compactor.strategies.registry import (
+from compactor.strategies._registry import (
     OLD_NAMES as OLD_STRATEGY_NAMES,
 )
-from compactor.strategies.registry import (
+from compactor.strategies._registry import (
     STRATEGIES,
     register,
 )
-from compactor.strategies.registry import (
+from compactor.strategies._registry import (
     apply as apply_strategy,
 )
-from compactor.strategies.registry import (
+from compactor.strategies._registry import (
     available as strategy_available,
 )
-from compactor.strategies.registry import (
+from compactor.strategies._registry import (
     current_name as current_strategy_name,
 )
-from compactor.strategies.registry import (
+from compactor.strategies._registry import (
     get as get_strategy,
 )
-from compactor.strategies.registry import (
+from compactor.strategies._registry import (
     names as strategy_names,
 )
-from compactor.strategies.registry import (
+from compactor.strategies._registry import (
     renamed_notice as strategy_renamed_notice,
 )
-from compactor.strategies.returned import (
+from compactor.strategies._returned import (
+    CUT,
+    REMOVED,
     REPLACED,
+    VERBATIM,
     StrategyMessage,
 )
-from compactor.strategies.setting import FILE_NAME as SETTING_FILE_NAME
-from compactor.strategies.setting import (
+from compactor.strategies._setting import FILE_NAME as SETTING_FILE_NAME
+from compactor.strategies._setting import (
     Setting,
     SettingError,
     load_setting,
     setting_from_toml,
     setting_toml,
 )
-from compactor.strategies.spec import (
+from compactor.strategies._spec import (
     Parameter,
     RegisteredStrategy,
     Source,
@@ -77,40 +89,52 @@ from compactor.strategies.spec import (
 )
 
 __all__ = [
-    "KEEP_LAST",
-    "LANGCHAIN",
-    "LANGCHAIN_HINT",
-    "LLMCompact",
-    "MEMORY_COMPACT",
-    "OLD_STRATEGY_NAMES",
-    "Parameter",
-    "REPLACED",
-    "RegisteredStrategy",
-    "SETTING_FILE_NAME",
-    "STRATEGIES",
-    "Setting",
-    "SettingError",
-    "Source",
-    "StrategyMessage",
-    "StrategyParameterError",
-    "DROP_OLDEST",
-    "SEMANTIC_DEDUPE",
-    "StrategyComparison",
-    "StrategyResult",
+    "allm_compact",
     "apply_strategy",
     "cache_key",
+    "CannotSummarize",
+    "COMPACT_REQUEST_SCHEMA",
     "compare_strategies",
     "current_strategy_name",
+    "CUT",
+    "DROP_OLDEST",
+    "estimate_message_tokens",
     "get_strategy",
+    "KEEP_LAST",
+    "keep_last",
     "keep_last_count",
-    "load_setting",
+    "keep_last_from_budgets",
+    "LANGCHAIN",
+    "LANGCHAIN_HINT",
     "llm_compact",
+    "LLMCompact",
+    "load_setting",
+    "MEMORY_COMPACT",
+    "needs_summary",
+    "OLD_STRATEGY_NAMES",
+    "Parameter",
     "register",
+    "RegisteredStrategy",
+    "REMOVED",
+    "REPLACED",
+    "SEMANTIC_DEDUPE",
+    "Setting",
+    "SETTING_FILE_NAME",
     "setting_from_toml",
     "setting_toml",
+    "SettingError",
+    "Source",
+    "STRATEGIES",
     "strategy_available",
     "strategy_names",
     "strategy_renamed_notice",
+    "StrategyComparison",
+    "StrategyMessage",
+    "StrategyParameterError",
+    "StrategyResult",
     "trim_context",
+    "TRIM_REQUEST_SCHEMA",
     "trim_token_counter",
+    "validate_compact_request",
+    "VERBATIM",
 ]

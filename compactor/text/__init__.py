@@ -1,31 +1,33 @@
 """The text layer: what a conversation's text decides on its own, whatever the parameters.
 
-Words, sentence ends and grapheme-safe cuts (:mod:`~compactor.text.words`), word ids
-(:mod:`~compactor.text.wordids`), the parameter-free profile every stage reads
-(:mod:`~compactor.text.profile`) and its incremental form for replays
-(:mod:`~compactor.text.incremental`), real token counts (:mod:`~compactor.text.tokens`, the
-``tokens`` extra) and meaning-level similarity (:mod:`~compactor.text.semantic`, the
+Words, sentence ends and grapheme-safe cuts (:mod:`~compactor.text._words`), word ids
+(:mod:`~compactor.text._wordids`), the parameter-free profile every stage reads
+(:mod:`~compactor.text._profile`) and its incremental form for replays
+(:mod:`~compactor.text._incremental`), real token counts (:mod:`~compactor.text._tokens`, the
+``tokens`` extra) and meaning-level similarity (:mod:`~compactor.text._semantic`, the
 ``semantic`` extra). Nothing here knows a parameter, a stage or a result."""
 
-from compactor.text.incremental import (
+from compactor.text._call_line import CALL_HEAD, CALL_LINE, call_line
+from compactor.text._incremental import (
     IncrementalAnalysis,
 )
-from compactor.text.profile import (
+from compactor.text._profile import (
     TextAnalysis,
     analyse,
 )
-from compactor.text.semantic import (
+from compactor.text._salient import UNIT_CHARS, salient_terms, units
+from compactor.text._semantic import (
     DEFAULT_THRESHOLD as SEMANTIC_THRESHOLD,
 )
-from compactor.text.semantic import (
+from compactor.text._semantic import (
     INSTALL_HINT as SEMANTIC_HINT,
 )
-from compactor.text.semantic import (
+from compactor.text._semantic import (
     SemanticUnavailable,
     semantic_available,
     semantic_similarity,
 )
-from compactor.text.tokens import (
+from compactor.text._tokens import (
     CHARS_PER_TOKEN,
     DEFAULT_ENCODING,
     ENCODINGS,
@@ -37,11 +39,12 @@ from compactor.text.tokens import (
     tokenizer,
     tokens_available,
 )
-from compactor.text.tokens import (
+from compactor.text._tokens import (
     INSTALL_HINT as TOKENS_HINT,
 )
-from compactor.text.words import (
+from compactor.text._words import (
     cut,
+    cut_lengths,
     grapheme_floor,
     word_runs,
     word_spans,
@@ -49,27 +52,34 @@ from compactor.text.words import (
 )
 
 __all__ = [
-    "CHARS_PER_TOKEN",
-    "DEFAULT_ENCODING",
-    "ENCODINGS",
-    "IncrementalAnalysis",
-    "SEMANTIC_HINT",
-    "SEMANTIC_THRESHOLD",
-    "SemanticUnavailable",
-    "TOKENS_HINT",
-    "TextAnalysis",
-    "TokenizerUnavailable",
     "analyse",
+    "CALL_HEAD",
+    "CALL_LINE",
+    "call_line",
+    "CHARS_PER_TOKEN",
     "count_tokens",
     "cut",
+    "cut_lengths",
+    "DEFAULT_ENCODING",
+    "ENCODINGS",
     "estimate_tokens",
     "grapheme_floor",
     "history_tokens",
+    "IncrementalAnalysis",
+    "salient_terms",
     "semantic_available",
+    "SEMANTIC_HINT",
     "semantic_similarity",
+    "SEMANTIC_THRESHOLD",
+    "SemanticUnavailable",
     "text_kind",
+    "TextAnalysis",
     "tokenizer",
+    "TokenizerUnavailable",
     "tokens_available",
+    "TOKENS_HINT",
+    "UNIT_CHARS",
+    "units",
     "word_runs",
     "word_spans",
     "words",

@@ -1,5 +1,5 @@
-"""Data frames and sentences for the Check pages: watched facts (compactor.analyses.facts) and tool
-pairs (compactor.analyses.pairing)."""
+"""Data frames and sentences for the Check pages: watched facts (compactor.analyses._facts) and tool
+pairs (compactor.analyses._pairing)."""
 
 from __future__ import annotations
 

@@ -20,7 +20,7 @@ import pandas as pd
 
 from compactor.contract import MEMORY_COMPACT, PARAMETERS
 from compactor.errors import Problem
-from compactor.export import Exported, export
+from compactor.formats import Exported, export
 from compactor.input import dumps
 from compactor.strategies import SETTING_FILE_NAME, Setting, SettingError, setting_toml
 from compactor.wording import install_command

@@ -8,7 +8,7 @@ from typing import Any
 
 import streamlit as st
 
-from compactor.export import compacted_messages
+from compactor.formats import compacted_messages
 from compactor.strategies import Setting
 from explorer.frames import snippets
 from explorer.output import frames

@@ -139,22 +139,22 @@ def _facts(
 
 
 def budget(conversation: Conversation, result: CompactionResult) -> BudgetSweep:
-    """:func:`compactor.analyses.sweeps.budget_sweep` of ``result`` (shared: never mutate it)."""
+    """:func:`compactor.analyses._sweeps.budget_sweep` of ``result`` (shared: never mutate it)."""
     return _budget(run_key(conversation, result), result)
 
 
 def threshold(conversation: Conversation, result: CompactionResult) -> ThresholdSweep:
-    """:func:`compactor.analyses.sweeps.threshold_sweep` of ``result``."""
+    """:func:`compactor.analyses._sweeps.threshold_sweep` of ``result``."""
     return _threshold(run_key(conversation, result), result)
 
 
 def trim(conversation: Conversation, result: CompactionResult) -> TrimSweep:
-    """:func:`compactor.analyses.sweeps.trim_sweep` of ``result``."""
+    """:func:`compactor.analyses._sweeps.trim_sweep` of ``result``."""
     return _trim(run_key(conversation, result), result)
 
 
 def steps(conversation: Conversation, result: CompactionResult) -> Walkthrough:
-    """:func:`compactor.analyses.walkthrough.walkthrough` of ``result``."""
+    """:func:`compactor.analyses._walkthrough.walkthrough` of ``result``."""
     return _walkthrough(run_key(conversation, result), result)
 
 
@@ -184,7 +184,7 @@ def strategies(
 def facts(
     conversation: Conversation, result: CompactionResult, phrases: Sequence[str]
 ) -> tuple[WatchedFact, ...]:
-    """:func:`~compactor.analyses.facts.watch` of ``phrases`` in ``result``, with its sweep."""
+    """:func:`~compactor.analyses._facts.watch` of ``phrases`` in ``result``, with its sweep."""
     return _facts(run_key(conversation, result), tuple(phrases), result)
 
 
@@ -218,7 +218,7 @@ class Pairing:
 
 
 def pairing(conversation: Conversation, result: CompactionResult) -> Pairing:
-    """:func:`compactor.analyses.pairing.check_pairing` with the conversation's tool links.
+    """:func:`compactor.analyses._pairing.check_pairing` with the conversation's tool links.
 
     Links the history no longer fits (say, from an import later changed) are set aside with a
     note, and every result is paired by position instead: the check itself never fails a page.

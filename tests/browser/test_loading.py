@@ -11,7 +11,7 @@ import pytest
 from playwright.sync_api import expect
 
 from compactor.errors import UnreadableJSON
-from compactor.input.jsonio import parse_json
+from compactor.input._jsonio import parse_json
 from compactor.samples import DEFAULT_SAMPLE, load_sample
 from explorer.conversation.importing import TITLES
 from explorer.navigation import PAGES

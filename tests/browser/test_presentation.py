@@ -6,7 +6,7 @@ their shared words marked. Each test leaves its screenshot in artifacts/screensh
 import pytest
 from playwright.sync_api import expect
 
-from compactor.analyses.walkthrough import walkthrough
+from compactor.analyses._walkthrough import walkthrough
 from compactor.samples import load_sample
 from explorer.frames import views
 from tests.browser import looks

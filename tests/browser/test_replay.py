@@ -8,8 +8,8 @@ import pytest
 from playwright.sync_api import expect
 
 from compactor import validate
-from compactor.analyses.anchors.report import find_anchors
-from compactor.analyses.replay.strategies import replay_request
+from compactor.analyses.anchors._report import find_anchors
+from compactor.analyses.replay._strategies import replay_request
 from compactor.samples import load_sample
 from explorer.navigation import PAGES
 from explorer.replay.runs import KEEP_LAST, MEMORY_ALWAYS

@@ -5,8 +5,8 @@ import bpe_openai
 import pytest
 from playwright.sync_api import expect
 
-from compactor.analyses.anchors.report import anchor_report
-from compactor.analyses.token_report import token_report
+from compactor.analyses._token_report import token_report
+from compactor.analyses.anchors._report import anchor_report
 from compactor.samples import load_sample
 from explorer.frames import sweeps as sweep_frames
 from tests.browser.expected import result

@@ -15,12 +15,12 @@ import pytest
 from bench.make_largest_sample import PATH as LARGEST_PATH
 from bench.make_largest_sample import build, text
 from compactor import compact, run, validate
-from compactor.analyses.pairing import check_pairing
+from compactor.analyses._pairing import check_pairing
 from compactor.contract import DEFAULTS, LIMITS, SENTENCE_ENDS
-from compactor.engine.result import Fate
+from compactor.engine._result import Fate
 from compactor.formats import convert
 from compactor.samples import DEFAULT_SAMPLE, SAMPLES_DIR, load_sample, load_samples
-from compactor.text.words import grapheme_floor
+from compactor.text._words import grapheme_floor
 from tests.paths import CORPUS
 
 SAMPLES = {s.slug: s for s in load_samples()}

@@ -10,8 +10,8 @@ import pytest
 
 from compactor import compact
 from compactor.errors import MAX_PROBLEMS, InvalidRequest, UnreadableJSON
-from compactor.input.jsonio import parse_json
-from compactor.strategies.context_trim import trim_context
+from compactor.input._jsonio import parse_json
+from compactor.strategies._context_trim import trim_context
 from harness.hostile_cases import BY_NAME, CASES, COMPACT, LIMIT, MAX_ERROR_BYTES
 
 ENGINES = {COMPACT: compact}

@@ -19,10 +19,10 @@ import pytest
 from jsonschema import Draft202012Validator
 
 from compactor import service
-from compactor.engine.pipeline import compact
+from compactor.engine._pipeline import compact
 from compactor.errors import MAX_PROBLEMS
-from compactor.service.docs import ASSETS
-from compactor.service.handling import handle
+from compactor.service._docs import ASSETS
+from compactor.service._handling import handle
 from harness.hostile_cases import BY_NAME, CASES, COMPACT, LIMIT, MAX_ERROR_BYTES
 from harness.service import serving
 from tests.paths import GOLDEN

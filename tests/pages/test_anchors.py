@@ -3,7 +3,7 @@ follows every parameter move, and watched phrases join it as anchors of kind wat
 
 import pytest
 
-from compactor.analyses.anchors.report import anchor_report, stage_losses
+from compactor.analyses.anchors._report import anchor_report, stage_losses
 from explorer.frames.anchors import survives_label
 from explorer.session.keys import PHRASES_KEY
 from harness.apptest import (

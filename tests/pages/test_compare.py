@@ -3,9 +3,9 @@
 import pytest
 
 from compactor import run, validate
-from compactor.analyses.ab import compare_params
+from compactor.analyses._ab import compare_params
+from compactor.analyses._pairing import check_pairing
 from compactor.analyses.anchors import anchor_report
-from compactor.analyses.pairing import check_pairing
 from compactor.model import Params
 from compactor.samples import load_samples
 from explorer.session.keys import B_KEYS

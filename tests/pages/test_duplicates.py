@@ -5,8 +5,8 @@ import re
 
 import pytest
 
-from compactor.analyses.semantic_pairs import semantic_pairs
-from compactor.text.semantic import semantic_similarity
+from compactor.analyses._semantic_pairs import semantic_pairs
+from compactor.text._semantic import semantic_similarity
 from harness.apptest import MOVES, chart_rows, engine, follows_the_engine, on_page, table
 from tests.explorer.requests import rich_request
 

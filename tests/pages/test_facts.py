@@ -4,7 +4,7 @@ parameters, the phrases are kept across pages, and a phrase is only ever shown a
 import pandas as pd
 import pytest
 
-from compactor.analyses.facts import parse_phrases, watch
+from compactor.analyses._facts import parse_phrases, watch
 from compactor.samples import load_samples
 from explorer.session.keys import PHRASES_KEY
 from harness.apptest import (

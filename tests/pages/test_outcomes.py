@@ -8,7 +8,7 @@ import json
 import pytest
 
 from compactor import run, validate
-from compactor.analyses.anchors.report import find_anchors
+from compactor.analyses.anchors._report import find_anchors
 from compactor.analyses.outcomes import (
     continuation_check,
     find_needs,
@@ -16,7 +16,7 @@ from compactor.analyses.outcomes import (
     probe_outcomes,
     replay_misses,
 )
-from compactor.analyses.replay.strategies import replay_request
+from compactor.analyses.replay._strategies import replay_request
 from compactor.formats import apply_fixes, convert_text
 from explorer.frames import outcomes as frames
 from explorer.replay.runs import MEMORY_ALWAYS

@@ -5,7 +5,7 @@ import json
 
 import pytest
 
-from compactor.analyses.pairing import check_pairing, pair_fix
+from compactor.analyses._pairing import check_pairing, pair_fix
 from compactor.samples import load_samples
 from explorer.conversation import importing
 from explorer.frames import imports

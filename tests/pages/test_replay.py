@@ -9,9 +9,9 @@ import bpe_openai
 import pytest
 
 from compactor import validate
-from compactor.analyses.anchors.report import find_anchors
-from compactor.analyses.replay.fates import cache_reuse
-from compactor.analyses.replay.strategies import Registered, replay_request
+from compactor.analyses.anchors._report import find_anchors
+from compactor.analyses.replay._fates import cache_reuse
+from compactor.analyses.replay._strategies import Registered, replay_request
 from compactor.formats import apply_fixes, convert_text
 from compactor.samples import load_samples
 from explorer.replay.runs import (

@@ -6,11 +6,11 @@ last ten messages; the key never reaches the page. Its token limit follows the s
 is said on screen."""
 
 from compactor import validate
-from compactor.analyses.anchors.report import find_anchors
-from compactor.analyses.replay.loop import replay
-from compactor.analyses.replay.strategies import ProviderCompact, SeedLoop
+from compactor.analyses.anchors._report import find_anchors
+from compactor.analyses.replay._loop import replay
+from compactor.analyses.replay._strategies import ProviderCompact, SeedLoop
 from compactor.providers import OPENAI, PROVIDERS_ENV, ProviderConfig, provider_for
-from compactor.strategies.llm_compact import LLMCompact
+from compactor.strategies._llm_compact import LLMCompact
 from explorer.replay.runs import SEED_LOOP
 from explorer.replay.widgets import B_KEY, LOOP_LIMIT_KEY
 from harness.apptest import assert_clean, chart_rows, on_page, page_text, request_of

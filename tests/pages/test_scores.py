@@ -2,7 +2,7 @@
 
 import pytest
 
-from compactor.analyses.markup import term_sources, without_markup
+from compactor.analyses._markup import term_sources, without_markup
 from harness.apptest import (
     MOVES,
     assert_clean,

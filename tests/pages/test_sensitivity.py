@@ -2,7 +2,7 @@
 
 import pytest
 
-from compactor.analyses.sweeps import threshold_sweep, trim_sweep
+from compactor.analyses._sweeps import threshold_sweep, trim_sweep
 from compactor.samples import load_samples
 from explorer.frames import sweeps as sweep_frames
 from explorer.frames import views

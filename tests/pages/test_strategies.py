@@ -11,8 +11,8 @@ import pytest
 from compactor import validate
 from compactor.analyses.outcomes import DEFAULT_FUTURE, find_needs, judge_outcome, past_request
 from compactor.samples import load_samples
-from compactor.strategies.langchain_trim import INSTALL_HINT
-from compactor.strategies.lineup import compare_strategies
+from compactor.strategies._langchain_trim import INSTALL_HINT
+from compactor.strategies._lineup import compare_strategies
 from explorer.session import cache
 from harness.apptest import (
     MOVES,

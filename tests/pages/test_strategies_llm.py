@@ -3,7 +3,7 @@ server, over the real openai client), once per request; its losses are read from
 a provider failure is a message on the page; the key never reaches the page."""
 
 from compactor import run, validate
-from compactor.analyses.anchors.report import anchor_report
+from compactor.analyses.anchors._report import anchor_report
 from compactor.providers import PROVIDERS_ENV
 from harness.apptest import assert_clean, on_page, page_text, table
 from tests.explorer.requests import rich_request

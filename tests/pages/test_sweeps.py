@@ -3,9 +3,9 @@
 import pandas as pd
 import pytest
 
+from compactor.analyses._sweeps import budget_sweep
 from compactor.analyses.anchors import anchor_report
 from compactor.analyses.outcomes import continuation_check
-from compactor.analyses.sweeps import budget_sweep
 from compactor.samples import load_samples
 from explorer.frames import sweeps as sweep_frames
 from harness.apptest import (

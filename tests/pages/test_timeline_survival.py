@@ -2,7 +2,7 @@
 
 import pytest
 
-from compactor.analyses.sweeps import BUDGET_RANGE, budget_sweep
+from compactor.analyses._sweeps import BUDGET_RANGE, budget_sweep
 from explorer.frames import sweeps as sweep_frames
 from harness.apptest import MOVES, assert_clean, chart_rows, engine, on_page, set_param
 from tests.explorer.requests import rich_request

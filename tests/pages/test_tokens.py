@@ -8,7 +8,7 @@ import sys
 import bpe_openai
 import pytest
 
-from compactor.analyses.token_report import token_report
+from compactor.analyses._token_report import token_report
 from compactor.samples import load_samples
 from explorer.frames import tokens as token_frames
 from explorer.session import state

@@ -6,7 +6,7 @@ import re
 
 import pytest
 
-from compactor.analyses.walkthrough import walkthrough
+from compactor.analyses._walkthrough import walkthrough
 from compactor.samples import load_samples
 from explorer.frames import views
 from explorer.session.keys import STEP_KEY

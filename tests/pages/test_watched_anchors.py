@@ -1,7 +1,7 @@
 """Watched facts are anchors of kind watched wherever anchors are shown: the fate timeline's
 detail, the Overview's stage sentence and the Budget sweep's curve, as the engine reports them."""
 
-from compactor.analyses.anchors.report import anchor_report, message_anchors
+from compactor.analyses.anchors._report import anchor_report, message_anchors
 from explorer.frames import sweeps as sweep_frames
 from explorer.session.keys import PHRASES_KEY
 from harness.apptest import assert_clean, engine, goto, on_page, table

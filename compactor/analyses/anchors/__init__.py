@@ -1,14 +1,14 @@
 """Anchors (SPEC part C): the exact strings a later turn may need verbatim, where they are, and
 what a compaction does to them.
 
-:mod:`~compactor.analyses.anchors.patterns` documents the patterns and
-:mod:`~compactor.analyses.anchors.word_lists` their word lists;
-:mod:`~compactor.analyses.anchors.finder` finds every anchor (by a numpy scan, private to this
+:mod:`~compactor.analyses.anchors._patterns` documents the patterns and
+:mod:`~compactor.analyses.anchors._word_lists` their word lists;
+:mod:`~compactor.analyses.anchors._finder` finds every anchor (by a numpy scan, private to this
 package and held equal to the patterns, with a small memo of recent conversations);
-:mod:`~compactor.analyses.anchors.report` reads a result: kept or lost, by which stage, from
+:mod:`~compactor.analyses.anchors._report` reads a result: kept or lost, by which stage, from
 which budget."""
 
-from compactor.analyses.anchors.finder import (
+from compactor.analyses.anchors._finder import (
     WATCHED,
     Anchor,
     AnchorTable,
@@ -18,7 +18,7 @@ from compactor.analyses.anchors.finder import (
     find_anchors,
     forget_found_anchors,
 )
-from compactor.analyses.anchors.report import (
+from compactor.analyses.anchors._report import (
     STAGE_VERBS,
     STAGES,
     AnchorFate,

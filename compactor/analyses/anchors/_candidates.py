@@ -1,7 +1,7 @@
 """The candidates the anchor finder decides without the pattern (step 3 of
-:mod:`compactor.analyses.anchors.finder`), in numpy over the segments of
+:mod:`compactor.analyses.anchors._finder`), in numpy over the segments of
 :mod:`compactor.analyses.anchors._segments`. Why each shape is exact, by the patterns of
-:mod:`compactor.analyses.anchors.patterns`:
+:mod:`compactor.analyses.anchors._patterns`:
 
 - Tokens: ASCII letters and digits joined by single ``-``/``.`` (underscores anywhere), then
   at most two of ``. , : )`` (sentence punctuation, which no pattern but a url or path takes
@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from compactor.analyses.anchors._patterns import CODE, DATE, IDENTIFIER, KINDS, TIME
 from compactor.analyses.anchors._segments import (
     ALNUM,
     DIGIT,
@@ -37,8 +38,7 @@ from compactor.analyses.anchors._segments import (
     is_in,
     name_key,
 )
-from compactor.analyses.anchors.patterns import CODE, DATE, IDENTIFIER, KINDS, TIME
-from compactor.analyses.anchors.word_lists import UNIT_WORDS, WEEKDAYS
+from compactor.analyses.anchors._word_lists import UNIT_WORDS, WEEKDAYS
 
 GROUP = {kind: KINDS.index(kind) + 1 for kind in KINDS}
 _TAIL = np.array(sorted(map(ord, ".,:)")))

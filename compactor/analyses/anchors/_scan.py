@@ -32,7 +32,7 @@ import numpy as np
 
 from compactor.analyses.anchors import _segments as seg
 from compactor.analyses.anchors._candidates import decide_tokens
-from compactor.analyses.anchors.patterns import ANCHOR_PATTERN, BEFORE
+from compactor.analyses.anchors._patterns import ANCHOR_PATTERN, BEFORE
 
 #: Below this many characters the plain scan is the faster (numpy's fixed costs).
 PLAIN_BELOW = 20_000

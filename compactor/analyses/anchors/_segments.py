@@ -1,7 +1,7 @@
 """The anchor finder's first steps, in numpy over the code points: segments, candidates, and the
-tokens decided without the pattern (steps 1 to 3 of :mod:`compactor.analyses.anchors.finder`).
+tokens decided without the pattern (steps 1 to 3 of :mod:`compactor.analyses.anchors._finder`).
 
-Why each rule is exact, by the patterns of :mod:`compactor.analyses.anchors.patterns`:
+Why each rule is exact, by the patterns of :mod:`compactor.analyses.anchors._patterns`:
 
 - Separators. No pattern takes a whitespace character but the space in ``139 USD`` (``\\ ``),
   nor one of ``HARD`` but a url (which needs ``://`` or ``www.``) or a Windows path (which
@@ -29,7 +29,7 @@ from string import ascii_letters
 
 import numpy as np
 
-from compactor.analyses.anchors.word_lists import CURRENCY_CODES, MONTHS, WEEKDAYS
+from compactor.analyses.anchors._word_lists import CURRENCY_CODES, MONTHS, WEEKDAYS
 
 #: Characters only a url or a Windows path takes: segment separators besides whitespace.
 HARD = "([{<>\"'`;=*|!?#&"
@@ -82,7 +82,7 @@ def is_in(values: np.ndarray, sorted_table: np.ndarray) -> np.ndarray:
 
 
 def starts_at_separator(text: str) -> bool:
-    """Whether ``text`` starts as :func:`~compactor.analyses.anchors.finder.joined` makes it."""
+    """Whether ``text`` starts as :func:`~compactor.analyses.anchors._finder.joined` makes it."""
     return text[0].isspace() or text[0] in HARD
 
 

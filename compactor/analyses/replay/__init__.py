@@ -1,16 +1,16 @@
 """Replay (SPEC part C): a recorded conversation sent through an agent loop that compacts it on
-every turn: the loop (:mod:`~compactor.analyses.replay.loop`), its drift kept up to date turn
-by turn (:mod:`~compactor.analyses.replay.drift`), what happened to each message
-(:mod:`~compactor.analyses.replay.fates`) and the strategies it runs
-(:mod:`~compactor.analyses.replay.strategies`)."""
+every turn: the loop (:mod:`~compactor.analyses.replay._loop`), its drift kept up to date turn
+by turn (:mod:`~compactor.analyses.replay._drift`), what happened to each message
+(:mod:`~compactor.analyses.replay._fates`) and the strategies it runs
+(:mod:`~compactor.analyses.replay._strategies`)."""
 
-from compactor.analyses.replay.drift import (
+from compactor.analyses.replay._drift import (
     REMOVAL,
     FactIndex,
     Loss,
     Lost,
 )
-from compactor.analyses.replay.fates import (
+from compactor.analyses.replay._fates import (
     GONE,
     NEW,
     TRIMMED,
@@ -19,7 +19,7 @@ from compactor.analyses.replay.fates import (
     message_fates,
     recorded_of,
 )
-from compactor.analyses.replay.loop import (
+from compactor.analyses.replay._loop import (
     ALWAYS,
     OVER_BUDGET,
     POLICIES,
@@ -32,7 +32,7 @@ from compactor.analyses.replay.loop import (
     facts_from_phrases,
     replay,
 )
-from compactor.analyses.replay.strategies import (
+from compactor.analyses.replay._strategies import (
     STRATEGIES,
     ContextTrim,
     KeepLast,

@@ -7,7 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from compactor import InvalidRequest, Params, compact, run, validate
-from compactor.analyses.ab import ABComparison, FatePair, Side, compare_params, compare_results
+from compactor.analyses._ab import ABComparison, FatePair, Side, compare_params, compare_results
 from compactor.samples import load_sample
 from tests.generate import requests
 

@@ -7,8 +7,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from compactor import run, validate
-from compactor.analyses.facts import FactInMessage, WatchedFact, find_phrase, parse_phrases, watch
-from compactor.analyses.sweeps import BUDGET_RANGE, budget_sweep
+from compactor.analyses._facts import FactInMessage, WatchedFact, find_phrase, parse_phrases, watch
+from compactor.analyses._sweeps import BUDGET_RANGE, budget_sweep
 from compactor.samples import load_sample
 from tests.generate import VOCABULARY, requests
 

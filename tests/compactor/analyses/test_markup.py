@@ -7,7 +7,7 @@ import pytest
 from hypothesis import given, settings
 
 from compactor import run, validate
-from compactor.analyses.markup import (
+from compactor.analyses._markup import (
     MARKUP,
     markup_counts,
     strip_markup,

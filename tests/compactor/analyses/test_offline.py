@@ -20,7 +20,8 @@ socket.getaddrinfo = refuse
 """
 WORK = """
 import json
-from compactor.text import semantic, tokens
+from compactor.text import _semantic as semantic
+from compactor.text import _tokens as tokens
 vector = semantic.embed(["The parcel left Berlin on Monday."])
 print(json.dumps({
     "o200k": tokens.count_tokens("hello world"),

@@ -4,7 +4,7 @@ import pytest
 from hypothesis import given, settings
 
 from compactor import run, validate
-from compactor.analyses.pairing import (
+from compactor.analyses._pairing import (
     PairingIssue,
     ToolPair,
     check_pairing,

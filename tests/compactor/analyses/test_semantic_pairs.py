@@ -5,9 +5,9 @@ import numpy as np
 import pytest
 
 from compactor import run, validate
-from compactor.analyses.semantic_pairs import semantic_pairs
-from compactor.text import semantic
-from compactor.text.words import jaccard, words
+from compactor.analyses._semantic_pairs import semantic_pairs
+from compactor.text import _semantic as semantic
+from compactor.text._words import jaccard, words
 from tests.compactor.analyses.paraphrases import (
     HELD_OUT_PARAPHRASES,
     HELD_OUT_UNRELATED,

@@ -8,7 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from compactor import run, validate
-from compactor.analyses.sweeps import (
+from compactor.analyses._sweeps import (
     BUDGET_RANGE,
     MAX_CHARS_RANGE,
     THRESHOLD_RANGE,
@@ -20,7 +20,7 @@ from compactor.analyses.sweeps import (
     trim_sweep,
 )
 from compactor.samples import load_sample
-from compactor.text.words import cut, cut_lengths
+from compactor.text._words import cut, cut_lengths
 from tests.generate import PIECES, requests
 
 EXAMPLES = settings(max_examples=150, deadline=None)

@@ -10,11 +10,11 @@ import math
 import pytest
 
 from compactor import run, validate
-from compactor.analyses.token_report import token_report
+from compactor.analyses._token_report import token_report
 from compactor.formats import convert_text
 from compactor.samples import load_samples
-from compactor.strategies.context_trim import trim_context, trim_token_counter
-from compactor.text import tokens
+from compactor.strategies._context_trim import trim_context, trim_token_counter
+from compactor.text import _tokens as tokens
 from tests.paths import CORPUS
 
 pytest.importorskip("bpe_openai")

@@ -4,7 +4,7 @@ import pytest
 from hypothesis import given, settings
 
 from compactor import run, validate
-from compactor.analyses.walkthrough import (
+from compactor.analyses._walkthrough import (
     _drop_summary,
     _pin_summary,
     _trim_how,

@@ -9,8 +9,8 @@ import sys
 import pytest
 
 from compactor import run, validate
-from compactor.analyses.anchors.report import anchor_report
-from compactor.cli.main import main
+from compactor.analyses.anchors._report import anchor_report
+from compactor.cli._main import main
 from compactor.formats import convert_text
 from tests.paths import CORPUS, GOLDEN, ROOT
 
@@ -50,7 +50,7 @@ def test_bad_input_is_one_line_per_problem_and_exit_2(capsys):
 
 def test_tokens_prints_counts_and_totals(capsys):
     pytest.importorskip("bpe_openai")
-    from compactor.text.tokens import count_tokens
+    from compactor.text._tokens import count_tokens
 
     code, out, _ = cli(
         capsys, "tokens", str(GOLDEN / "dispatcher.request.json"), "--encoding", "cl100k_base"
@@ -70,7 +70,7 @@ def test_tokens_prints_counts_and_totals(capsys):
 
 def test_similar_prints_pairs(capsys):
     pytest.importorskip("wordllama")
-    from compactor.analyses.semantic_pairs import semantic_pairs
+    from compactor.analyses._semantic_pairs import semantic_pairs
 
     path = GOLDEN / "dispatcher.request.json"
     code, out, _ = cli(capsys, "similar", str(path), "--threshold", "0.3")

@@ -5,10 +5,9 @@ import json
 import pytest
 
 from compactor import compact
-from compactor.export import export
-from compactor.formats import convert_text
+from compactor.formats import convert_text, export
 from tests.compactor.cli.test_compact import cli
-from tests.compactor.export.test_export import CALLING, anthropic_problems, openai_problems
+from tests.compactor.formats.test_export import CALLING, anthropic_problems, openai_problems
 from tests.paths import ROOT
 
 REAL = ROOT / "tests" / "fixtures" / "real"

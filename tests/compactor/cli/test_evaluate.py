@@ -11,9 +11,9 @@ import time
 
 import pytest
 
-from compactor.cli.evaluate import _plan, register
-from compactor.cli.resuming import written_before
-from compactor.cli.set_aside import SET_ASIDE
+from compactor.cli._evaluate import _plan, register
+from compactor.cli._resuming import written_before
+from compactor.cli._set_aside import SET_ASIDE
 from compactor.evaluation import (
     SUMMARY_BUDGETS,
     RunOptions,
@@ -22,7 +22,7 @@ from compactor.evaluation import (
     load_corpus,
     summarise,
 )
-from compactor.evaluation.summary import SummaryFeed, met_at_shares, met_from
+from compactor.evaluation._summary import SummaryFeed, met_at_shares, met_from
 from tests.corpora import LONG_AT, LONG_RECORD, tau_bench_corpus
 from tests.generate import VOCABULARY
 from tests.paths import CORPUS, ROOT

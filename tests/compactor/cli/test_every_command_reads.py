@@ -1,5 +1,5 @@
 """Every command that takes a conversation reads every importable file, through the one entry
-``compact`` uses (compactor.cli.records.read_input): each format fixture and each real log, with
+``compact`` uses (compactor.cli._records.read_input): each format fixture and each real log, with
 ``--record 0`` for a file of many conversations. Issue 26: ``summarize`` refused a memory-compact
 request ("budget_chars: unknown field") and an agent log ("line 2, column 1: Extra data")."""
 
@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from compactor.cli.main import COMMANDS, main
+from compactor.cli._main import COMMANDS, main
 from compactor.formats import ManyConversations, convert_text
 from tests.llm_server import llm_fixture
 from tests.paths import ROOT
@@ -51,7 +51,7 @@ CONVERSATION_COMMANDS = (
 
 
 def test_the_list_names_every_command_but_the_corpus_and_the_service():
-    registered = {command.__name__.rsplit(".", 1)[1].rstrip("_") for command in COMMANDS}
+    registered = {command.__name__.rsplit(".", 1)[1].strip("_") for command in COMMANDS}
     assert registered - set(CONVERSATION_COMMANDS) == {"evaluate", "serve"}
     assert len(FIXTURES) >= 18  # the format fixtures and every real log
     assert any("codex" in path for path, _ in FIXTURES)

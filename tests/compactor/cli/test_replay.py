@@ -7,11 +7,11 @@ import sys
 import pytest
 
 from compactor import validate
-from compactor.analyses.anchors.report import find_anchors
-from compactor.analyses.replay.strategies import Registered, replay_request
+from compactor.analyses.anchors._report import find_anchors
+from compactor.analyses.replay._strategies import Registered, replay_request
 from compactor.formats import convert_text
 from compactor.samples import load_sample
-from compactor.text.tokens import count_tokens
+from compactor.text._tokens import count_tokens
 from tests.paths import ROOT
 
 SUPPORT = load_sample("support-chat").request

@@ -11,10 +11,10 @@ import sys
 import pytest
 
 from compactor import compact, shrink, validate
-from compactor.analyses.replay.strategies import replay_request
+from compactor.analyses.replay._strategies import replay_request
 from compactor.evaluation import RunOptions, evaluate, grid_points, load_corpus
 from compactor.integrations import Setting, setting_toml
-from compactor.integrations.budget import fit_tokens
+from compactor.integrations._budget import fit_tokens
 from compactor.samples import load_sample
 from tests.compactor.integrations.conftest import written_as
 from tests.paths import ROOT

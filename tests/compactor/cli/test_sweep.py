@@ -8,7 +8,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 
 from compactor import compact
-from compactor.analyses.sweeps import BUDGET_RANGE
+from compactor.analyses._sweeps import BUDGET_RANGE
 from tests.generate import requests
 from tests.paths import GOLDEN, ROOT
 

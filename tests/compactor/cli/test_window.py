@@ -8,7 +8,7 @@ import json
 import pytest
 
 from compactor import validate
-from compactor.cli.main import main
+from compactor.cli._main import main
 from compactor.formats import Window, apply_fixes, convert_text
 from tests.long_logs import long_codex_rollout
 

@@ -3,7 +3,7 @@
 import pytest
 
 from compactor import contract
-from compactor.engine.score import COMPONENTS, Score, drop_order, recency, value
+from compactor.engine._score import COMPONENTS, Score, drop_order, recency, value
 
 
 def test_recency_runs_from_the_first_message_to_the_last():

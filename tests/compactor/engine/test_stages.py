@@ -2,11 +2,11 @@
 
 import pytest
 
-from compactor.engine import stages
-from compactor.engine.result import Cut, Drop, Removal, Similar
-from compactor.engine.score import Score
+from compactor.engine import _stages as stages
+from compactor.engine._result import Cut, Drop, Removal, Similar
+from compactor.engine._score import Score
 from compactor.model import Message, Params
-from compactor.text.profile import analyse
+from compactor.text._profile import analyse
 
 
 def conversation(*pairs, pins=()):

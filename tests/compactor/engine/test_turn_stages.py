@@ -6,9 +6,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from compactor import analyse, run, validate
-from compactor.engine.pipeline import outputs
-from compactor.engine.turn_stages import TurnStages
-from compactor.text.incremental import IncrementalAnalysis
+from compactor.engine._pipeline import outputs
+from compactor.engine._turn_stages import TurnStages
+from compactor.text._incremental import IncrementalAnalysis
 from tests.generate import requests
 
 

@@ -4,10 +4,10 @@ baselines by their definitions (SPEC part D), message by message."""
 import random
 
 from compactor import compact
-from compactor.analyses.anchors.report import find_anchors
-from compactor.analyses.pairing import call_line, tool_pairs
-from compactor.input.validation import validate
-from compactor.text.tokens import count_tokens
+from compactor.analyses._pairing import call_line_span, tool_pairs
+from compactor.analyses.anchors._report import find_anchors
+from compactor.input._validation import validate
+from compactor.text._tokens import count_tokens
 
 FUTURE = 5
 DRAWS = 20
@@ -98,7 +98,7 @@ def _kept_counts(item, returned):
     def call_kept(call, answer):  # returned, with the line of this call (a trim may cut it)
         if call not in returned:
             return False
-        line = call_line(request, call, answer)
+        line = call_line_span(request, call, answer)
         return returned[call] == len(contents[call]) or line is None or line[1] <= returned[call]
 
     broken = sum(call_kept(call, answer) != (answer in returned) for call, answer, _ in pairs)

@@ -16,7 +16,7 @@ from compactor.evaluation import (
     load_corpus,
     row_key,
 )
-from compactor.evaluation.pool import local_rows
+from compactor.evaluation._pool import local_rows
 from tests.paths import CORPUS, ROOT
 
 CHOSEN = grid_points({}, {"keep_last_n": [2, 5], "duplicate_threshold": [0.7, 0.9]})

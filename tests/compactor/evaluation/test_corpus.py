@@ -9,7 +9,7 @@ import pytest
 from compactor.errors import FormatError, UnreadableJSON
 from compactor.evaluation import CorpusItem, load_corpus, load_corpus_text
 from compactor.formats import convert_text
-from compactor.input.validation import errors_of
+from compactor.input._validation import errors_of
 from tests.paths import CORPUS, ROOT
 
 REAL = ROOT / "tests" / "fixtures" / "real"

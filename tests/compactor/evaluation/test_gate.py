@@ -5,7 +5,7 @@ import pytest
 
 from compactor.errors import ProblemError
 from compactor.evaluation import RunOptions, evaluate, grid_points, load_corpus, summarise
-from compactor.evaluation.gate import (
+from compactor.evaluation._gate import (
     ALIASES,
     FIGURES,
     Threshold,
@@ -134,8 +134,8 @@ def test_an_over_threshold_fails_above_its_bound(run):
 
 
 def test_another_strategys_rows_are_summarised_for_the_gate():
-    from compactor.evaluation.strategy_rows import strategy_rows
-    from compactor.strategies import registry
+    from compactor.evaluation._strategy_rows import strategy_rows
+    from compactor.strategies import _registry as registry
 
     keep_last = registry.get("keep-last")
     rows = [r for item in load_corpus(TAU) for r in strategy_rows(item, keep_last, [{}], [3000])]

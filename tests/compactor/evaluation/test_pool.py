@@ -10,7 +10,7 @@ import sys
 import pytest
 
 from compactor.evaluation import CorpusItem, RunOptions, evaluate, grid_points, load_corpus
-from compactor.evaluation.pool import WorkerDied, _Pool, local_rows
+from compactor.evaluation._pool import WorkerDied, _Pool, local_rows
 from tests.compactor.cli.test_evaluate import generated_corpus
 from tests.paths import ROOT
 from tests.processes import children, gone, wait_for

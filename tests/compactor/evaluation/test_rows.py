@@ -7,8 +7,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from compactor import run, validate
-from compactor.analyses.pairing import check_pairing
-from compactor.analyses.sweeps import BUDGET_RANGE
+from compactor.analyses._pairing import check_pairing
+from compactor.analyses._sweeps import BUDGET_RANGE
 from compactor.contract import ROLES
 from compactor.evaluation import (
     BASELINES,
@@ -23,7 +23,7 @@ from compactor.evaluation import (
     grid_points,
     load_corpus,
 )
-from compactor.evaluation.corpus import Probe
+from compactor.evaluation._corpus import Probe
 from tests.compactor.analyses.test_pairing import SPLITS, linked
 from tests.compactor.evaluation.brute import brute_baseline, brute_row, in_force
 from tests.generate import requests

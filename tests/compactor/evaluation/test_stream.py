@@ -9,9 +9,9 @@ import sys
 
 import pytest
 
-import compactor.formats.collections as collections
-import compactor.formats.registry as registry
-from compactor.cli.main import main
+import compactor.formats._collections as collections
+import compactor.formats._registry as registry
+from compactor.cli._main import main
 from compactor.errors import FormatError
 from compactor.evaluation import CorpusStream, load_corpus, load_corpus_text, read_corpus_text
 from compactor.formats import convert_document, read_document

@@ -17,7 +17,7 @@ from compactor.evaluation import (
     summarise,
     worst_by_needed_recall,
 )
-from compactor.evaluation.summary import met_from
+from compactor.evaluation._summary import met_from
 from tests.corpora import tau_bench_corpus
 from tests.generate import requests
 from tests.paths import CORPUS

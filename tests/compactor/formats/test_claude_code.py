@@ -4,9 +4,9 @@ the assistant message before them."""
 import pytest
 
 from compactor.errors import FormatError
-from compactor.formats.builder import Builder
-from compactor.formats.claude_code import _continues, _only_a_subagent, _Open, _skipped_as
-from compactor.formats.turns import Turn
+from compactor.formats._builder import Builder
+from compactor.formats._claude_code import _continues, _only_a_subagent, _Open, _skipped_as
+from compactor.formats._turns import Turn
 
 USER = {"type": "user", "message": {"role": "user", "content": "hi"}}
 

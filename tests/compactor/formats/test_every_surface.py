@@ -14,11 +14,11 @@ from typing import Any
 import pytest
 
 from compactor import shrink_with_report
-from compactor.cli.main import build_parser, main
-from compactor.evaluation.corpus import load_corpus_text
-from compactor.export import TARGETS
+from compactor.cli._main import build_parser, main
+from compactor.evaluation._corpus import load_corpus_text
 from compactor.formats import (
     FORMATS,
+    TARGETS,
     WRITABLE,
     ManyConversations,
     convert,

@@ -3,8 +3,8 @@
 import pytest
 
 from compactor.errors import UnreadableJSON
-from compactor.input.jsonio import _walked_enough, dumps, parse_json
-from compactor.input.schema_check import Report
+from compactor.input._jsonio import _walked_enough, dumps, parse_json
+from compactor.input._schema_check import Report
 
 
 def problems(source):

@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 from compactor import InvalidRequest, compact
 from compactor.contract import ROLES
 from compactor.errors import MAX_PROBLEMS
-from compactor.strategies.context_trim import trim_context
+from compactor.strategies._context_trim import trim_context
 
 huge_integers = st.integers(0, 6000).map(lambda digits: 10**digits)
 surrogate_text = st.text(st.characters(codec=None, categories=None), max_size=6) | st.sampled_from(

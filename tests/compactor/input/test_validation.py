@@ -7,7 +7,7 @@ import pytest
 from compactor import InvalidRequest, compact, validate
 from compactor.contract import DEFAULTS, INPUT_SCHEMA, RANGES, REQUEST_EXAMPLE
 from compactor.errors import format_path
-from compactor.input.validation import errors_of as problems_of
+from compactor.input._validation import errors_of as problems_of
 from compactor.model import Params
 from tests.paths import SEEDS
 

@@ -14,7 +14,7 @@ from jsonschema import Draft202012Validator
 
 from compactor.contract import INPUT_SCHEMA, ROLES
 from compactor.errors import describe, format_path, number_text
-from compactor.input.validation import (
+from compactor.input._validation import (
     COMPACT_SCHEMA,
     Report,
     check,
@@ -22,7 +22,7 @@ from compactor.input.validation import (
     errors_of,
     schema_problems,
 )
-from compactor.strategies.context_trim import _SCHEMA, TRIM_REQUEST_SCHEMA, trim_problems
+from compactor.strategies._context_trim import _SCHEMA, TRIM_REQUEST_SCHEMA, trim_problems
 
 _NAMES = {
     bool: "a boolean",

@@ -3,8 +3,8 @@ value with the report's paths and counts."""
 
 import math
 
-from compactor.input.schema_check import Report
-from compactor.input.writable import _key_problem, _scalar_problem, json_value_problems
+from compactor.input._schema_check import Report
+from compactor.input._writable import _key_problem, _scalar_problem, json_value_problems
 
 
 def test_a_scalar_that_json_can_write_has_no_problem():

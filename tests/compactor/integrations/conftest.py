@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from compactor.export import export
+from compactor.formats import export
 from compactor.samples import load_samples
 
 SAMPLES = {s.slug: s.request for s in load_samples()}

@@ -30,7 +30,7 @@ from openai.types.responses import (  # noqa: E402
 
 from compactor import shrink_with_report  # noqa: E402
 from compactor.integrations import Setting, ShrinkingSession  # noqa: E402
-from compactor.integrations.shrink import RESPONSES  # noqa: E402
+from compactor.integrations._shrink import RESPONSES  # noqa: E402
 
 SETTING = Setting(budget_chars=700, params={"keep_last_n": 3, "max_message_chars": 200})
 CITIES = ["Porto", "Lyon", "Oslo", "Graz", "Turku"]
@@ -187,8 +187,8 @@ def test_a_missing_extra_names_the_command(monkeypatch):
 
     from compactor import integrations
 
-    monkeypatch.delitem(sys.modules, "compactor.integrations.agents_session")
-    monkeypatch.delattr(integrations, "agents_session", raising=False)
+    monkeypatch.delitem(sys.modules, "compactor.integrations._agents_session")
+    monkeypatch.delattr(integrations, "_agents_session", raising=False)
     monkeypatch.setitem(sys.modules, "agents.memory", None)
     with pytest.raises(ImportError, match=r'\.venv/bin/pip install -e "\.\[agents\]"'):
         integrations.ShrinkingSession  # noqa: B018

@@ -6,10 +6,10 @@ from __future__ import annotations
 import pytest
 
 from compactor import compact, shrink_with_report, validate
-from compactor.analyses.sweeps import BUDGET_RANGE
+from compactor.analyses._sweeps import BUDGET_RANGE
 from compactor.integrations import Setting
 from compactor.strategies import apply_strategy
-from compactor.text.tokens import count_tokens
+from compactor.text._tokens import count_tokens
 from tests.compactor.integrations.conftest import SAMPLES
 
 LOW, HIGH = BUDGET_RANGE
@@ -75,7 +75,8 @@ def test_other_strategies_get_the_largest_budget_by_bisection(strategy):
     typed = validate(request)
     tokens_at = {
         b: tokens(
-            [m["content"] for m in apply_strategy(strategy, typed, b).returned()], "o200k_base"
+            [m["content"] for m in apply_strategy(strategy, typed, budget_chars=b).returned()],
+            "o200k_base",
         )
         for b in range(LOW, total(request) + 2)
     }
@@ -95,7 +96,7 @@ def test_a_token_budget_nothing_fits_is_reported_not_met():
 def test_a_token_budget_without_the_tokens_extra_names_the_command(monkeypatch):
     import sys
 
-    from compactor.text.tokens import tokenizer
+    from compactor.text._tokens import tokenizer
 
     tokenizer.cache_clear()
     monkeypatch.setitem(sys.modules, "bpe_openai", None)

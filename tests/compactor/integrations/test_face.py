@@ -21,6 +21,7 @@ def test_the_face_exports_exactly_its_names():
         "ShrinkReport",
         "ShrinkingSession",
         "Shrunk",
+        "fit_tokens",
         "load_setting",
         "setting_from_toml",
         "setting_toml",

@@ -168,8 +168,8 @@ def test_a_missing_extra_names_the_command(monkeypatch):
 
     from compactor import integrations
 
-    monkeypatch.delitem(sys.modules, "compactor.integrations.langchain_middleware")
-    monkeypatch.delattr(integrations, "langchain_middleware", raising=False)
+    monkeypatch.delitem(sys.modules, "compactor.integrations._langchain_middleware")
+    monkeypatch.delattr(integrations, "_langchain_middleware", raising=False)
     monkeypatch.setitem(sys.modules, "langchain.agents.middleware", None)
     with pytest.raises(ImportError, match=r'\.venv/bin/pip install -e "\.\[langchain\]"'):
         integrations.ShrinkMiddleware  # noqa: B018

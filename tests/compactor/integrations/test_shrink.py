@@ -9,9 +9,8 @@ from typing import Any
 import pytest
 
 from compactor import compact, shrink, shrink_with_report
-from compactor.export import export
-from compactor.formats import apply_fixes, convert
-from compactor.input.validation import validate
+from compactor.formats import apply_fixes, convert, export
+from compactor.input._validation import validate
 from compactor.integrations import Setting, SettingError, ShrinkError, setting_toml
 from compactor.strategies import apply_strategy
 from tests.compactor.integrations.conftest import FORMATS, SAMPLES, written_as
@@ -108,7 +107,10 @@ def test_any_strategy_of_the_registry_is_its_outcome_exported(strategy, params):
     shrunk = shrink_with_report(data, setting)
     conversion = convert(data, "openai")
     outcome = apply_strategy(
-        strategy, validate({**conversion.request, "budget_chars": 3000}), 3000, params
+        strategy,
+        validate({**conversion.request, "budget_chars": 3000}),
+        budget_chars=3000,
+        params=params,
     )
     returned = outcome.returned()
     # every returned content is in the output, in order, as text or as structured calls

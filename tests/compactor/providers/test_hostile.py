@@ -20,7 +20,7 @@ from compactor.providers import (
     ProviderTimeout,
     provider_for,
 )
-from compactor.providers.redaction import REDACTED, WITHHELD, Redactor
+from compactor.providers._redaction import REDACTED, WITHHELD, Redactor
 from tests.llm_server import ECHOES, KEY_ENV, SECRET, llm_fixture, running, secret_forms
 
 llm = llm_fixture()

@@ -13,8 +13,13 @@ def test_the_exported_names():
         "COMMAND_LINE",
         "Completion",
         "ContextWindowExceeded",
+        "DEFAULT_CONNECT_TIMEOUT_SECONDS",
+        "DEFAULT_MAX_ANSWER_BYTES",
         "INSTALL_HINT",
         "KINDS",
+        "MAX_ANSWER_BYTES",
+        "MAX_RETRIES",
+        "MAX_TIMEOUT_SECONDS",
         "OPENAI",
         "PROVIDERS_ENV",
         "Provider",
@@ -37,7 +42,7 @@ def test_the_exported_names():
 def test_the_engine_cli_and_service_import_without_the_client_libraries():
     code = (
         "import sys; sys.modules['openai'] = sys.modules['anthropic'] = None\n"
-        "import compactor.cli.main, compactor.service, compactor.strategies.llm_compact\n"
+        "import compactor.cli._main, compactor.service, compactor.strategies._llm_compact\n"
         "compactor.service.create_app()\n"
     )
     done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, timeout=60)

@@ -10,8 +10,9 @@ from jsonschema import Draft202012Validator
 from compactor import compact, service
 from compactor.contract import INPUT_SCHEMA, REQUEST_EXAMPLE
 from compactor.errors import InvalidRequest
-from compactor.input.jsonio import dumps
-from compactor.strategies.context_trim import TRIM_REQUEST_SCHEMA, trim_context
+from compactor.input._jsonio import dumps
+from compactor.service import _app as service_app
+from compactor.strategies._context_trim import TRIM_REQUEST_SCHEMA, trim_context
 from tests.compactor.strategies.test_context_trim import seed_example
 from tests.compactor.test_golden import CASES, comparable
 from tests.paths import GOLDEN
@@ -348,7 +349,7 @@ def test_an_unexpected_error_gets_a_500_without_details(client, monkeypatch):
     def explode(request):
         raise RuntimeError("secret internal detail")
 
-    monkeypatch.setattr(service.app, "compact", explode)
+    monkeypatch.setattr(service_app, "compact", explode)
     response = post(client, COMPACT, REQUEST_EXAMPLE)
     [problem] = problems(response, 500)
     assert "secret" not in response.text and "Traceback" not in response.text

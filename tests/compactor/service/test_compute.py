@@ -12,8 +12,8 @@ import pytest
 
 from compactor import compact
 from compactor.contract import REQUEST_EXAMPLE
-from compactor.service.compute import ComputePool
-from compactor.service.handling import handle
+from compactor.service._compute import ComputePool
+from compactor.service._handling import handle
 from harness.service import serving
 from tests.processes import children, descendants, gone, wait_for
 

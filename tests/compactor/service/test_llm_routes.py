@@ -12,8 +12,8 @@ from jsonschema import Draft202012Validator
 
 from compactor import service
 from compactor.providers import PROVIDERS_ENV, ProviderConfigError
-from compactor.service.llm_routes import LLM_COMPACT_PATH, TITLES
-from compactor.strategies.llm_compact import COMPACT_REQUEST_SCHEMA
+from compactor.service._llm_routes import LLM_COMPACT_PATH, TITLES
+from compactor.strategies._llm_compact import COMPACT_REQUEST_SCHEMA
 from tests.llm_server import (
     ECHOES,
     KEY_ENV,

@@ -9,9 +9,9 @@ from hypothesis import strategies as st
 
 from compactor import validate
 from compactor.contract import ROLES
-from compactor.strategies import anchor_keep
-from compactor.strategies.anchor_keep import GONE, PART, WHOLE, apply, lineup_result
-from compactor.text.salient import salient_terms, units
+from compactor.strategies import _anchor_keep as anchor_keep
+from compactor.strategies._anchor_keep import GONE, PART, WHOLE, apply, lineup_result
+from compactor.text._salient import salient_terms, units
 from harness.pieces import PIECES
 
 EXAMPLES = settings(max_examples=200, deadline=None)

@@ -10,7 +10,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from compactor.errors import InvalidRequest
-from compactor.strategies.context_trim import estimate_tokens, trim_context
+from compactor.strategies._context_trim import estimate_message_tokens, trim_context
 from tests.paths import SEEDS
 
 
@@ -194,7 +194,7 @@ def test_the_token_budget_counts_only_what_the_other_limits_kept():
     ],
 )
 def test_estimate_tokens(message, estimate):
-    assert estimate_tokens(message) == estimate
+    assert estimate_message_tokens(message) == estimate
 
 
 @pytest.mark.parametrize(
@@ -261,16 +261,16 @@ def test_without_tool_parts_the_result_is_the_longest_suffix_that_fits(messages,
     n = len(kept)
     assert kept == messages[len(messages) - n :]
     assert keep is None or n <= keep
-    after = sum(map(estimate_tokens, kept))
+    after = sum(map(estimate_message_tokens, kept))
     if budget is not None:
         assert after <= budget
         # One more message (within keepLastMessages) would not have fitted.
         if n < min(len(messages), keep if keep is not None else len(messages)):
-            assert after + estimate_tokens(messages[-n - 1]) > budget
+            assert after + estimate_message_tokens(messages[-n - 1]) > budget
     assert stats == {
         "messagesBefore": len(messages),
         "messagesAfter": n,
         "messagesDropped": len(messages) - n,
-        "tokensBeforeEstimate": sum(map(estimate_tokens, messages)),
+        "tokensBeforeEstimate": sum(map(estimate_message_tokens, messages)),
         "tokensAfterEstimate": after,
     }

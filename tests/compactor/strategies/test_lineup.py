@@ -9,17 +9,17 @@ from hypothesis import strategies as st
 
 from compactor import InvalidRequest, run, validate
 from compactor.samples import load_sample
-from compactor.strategies.context_trim import trim_context
-from compactor.strategies.keep_last import keep_last, keep_last_count
-from compactor.strategies.langchain_trim import (
+from compactor.strategies._context_trim import trim_context
+from compactor.strategies._keep_last import keep_last, keep_last_count
+from compactor.strategies._langchain_trim import (
     INSTALL_HINT,
     LangChainUnavailable,
     langchain_available,
     langchain_trim,
     langchain_version,
 )
-from compactor.strategies.lineup import compare_strategies
-from compactor.text.tokens import count_tokens
+from compactor.strategies._lineup import compare_strategies
+from compactor.text._tokens import count_tokens
 from tests.generate import requests
 
 

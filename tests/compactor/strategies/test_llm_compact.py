@@ -16,15 +16,15 @@ from compactor.providers import (
     ProviderError,
     provider_for,
 )
-from compactor.strategies.chunked_summary import MAX_CHUNKS
-from compactor.strategies.llm_compact import (
+from compactor.strategies._chunked_summary import MAX_CHUNKS
+from compactor.strategies._llm_compact import (
     DEFAULT_KEEP_LAST,
     CannotSummarize,
     LLMCompact,
     cache_key,
     llm_compact,
 )
-from compactor.strategies.summary_prompt import SYSTEM_PROMPT
+from compactor.strategies._summary_prompt import SYSTEM_PROMPT
 from tests.llm_server import KEY_ENV, SECRET, expand, llm_fixture
 from tests.paths import SEEDS
 

@@ -28,8 +28,10 @@ def test_an_old_name_finds_the_strategy_under_its_new_name(old):
     assert OLD_STRATEGY_NAMES[old] == DROP_OLDEST == "drop-oldest"
     assert get_strategy(old) is get_strategy(DROP_OLDEST)
     assert current_strategy_name(old) == DROP_OLDEST
-    assert apply_strategy(old, REQUEST, 1500) == apply_strategy(DROP_OLDEST, REQUEST, 1500)
-    assert apply_strategy(old, REQUEST, 1500).key == DROP_OLDEST
+    assert apply_strategy(old, REQUEST, budget_chars=1500) == apply_strategy(
+        DROP_OLDEST, REQUEST, budget_chars=1500
+    )
+    assert apply_strategy(old, REQUEST, budget_chars=1500).key == DROP_OLDEST
     assert strategy_renamed_notice(old) == (
         f'the strategy "{old}" is now called "drop-oldest" (the old name still works)'
     )

@@ -5,19 +5,19 @@ import math
 import pytest
 
 from compactor import validate
-from compactor.export.calls import CALL_LINE as EXPORT_CALL_LINE
-from compactor.strategies import registry
-from compactor.strategies.context_editing import (
+from compactor.formats._calls import CALL_LINE as EXPORT_CALL_LINE
+from compactor.strategies import _registry as registry
+from compactor.strategies._context_editing import (
     ANTHROPIC_PLACEHOLDER,
     anthropic_clear,
     langchain_clear,
 )
-from compactor.strategies.observation_masking import mask_observations
-from compactor.strategies.openai_truncation import truncate_auto
-from compactor.strategies.prune_messages import prune_messages
-from compactor.strategies.returned import REPLACED, VERBATIM
-from compactor.strategies.spec import StrategyParameterError
-from compactor.strategies.tool_uses import CALL_LINE
+from compactor.strategies._observation_masking import mask_observations
+from compactor.strategies._openai_truncation import truncate_auto
+from compactor.strategies._prune_messages import prune_messages
+from compactor.strategies._returned import REPLACED, VERBATIM
+from compactor.strategies._spec import StrategyParameterError
+from compactor.strategies._tool_uses import CALL_LINE
 
 
 def agent(n_tools=3, names=None, size=400):
@@ -92,10 +92,10 @@ def test_no_tool_calls_and_every_message_a_tool_result():
     for name in registry.names():
         if name in {"langchain-trim", "semantic-dedupe"}:
             continue
-        outcome = registry.apply(name, request_of(roles, contents, [None, None]), 600)
+        outcome = registry.apply(name, request_of(roles, contents, [None, None]), budget_chars=600)
         assert outcome.replaced_messages in (0, None)
     tools = request_of(["tool"] * 3, ["x" * 300] * 3, ["a", "b", "c"], 600)
-    out = registry.apply("anthropic-clear-tool-uses", tools, 600, {"keep": 1})
+    out = registry.apply("anthropic-clear-tool-uses", tools, budget_chars=600, params={"keep": 1})
     assert [m.kept for m in out.messages] == [REPLACED, REPLACED, VERBATIM]
 
 
@@ -104,8 +104,8 @@ def test_the_placeholder_counts_in_the_characters():
     outcome = registry.apply(
         "anthropic-clear-tool-uses",
         request_of(roles, contents, ids),
-        1000,
-        {"trigger": 1, "keep": 1},
+        budget_chars=1000,
+        params={"trigger": 1, "keep": 1},
     )
     cleared = outcome.messages[2]
     assert cleared.kept == REPLACED and cleared.chars == len(ANTHROPIC_PLACEHOLDER)
@@ -117,10 +117,12 @@ def test_the_budget_sets_the_trigger_when_none_is_given():
     roles, contents, ids = agent(3)
     total = sum(len(c) for c in contents)
     request = request_of(roles, contents, ids)
-    above = registry.apply("anthropic-clear-tool-uses", request, total + 100)
+    above = registry.apply("anthropic-clear-tool-uses", request, budget_chars=total + 100)
     assert above.parameters["trigger"] == math.ceil((total + 100) / 4)
     assert above.replaced_messages == 0 and above.budget_met
-    below = registry.apply("anthropic-clear-tool-uses", request, 600, {"keep": 1})
+    below = registry.apply(
+        "anthropic-clear-tool-uses", request, budget_chars=600, params={"keep": 1}
+    )
     assert below.replaced_messages == 2
 
 
@@ -200,7 +202,9 @@ def test_openai_truncation_drops_from_the_beginning_and_calls_take_their_results
 
 def test_openai_disabled_returns_everything_and_misses_the_budget():
     roles, contents, ids = agent(3)
-    outcome = registry.apply("openai-truncation", request_of(roles, contents, ids), 500)
+    outcome = registry.apply(
+        "openai-truncation", request_of(roles, contents, ids), budget_chars=500
+    )
     assert outcome.output_messages == len(contents) and not outcome.budget_met
 
 

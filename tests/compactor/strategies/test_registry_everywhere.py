@@ -6,13 +6,13 @@ import json
 import pytest
 
 from compactor import validate
-from compactor.analyses.replay.strategies import Registered, replay_request
-from compactor.cli.main import main
+from compactor.analyses.replay._strategies import Registered, replay_request
+from compactor.cli._main import main
 from compactor.evaluation import load_corpus
 from compactor.samples import load_samples
-from compactor.strategies import registry
-from compactor.strategies.lineup import compare_strategies
-from compactor.strategies.returned import REMOVED
+from compactor.strategies import _registry as registry
+from compactor.strategies._lineup import compare_strategies
+from compactor.strategies._returned import REMOVED
 from tests.compactor.analyses.outcomes.brute import plain_needs
 from tests.compactor.analyses.outcomes.test_judge_outcome import returned_spans
 from tests.compactor.analyses.outcomes.test_judge_spans import plain_span_recall
@@ -121,7 +121,7 @@ def past_recall(item, name, budget, future=5):
     request = validate(item.request)
     past = validate({**item.request, "messages": item.request["messages"][:-future]})
     params = {"keep_last_n": 5} if name == "memory-compact" else None
-    outcome = registry.apply(name, past, budget, params)
+    outcome = registry.apply(name, past, budget_chars=budget, params=params)
     spans = [returned_spans(c, m) for c, m in zip(past.contents, outcome.messages, strict=True)]
     judged, met = plain_span_recall(plain_needs(request.contents, request.roles), spans, len(spans))
     return len(judged), len(met)

@@ -7,8 +7,8 @@ import pytest
 from compactor import run, validate
 from compactor.engine import build_response
 from compactor.samples import load_sample
-from compactor.strategies.lineup import compare_strategies
-from compactor.strategies.semantic_dedupe import BY_MEANING, BY_WORDS, semantic_dedupe
+from compactor.strategies._lineup import compare_strategies
+from compactor.strategies._semantic_dedupe import BY_MEANING, BY_WORDS, semantic_dedupe
 
 pytest.importorskip("wordllama")
 
@@ -36,7 +36,7 @@ def test_meaning_removals_follow_the_rule():
         if r.by == BY_MEANING:
             assert r.semantic >= 0.8
     # A message that stays has no word or meaning duplicate among the earlier ones still present.
-    from compactor.text.semantic import semantic_similarity
+    from compactor.text._semantic import semantic_similarity
 
     meaning = semantic_similarity(request.contents, request.roles)
     for t in found.result.messages:

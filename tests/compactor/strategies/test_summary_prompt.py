@@ -1,7 +1,7 @@
 """The summary prompt: the default wording, the caller's additions, and what the model reads."""
 
-from compactor.strategies.context_trim import message_chars
-from compactor.strategies.summary_prompt import (
+from compactor.strategies._context_trim import message_chars
+from compactor.strategies._summary_prompt import (
     SYSTEM_PROMPT,
     Piece,
     message_text,

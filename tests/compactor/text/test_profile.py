@@ -7,10 +7,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from compactor.text import wordids
-from compactor.text.incremental import IncrementalAnalysis
-from compactor.text.profile import analyse
-from compactor.text.words import jaccard, words
+from compactor.text import _wordids as wordids
+from compactor.text._incremental import IncrementalAnalysis
+from compactor.text._profile import analyse
+from compactor.text._words import jaccard, words
 from tests.compactor.text.test_words import texts as any_texts
 from tests.generate import conversations
 

@@ -4,8 +4,8 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 
-from compactor.text import wordids
-from compactor.text.words import word_runs, words
+from compactor.text import _wordids as wordids
+from compactor.text._words import word_runs, words
 from tests.compactor.text.test_words import texts
 
 

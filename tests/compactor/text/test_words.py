@@ -8,7 +8,7 @@ import regex
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from compactor.text.words import (
+from compactor.text._words import (
     WHITESPACE,
     cut,
     grapheme_floor,
@@ -246,7 +246,7 @@ def test_cut_without_any_boundary_is_hard():
 
 
 def test_the_lowercase_table_lowers_each_code_point_as_python_does():
-    from compactor.text.words import _lowercase_table
+    from compactor.text._words import _lowercase_table
 
     table = _lowercase_table()
     for c in range(0x10000):

@@ -10,8 +10,8 @@ import pandas as pd
 import pytest
 
 from compactor import run, validate
-from compactor.analyses.sweeps import budget_sweep, threshold_sweep, trim_sweep
-from compactor.analyses.walkthrough import walkthrough
+from compactor.analyses._sweeps import budget_sweep, threshold_sweep, trim_sweep
+from compactor.analyses._walkthrough import walkthrough
 from compactor.samples import load_sample, load_samples
 from explorer.charts import layout
 from explorer.charts import sweeps as sweep_charts

@@ -2,7 +2,7 @@
 one axis from 0 to 100%, over the engine's retention curve, and the current budget as a rule."""
 
 from compactor import run, validate
-from compactor.analyses.anchors.report import anchor_report, retention_curve
+from compactor.analyses.anchors._report import anchor_report, retention_curve
 from explorer.charts import sweeps as sweep_charts
 from explorer.frames import sweeps as sweep_frames
 from tests.explorer.requests import rich_request

@@ -6,10 +6,10 @@ from dataclasses import replace
 import pytest
 
 from compactor import run, validate
-from compactor.analyses.ab import compare_params
-from compactor.analyses.sweeps import budget_sweep, threshold_sweep, trim_sweep
-from compactor.analyses.walkthrough import walkthrough
-from compactor.strategies.lineup import compare_strategies
+from compactor.analyses._ab import compare_params
+from compactor.analyses._sweeps import budget_sweep, threshold_sweep, trim_sweep
+from compactor.analyses._walkthrough import walkthrough
+from compactor.strategies._lineup import compare_strategies
 from explorer.charts import compare as compare_charts
 from explorer.charts import sweeps as sweep_charts
 from explorer.charts import views as charts

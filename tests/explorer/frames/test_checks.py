@@ -1,5 +1,5 @@
 """The Check pages' data frames: watched facts are the engine's facts.watch, and a fact is in the
-output from the budget the table gives; tool pairs are compactor.analyses.pairing.check_pairing."""
+output from the budget the table gives; tool pairs are compactor.analyses._pairing.check_pairing."""
 
 from dataclasses import replace
 
@@ -9,9 +9,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from compactor import run, validate
-from compactor.analyses.facts import WatchedFact, find_phrase, watch
-from compactor.analyses.pairing import check_pairing
-from compactor.analyses.sweeps import BUDGET_RANGE
+from compactor.analyses._facts import WatchedFact, find_phrase, watch
+from compactor.analyses._pairing import check_pairing
+from compactor.analyses._sweeps import BUDGET_RANGE
 from compactor.formats import convert_text
 from explorer.frames import checks
 from tests.explorer.requests import rich_request

@@ -8,10 +8,10 @@ import pytest
 from hypothesis import settings
 
 from compactor import run, validate
-from compactor.analyses.ab import compare_params
+from compactor.analyses._ab import compare_params
 from compactor.model import Params
 from compactor.samples import load_sample
-from compactor.strategies.lineup import compare_strategies
+from compactor.strategies._lineup import compare_strategies
 from explorer.frames import compare as compare_frames
 from explorer.frames import safe_text
 from tests.explorer.requests import rich_request

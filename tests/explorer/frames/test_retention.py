@@ -8,7 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from compactor import run, validate
-from compactor.analyses.anchors.report import anchor_report
+from compactor.analyses.anchors._report import anchor_report
 from compactor.samples import load_samples
 from explorer.frames import sweeps as sweep_frames
 from tests.explorer.requests import rich_request

@@ -7,7 +7,7 @@ import string
 from hypothesis import given
 from hypothesis import strategies as st
 
-from compactor.text.words import words
+from compactor.text._words import words
 from explorer.frames import safe_text as textviews
 from tests.explorer.requests import HOSTILE
 

@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from compactor import run, validate
-from compactor.analyses.sweeps import (
+from compactor.analyses._sweeps import (
     BUDGET_RANGE,
     Survival,
     budget_sweep,

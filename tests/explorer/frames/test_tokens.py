@@ -8,10 +8,10 @@ import bpe_openai
 import pytest
 
 from compactor import run, validate
-from compactor.analyses.token_report import token_report
+from compactor.analyses._token_report import token_report
 from compactor.engine import build_response
 from compactor.samples import load_sample
-from compactor.text.tokens import INSTALL_HINT
+from compactor.text._tokens import INSTALL_HINT
 from explorer.frames import snippets, stages
 from explorer.frames import tokens as token_frames
 from tests.explorer.requests import rich_request
@@ -67,7 +67,7 @@ def test_the_worst_estimates_are_code_json_and_non_latin_text(mixed):
 
 
 def test_the_content_frame_needs_no_result(mixed):
-    from compactor.analyses.token_report import message_counts
+    from compactor.analyses._token_report import message_counts
 
     contents = [t.message.content for t in mixed.messages]
     roles = [t.message.role for t in mixed.messages]

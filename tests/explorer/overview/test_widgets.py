@@ -2,7 +2,7 @@
 response and result."""
 
 from compactor import run, validate
-from compactor.engine.response import build_response
+from compactor.engine._response import build_response
 from compactor.samples import load_sample
 from explorer.overview.widgets import metrics, protected_warning, unpinned_task
 

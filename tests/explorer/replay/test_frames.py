@@ -5,10 +5,10 @@ shrinks to, and a warning when two loops compared do not share a budget."""
 import pytest
 
 from compactor import validate
-from compactor.analyses.anchors.report import find_anchors
-from compactor.analyses.replay.fates import cache_reuse, recorded_of
-from compactor.analyses.replay.loop import Fact
-from compactor.analyses.replay.strategies import KeepLast, MemoryCompact
+from compactor.analyses.anchors._report import find_anchors
+from compactor.analyses.replay._fates import cache_reuse, recorded_of
+from compactor.analyses.replay._loop import Fact
+from compactor.analyses.replay._strategies import KeepLast, MemoryCompact
 from compactor.formats import apply_fixes, convert_text
 from compactor.samples import load_sample
 from explorer.replay import frames

@@ -1,9 +1,9 @@
-"""The Walkthrough page's data frames are compactor.analyses.walkthrough, step by step."""
+"""The Walkthrough page's data frames are compactor.analyses._walkthrough, step by step."""
 
 import pytest
 
 from compactor import run, validate
-from compactor.analyses.walkthrough import walkthrough
+from compactor.analyses._walkthrough import walkthrough
 from explorer.walkthrough import frames as walk_frames
 from tests.explorer.requests import rich_request
 

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from compactor.analyses.anchors.patterns import ANCHOR_PATTERN
-from compactor.analyses.anchors.word_lists import CURRENCY_CODES, MONTHS, WEEKDAYS
+from compactor.analyses.anchors._patterns import ANCHOR_PATTERN
+from compactor.analyses.anchors._word_lists import CURRENCY_CODES, MONTHS, WEEKDAYS
 
 # Character classes as bits of one lookup table over the code points up to U+3000 (every
 # whitespace character is among them); anything above counts as "other" (the last entry).

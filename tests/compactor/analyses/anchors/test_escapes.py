@@ -6,8 +6,8 @@ import re
 
 import pytest
 
+from compactor.analyses.anchors import _finder as anchor_finder
 from compactor.analyses.anchors import find_anchors
-from compactor.analyses.anchors import finder as anchor_finder
 from compactor.formats import convert_text
 from tests.paths import ROOT
 

@@ -11,9 +11,9 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from compactor import run, validate
-from compactor.analyses.anchors import finder as anchor_finder
+from compactor.analyses.anchors import _finder as anchor_finder
+from compactor.analyses.anchors._report import anchor_report, find_anchors
 from compactor.analyses.anchors._segments import open_tail
-from compactor.analyses.anchors.report import anchor_report, find_anchors
 from tests.compactor.analyses.anchors import previous_finder as previous
 from tests.compactor.analyses.anchors.test_report import PIECES, REAL
 

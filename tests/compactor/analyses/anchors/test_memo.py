@@ -17,9 +17,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from compactor import run, validate
-from compactor.analyses.anchors import finder as anchor_finder
-from compactor.analyses.anchors.memo import ContentsMemo
-from compactor.analyses.anchors.report import (
+from compactor.analyses._sweeps import budget_sweep
+from compactor.analyses.anchors import _finder as anchor_finder
+from compactor.analyses.anchors._memo import ContentsMemo
+from compactor.analyses.anchors._report import (
     CUT_AWAY,
     KEPT,
     REMOVED,
@@ -27,8 +28,7 @@ from compactor.analyses.anchors.report import (
     anchor_report,
     find_anchors,
 )
-from compactor.analyses.sweeps import budget_sweep
-from compactor.engine.result import Fate
+from compactor.engine._result import Fate
 from tests.compactor.analyses.anchors.test_report import PIECES, REAL, anchor_requests
 
 EXAMPLES = settings(max_examples=80, deadline=None)

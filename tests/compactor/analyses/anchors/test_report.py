@@ -8,8 +8,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from compactor import run, validate
-from compactor.analyses.anchors import finder as anchor_finder
-from compactor.analyses.anchors.report import (
+from compactor.analyses._facts import watch
+from compactor.analyses._sweeps import BUDGET_RANGE
+from compactor.analyses.anchors import _finder as anchor_finder
+from compactor.analyses.anchors._report import (
     STAGES,
     WATCHED,
     anchor_report,
@@ -18,8 +20,6 @@ from compactor.analyses.anchors.report import (
     retention_curve,
     stage_losses,
 )
-from compactor.analyses.facts import watch
-from compactor.analyses.sweeps import BUDGET_RANGE
 from compactor.contract import ROLES
 from compactor.formats import convert_text
 from compactor.samples import load_samples

@@ -9,7 +9,7 @@ from typing import Any
 from compactor import compact
 from compactor.analyses.anchors import find_anchors
 from compactor.evaluation import load_corpus
-from compactor.input.validation import validate
+from compactor.input._validation import validate
 from compactor.samples import load_samples
 from tests.paths import CORPUS, ROOT
 

@@ -6,10 +6,10 @@ from __future__ import annotations
 import pytest
 
 from compactor import validate
+from compactor.analyses._sweeps import BUDGET_RANGE
 from compactor.analyses.outcomes import find_needs, judge_outcome, past_request
-from compactor.analyses.sweeps import BUDGET_RANGE
-from compactor.strategies import registry
-from compactor.strategies.returned import CUT, REMOVED, REPLACED, VERBATIM
+from compactor.strategies import _registry as registry
+from compactor.strategies._returned import CUT, REMOVED, REPLACED, VERBATIM
 from tests.compactor.analyses.outcomes.brute import corpus_requests, plain_needs, plain_recall
 from tests.compactor.analyses.outcomes.test_judge_spans import plain_span_recall
 
@@ -57,7 +57,7 @@ def test_every_registry_strategy_is_judged_by_what_it_returns(name, data):
             params = dict(registry.get(strategy).lineup)
             if "clear-tool" in strategy:  # clear from the first token, inputs too
                 params |= {"trigger": 1, "clear_tool_inputs": True}
-            outcome = registry.apply(strategy, past, budget, params)
+            outcome = registry.apply(strategy, past, budget_chars=budget, params=params)
             if not outcome.available:
                 continue
             judged = judge_outcome(needs, outcome)
@@ -94,7 +94,7 @@ def test_a_placeholder_holds_no_source_though_it_is_long_enough():
     request = validate(tool_history("Booking DE-4471, seat 14C, confirmed."))
     past = past_request(request, 1)
     needs = find_needs(request.contents, request.roles)
-    masked = registry.apply("observation-masking", past, 2000, {"n": 1})
+    masked = registry.apply("observation-masking", past, budget_chars=2000, params={"n": 1})
     assert masked.messages[2].kept == REPLACED
     assert masked.messages[2].chars >= len(request.contents[2])  # a prefix judge would meet it
     judged = judge_outcome(needs, masked)
@@ -108,7 +108,7 @@ def test_a_cleared_input_loses_its_anchors_and_keeps_the_text_around_it():
     past = past_request(request, 1)
     needs = find_needs(request.contents, request.roles)
     params = {"trigger": 1, "keep": 1, "clear_tool_inputs": True}
-    cleared = registry.apply("anthropic-clear-tool-uses", past, 2000, params)
+    cleared = registry.apply("anthropic-clear-tool-uses", past, budget_chars=2000, params=params)
     call = cleared.messages[1]
     assert call.kept == REPLACED and call.content == "Looking.\n[tool call find id=c1] {}"
     assert [past.contents[1][a:b] for a, b in call.spans] == ["Looking.", "[tool call find id=c1] "]

@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from compactor import validate
 from compactor.analyses.outcomes import find_needs, judge_lengths, judge_spans, past_request
-from compactor.strategies import anchor_keep
+from compactor.strategies import _anchor_keep as anchor_keep
 from tests.compactor.analyses.outcomes.brute import corpus_requests, plain_needs
 
 CORPUS = corpus_requests()[:16]

@@ -9,6 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from compactor import run, validate
+from compactor.analyses._sweeps import BUDGET_RANGE
 from compactor.analyses.outcomes import (
     DEFAULT_DRAWS,
     parse_probes,
@@ -16,9 +17,9 @@ from compactor.analyses.outcomes import (
     probe_outcomes,
     probe_recall_outcome,
 )
-from compactor.analyses.sweeps import BUDGET_RANGE
-from compactor.strategies import compare_strategies, registry
-from compactor.strategies.returned import REMOVED
+from compactor.strategies import _registry as registry
+from compactor.strategies import compare_strategies
+from compactor.strategies._returned import REMOVED
 from tests.compactor.analyses.outcomes.brute import (
     corpus_requests,
     plain_keep_last,
@@ -182,7 +183,7 @@ def test_every_strategy_of_the_lineup_is_judged_by_what_it_returns(name, data):
             params = dict(registry.get(strategy).lineup)
             if "clear-tool" in strategy:  # clear from the first token, inputs too
                 params |= {"trigger": 1, "clear_tool_inputs": True}
-            outcome = registry.apply(strategy, request, budget, params)
+            outcome = registry.apply(strategy, request, budget_chars=budget, params=params)
             if not outcome.available:
                 continue
             found = probe_recall_outcome(probes, request.contents, outcome)
@@ -217,7 +218,7 @@ def test_a_placeholder_is_returned_but_keeps_no_evidence():
     probes = parse_probes(
         {"probes": [{"id": "seat", "evidence": ["c1"], "answer": "14C"}]}, request.messages
     )
-    masked = registry.apply("observation-masking", request, 2000, {"n": 1})
+    masked = registry.apply("observation-masking", request, budget_chars=2000, params={"n": 1})
     assert masked.messages[2].kept == "replaced"
     found = probe_recall_outcome(probes, request.contents, masked)
     assert (found.strict, found.partial, found.answer) == (0.0, 0.0, 0.0)

@@ -6,9 +6,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from compactor import validate
-from compactor.analyses.anchors.report import find_anchors
-from compactor.analyses.replay.drift import REMOVAL, TRIM
-from compactor.analyses.replay.fates import (
+from compactor.analyses.anchors._report import find_anchors
+from compactor.analyses.replay._drift import REMOVAL, TRIM
+from compactor.analyses.replay._fates import (
     GONE,
     KEPT,
     NEW,
@@ -17,8 +17,8 @@ from compactor.analyses.replay.fates import (
     message_fates,
     recorded_of,
 )
-from compactor.analyses.replay.loop import ALWAYS, OVER_BUDGET
-from compactor.analyses.replay.strategies import replay_request
+from compactor.analyses.replay._loop import ALWAYS, OVER_BUDGET
+from compactor.analyses.replay._strategies import replay_request
 from compactor.formats import apply_fixes, convert_text
 from tests.compactor.analyses.replay.test_loop import (
     as_plain,

@@ -5,11 +5,11 @@ the history's own, and a failing provider makes the loop send the last ten messa
 import pytest
 
 from compactor import validate
-from compactor.analyses.replay.loop import replay
-from compactor.analyses.replay.strategies import ProviderCompact, SeedLoop
+from compactor.analyses.replay._loop import replay
+from compactor.analyses.replay._strategies import ProviderCompact, SeedLoop
 from compactor.providers import OPENAI, ProviderConfig, provider_for
-from compactor.strategies.context_trim import estimate_tokens
-from compactor.strategies.llm_compact import LLMCompact
+from compactor.strategies._context_trim import estimate_message_tokens
+from compactor.strategies._llm_compact import LLMCompact
 from tests.llm_server import KEY_ENV, SECRET, llm_fixture
 
 llm = llm_fixture()
@@ -49,7 +49,7 @@ def test_the_loop_compacts_through_the_provider_over_the_limit(llm):
     assert over and len(llm.calls) == len(over)
     for turn, history in zip(result.turns, result.histories[1:], strict=True):
         sent = [*result.histories[turn.turn - 1], typed.messages[turn.turn]]  # X_t
-        tokens = sum(estimate_tokens({"role": m.role, "content": m.content}) for m in sent)
+        tokens = sum(estimate_message_tokens({"role": m.role, "content": m.content}) for m in sent)
         assert turn.compacted == (tokens > 250)
         if turn.compacted:
             summary, *kept = history

@@ -5,7 +5,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from compactor import compact, validate
-from compactor.analyses.replay.loop import (
+from compactor.analyses.replay._loop import (
     ALWAYS,
     OVER_BUDGET,
     Carried,
@@ -14,7 +14,7 @@ from compactor.analyses.replay.loop import (
     facts_from_phrases,
     replay,
 )
-from compactor.analyses.replay.strategies import (
+from compactor.analyses.replay._strategies import (
     ContextTrim,
     KeepLast,
     MemoryCompact,
@@ -23,9 +23,9 @@ from compactor.analyses.replay.strategies import (
 )
 from compactor.formats import apply_fixes, convert_text
 from compactor.samples import load_samples
-from compactor.strategies.context_trim import trim_context
-from compactor.strategies.keep_last import keep_last
-from compactor.text.incremental import IncrementalAnalysis
+from compactor.strategies._context_trim import trim_context
+from compactor.strategies._keep_last import keep_last
+from compactor.text._incremental import IncrementalAnalysis
 from tests.generate import VOCABULARY, requests
 from tests.paths import CORPUS
 

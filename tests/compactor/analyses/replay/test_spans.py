@@ -10,10 +10,10 @@ from compactor import validate
 from compactor.analyses.anchors import find_anchors
 from compactor.analyses.outcomes import find_needs, replay_misses
 from compactor.analyses.replay import replay_request
-from compactor.analyses.replay.loop import compose_spans
+from compactor.analyses.replay._loop import compose_spans
 from compactor.model import Message, Request
-from compactor.strategies import anchor_keep
-from compactor.strategies.anchor_keep import GONE
+from compactor.strategies import _anchor_keep as anchor_keep
+from compactor.strategies._anchor_keep import GONE
 from tests.compactor.analyses.outcomes.brute import corpus_requests, plain_needs
 
 MAX_MESSAGES = 40

@@ -1,0 +1,219 @@
+"""Real compactions, graded: at each compaction an agent recorded (Claude Code, Codex), the
+summary the tool wrote beside every strategy of the lineup at the same size, judged on what the
+conversation needed afterwards.
+
+For compaction k with boundary b (:class:`~compactor.formats._types.RecordedCompaction`):
+
+- the *history* is messages 0..b-1: every strategy of the lineup
+  (:func:`~compactor.strategies.compare_strategies`) compacts it as a request with the
+  conversation's parameters and ``budget_chars`` = the summary's characters (within the schema's
+  100..400,000), so each is held to the size the tool chose;
+- the *future* is the messages from b up to the next recorded compaction (or the end): the span
+  in which the summary stood in for the history. Its needs (SPEC part D) with a source in the
+  history are judged: for a strategy by :func:`~compactor.analyses.outcomes.judge_lengths` (a
+  source is kept when its message is returned at least ``end`` long), for the summary by
+  :func:`~compactor.analyses.outcomes.judge_text` (its anchor's text occurs in the summary);
+- *anchors kept*: the history's anchors (SPEC part C) kept by a strategy (one occurrence kept),
+  or, for the summary, whose text occurs in it.
+
+The history is the recorded conversation as it was, for the tool and the strategies alike,
+though a tool compacting for the second time had its own earlier summary in place of the
+older messages. A compaction with fewer than two messages before it, or whose log holds no
+summary, gets its problems and no figure.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from compactor.analyses.anchors._finder import find_anchor_columns
+from compactor.analyses.outcomes import NeededRecall, find_needs, judge_lengths, judge_text
+from compactor.contract import RANGES
+from compactor.errors import InvalidRequest, Problem
+from compactor.formats import RecordedCompaction
+from compactor.input import validate
+from compactor.model import Request
+from compactor.strategies import REMOVED, StrategyResult, compare_strategies
+
+#: The row of the summary the tool wrote.
+RECORDED = "recorded"
+RECORDED_NAME = "the recorded summary"
+
+
+@dataclass(frozen=True)
+class GradedRow:
+    """One way to replace the history: the recorded summary or a strategy of the lineup."""
+
+    key: str
+    name: str
+    output_chars: int | None  # None when the strategy could not run
+    recall: NeededRecall | None
+    anchors_kept: int | None
+    unavailable: str | None = None  # why a strategy could not run (an optional package)
+
+    @property
+    def available(self) -> bool:
+        return self.unavailable is None
+
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"key": self.key, "name": self.name, "available": self.available}
+        if not self.available:
+            out["unavailable"] = self.unavailable
+            return out
+        assert self.recall is not None
+        out["output_chars"] = self.output_chars
+        out["needed_later_recall"] = self.recall.to_dict()
+        out["anchors_kept"] = self.anchors_kept
+        return out
+
+
+@dataclass(frozen=True)
+class GradedCompaction:
+    """One recorded compaction: the history before it, its summary, every row judged."""
+
+    number: int  # its place among the recorded compactions, from 0
+    compaction: RecordedCompaction
+    past_messages: int
+    future_messages: int
+    budget_chars: int  # the summary's characters, within the schema's range
+    anchors: int  # anchors of the history
+    problems: tuple[Problem, ...]  # why it has no figure; empty when it has
+    rows: tuple[GradedRow, ...]  # the recorded summary first, then the lineup in its order
+
+    @property
+    def valid(self) -> bool:
+        return not self.problems
+
+    def row(self, key: str) -> GradedRow:
+        return next(r for r in self.rows if r.key == key)
+
+    def to_dict(self) -> dict[str, Any]:
+        c = self.compaction
+        out: dict[str, Any] = {
+            "compaction": self.number,
+            "boundary": c.boundary,
+            "trigger": c.trigger,
+            "pre_tokens": c.pre_tokens,
+            "post_tokens": c.post_tokens,
+            "source": c.source,
+            "summary_chars": len(c.summary),
+            "past_messages": self.past_messages,
+            "future_messages": self.future_messages,
+            "budget_chars": self.budget_chars,
+            "valid": self.valid,
+        }
+        if not self.valid:
+            out["problems"] = [p.to_dict() for p in self.problems]
+            return out
+        out["anchors"] = self.anchors
+        out["rows"] = [r.to_dict() for r in self.rows]
+        return out
+
+
+@dataclass(frozen=True)
+class Graded:
+    """Every recorded compaction of a conversation, graded (empty when it recorded none)."""
+
+    compactions: tuple[GradedCompaction, ...]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "recorded_compactions": len(self.compactions),
+            "compactions": [g.to_dict() for g in self.compactions],
+        }
+
+
+def summary_budget(summary: str) -> int:
+    """The budget a strategy is held to: the summary's characters, within the schema's range."""
+    low, high = RANGES["budget_chars"]
+    return int(min(high, max(low, len(summary))))
+
+
+def grade(
+    request: Request,
+    compactions: Sequence[RecordedCompaction],
+    *,
+    watched: Iterable[str] = (),
+) -> Graded:
+    """Grade every compaction of ``compactions`` (boundaries into ``request``'s messages)."""
+    phrases = tuple(watched)
+    n = len(request.messages)
+    out = []
+    for k, compaction in enumerate(compactions):
+        end = compactions[k + 1].boundary if k + 1 < len(compactions) else n
+        out.append(grade_compaction(request, compaction, max(end, compaction.boundary), k, phrases))
+    return Graded(tuple(out))
+
+
+def grade_compaction(
+    request: Request,
+    compaction: RecordedCompaction,
+    end: int,
+    number: int = 0,
+    watched: Iterable[str] = (),
+) -> GradedCompaction:
+    """One compaction: the history ``0..boundary-1`` replaced by its summary or by each strategy
+    at the summary's size, judged on the needs of messages ``boundary..end-1``."""
+    b, summary = compaction.boundary, compaction.summary
+    budget = summary_budget(summary)
+    head = (number, compaction, b, end - b, budget)
+    past, problems = _history(request, compaction)
+    if past is None:
+        return GradedCompaction(*head, 0, problems, ())
+    phrases = tuple(watched)
+    needs = find_needs(request.contents[:end], request.roles[:end], phrases)
+    found = find_anchor_columns(past.contents, phrases)
+    recorded = GradedRow(
+        RECORDED,
+        RECORDED_NAME,
+        len(summary),
+        judge_text(needs, b, summary),
+        sum(a.text in summary for a in found.anchors),
+    )
+    rows = [recorded]
+    for result in compare_strategies(past).results:
+        rows.append(_strategy_row(result, needs, found))
+    return GradedCompaction(*head, len(found.anchors), (), tuple(rows))
+
+
+def _history(
+    request: Request, compaction: RecordedCompaction
+) -> tuple[Request | None, tuple[Problem, ...]]:
+    """The history before the compaction as a request at the summary's size, or why there is
+    none: no summary, or a history that is not a request (fewer than two messages, say)."""
+    where = compaction.source or "$"
+    if not compaction.summary:
+        return None, (Problem("the log holds no summary text for this compaction", path=where),)
+    try:
+        past = validate(
+            {
+                "messages": [m.to_dict() for m in request.messages[: compaction.boundary]],
+                **request.params.to_dict(),
+                "budget_chars": summary_budget(compaction.summary),
+            }
+        )
+    except InvalidRequest as error:
+        said = "the history before it is not a request"
+        return None, tuple(
+            Problem(f"{said}: {p.where or '$'}: {p.message}", path=where) for p in error.problems
+        )
+    return past, ()
+
+
+def _strategy_row(result: StrategyResult, needs: Any, found: Any) -> GradedRow:
+    if not result.available:
+        return GradedRow(result.key, result.name, None, None, None, result.unavailable)
+    returned = [None if m.kept == REMOVED else m.chars for m in result.messages]
+    lengths = np.array([-1 if r is None else r for r in returned], dtype=np.int64)
+    kept = 0
+    if len(found.anchors):
+        heads = np.concatenate(([0], np.cumsum(found.counts)[:-1])).astype(np.int64)
+        hit = lengths[found.message] >= found.end
+        kept = int(np.logical_or.reduceat(hit, heads).sum())
+    return GradedRow(
+        result.key, result.name, result.output_chars, judge_lengths(needs, returned), kept
+    )

@@ -1,0 +1,319 @@
+"""The continuation check (SPEC part D): compact the past, and see whether the future's needs
+were kept.
+
+The last ``k`` messages are the future, the others the past; the past is compacted as a request
+with the same parameters, and each need of a future message with a source in the past is met
+when one of its past sources is kept. The setting is judged beside the baselines at the same
+budget (:mod:`~compactor.analyses.outcomes._baselines`), by needed-later recall and by the
+retention of the past's anchors, and its lift is its figure minus keep-last's.
+
+A message's returned length does not depend on the budget and the budget sweep says from which
+budget each message is returned, so the recall at every budget (the curve) follows from the one
+run, as the baselines' do from their from-budgets. The parameter-free parts (the needs, the
+past's text analysis and anchors) are remembered per conversation: a parameter change pays for
+the stages only.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from compactor.analyses._sweeps import BUDGET_RANGE, budget_sweep
+from compactor.analyses.anchors._finder import find_anchor_columns
+from compactor.analyses.anchors._memo import ContentsMemo
+from compactor.analyses.outcomes import _baselines as baselines
+from compactor.analyses.outcomes._baselines import DEFAULT_DRAWS, Interval, interval, lift
+from compactor.analyses.outcomes._judge import NEVER, NeededRecall, judge_lengths, met_needs
+from compactor.analyses.outcomes._judge import need_from_budgets as _need_from
+from compactor.analyses.outcomes._needs import Needs, find_needs
+from compactor.engine import CompactionResult, Fate, run
+from compactor.errors import InvalidRequest, Problem
+from compactor.input import validate
+from compactor.model import Request
+from compactor.text import TextAnalysis, analyse
+
+DEFAULT_FUTURE = 5
+
+
+@dataclass(frozen=True)
+class Retention:
+    """Anchor retention of the past (kept anchors / anchors) under the setting and baselines."""
+
+    anchors: int
+    setting: float | None
+    keep_last: float | None
+    random: Interval
+
+    @property
+    def lift(self) -> float | None:
+        return lift(self.setting, self.keep_last)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "anchors": self.anchors,
+            "setting": _round(self.setting),
+            "keep_last": _round(self.keep_last),
+            "random": self.random.to_dict(),
+            "lift": _round(self.lift),
+        }
+
+
+@dataclass(frozen=True)
+class CurveStep:
+    """A recall (needed-later, or a probe recall) for every budget from ``from_budget`` to
+    ``to_budget`` (inclusive), under the setting and the baselines."""
+
+    from_budget: int
+    to_budget: int
+    setting: float | None
+    keep_last: float | None
+    random: Interval
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "from_budget": self.from_budget,
+            "to_budget": self.to_budget,
+            "setting": _round(self.setting),
+            "keep_last": _round(self.keep_last),
+            "random": self.random.to_dict(),
+        }
+
+
+@dataclass(frozen=True, eq=False)
+class ContinuationCheck:
+    """One continuation check: the past compacted, the future's needs judged."""
+
+    future: int
+    past_messages: int
+    budget_chars: int
+    #: Why the past alone is not a valid request (then no figure is given); empty when it is.
+    problems: tuple[Problem, ...]
+    setting: NeededRecall | None
+    keep_last: NeededRecall | None
+    random: Interval  # needed-later recall over the draws
+    retention: Retention | None
+    curve: tuple[CurveStep, ...]  # ascending, covering the budget range without gaps
+    result: CompactionResult | None = field(default=None, repr=False)  # the past compacted
+
+    @property
+    def valid(self) -> bool:
+        return not self.problems
+
+    @property
+    def recall(self) -> float | None:
+        """The setting's needed-later recall (None when no need or no figure)."""
+        return None if self.setting is None else self.setting.recall
+
+    @property
+    def lift(self) -> float | None:
+        """The setting's needed-later recall minus keep-last's."""
+        if self.setting is None or self.keep_last is None:
+            return None
+        return lift(self.setting.recall, self.keep_last.recall)
+
+    def at(self, budget: int) -> CurveStep:
+        """The curve's step that holds at ``budget``."""
+        return next(s for s in self.curve if s.from_budget <= budget <= s.to_budget)
+
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "future": self.future,
+            "past_messages": self.past_messages,
+            "budget_chars": self.budget_chars,
+            "valid": self.valid,
+        }
+        if not self.valid:
+            out["problems"] = [p.to_dict() for p in self.problems]
+            return out
+        assert self.setting is not None and self.keep_last is not None
+        out["needed_later_recall"] = {
+            "setting": self.setting.to_dict(),
+            "keep_last": self.keep_last.to_dict(),
+            "random": self.random.to_dict(),
+            "lift": _round(self.lift),
+        }
+        out["anchor_retention"] = self.retention.to_dict() if self.retention else None
+        out["curve"] = [s.to_dict() for s in self.curve]
+        return out
+
+
+def past_request(request: Request, future: int = DEFAULT_FUTURE) -> Request:
+    """The first ``n - future`` messages as a request with the same parameters; raises
+    :class:`InvalidRequest` when they are not a valid one (fewer than two messages, say)."""
+    if future < 1:
+        raise ValueError(f"the future is at least one message, not {future}")
+    kept = request.messages[: max(0, len(request.messages) - future)]
+    return validate({"messages": [m.to_dict() for m in kept], **request.params.to_dict()})
+
+
+def past_analysis(past: Request) -> TextAnalysis:
+    """The text analysis of ``past`` (remembered by contents and roles: parameter-free)."""
+    key = (past.contents, past.roles)
+    return _ANALYSES.get(key, lambda: analyse(past.contents, past.roles))
+
+
+def continuation_check(
+    request: Request,
+    *,
+    future: int = DEFAULT_FUTURE,
+    draws: int = DEFAULT_DRAWS,
+    watched: Iterable[str] = (),
+    needs: Needs | None = None,
+) -> ContinuationCheck:
+    """Compact all but the last ``future`` messages of ``request`` with its parameters and judge
+    the future's needs, beside keep-last and ``draws`` random draws at the same budget (SPEC
+    part D, the continuation check).
+
+    Args:
+        request: the whole conversation with the setting's parameters.
+        future: how many of the last messages are the future (k); the rest is the past.
+        draws: how many random draws at the same budget the random baseline averages.
+        watched: phrases the user watches, needed wherever the future repeats them.
+        needs: :func:`find_needs` of the whole conversation (found when omitted).
+
+    Returns:
+        The check: needed-later recall of the setting, of keep-last and of random (with its
+        2.5-97.5% interval), the needs unmet, and the recall curve over every budget. When the
+        past is not a valid request the check holds its problems and no figure.
+
+    Example:
+        >>> from compactor import continuation_check, validate
+        >>> turns = ["Order DE-4471 left Hamburg.", "Noted.", "Where is DE-4471 now?", "Lyon."]
+        >>> request = validate({"messages": [{"role": ("user", "assistant")[i % 2],
+        ...     "content": c} for i, c in enumerate(turns)], "budget_chars": 100})
+        >>> check = continuation_check(request, future=2)
+        >>> check.setting.met, check.setting.needs
+        (1, 1)
+    """
+    budget = request.params.budget_chars
+    try:
+        past = past_request(request, future)
+    except InvalidRequest as error:
+        empty = interval(None, draws)
+        p = max(0, len(request.messages) - future)
+        return ContinuationCheck(future, p, budget, error.problems, None, None, empty, None, ())
+    if needs is None:
+        needs = find_needs(request.contents, request.roles, watched)
+    result = run(past, analysis=past_analysis(past))
+    p = len(past.messages)
+    returned = [t.chars if t.survived else None for t in result.messages]
+    lengths = np.array([len(c) for c in past.contents], dtype=np.int64)
+    keep_last = baselines.keep_last_lengths(lengths, budget)
+    drawn = baselines.random_lengths(lengths, budget, draws)
+    setting = judge_lengths(needs, returned, _stage_lost(result))
+    keep_last_recall = judge_lengths(needs, [None if x < 0 else int(x) for x in keep_last])
+    judged, met = met_needs(needs, drawn)
+    random_recall = interval(met.mean(axis=1) if len(judged) else None, draws)
+    retention = _retention(past, watched, returned, keep_last, drawn)
+    curve = recall_curve(result, needs, draws)
+    return ContinuationCheck(
+        future, p, budget, (), setting, keep_last_recall, random_recall, retention, curve, result
+    )
+
+
+def recall_curve(
+    result: CompactionResult, needs: Needs, draws: int = DEFAULT_DRAWS
+) -> tuple[CurveStep, ...]:
+    """Needed-later recall of ``result`` (the past compacted) and of the baselines at every
+    budget in range, as ascending steps, exact from the one run."""
+    from_budget, chars = survival_budgets(result)
+    lengths = np.array([len(c) for c in result.request.contents], dtype=np.int64)
+    _, setting = _need_from(needs, from_budget, chars)
+    _, keep_last = _need_from(needs, baselines.keep_last_from_budgets(lengths))
+    _, drawn = _need_from(needs, baselines.random_from_budgets(lengths, draws))
+    return curve_steps(setting, keep_last, drawn)
+
+
+def survival_budgets(result: CompactionResult) -> tuple[np.ndarray, np.ndarray]:
+    """``(from_budget, chars)``: per message of ``result``'s request, the smallest budget from
+    which memory-compact returns it (NEVER when none in range) and its length then."""
+    sweep = budget_sweep(result)
+    from_budget = np.array(
+        [
+            NEVER if s.survives_from_budget is None else s.survives_from_budget
+            for s in sweep.survival
+        ],
+        dtype=np.int64,
+    )
+    return from_budget, np.array([s.chars for s in sweep.survival], dtype=np.int64)
+
+
+def curve_steps(
+    setting: np.ndarray, keep_last: np.ndarray, drawn: np.ndarray
+) -> tuple[CurveStep, ...]:
+    """A share at every budget in range, as ascending steps, from per item (a need, a probe)
+    the smallest budget at which it is met (NEVER: at none) under the setting, keep-last and
+    each random draw (``drawn``: one row per draw). None throughout when there is no item."""
+    low, high = BUDGET_RANGE
+    draws = len(drawn)
+    total = setting.shape[-1]
+    if not total:
+        return (CurveStep(low, high, None, None, interval(None, draws)),)
+    every = np.concatenate((setting, keep_last, drawn.ravel()))
+    starts = np.unique(np.concatenate(([low], np.maximum(every[every <= high], low))))
+    met_setting = np.searchsorted(np.sort(setting), starts, side="right") / total
+    met_keep_last = np.searchsorted(np.sort(keep_last), starts, side="right") / total
+    met_drawn = np.stack([np.searchsorted(np.sort(row), starts, side="right") for row in drawn])
+    shares = met_drawn / total
+    mean = shares.mean(axis=0)
+    lows, highs = np.percentile(shares, baselines.PERCENTILES, axis=0)
+    ends = [*(starts[1:] - 1).tolist(), high]
+    steps: list[CurveStep] = []
+    for k, start in enumerate(starts.tolist()):
+        step = CurveStep(
+            start,
+            ends[k],
+            float(met_setting[k]),
+            float(met_keep_last[k]),
+            Interval(float(mean[k]), float(lows[k]), float(highs[k]), draws),
+        )
+        steps.append(step)
+    return tuple(steps)
+
+
+def _retention(
+    past: Request,
+    watched: Iterable[str],
+    returned: list[int | None],
+    keep_last: np.ndarray,
+    drawn: np.ndarray,
+) -> Retention:
+    """Anchors of the past kept (part C: one occurrence kept) under each strategy."""
+    found = find_anchor_columns(past.contents, tuple(watched))
+    setting = np.array([-1 if r is None else r for r in returned], dtype=np.int64)
+    rows = np.vstack((setting, keep_last, drawn))
+    if not len(found.anchors):
+        return Retention(0, None, None, interval(None, len(drawn)))
+    heads = np.concatenate(([0], np.cumsum(found.counts)[:-1]))
+    kept = rows[:, found.message] >= found.end
+    share = np.logical_or.reduceat(kept, heads, axis=1).mean(axis=1)
+    return Retention(
+        len(found.anchors), float(share[0]), float(share[1]), interval(share[2:], len(drawn))
+    )
+
+
+def _stage_lost(result: CompactionResult) -> Callable[[int, int], str]:
+    """Where memory-compact lost an occurrence ending at ``end`` in message ``i``."""
+
+    duplicate = [t.fate is Fate.DUPLICATE for t in result.messages]
+    cut = [t.cut.chars if t.cut is not None else None for t in result.messages]
+
+    def lost_at(i: int, end: int) -> str:
+        if duplicate[i]:
+            return "dedupe"
+        if cut[i] is not None and end > cut[i]:
+            return "trim"
+        return "drop"
+
+    return lost_at
+
+
+def _round(value: float | None) -> float | None:
+    return None if value is None else round(value, 6)
+
+
+_ANALYSES: ContentsMemo[TextAnalysis] = ContentsMemo(8)

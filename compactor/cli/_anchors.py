@@ -1,0 +1,86 @@
+"""``python -m compactor anchors FILE``: every anchor of a conversation, and whether it survives.
+
+Also home of what ``anchors``, ``tokens`` and ``similar`` share: FILE may be a request or any
+conversation the importer reads, and the parameters may be overridden as for ``compact``.
+"""
+
+from __future__ import annotations
+
+import argparse
+
+from compactor.analyses.anchors import anchor_report
+from compactor.cli._io import (
+    add_indent_argument,
+    add_input_argument,
+    emit,
+    indent_of,
+    reports_bad_input,
+)
+from compactor.cli._params import (
+    add_parameter_arguments,
+    add_watch_argument,
+    overrides,
+    with_token_budget,
+)
+from compactor.cli._records import add_fix_arguments, add_source_arguments, read_input
+from compactor.engine import run as run_pipeline
+from compactor.input import validate
+from compactor.model import Request
+
+FILE_HELP = (
+    "FILE is a memory-compact request, or a conversation in any format `import` reads (OpenAI, "
+    "Anthropic, Vercel, ShareGPT, JSONL, a Claude Code session, a Codex rollout, a record of a "
+    "collection with --record N), or '-' for standard input; the import's report goes to "
+    "standard error, and a conversation over the request's limits takes the fixes of `import` "
+    "(--keep-last [M], --keep-first N, --range A:B, --cut-long). Without budget_chars it is "
+    "half the conversation's characters. Flags override the parameters."
+)
+
+
+def add_conversation_arguments(parser: argparse.ArgumentParser) -> None:
+    """What every command that takes a conversation takes: ``--format``, ``--record`` and the
+    fixes (:mod:`compactor.cli._records`)."""
+    add_source_arguments(parser)
+    add_fix_arguments(parser)
+
+
+def read_request(args: argparse.Namespace, any_strategy: bool = False) -> Request:
+    """The request in ``args.file`` (imported when it is another format), with the overrides
+    (``any_strategy``: as :func:`~compactor.cli._params.overrides` takes it).
+
+    Raises :class:`ProblemError` (unreadable, not a conversation, needs fixes, breaks the schema).
+    It reads FILE as ``compact`` does (:func:`~compactor.cli._records.read_input`).
+    """
+    given = overrides(args, any_strategy)  # a bad --setting is said before the file is read
+    return validate(with_token_budget(args, read_input(args, given).request))
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    parser = sub.add_parser(
+        "anchors",
+        help="print every anchor (ids, amounts, dates, URLs, paths, code names) and its survival",
+        description=(
+            "Find the anchors of a conversation (identifiers, numbers with a unit or currency, "
+            "times and dates, URLs, e-mail addresses, file paths, code identifiers; SPEC part C) "
+            "and print, for each, where it occurs and whether the compacted output keeps it: "
+            '[{"text", "kind", "occurrences": [{"index", "start", "end"}], "kept", '
+            '"survives_from_budget"}]. survives_from_budget is the smallest budget_chars from '
+            "which it is kept, the other parameters unchanged (null when none), from one run. "
+            f"{FILE_HELP} Exit 0 on success; 2 when the input cannot be used, one line per problem."
+        ),
+    )
+    add_input_argument(parser)
+    add_conversation_arguments(parser)
+    add_parameter_arguments(parser)
+    add_watch_argument(
+        parser,
+        "also track PHRASE (case and spacing ignored) as a 'watched' anchor; repeatable",
+    )
+    add_indent_argument(parser)
+    parser.set_defaults(run=run)
+
+
+@reports_bad_input
+def run(args: argparse.Namespace) -> int:
+    report = anchor_report(run_pipeline(read_request(args)), args.watch)
+    return emit([a.to_dict() for a in report.anchors], indent_of(args))

@@ -1,0 +1,61 @@
+"""``python -m compactor graded FILE``: the compactions an agent recorded (Claude Code, Codex),
+each summary graded beside every strategy of the lineup at the same size."""
+
+from __future__ import annotations
+
+import argparse
+
+from compactor.analyses import grade
+from compactor.cli._anchors import add_conversation_arguments
+from compactor.cli._io import (
+    add_indent_argument,
+    add_input_argument,
+    emit,
+    indent_of,
+    reports_bad_input,
+)
+from compactor.cli._params import add_parameter_arguments, add_watch_argument, overrides
+from compactor.cli._records import read_input
+from compactor.input import validate
+
+DESCRIPTION = """\
+Grade the compactions a Claude Code transcript (compact_boundary and its isCompactSummary
+message) or a Codex rollout (compacted items) recorded. At each one, the history before it is
+compacted by every strategy of the lineup (memory-compact with the parameters, keep-last, the
+seeds/003 trim, LangChain when installed) with budget_chars = the characters of the summary the
+tool wrote (within 100..400,000), and the summary and each strategy are judged on the messages
+after the boundary, up to the next recorded compaction: needed-later recall (SPEC part D; a
+summary keeps a need when the anchor's text occurs in it) and the history's anchors kept.
+
+Prints {"recorded_compactions", "compactions": [{"compaction", "boundary", "trigger",
+"pre_tokens", "post_tokens", "summary_chars", "past_messages", "future_messages",
+"budget_chars", "valid", "anchors", "rows": [{"key", "name", "output_chars",
+"needed_later_recall", "anchors_kept"}]}]} as JSON; the recorded summary is the row "recorded".
+A conversation with no recorded compaction prints an empty list. FILE is any conversation
+`import` reads, or '-' for standard input; a log over the request's limits takes the fixes of
+`import` (--keep-last [M], --keep-first N, --range A:B, --cut-long; a compaction with no kept
+message before it is left out). Exit 0 on success; 2 when the input cannot be used,
+one line per problem (a path, or line and column)."""
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    parser = sub.add_parser(
+        "graded",
+        help="grade the compactions a Claude Code or Codex log recorded against every strategy",
+        description=DESCRIPTION,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    add_input_argument(parser)
+    add_conversation_arguments(parser)
+    add_watch_argument(parser)
+    add_parameter_arguments(parser)
+    add_indent_argument(parser)
+    parser.set_defaults(run=run)
+
+
+@reports_bad_input
+def run(args: argparse.Namespace) -> int:
+    found = read_input(args, overrides(args))
+    compactions = found.conversion.compactions if found.conversion else ()
+    graded = grade(validate(found.request), compactions, watched=args.watch)
+    return emit(graded.to_dict(), indent_of(args))

@@ -1,0 +1,36 @@
+"""How ``evaluate`` tells of the conversations it set aside: each one on standard error, with
+what makes it unusable, where, and the option that fixes it; the run goes on with the others
+and ends with :data:`SET_ASIDE` (the rows and the summary are written for the others)."""
+
+from __future__ import annotations
+
+from compactor.cli._io import fail
+from compactor.errors import more_problems
+from compactor.evaluation import FIXES, CorpusStream
+
+#: The exit code of a run that finished with conversations set aside (0: none was; 1: a
+#: threshold of the gate failed, which says more; 2: nothing was evaluated).
+SET_ASIDE = 3
+
+#: The option of ``evaluate`` that applies each of the import's fixes.
+FLAGS = {"keep_last": "--keep-last", "cut_long": "--cut-long"}
+
+
+def report(corpus: CorpusStream, out: str | None) -> int:
+    """Write one line per conversation set aside (and per problem of it), then a count; the
+    exit code, :data:`SET_ASIDE`."""
+    lines = []
+    for found in corpus.set_aside:
+        hint = "; ".join(f"{FLAGS[fix]} {FIXES[fix]}" for fix in found.fixes)
+        for problem in found.problems:
+            lines.append(f"set aside {found.label}: {problem}" + (f" ({hint})" if hint else ""))
+    unlisted = corpus.unusable - len(corpus.set_aside)
+    if unlisted:
+        lines.append(str(more_problems(unlisted)).removeprefix("$: "))
+    kept_in = f"; their rows are in {out}" if out else ""
+    lines.append(
+        f"{corpus.read:,} of the {len(corpus):,} conversations evaluated, "
+        f"{corpus.unusable:,} set aside (above){kept_in}"
+    )
+    fail(lines)
+    return SET_ASIDE

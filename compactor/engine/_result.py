@@ -1,0 +1,175 @@
+"""Typed results: what each stage decided, per message and in total (the contract response is
+:func:`compactor.engine._response.build_response` of one)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+
+from compactor.engine._score import Score
+from compactor.model import Message, Request
+from compactor.text import TextAnalysis
+
+
+class Fate(StrEnum):
+    """What happened to a message, one value per message."""
+
+    PROTECTED = "protected"  # kept verbatim because a pin rule protects it
+    VERBATIM = "verbatim"  # unprotected, kept whole
+    TRIMMED = "trimmed"  # unprotected, kept as a prefix
+    DUPLICATE = "duplicate"  # removed by dedupe
+    DROPPED = "dropped"  # removed by drop (possibly after a trim)
+
+
+# --- stage reports -------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Protection:
+    """Stage 1, pin: the reasons each message is protected (empty when it is not)."""
+
+    because: tuple[tuple[str, ...], ...]
+    explicit_pins: int
+
+    @property
+    def protected(self) -> tuple[bool, ...]:
+        return tuple(bool(reasons) for reasons in self.because)
+
+    @property
+    def indices(self) -> tuple[int, ...]:
+        return tuple(i for i, reasons in enumerate(self.because) if reasons)
+
+
+@dataclass(frozen=True)
+class Similar:
+    """The most similar earlier message of the same role still present when a message was met."""
+
+    index: int
+    similarity: float
+
+
+@dataclass(frozen=True)
+class Removal:
+    """Stage 2, dedupe: a message removed as a near-duplicate of an earlier one."""
+
+    index: int
+    duplicate_of: int
+    similarity: float
+    chars: int
+
+
+@dataclass(frozen=True)
+class Deduplication:
+    removed: tuple[Removal, ...]
+    #: Per message, its most similar earlier same-role message still present (None if none).
+    nearest: tuple[Similar | None, ...]
+
+
+@dataclass(frozen=True)
+class Cut:
+    """Stage 3, trim: a message cut to its first ``chars`` characters."""
+
+    index: int
+    original_chars: int
+    chars: int
+    kind: str  # "sentence" or "hard"
+
+
+@dataclass(frozen=True)
+class Trimming:
+    cuts: tuple[Cut, ...]
+
+
+@dataclass(frozen=True)
+class Drop:
+    """Stage 4, drop: one removal, with the present characters before and after it."""
+
+    index: int
+    score: float
+    chars: int
+    rank: int  # 1 for the first message dropped
+    total_before: int
+    total_after: int
+
+
+@dataclass(frozen=True)
+class Dropping:
+    #: Score of every unprotected message still present after dedupe, by index.
+    scores: dict[int, Score]
+    #: Every such message in the order drop would remove it (lowest score first).
+    order: tuple[int, ...]
+    dropped: tuple[Drop, ...]
+
+
+# --- the whole result ------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class MessageTrace:
+    """Everything the pipeline decided about one input message."""
+
+    message: Message
+    fate: Fate
+    protected_because: tuple[str, ...]
+    nearest: Similar | None
+    cut: Cut | None  # set when trimmed, also if the message was dropped afterwards
+    score: Score | None  # set for unprotected messages that reached the drop stage
+    drop: Drop | None
+    output: str | None  # the returned content; None when the message did not survive
+
+    @property
+    def index(self) -> int:
+        return self.message.index
+
+    @property
+    def protected(self) -> bool:
+        return bool(self.protected_because)
+
+    @property
+    def survived(self) -> bool:
+        return self.output is not None
+
+    @property
+    def original_chars(self) -> int:
+        return len(self.message.content)
+
+    @property
+    def chars(self) -> int:
+        """Characters returned (0 when removed)."""
+        return 0 if self.output is None else len(self.output)
+
+
+@dataclass(frozen=True)
+class CharTotals:
+    """Characters present after each stage, for a waterfall."""
+
+    input: int
+    after_dedupe: int
+    after_trim: int
+    output: int
+
+
+@dataclass(frozen=True)
+class CompactionResult:
+    """One pipeline run: the request, every stage's report and every message's trace."""
+
+    request: Request
+    analysis: TextAnalysis
+    protection: Protection
+    deduplication: Deduplication
+    trimming: Trimming
+    dropping: Dropping
+    messages: tuple[MessageTrace, ...]
+    totals: CharTotals
+
+    @property
+    def survivors(self) -> tuple[MessageTrace, ...]:
+        return tuple(t for t in self.messages if t.survived)
+
+    @property
+    def protected_chars(self) -> int:
+        return sum(t.original_chars for t in self.messages if t.protected)
+
+    @property
+    def budget_met(self) -> bool:
+        return self.totals.output <= self.request.params.budget_chars

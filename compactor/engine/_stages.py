@@ -1,0 +1,217 @@
+"""The four stages, pin, dedupe, trim and drop: small pure functions, state in, state out."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
+from dataclasses import dataclass, replace
+from itertools import compress, repeat
+
+import numpy as np
+
+from compactor import contract
+from compactor.engine._result import (
+    Cut,
+    Deduplication,
+    Drop,
+    Dropping,
+    Protection,
+    Removal,
+    Similar,
+    Trimming,
+)
+from compactor.engine._score import Score, drop_order
+from compactor.model import Message, Params
+from compactor.text import TextAnalysis, cut
+
+
+@dataclass(frozen=True)
+class State:
+    """Which messages are still present, and each message's current length."""
+
+    present: tuple[bool, ...]
+    chars: tuple[int, ...]
+
+    @classmethod
+    def of(cls, messages: Sequence[Message]) -> State:
+        return cls((True,) * len(messages), tuple(len(m.content) for m in messages))
+
+    @property
+    def total(self) -> int:
+        """Characters of the messages still present."""
+        return sum(compress(self.chars, self.present))
+
+
+def pin_rules(
+    index: int, n: int, role: str, pinned: bool, keep_roles: Collection[str], keep_last_n: int
+) -> tuple[bool, bool, bool]:
+    """Stage 1's rule: whether each reason of :data:`contract.PIN_REASONS` holds for message
+    ``index`` of ``n``: its ``pin`` is true, its role is kept, it is among the last
+    ``keep_last_n``. The message is protected when any holds."""
+    return (pinned, role in keep_roles, index >= n - keep_last_n)
+
+
+def pin(messages: Sequence[Message], params: Params) -> Protection:
+    """Stage 1: protect pinned messages, messages of a kept role and the last ``keep_last_n``."""
+    n, keep_roles = len(messages), frozenset(params.keep_roles)
+    because = tuple(
+        tuple(
+            compress(
+                contract.PIN_REASONS,
+                pin_rules(m.index, n, m.role, m.pin, keep_roles, params.keep_last_n),
+            )
+        )
+        for m in messages
+    )
+    return Protection(because, explicit_pins=sum(m.pin for m in messages))
+
+
+def duplicates(
+    rows: Iterable[int],
+    candidates: Callable[[int], Iterable[tuple[int, int]]],
+    present: list[int],
+) -> list[int]:
+    """Stage 2's rule, the dedupe walk: in index order, each message of ``rows`` (the
+    unprotected ones) goes when an earlier message of its role that is still present is as
+    similar as the threshold. Returns ``present``, updated in place.
+
+    ``present[j]`` holds one bit per threshold, set while ``j`` is present at that threshold;
+    ``candidates(i)`` yields ``(j, bits)`` for the earlier messages of ``i``'s role, ``bits``
+    the thresholds their similarity with ``i`` reaches. The stage walks at one threshold (bits
+    1 and 0), the threshold sweep at every threshold at once. A caller may leave out the pairs
+    it knows fall short (the replay's size bound) and, computing similarities as it yields
+    them, those already gone (``present`` is the list the walk updates).
+    """
+    for i in rows:
+        here = present[i]
+        for j, bits in candidates(i):
+            here &= ~(bits & present[j])
+            if not here:  # gone at every threshold: no other pair can change that
+                break
+        present[i] = here
+    return present
+
+
+def nearest(similarity: np.ndarray, present: np.ndarray) -> tuple[Similar | None, ...]:
+    """Per message, the most similar earlier message of its role among ``present`` (the
+    earliest on a tie), or None: a removal's ``duplicate_of``, and every message's nearest.
+
+    A message removed at ``i`` is gone for every later row and was present for every earlier
+    one, so the messages present after the walk give each row what it saw during the walk.
+    """
+    # -inf marks "not a candidate" (another role, not earlier, or gone), and argmax takes the
+    # earliest of equal maxima.
+    scores = np.where(np.isnan(similarity), -np.inf, similarity)
+    scores[:, ~present] = -np.inf
+    if not len(scores):
+        return ()
+    best = np.argmax(scores, axis=1)
+    top = scores[np.arange(len(scores)), best]
+    return tuple(
+        None if t == -np.inf else Similar(j, float(similarity[i, j]))
+        for i, (j, t) in enumerate(zip(best.tolist(), top.tolist(), strict=True))
+    )
+
+
+def dedupe(
+    state: State,
+    messages: Sequence[Message],
+    protected: Sequence[bool],
+    similarity: np.ndarray,
+    threshold: float,
+) -> tuple[State, Deduplication]:
+    """Stage 2: remove each unprotected message that is a near-duplicate of an earlier one.
+
+    In index order, message i is compared with every earlier message of its role that is still
+    present (protected or not); when the best similarity reaches ``threshold`` and i is not
+    protected, i is removed as a duplicate of that best (earliest on a tie).
+    """
+    present = np.array(state.present, dtype=bool)
+    reaches = (similarity >= threshold) & present  # NaN (another role, not earlier) never does
+    # only the rows with a pair that reaches the threshold can go
+    rows = np.flatnonzero(present & ~np.asarray(protected, dtype=bool) & reaches.any(axis=1))
+    walked = duplicates(
+        rows.tolist(),
+        lambda i: zip(np.flatnonzero(reaches[i]).tolist(), repeat(1)),
+        present.astype(int).tolist(),
+    )
+    present = np.array(walked, dtype=bool)
+    near = nearest(similarity, present)
+    removed = tuple(
+        Removal(i, near[i].index, near[i].similarity, state.chars[i])
+        for i in rows.tolist()
+        if not walked[i]
+    )
+    return replace(state, present=tuple(map(bool, present))), Deduplication(removed, near)
+
+
+def cuts(
+    chars: Sequence[int],
+    candidates: Iterable[int],
+    contents: Sequence[str],
+    limit: int,
+    cutter: Callable[[str, int], tuple[int, str]] = cut,
+) -> Iterator[tuple[int, int, str]]:
+    """Stage 3's rule: each candidate (unprotected, still present) longer than ``limit``, with
+    the length ``cutter`` (:func:`compactor.text._words.cut` or a cache of it) keeps and the cut's
+    kind."""
+    for i in candidates:
+        if chars[i] > limit:
+            yield (i, *cutter(contents[i], limit))
+
+
+def trim(
+    state: State, messages: Sequence[Message], protected: Sequence[bool], limit: int
+) -> tuple[State, Trimming]:
+    """Stage 3: cut every unprotected message still present that is longer than ``limit``."""
+    chars = list(state.chars)
+    candidates = [m.index for m in messages if state.present[m.index] and not protected[m.index]]
+    contents = [m.content for m in messages]
+    found: list[Cut] = []
+    for i, length, kind in cuts(chars, candidates, contents, limit):
+        found.append(Cut(i, chars[i], length, kind))
+        chars[i] = length
+    return replace(state, chars=tuple(chars)), Trimming(tuple(found))
+
+
+def score(message: Message, n: int, analysis: TextAnalysis) -> Score:
+    """A message's drop score: 0.5 recency + 0.3 role weight + 0.2 topic overlap."""
+    return Score.of(message.index, n, message.role, analysis.topic_overlap[message.index])
+
+
+def drops(order: Iterable[int], chars: Sequence[int], total: int, budget: int) -> Iterator[int]:
+    """Stage 4's rule: the messages of ``order`` it drops, the next while the present
+    characters (``total``, less each message dropped) exceed ``budget``."""
+    for i in order:
+        if total <= budget:
+            return
+        yield i
+        total -= chars[i]
+
+
+def drop(
+    state: State,
+    messages: Sequence[Message],
+    protected: Sequence[bool],
+    analysis: TextAnalysis,
+    budget: int,
+) -> tuple[State, Dropping]:
+    """Stage 4: drop the lowest-scored unprotected messages until the budget holds."""
+    n = len(messages)
+    scores = {
+        m.index: score(m, n, analysis)
+        for m in messages
+        if state.present[m.index] and not protected[m.index]
+    }
+    order = drop_order({i: s.value for i, s in scores.items()})
+    present = list(state.present)
+    total = state.total
+    dropped: list[Drop] = []
+    for i in drops(order, state.chars, total, budget):
+        present[i] = False
+        dropped.append(
+            Drop(
+                i, scores[i].value, state.chars[i], len(dropped) + 1, total, total - state.chars[i]
+            )
+        )
+        total -= state.chars[i]
+    return replace(state, present=tuple(present)), Dropping(scores, order, tuple(dropped))

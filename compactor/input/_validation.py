@@ -1,0 +1,86 @@
+"""Request validation by the seed's own input JSON Schema, with readable, bounded errors.
+
+The schema is checked by hand (:mod:`compactor.input._schema_check`): every violation with its JSON
+path and a readable reason, at most :data:`~compactor.errors.MAX_PROBLEMS` of them listed and
+the rest counted, at a cost bounded by what is reported, whatever the input (any Python value).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from compactor.contract import INPUT_SCHEMA
+from compactor.errors import InvalidRequest, Problem
+from compactor.input._schema_check import (
+    Report,
+    Schema,
+    check,
+    check_request,
+    count,
+    finish,
+    is_text,
+    schema_problems,
+)
+from compactor.model import Message, Params, Request
+
+__all__ = [
+    "COMPACT_SCHEMA",
+    "Report",
+    "Schema",
+    "check",
+    "check_request",
+    "count",
+    "errors_of",
+    "finish",
+    "is_text",
+    "schema_problems",
+    "validate",
+]
+
+COMPACT_SCHEMA = Schema(INPUT_SCHEMA)
+
+
+def errors_of(request: Any) -> list[Problem]:
+    """Every violation of the input schema in ``request``, sorted by path; empty if valid.
+
+    At most :data:`~compactor.errors.MAX_PROBLEMS` are listed; when there are more, a last
+    problem (at ``$``) says how many.
+    """
+    return schema_problems(COMPACT_SCHEMA, request)
+
+
+def validate(request: Any) -> Request:
+    """The typed request for a valid ``request``.
+
+    Args:
+        request: a memory-compact request as JSON data (a dict).
+
+    Returns:
+        The typed :class:`~compactor.model.Request`: its messages and parameters, with the
+        schema's defaults filled in.
+
+    Raises:
+        InvalidRequest: the request breaks the schema; its problems list every violation, each
+            with its JSON path.
+
+    Example:
+        >>> from compactor import validate
+        >>> request = validate({"messages": [{"role": "user", "content": "Hi"},
+        ...     {"role": "assistant", "content": "Hello"}], "budget_chars": 100})
+        >>> request.params.keep_last_n, len(request.messages)
+        (5, 2)
+    """
+    errors = errors_of(request)
+    if errors:
+        raise InvalidRequest(errors)
+    messages = tuple(
+        Message(i, m["role"], m["content"], m.get("id"), m.get("pin", False))
+        for i, m in enumerate(request["messages"])
+    )
+    given = {k: v for k, v in request.items() if k != "messages"}
+    for name in ("budget_chars", "keep_last_n", "max_message_chars"):
+        if name in given:
+            given[name] = int(given[name])  # JSON Schema lets 400.0 be the integer 400
+    if "keep_roles" in given:
+        given["keep_roles"] = tuple(given["keep_roles"])
+    return Request(messages, Params(**given))

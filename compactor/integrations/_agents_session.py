@@ -1,0 +1,69 @@
+"""OpenAI Agents SDK: a session that keeps every item and returns the history shrunk (the
+agents extra)::
+
+    from agents import Runner, SQLiteSession
+    session = ShrinkingSession(SQLiteSession("user-42", "chats.db"), "compaction.toml")
+    await Runner.run(agent, "And the weather in Oslo?", session=session)
+
+The SDK's ``Session`` protocol is four methods, and it allows this: the runner reads the history
+with ``get_items()`` once at the start of each run, sends it before the new input, and saves the
+new input and the run's items with ``add_items``. So ``get_items()`` here returns the stored
+items shrunk (as Responses items: :mod:`compactor.formats._responses`), and
+``add_items``, ``pop_item`` and ``clear_session`` go to the wrapped session unchanged: the store
+keeps the whole conversation, and every run starts from all of it, shrunk afresh. When the
+setting removes, cuts and drops nothing, the items come back exactly as stored.
+
+What the protocol does not allow: the items a run adds between its own model calls (a tool call
+and its result within one ``Runner.run``) are not read through the session, so they reach the
+model whole until the next run. ``get_items(limit=N)`` returns the last N items as stored,
+unshrunk: the SDK asks for a tail that way when it checks which of its writes landed, and a
+shrunk tail would not match what it wrote.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from agents.memory import Session
+
+from compactor.integrations._shrink import RESPONSES, SettingLike, as_setting, shrink_with_report
+from compactor.integrations._shrink_report import ShrinkReport
+
+
+class ShrinkingSession:
+    """A :class:`agents.memory.Session` whose ``get_items()`` returns ``session``'s items shrunk
+    by ``setting`` (a Setting, its dict, or the path of a ``compaction.toml``).
+
+    ``lossy_fixes`` (on by default, since a long-lived session outgrows a request's 200
+    messages): keep the last 200 messages and cut contents over 8,000 characters first.
+    """
+
+    def __init__(self, session: Session, setting: SettingLike, *, lossy_fixes: bool = True):
+        self.session = session
+        self.session_id = session.session_id
+        self.session_settings = getattr(session, "session_settings", None)
+        self.setting = as_setting(setting)
+        self.lossy_fixes = lossy_fixes
+        #: The report of the last shrink (None before the first ``get_items()``).
+        self.last_report: ShrinkReport | None = None
+
+    async def get_items(self, limit: int | None = None) -> list[Any]:
+        items = await self.session.get_items(limit)
+        if limit is not None:
+            return items
+        shrunk = shrink_with_report(
+            items, self.setting, format=RESPONSES, lossy_fixes=self.lossy_fixes
+        )
+        report = self.last_report = shrunk.report
+        if not (report.removed or report.cut or report.replaced or report.export_notes):
+            return items  # nothing compacted: the items as stored (ids, reasoning and all)
+        return shrunk.messages
+
+    async def add_items(self, items: list[Any]) -> None:
+        await self.session.add_items(items)
+
+    async def pop_item(self) -> Any:
+        return await self.session.pop_item()
+
+    async def clear_session(self) -> None:
+        await self.session.clear_session()

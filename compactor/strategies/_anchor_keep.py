@@ -1,0 +1,391 @@
+"""anchor-keep: keep the parts of the history that hold what a later turn may need verbatim.
+
+An alternative beside memory-compact (``compact`` does not change), deterministic and without a
+language model. The messages memory-compact protects (pins, roles in ``keep_roles``, the last
+``keep_last_n``) are kept whole. Every other message is cut into units (lines, long lines at
+sentence ends and between words: :func:`compactor.text._salient.units`); a unit's value is the
+salient terms it holds (ids, amounts, times, paths, code names:
+:func:`compactor.text._salient.salient_terms`) that nothing kept so far holds, each weighted by
+how often the history mentions it. Units are chosen greedily by new value per character while
+they fit the budget (one kept occurrence of a term is enough), and what budget is left goes to
+the remaining units of the most recent messages, newest first. A message's returned content is
+the concatenation of its kept units, in order: every returned character is an input character,
+in order, and nothing is added (no elision marker).
+
+The result accounts for every message: kept whole, cut (its kept spans listed) or removed, and
+why. The budget is met whenever the protected messages fit it; when they do not, every other
+message is removed, as memory-compact does.
+"""
+
+from __future__ import annotations
+
+import heapq
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from compactor.contract import PIN_REASON_TEXT
+from compactor.input import validate
+from compactor.model import Request
+from compactor.strategies._returned import (
+    CUT,
+    REMOVED,
+    VERBATIM,
+    StrategyMessage,
+    StrategyResult,
+    estimated_tokens,
+)
+from compactor.text import UNIT_CHARS, salient_terms, units
+
+KEY = "anchor-keep"
+NAME = "anchor-keep (the units that hold salient terms, then recent context)"
+#: The strategy's own parameters and their defaults (``keep_last_n`` and ``keep_roles`` are the
+#: request's own unless given here).
+PARAMETERS: Mapping[str, Any] = {"unit_chars": UNIT_CHARS, "fill_recent": True}
+
+# A message's fate (``KeptMessage.kept``).
+WHOLE, PART, GONE = "kept", "cut", "removed"
+
+Span = tuple[int, int]
+
+
+@dataclass(frozen=True)
+class KeptMessage:
+    """What anchor-keep did with one input message, and why."""
+
+    index: int
+    role: str
+    original_chars: int
+    kept: str  # "kept" (whole), "cut" (some spans) or "removed"
+    #: The kept ``(start, end)`` spans of the input content, ordered, disjoint and not adjacent.
+    spans: tuple[Span, ...]
+    protected_because: tuple[str, ...]  # "pin", "role", "recent" (memory-compact's reasons)
+    new_terms: int  # salient terms first kept by this message's spans
+    reason: str
+
+    @property
+    def chars(self) -> int:
+        """Characters returned (0 when removed)."""
+        return sum(end - start for start, end in self.spans)
+
+    def content(self, text: str) -> str | None:
+        """The returned content of input ``text`` (None when removed)."""
+        if self.kept == GONE:
+            return None
+        return "".join(text[start:end] for start, end in self.spans)
+
+
+@dataclass(frozen=True)
+class AnchorKeepResult:
+    """One anchor-keep run: the request, the budget and the account of every message."""
+
+    request: Request
+    budget_chars: int
+    parameters: Mapping[str, Any]
+    messages: tuple[KeptMessage, ...]
+
+    @property
+    def contents(self) -> tuple[str | None, ...]:
+        """Per input message, its returned content (None when removed)."""
+        return tuple(
+            m.content(c) for m, c in zip(self.messages, self.request.contents, strict=True)
+        )
+
+    @property
+    def output_chars(self) -> int:
+        return sum(m.chars for m in self.messages)
+
+    @property
+    def protected_chars(self) -> int:
+        return sum(m.original_chars for m in self.messages if m.protected_because)
+
+    @property
+    def budget_met(self) -> bool:
+        return self.output_chars <= self.budget_chars
+
+    @property
+    def protected_exceeds_budget(self) -> bool:
+        return self.protected_chars > self.budget_chars
+
+    def count(self, kept: str) -> int:
+        """How many messages were ``kept`` ("kept", "cut" or "removed")."""
+        return sum(m.kept == kept for m in self.messages)
+
+    def to_messages(self) -> list[dict[str, Any]]:
+        """The returned messages as a request carries them (input id and pin carried)."""
+        out = []
+        for message, content in zip(self.request.messages, self.contents, strict=True):
+            if content is not None:
+                out.append({**message.to_dict(), "content": content})
+        return out
+
+
+def apply(
+    request: Request, budget_chars: int | None = None, params: Mapping[str, Any] | None = None
+) -> AnchorKeepResult:
+    """Keep what later turns may need of ``request``'s history within ``budget_chars``.
+
+    Args:
+        request: a valid request; its ``keep_last_n`` and ``keep_roles`` and the messages'
+            pins say what is protected (kept whole).
+        budget_chars: the budget in characters (default: the request's own).
+        params: ``unit_chars`` (how long a unit may be, default 160), ``fill_recent`` (spend
+            what is left on the most recent messages, default true), ``keep_last_n`` and
+            ``keep_roles`` (default: the request's).
+
+    Returns:
+        An :class:`AnchorKeepResult`: per message whether it was kept, cut or removed, its kept
+        spans and why.
+
+    Example:
+        >>> from compactor import validate
+        >>> request = validate({"messages": [
+        ...     {"role": "user", "content": "Hi there, long story first.\\nMy order is DE-4471."},
+        ...     {"role": "assistant", "content": "Thanks. I will look into it now, one moment."},
+        ...     {"role": "user", "content": "Any news?"}],
+        ...     "budget_chars": 100, "keep_last_n": 1})
+        >>> [m.kept for m in apply(request, 40).messages]
+        ['cut', 'removed', 'kept']
+        >>> apply(request, 40).contents[0]
+        'My order is DE-4471.'
+    """
+    options = _options(request, params)
+    budget = request.params.budget_chars if budget_chars is None else int(budget_chars)
+    contents, n = request.contents, len(request.messages)
+    because = [_protected_because(m, n, options) for m in request.messages]
+    protected_chars = sum(len(c) for c, b in zip(contents, because, strict=True) if b)
+    chosen: dict[int, set[Span]] = {}
+    new_terms = [0] * n
+    filled: set[int] = set()
+    if protected_chars <= budget:
+        left = budget - protected_chars
+        pieces = _pieces(contents, because, options["unit_chars"])
+        left = _choose_by_terms(contents, because, pieces, left, chosen, new_terms)
+        if options["fill_recent"]:
+            _fill_recent(pieces, left, chosen, filled)
+    messages = []
+    for i, message in enumerate(request.messages):
+        text = contents[i]
+        if because[i]:
+            spans: tuple[Span, ...] = ((0, len(text)),)
+        else:
+            spans = _merged(chosen.get(i, ()))
+        kept = GONE if not spans else WHOLE if spans == ((0, len(text)),) else PART
+        said = [
+            PIN_REASON_TEXT[r].format(role=message.role, n=options["keep_last_n"])
+            for r in because[i]
+        ]
+        reason = _reason(said, kept, new_terms[i], i in filled, protected_chars > budget)
+        messages.append(
+            KeptMessage(i, message.role, len(text), kept, spans, because[i], new_terms[i], reason)
+        )
+    return AnchorKeepResult(request, budget, options, tuple(messages))
+
+
+def lineup_result(
+    request: Request, budget_chars: int | None = None, params: Mapping[str, Any] | None = None
+) -> StrategyResult:
+    """anchor-keep as one result of the strategies' lineup: messages kept, cut or removed; a
+    cut message's ``chars`` are its kept spans' characters (not a prefix length) and its
+    ``spans`` list them, so the judge reads what it really kept."""
+    result = apply(request, budget_chars, params)
+    fates = {WHOLE: VERBATIM, PART: CUT, GONE: REMOVED}
+    messages = tuple(
+        StrategyMessage(
+            m.index,
+            m.role,
+            m.original_chars,
+            fates[m.kept],
+            m.chars,
+            content,
+            request.messages[m.index].id,
+            m.spans if m.kept == PART else None,
+        )
+        for m, content in zip(result.messages, result.contents, strict=True)
+    )
+    options = result.parameters
+    how = (
+        f"protects pins, roles {list(options['keep_roles'])} and the last "
+        f"{options['keep_last_n']} messages; keeps units of up to {options['unit_chars']} "
+        "characters by new salient terms per character"
+        + (", then recent context" if options["fill_recent"] else "")
+    )
+    returned = [c for c in result.contents if c is not None]
+    return StrategyResult(
+        key=KEY,
+        name=NAME,
+        how=how,
+        available=True,
+        unavailable=None,
+        parameters={**options, "keep_roles": list(options["keep_roles"])},
+        messages=messages,
+        budget_chars=result.budget_chars,
+        output_chars=result.output_chars,
+        output_messages=len(returned),
+        cut_messages=result.count(PART),
+        tokens_estimate=estimated_tokens(returned),
+        budget_met=result.budget_met,
+        replaced_messages=0,
+    )
+
+
+def apply_dict(
+    data: Mapping[str, Any], params: Mapping[str, Any] | None = None
+) -> AnchorKeepResult:
+    """:func:`apply` on a request as JSON (validated; raises :class:`compactor.InvalidRequest`)."""
+    return apply(validate(dict(data)), None, params)
+
+
+# --- the rule ----------------------------------------------------------------------------------
+
+
+def _options(request: Request, params: Mapping[str, Any] | None) -> dict[str, Any]:
+    given = dict(params or {})
+    unknown = set(given) - set(PARAMETERS) - {"keep_last_n", "keep_roles"}
+    if unknown:
+        raise ValueError(f"{KEY} has no parameter {sorted(unknown)}; it takes {_known()}")
+    options = {
+        "keep_last_n": int(given.get("keep_last_n", request.params.keep_last_n)),
+        "keep_roles": tuple(given.get("keep_roles", request.params.keep_roles)),
+        "unit_chars": int(given.get("unit_chars", PARAMETERS["unit_chars"])),
+        "fill_recent": bool(given.get("fill_recent", PARAMETERS["fill_recent"])),
+    }
+    if options["unit_chars"] < 1 or options["keep_last_n"] < 0:
+        raise ValueError(f"{KEY}: unit_chars is at least 1 and keep_last_n at least 0")
+    return options
+
+
+def _known() -> str:
+    return ", ".join([*PARAMETERS, "keep_last_n", "keep_roles"])
+
+
+def _protected_because(message: Any, n: int, options: Mapping[str, Any]) -> tuple[str, ...]:
+    reasons = []
+    if message.pin:
+        reasons.append("pin")
+    if message.role in options["keep_roles"]:
+        reasons.append("role")
+    if message.index >= n - options["keep_last_n"]:
+        reasons.append("recent")
+    return tuple(reasons)
+
+
+@dataclass(frozen=True)
+class _Unit:
+    index: int  # the message
+    start: int
+    end: int
+    terms: frozenset[str]
+
+
+def _pieces(
+    contents: Sequence[str], because: Sequence[tuple[str, ...]], unit_chars: int
+) -> list[_Unit]:
+    """The units of the unprotected messages, message by message, in order."""
+    out = []
+    for i, text in enumerate(contents):
+        if because[i]:
+            continue
+        terms = salient_terms(text)
+        k = 0
+        for start, end in units(text, unit_chars):
+            inside = []
+            while k < len(terms) and terms[k][0] < end:
+                if terms[k][1] <= end:
+                    inside.append(terms[k][2])
+                k += 1
+            out.append(_Unit(i, start, end, frozenset(inside)))
+    return out
+
+
+def _weights(contents: Sequence[str]) -> dict[str, float]:
+    """A term's weight: 1 + log of the number of messages that mention it (a term the history
+    keeps coming back to is likelier to be needed again)."""
+    mentions: dict[str, int] = {}
+    for text in contents:
+        for term in {t for _, _, t in salient_terms(text)}:
+            mentions[term] = mentions.get(term, 0) + 1
+    return {t: 1.0 + math.log(c) for t, c in mentions.items()}
+
+
+def _choose_by_terms(
+    contents: Sequence[str],
+    because: Sequence[tuple[str, ...]],
+    pieces: list[_Unit],
+    left: int,
+    chosen: dict[int, set[Span]],
+    new_terms: list[int],
+) -> int:
+    """Greedy by new weight per character (lazy: a unit's gain only falls as terms are kept);
+    returns the characters left."""
+    weight = _weights(contents)
+    covered = {
+        t for i, text in enumerate(contents) if because[i] for _, _, t in salient_terms(text)
+    }
+
+    def gain(unit: _Unit) -> float:
+        return sum(weight[t] for t in unit.terms - covered)
+
+    # Ties: the later unit first (recent context is likelier to matter), then the shorter.
+    heap = [(-gain(u) / (u.end - u.start), -k, k) for k, u in enumerate(pieces) if u.terms]
+    heapq.heapify(heap)
+    while heap and left > 0:
+        ratio, order, k = heapq.heappop(heap)
+        unit = pieces[k]
+        size = unit.end - unit.start
+        if size > left:
+            continue
+        now = gain(unit)
+        if now <= 0:
+            continue
+        if -now / size > ratio + 1e-12:  # stale: put it back with its current value
+            heapq.heappush(heap, (-now / size, order, k))
+            continue
+        chosen.setdefault(unit.index, set()).add((unit.start, unit.end))
+        new_terms[unit.index] += len(unit.terms - covered)
+        covered |= unit.terms
+        left -= size
+    return left
+
+
+def _fill_recent(pieces: list[_Unit], left: int, chosen: dict[int, set[Span]], filled: set[int]):
+    """Spend what is left on the units not chosen yet, newest message first, each message's
+    units from its start (a unit that does not fit is passed over)."""
+    by_message: dict[int, list[_Unit]] = {}
+    for unit in pieces:
+        by_message.setdefault(unit.index, []).append(unit)
+    for index in sorted(by_message, reverse=True):
+        for unit in by_message[index]:
+            span = (unit.start, unit.end)
+            size = unit.end - unit.start
+            if size <= left and span not in chosen.get(index, ()):
+                chosen.setdefault(index, set()).add(span)
+                filled.add(index)
+                left -= size
+
+
+def _merged(spans: Sequence[Span] | set[Span]) -> tuple[Span, ...]:
+    """Spans sorted, adjacent ones joined (so an occurrence across two units is in one span)."""
+    out: list[list[int]] = []
+    for start, end in sorted(spans):
+        if out and out[-1][1] == start:
+            out[-1][1] = end
+        else:
+            out.append([start, end])
+    return tuple((s, e) for s, e in out)
+
+
+def _reason(protected: list[str], kept: str, new_terms: int, filled: bool, over: bool) -> str:
+    if protected:
+        return "protected, kept whole: " + "; ".join(protected)
+    if over:
+        return "removed: the protected messages alone exceed the budget"
+    parts = []
+    if new_terms:
+        parts.append(f"holds {new_terms} salient term{'s' * (new_terms != 1)} kept nowhere else")
+    if filled:
+        parts.append("recent context within the budget")
+    if kept == GONE:
+        return "removed: nothing in it was worth its characters within the budget"
+    return f"{'kept whole' if kept == WHOLE else 'cut to its spans'}: " + " and ".join(parts)

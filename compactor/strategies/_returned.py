@@ -1,0 +1,165 @@
+"""What a strategy returned of a history: each input message verbatim, cut, replaced or removed,
+the messages it returns (role, content, id) and its totals in characters and estimated tokens."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from compactor.text import CHARS_PER_TOKEN
+
+# How a strategy returned a message (``StrategyMessage.kept``).
+VERBATIM = "verbatim"
+CUT = "cut"  # a prefix of the message
+#: Its content substituted, whole or in part (a cleared tool result, a masked observation, a
+#: tool call whose input was cleared); ``chars`` counts what it returns, placeholder included.
+REPLACED = "replaced"
+REMOVED = "removed"
+KEPT = (VERBATIM, CUT, REPLACED, REMOVED)
+
+#: ``(start, end)`` code-point offsets into an input message's content.
+Span = tuple[int, int]
+
+
+@dataclass(frozen=True)
+class StrategyMessage:
+    index: int
+    role: str
+    original_chars: int
+    kept: str  # "verbatim", "cut", "replaced" or "removed"
+    chars: int  # characters returned (0 when removed)
+    content: str | None = None  # the content returned; None when removed
+    id: str | None = None  # the input message's id
+    #: The spans of the input content returned verbatim, ordered and disjoint, when they are
+    #: not what the fate says (a cut that keeps parts other than a prefix, as anchor-keep's;
+    #: a replaced message that keeps its text around a cleared call); None otherwise.
+    spans: tuple[Span, ...] | None = None
+
+    @property
+    def kept_spans(self) -> tuple[Span, ...]:
+        """The spans of the input returned verbatim: the whole message, a cut's prefix (or its
+        listed spans), a replaced message's listed spans (none: a placeholder holds no input),
+        nothing for a removed message."""
+        if self.spans is not None:
+            return self.spans
+        if self.kept == VERBATIM:
+            return ((0, self.original_chars),)
+        if self.kept == CUT:
+            return ((0, self.chars),)
+        return ()
+
+
+@dataclass(frozen=True)
+class StrategyResult:
+    key: str  # the registry name: "memory-compact", "keep-last", "drop-oldest", ...
+    name: str
+    how: str  # how it was run, in words
+    available: bool
+    #: Why it could not run and how to fix that (LangChain not installed); None when it ran.
+    unavailable: str | None
+    parameters: Mapping[str, Any]  # what was passed to the strategy
+    messages: tuple[StrategyMessage, ...]  # one per input message; empty when unavailable
+    budget_chars: int
+    output_chars: int | None  # None when unavailable
+    output_messages: int | None
+    cut_messages: int | None
+    #: Estimated tokens of what it returns: ceil(characters / 4) per message, summed.
+    tokens_estimate: int | None
+    budget_met: bool | None
+    stats: Mapping[str, int] | None = field(default=None)  # the seeds/003 trim's stats block
+    replaced_messages: int | None = None
+
+    @property
+    def kept(self) -> tuple[int, ...]:
+        """Indices of the messages returned, whole, cut or replaced."""
+        return tuple(m.index for m in self.messages if m.kept != REMOVED)
+
+    def returned(self) -> list[dict[str, Any]]:
+        """The messages it returns, oldest first, as a request's messages (role, content and
+        the id when the input message had one): ready to export or to send."""
+        return [
+            {"role": m.role, "content": m.content} | ({} if m.id is None else {"id": m.id})
+            for m in self.messages
+            if m.kept != REMOVED
+        ]
+
+
+def estimated_tokens(contents: Sequence[str]) -> int:
+    """ceil(characters / 4) per message, summed (the seeds/003 trim's estimate)."""
+    return sum(-(-len(c) // CHARS_PER_TOKEN) for c in contents)
+
+
+def strategy_result(
+    key: str,
+    name: str,
+    how: str,
+    parameters: Mapping[str, Any],
+    roles: Sequence[str],
+    contents: Sequence[str],
+    returned: Mapping[int, str],
+    budget_chars: int,
+    *,
+    ids: Sequence[str | None] | None = None,
+    replaces: bool = False,
+    spans: Mapping[int, Sequence[Span]] | None = None,
+) -> StrategyResult:
+    """The result of a strategy that returned ``{index: content}``: each a prefix of its input,
+    or, when the strategy ``replaces`` content, any text (then the message is ``replaced``, and
+    ``spans[index]`` lists the input spans it still returns verbatim; none when not given)."""
+    ids = ids or [None] * len(contents)
+    spans = spans or {}
+    messages = []
+    for i, (role, content) in enumerate(zip(roles, contents, strict=True)):
+        if i not in returned:
+            messages.append(StrategyMessage(i, role, len(content), REMOVED, 0, None, ids[i]))
+            continue
+        out = returned[i]
+        if out == content:
+            kept = VERBATIM
+        elif content.startswith(out):
+            kept = CUT
+        elif replaces:
+            kept = REPLACED
+        else:
+            raise ValueError(f"{key} returned message {i} changed, not as a prefix of its input")
+        held = tuple(spans.get(i, ())) if kept == REPLACED else None
+        messages.append(StrategyMessage(i, role, len(content), kept, len(out), out, ids[i], held))
+    output_chars = sum(m.chars for m in messages)
+    return StrategyResult(
+        key=key,
+        name=name,
+        how=how,
+        available=True,
+        unavailable=None,
+        parameters=dict(parameters),
+        messages=tuple(messages),
+        budget_chars=budget_chars,
+        output_chars=output_chars,
+        output_messages=len(returned),
+        cut_messages=sum(m.kept == CUT for m in messages),
+        tokens_estimate=estimated_tokens(list(returned.values())),
+        budget_met=output_chars <= budget_chars,
+        replaced_messages=sum(m.kept == REPLACED for m in messages),
+    )
+
+
+def unavailable_result(
+    key: str, name: str, how: str, why: str, parameters: Mapping[str, Any], budget_chars: int
+) -> StrategyResult:
+    """The result of a strategy that could not run: ``why`` says how to fix that."""
+    return StrategyResult(
+        key,
+        name,
+        how,
+        False,
+        why,
+        dict(parameters),
+        (),
+        budget_chars,
+        None,
+        None,
+        None,
+        None,
+        None,
+    )

@@ -1,0 +1,381 @@
+"""A chosen setting, the thing that leaves the explorer for an agent: a strategy from the
+registry, its parameters, and one budget (characters, or tokens in an encoding); read from and
+written to ``compaction.toml``.
+
+A file, as :func:`setting_toml` writes it::
+
+    name = "support bot"
+    note = "chosen on the Corpus page"
+    strategy = "memory-compact"
+    budget_tokens = 2000
+    encoding = "o200k_base"
+
+    [params]
+    keep_last_n = 4
+
+>>> setting = Setting.from_dict({"strategy": "memory-compact", "budget_chars": 4000,
+...                              "params": {"keep_last_n": 4}})
+>>> setting.to_dict()
+{'strategy': 'memory-compact', 'budget_chars': 4000, 'params': {'keep_last_n': 4}}
+>>> Setting.from_dict(setting.to_dict()) == setting
+True
+
+Parameters are validated by the strategy's registry entry; a parameter set to its default of
+none is the same as one not given (TOML has no null), so it is left out. Every error is a
+:class:`SettingError` whose problems name the key (``params.keep_last_n``) and, for a file, the
+file and the line (``compaction.toml:7: params.keep_last_n: must be at least 0, not -1``).
+"""
+
+from __future__ import annotations
+
+import math
+import re
+import tomllib
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from types import MappingProxyType
+from typing import Any
+
+from compactor.contract import MEMORY_COMPACT, RANGES
+from compactor.errors import InvalidRequest, Problem, ProblemError, quoted
+from compactor.input import validate
+from compactor.strategies._registry import current_name
+from compactor.strategies._registry import get as get_strategy
+from compactor.strategies._registry import names as strategy_names
+from compactor.strategies._spec import StrategyParameterError
+from compactor.text import DEFAULT_ENCODING, ENCODINGS
+
+#: The file's name by convention (any name works).
+FILE_NAME = "compaction.toml"
+#: The keys of a setting, in the order a file lists them.
+KEYS = ("name", "note", "strategy", "budget_chars", "budget_tokens", "encoding", "params")
+DEFAULT_STRATEGY = MEMORY_COMPACT
+BUDGET_CHARS_RANGE: tuple[int, int] = tuple(int(v) for v in RANGES["budget_chars"])  # type: ignore[assignment]
+
+
+class SettingError(ProblemError):
+    """A setting that cannot be used; each problem names its key (and file and line)."""
+
+
+@dataclass(frozen=True)
+class Setting:
+    """A strategy, its parameters and exactly one budget: ``budget_chars``, or
+    ``budget_tokens`` counted in ``encoding`` (``o200k_base`` unless given)."""
+
+    strategy: str = DEFAULT_STRATEGY
+    params: Mapping[str, Any] = field(default_factory=dict)
+    budget_chars: int | None = None
+    budget_tokens: int | None = None
+    encoding: str | None = None
+    name: str | None = None
+    note: str | None = None
+    #: What the one who wrote it should know (a strategy named by its old name: it is read
+    #: under its new one); not part of the setting.
+    notes: tuple[str, ...] = field(default=(), compare=False, repr=False)
+
+    def __post_init__(self) -> None:
+        new = current_name(self.strategy)
+        if new != self.strategy:
+            said = f'strategy: "{self.strategy}" is the old name of "{new}" (read as "{new}"; '
+            object.__setattr__(self, "notes", (*self.notes, said + f'write strategy = "{new}")'))
+            object.__setattr__(self, "strategy", new)
+        problems = _problems({k: getattr(self, k) for k in KEYS})
+        if problems:
+            raise SettingError(problems)
+        given = {k: v for k, v in self.params.items() if v is not None}
+        params = get_strategy(self.strategy).validate(given)
+        frozen = {k: tuple(v) if isinstance(v, list) else v for k, v in params.items()}
+        object.__setattr__(self, "params", MappingProxyType({k: frozen[k] for k in given}))
+        if self.budget_tokens is not None and self.encoding is None:
+            object.__setattr__(self, "encoding", DEFAULT_ENCODING)
+
+    def __hash__(self) -> int:
+        return hash((self.strategy, tuple(sorted(self.params.items(), key=str)), self.budget))
+
+    @property
+    def budget(self) -> tuple[str, int]:
+        """``("chars", n)`` or ``("tokens", n)``."""
+        if self.budget_tokens is not None:
+            return ("tokens", self.budget_tokens)
+        return ("chars", self.budget_chars)  # type: ignore[return-value]
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Setting:
+        """The setting a dict (or a parsed ``compaction.toml``) states; :class:`SettingError`
+        names every unknown key and wrong value."""
+        if not isinstance(data, Mapping):
+            raise SettingError([Problem(f"must be a table of keys, not {quoted(data)}", path="$")])
+        problems = [
+            Problem(f"is not a key of a setting; the keys are {', '.join(KEYS)}", path=str(key))
+            for key in data
+            if key not in KEYS
+        ]
+        fields = {k: data[k] for k in KEYS if k in data}
+        problems += _problems(
+            {**{k: None for k in KEYS}, "strategy": DEFAULT_STRATEGY, "params": {}, **fields}
+        )
+        if problems:
+            raise SettingError(problems)
+        return cls(**fields)
+
+    def to_dict(self) -> dict[str, Any]:
+        """The setting as plain JSON-able data: only the keys it sets, in :data:`KEYS` order."""
+        out: dict[str, Any] = {}
+        for key in KEYS:
+            value = getattr(self, key)
+            if key == "params":
+                value = {k: list(v) if isinstance(v, tuple) else v for k, v in value.items()}
+                if value:
+                    out[key] = value
+            elif value is not None:
+                out[key] = value
+        return out
+
+
+def _problems(setting: Mapping[str, Any]) -> list[Problem]:
+    """Everything wrong with the fields of a setting (each key of :data:`KEYS` present)."""
+    problems = [
+        Problem(f"must be a text, not {quoted(setting[key])}", path=key)
+        for key in ("name", "note")
+        if setting[key] is not None and not isinstance(setting[key], str)
+    ]
+    strategy = current_name(setting["strategy"])
+    if strategy not in strategy_names():
+        known = ", ".join(strategy_names())
+        problems.append(
+            Problem(
+                f"is not a strategy ({quoted(strategy)}); the strategies are {known}",
+                path="strategy",
+            )
+        )
+    problems += _budget_problems(
+        setting["budget_chars"], setting["budget_tokens"], setting["encoding"]
+    )
+    if not isinstance(setting["params"], Mapping):
+        problems.append(Problem(f"must be a table, not {quoted(setting['params'])}", path="params"))
+    elif strategy in strategy_names():
+        problems += _param_problems(strategy, setting["params"])
+    return problems
+
+
+def _budget_problems(chars: Any, tokens: Any, encoding: Any) -> list[Problem]:
+    problems = []
+    if (chars is None) == (tokens is None):
+        problems.append(
+            Problem("give exactly one budget: budget_chars or budget_tokens", path="budget_chars")
+        )
+    low, high = BUDGET_CHARS_RANGE
+    if chars is not None and (not _whole(chars) or not low <= chars <= high):
+        problems.append(
+            Problem(
+                f"must be a whole number from {low:,} to {high:,}, not {quoted(chars)}",
+                path="budget_chars",
+            )
+        )
+    if tokens is not None and (not _whole(tokens) or tokens < 1):
+        problems.append(
+            Problem(
+                f"must be a whole number of at least 1, not {quoted(tokens)}", path="budget_tokens"
+            )
+        )
+    if encoding is not None and tokens is None:
+        problems.append(Problem("applies only to budget_tokens", path="encoding"))
+    elif encoding is not None and encoding not in ENCODINGS:
+        problems.append(
+            Problem(
+                f"must be one of {', '.join(ENCODINGS)}, not {quoted(encoding)}", path="encoding"
+            )
+        )
+    return problems
+
+
+def _param_problems(strategy: str, params: Mapping[str, Any]) -> list[Problem]:
+    """The registry's checks, and for memory-compact the contract's own ranges and roles."""
+    given = {k: v for k, v in params.items() if v is not None}
+    try:
+        get_strategy(strategy).validate(given)
+    except StrategyParameterError as error:
+        return [
+            Problem(p.message, path="params." + (p.path or "").partition(".")[2])
+            for p in error.problems
+        ]
+    if strategy != DEFAULT_STRATEGY or not given:
+        return []
+    try:  # the request's own schema holds the ranges (keep_last_n at most 50, known roles)
+        validate({"messages": [{"role": "user", "content": "x"}] * 2, "budget_chars": 100, **given})
+    except InvalidRequest as error:
+        return [Problem(p.message, path=f"params.{p.path}") for p in error.problems]
+    return []
+
+
+def _whole(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def load_setting(path: str | Path) -> Setting:
+    """The setting in the TOML file at ``path``.
+
+    Args:
+        path: a ``compaction.toml`` (the explorer's "Download setting" writes one).
+
+    Returns:
+        The :class:`Setting`: its strategy, its budget (characters or tokens) and its
+        parameters, checked against the strategy's own.
+
+    Raises:
+        SettingError: the file cannot be read or holds a bad value; each problem names the
+            file, the key and its line (``compaction.toml:7: params.keep_last_n: ...``).
+
+    Example:
+        >>> import pathlib, tempfile
+        >>> from compactor import load_setting
+        >>> path = pathlib.Path(tempfile.mkdtemp()) / "compaction.toml"
+        >>> _ = path.write_text('strategy = "keep-last"\\nbudget_chars = 8000\\n')
+        >>> load_setting(path).budget_chars
+        8000
+    """
+    name = str(path)
+    try:
+        text = Path(path).read_bytes().decode("utf-8")
+    except OSError as error:
+        raise SettingError(
+            [Problem(f"cannot read the file ({error.strerror})", path=name)]
+        ) from None
+    except UnicodeDecodeError as error:
+        raise SettingError(
+            [Problem(f"is not UTF-8 text (byte {error.start + 1})", path=name)]
+        ) from None
+    return setting_from_toml(text, name)
+
+
+_AT = re.compile(r"\s*\(at line (\d+), column (\d+)\)$|\s*\(at end of document\)$")
+
+
+def setting_from_toml(text: str, name: str = FILE_NAME) -> Setting:
+    """The setting in TOML ``text``; problems are located in the file ``name``."""
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as error:
+        message = str(error)
+        at = _AT.search(message)
+        where = name if at is None or at.group(1) is None else f"{name}:{at[1]}:{at[2]}"
+        reason = message[: at.start()] if at else message
+        raise SettingError([Problem(f"is not TOML: {reason}", path=where)]) from None
+    try:
+        setting = Setting.from_dict(data)
+    except SettingError as error:
+        lines = _key_lines(text)
+        problems = []
+        for p in error.problems:
+            key = p.path or "$"
+            line = lines.get(key) or lines.get(key.split(".")[0])
+            where = f"{name}:{line}" if line else name
+            problems.append(Problem(p.message, path=f"{where}: {key}"))
+        raise SettingError(problems) from None
+    if setting.notes:  # each note starts with its key: say where in the file it is
+        lines = _key_lines(text)
+        located = []
+        for note in setting.notes:
+            line = lines.get(note.split(":", 1)[0])
+            located.append(f"{name}:{line}: {note}" if line else f"{name}: {note}")
+        object.__setattr__(setting, "notes", tuple(located))
+    return setting
+
+
+_HEADER = re.compile(r"\s*\[\s*([A-Za-z0-9_.\"' -]+?)\s*\]\s*(#.*)?$")
+_ASSIGN = re.compile(
+    r"\s*((?:[A-Za-z0-9_-]+|\"[^\"]*\"|'[^']*')(?:\s*\.\s*(?:[A-Za-z0-9_-]+|\"[^\"]*\"|'[^']*'))*)\s*="
+)
+
+
+def _key_lines(text: str) -> dict[str, int]:
+    """The line of each key ``table.key`` in ``text``, as far as a line scan can tell (a key
+    inside a multi-line string is skipped): enough to point at a wrong value."""
+    lines: dict[str, int] = {}
+    table = ""
+    in_string: str | None = None
+    for number, line in enumerate(text.splitlines(), 1):
+        if in_string:
+            if line.count(in_string) % 2:
+                in_string = None
+            continue
+        header = _HEADER.match(line)
+        if header:
+            table = _dotted(header[1])
+            lines.setdefault(table, number)
+            continue
+        assign = _ASSIGN.match(line)
+        if assign:
+            key = _dotted(assign[1])
+            lines.setdefault(f"{table}.{key}" if table else key, number)
+        for quote in ('"""', "'''"):
+            if line.count(quote) % 2:
+                in_string = quote
+    return lines
+
+
+def _dotted(key: str) -> str:
+    parts = re.findall(r"\"([^\"]*)\"|'([^']*)'|([A-Za-z0-9_-]+)", key)
+    return ".".join(next(p for p in part if p) if any(part) else "" for part in parts)
+
+
+def setting_toml(setting: Setting) -> str:
+    """``setting`` as the text of a ``compaction.toml`` that :func:`load_setting` reads back
+    to an equal setting."""
+    data = setting.to_dict()
+    params = data.pop("params", {})
+    lines = [f"{_key(k)} = {_value(v)}" for k, v in data.items()]
+    if params:
+        lines += ["", "[params]"] + [f"{_key(k)} = {_value(v)}" for k, v in params.items()]
+    return "\n".join(lines) + "\n"
+
+
+_BARE = re.compile(r"[A-Za-z0-9_-]+")
+_ESCAPES = {
+    '"': '\\"',
+    "\\": "\\\\",
+    "\n": "\\n",
+    "\t": "\\t",
+    "\r": "\\r",
+    "\b": "\\b",
+    "\f": "\\f",
+}
+
+
+def _key(key: str) -> str:
+    return key if _BARE.fullmatch(key) else _string(key)
+
+
+def _string(text: str) -> str:
+    out = ['"']
+    for ch in text:
+        code = ord(ch)
+        if ch in _ESCAPES:
+            out.append(_ESCAPES[ch])
+        elif code < 0x20 or code == 0x7F:
+            out.append(f"\\u{code:04X}")
+        elif 0xD800 <= code <= 0xDFFF:
+            raise SettingError([Problem("holds a lone surrogate, which TOML cannot write", "$")])
+        else:
+            out.append(ch)
+    out.append('"')
+    return "".join(out)
+
+
+def _value(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int):
+        return str(value)
+    if isinstance(value, float):
+        if math.isnan(value):
+            return "nan"
+        if math.isinf(value):
+            return "inf" if value > 0 else "-inf"
+        return repr(value)
+    if isinstance(value, str):
+        return _string(value)
+    if isinstance(value, list | tuple):
+        return "[" + ", ".join(_value(v) for v in value) + "]"
+    raise SettingError([Problem(f"cannot be written to TOML: {quoted(value)}", path="$")])
