@@ -47,6 +47,43 @@ LIMITS = MappingProxyType(
     }
 )
 
+# The two limit modes. "contract" is the catalog's schema exactly (what ``POST
+# /v1/memory-compact``, ``compact`` on the command line and ``compactor.compact`` check by
+# default). "agent" runs the same four stages on whole agent sessions: it lifts exactly the checks
+# in AGENT_LIFTED and nothing else (every other bound, type and default is the contract's).
+CONTRACT_LIMITS = "contract"
+AGENT_LIMITS = "agent"
+LIMIT_MODES: tuple[str, ...] = (CONTRACT_LIMITS, AGENT_LIMITS)
+#: The largest budget the agent mode accepts (500,000 tokens at about 4 characters a token).
+AGENT_MAX_BUDGET_CHARS = 2_000_000
+
+
+def _agent_schema(schema: Mapping[str, Any]) -> dict[str, Any]:
+    out = json.loads(json.dumps(schema))
+    props = out["properties"]
+    del props["messages"]["maxItems"]
+    del props["messages"]["items"]["properties"]["content"]["maxLength"]
+    props["budget_chars"]["maximum"] = AGENT_MAX_BUDGET_CHARS
+    return out
+
+
+#: The input schema of the agent mode: the contract's with AGENT_LIFTED lifted.
+AGENT_INPUT_SCHEMA: Mapping[str, Any] = _agent_schema(INPUT_SCHEMA)
+#: The checks the agent mode lifts, in words (the docs and ``--help`` quote them).
+AGENT_LIFTED: tuple[str, ...] = (
+    f"at most {LIMITS['max_messages']} messages (any number from {LIMITS['min_messages']})",
+    f"at most {LIMITS['max_content_chars']:,} characters a content (any length)",
+    f"a budget of at most {int(RANGES['budget_chars'][1]):,} characters "
+    f"(at most {AGENT_MAX_BUDGET_CHARS:,})",
+)
+
+
+def budget_range(limits: str = CONTRACT_LIMITS) -> tuple[int, int]:
+    """The budgets a mode accepts, ``(low, high)``: ``budget_range("agent")[1] == 2_000_000``."""
+    low, high = RANGES["budget_chars"]
+    return int(low), AGENT_MAX_BUDGET_CHARS if limits == AGENT_LIMITS else int(high)
+
+
 #: The algorithm's name, as the catalog names it: the name every layer gives the contract's
 #: engine among the strategies (the registry, settings, rows, replays, the command line).
 MEMORY_COMPACT = "memory-compact"

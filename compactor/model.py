@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from compactor.contract import DEFAULTS
+from compactor.contract import CONTRACT_LIMITS, DEFAULTS
 
 
 @dataclass(frozen=True)
@@ -50,10 +50,16 @@ class Params:
 
 @dataclass(frozen=True)
 class Request:
-    """A valid request: the history, oldest first, and the parameters."""
+    """A valid request: the history, oldest first, and the parameters.
+
+    ``limits`` names the mode it was validated in (:data:`~compactor.contract.LIMIT_MODES`):
+    ``"contract"``, the catalog's schema, or ``"agent"``, a whole agent session. The analyses
+    read it for the budgets they may range over; the four stages do not read it.
+    """
 
     messages: tuple[Message, ...]
     params: Params
+    limits: str = CONTRACT_LIMITS
     contents: tuple[str, ...] = field(init=False, repr=False, compare=False)
     roles: tuple[str, ...] = field(init=False, repr=False, compare=False)
 

@@ -330,7 +330,7 @@ def _rejoined(result: CompactionResult, fix: PairFix, call: int, answer: int) ->
     """Whether the request with ``fix`` made returns both halves, the call's line whole."""
     request = result.request
     messages = tuple(replace(m, pin=True) if m.index in fix.pins else m for m in request.messages)
-    changed = Request(messages, replace(request.params, **fix.params))
+    changed = Request(messages, replace(request.params, **fix.params), request.limits)
     out = outputs(changed, result.analysis)
     return (
         out[call] is not None

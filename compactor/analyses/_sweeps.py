@@ -85,8 +85,10 @@ class BudgetSweep:
 
 
 def budget_sweep(result: CompactionResult) -> BudgetSweep:
-    """Survival budget of every message and the output as a step function of ``budget_chars``."""
-    low, high = BUDGET_RANGE
+    """Survival budget of every message and the output as a step function of ``budget_chars``,
+    over the budgets the request's mode accepts (up to 400,000 in the contract's, 2,000,000 in
+    the agent mode's)."""
+    low, high = budget_range = contract.budget_range(result.request.limits)
     order = result.dropping.order
     traces = result.messages
     sizes = np.array([kept_chars(traces[i]) for i in order], dtype=np.int64)
@@ -122,7 +124,7 @@ def budget_sweep(result: CompactionResult) -> BudgetSweep:
         BudgetStep(start, end, int(totals[dropped]), kept_always - dropped, dropped, met)
         for (start, dropped, met), end in zip(changes, ends, strict=True)
     )
-    return BudgetSweep(result.request.params.budget_chars, BUDGET_RANGE, tuple(survival), steps)
+    return BudgetSweep(result.request.params.budget_chars, budget_range, tuple(survival), steps)
 
 
 def survival_budgets(result: CompactionResult) -> tuple[Survival, ...]:

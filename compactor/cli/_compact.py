@@ -16,7 +16,7 @@ from compactor.cli._io import (
 from compactor.cli._params import add_parameter_arguments, overrides, with_token_budget
 from compactor.cli._records import add_fix_arguments, add_source_arguments, read_input
 from compactor.cli._reports import write_lines
-from compactor.contract import LIMITS
+from compactor.contract import AGENT_LIFTED, AGENT_LIMITS, CONTRACT_LIMITS, LIMITS
 from compactor.engine import compact
 from compactor.formats import FORMATS, TARGETS, WRITABLE, export, resolve
 
@@ -45,7 +45,8 @@ standard error (--keep-orphans keeps them as text instead); nothing else is chan
 Exit 0 on success; 2 when the input is not JSON, not a conversation, breaks the schema (every
 problem on standard error, nothing on standard output), or needs a fix not chosen (a request
 holds at most {LIMITS["max_messages"]} messages: --keep-last [M], --keep-first N, --range A:B,
---cut-long; the report names what they left out)."""
+--cut-long; the report names what they left out). --agent takes a whole agent session instead:
+the same four stages and response, with only these checks lifted: {"; ".join(AGENT_LIFTED)}."""
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -70,6 +71,12 @@ def register(sub: argparse._SubParsersAction) -> None:
         help="keep a call without its result (or a result without its call) as plain text "
         "instead of dropping it",
     )
+    parser.add_argument(
+        "--agent",
+        action="store_true",
+        help="the agent mode: a whole session, any number of messages and contents of any "
+        "length, a budget up to 2,000,000 characters; no window or cut needed",
+    )
     add_source_arguments(parser)
     add_fix_arguments(parser)
     add_indent_argument(parser)
@@ -78,14 +85,14 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 @reports_bad_input
 def run(args: argparse.Namespace) -> int:
-    found = read_input(args, overrides(args))
+    found = read_input(args, overrides(args), limits=not args.agent)
     request = with_token_budget(args, found.request)
     conversion = found.conversion
     try:
         target = resolve(args.emit, conversion.format if conversion else "request")
     except ValueError as error:
         return fail([str(error)])
-    response = compact(request)
+    response = compact(request, limits=AGENT_LIMITS if args.agent else CONTRACT_LIMITS)
     empty = {call for _, call in conversion.removed_results} if conversion else set()
     exported = export(
         response, request, target, keep_orphans=args.keep_orphans, empty_results=empty

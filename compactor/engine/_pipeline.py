@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from compactor.contract import CONTRACT_LIMITS
 from compactor.engine import _stages as stages
 from compactor.engine._response import build_response
 from compactor.engine._result import (
@@ -130,7 +131,7 @@ def run(request: Request, *, analysis: TextAnalysis | None = None) -> Compaction
     )
 
 
-def compact(request: dict[str, Any]) -> dict[str, Any]:
+def compact(request: dict[str, Any], *, limits: str = CONTRACT_LIMITS) -> dict[str, Any]:
     """Compact a conversation to a character budget, and account for every character.
 
     Four stages run in order: pin (protect), dedupe (drop later near-duplicates), trim (cut long
@@ -142,6 +143,10 @@ def compact(request: dict[str, Any]) -> dict[str, Any]:
             ``role`` and ``content``, optional ``id`` and ``pin``), ``budget_chars`` and
             optional ``keep_last_n``, ``keep_roles``, ``duplicate_threshold``,
             ``max_message_chars``.
+        limits: ``"contract"`` (the default) validates the catalog's schema exactly;
+            ``"agent"`` takes a whole agent session (any number of messages, contents of any
+            length, a budget up to 2,000,000 characters) and runs the same four stages with the
+            same response. On a request both accept, both answer the same.
 
     Returns:
         The contract's JSON response as a dict: each message's fate, the stages' reports, the
@@ -163,4 +168,4 @@ def compact(request: dict[str, Any]) -> dict[str, Any]:
     >>> out["budget"]["budget_met"], out["loss"]["truncated_chars"]
     (True, 221)
     """
-    return build_response(run(validate(request)))
+    return build_response(run(validate(request, limits=limits)))

@@ -84,7 +84,7 @@ class ConversationOutcomes:
         (whatever its budget) meets it, NEVER when at none: one run of the past."""
         if self.past is None or self.needs is None:
             return None
-        result = run(Request(self.past.messages, params), analysis=self.analysis)
+        result = run(Request(self.past.messages, params, self.past.limits), analysis=self.analysis)
         sweep = budget_sweep(result)
         from_budget = np.array(
             [

@@ -267,7 +267,9 @@ class _Swept:
             duplicate_threshold=setting["duplicate_threshold"],
             max_message_chars=setting["max_message_chars"],
         )
-        result = run(Request(found.base.messages, params), analysis=found.analysis)
+        result = run(
+            Request(found.base.messages, params, found.base.limits), analysis=found.analysis
+        )
         sweep = budget_sweep(result)
         report = anchor_report(result, anchors=found.anchors, sweep=sweep)
         anchor_from = [a.survives_from_budget for a in report.anchors]

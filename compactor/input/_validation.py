@@ -9,7 +9,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from compactor.contract import INPUT_SCHEMA
+from compactor.contract import (
+    AGENT_INPUT_SCHEMA,
+    AGENT_LIMITS,
+    CONTRACT_LIMITS,
+    INPUT_SCHEMA,
+    LIMIT_MODES,
+)
 from compactor.errors import InvalidRequest, Problem
 from compactor.input._schema_check import (
     Report,
@@ -24,6 +30,7 @@ from compactor.input._schema_check import (
 from compactor.model import Message, Params, Request
 
 __all__ = [
+    "AGENT_SCHEMA",
     "COMPACT_SCHEMA",
     "Report",
     "Schema",
@@ -38,22 +45,34 @@ __all__ = [
 ]
 
 COMPACT_SCHEMA = Schema(INPUT_SCHEMA)
+AGENT_SCHEMA = Schema(AGENT_INPUT_SCHEMA)
+_SCHEMAS = {CONTRACT_LIMITS: COMPACT_SCHEMA, AGENT_LIMITS: AGENT_SCHEMA}
 
 
-def errors_of(request: Any) -> list[Problem]:
+def _schema(limits: str) -> Schema:
+    if limits not in _SCHEMAS:
+        raise ValueError(f"limits must be one of {', '.join(LIMIT_MODES)}, not {limits!r}")
+    return _SCHEMAS[limits]
+
+
+def errors_of(request: Any, *, limits: str = CONTRACT_LIMITS) -> list[Problem]:
     """Every violation of the input schema in ``request``, sorted by path; empty if valid.
 
     At most :data:`~compactor.errors.MAX_PROBLEMS` are listed; when there are more, a last
-    problem (at ``$``) says how many.
+    problem (at ``$``) says how many. ``limits="agent"`` checks the agent mode's schema.
     """
-    return schema_problems(COMPACT_SCHEMA, request)
+    return schema_problems(_schema(limits), request)
 
 
-def validate(request: Any) -> Request:
+def validate(request: Any, *, limits: str = CONTRACT_LIMITS) -> Request:
     """The typed request for a valid ``request``.
 
     Args:
         request: a memory-compact request as JSON data (a dict).
+        limits: ``"contract"`` (the default) checks the catalog's schema exactly; ``"agent"``
+            takes a whole agent session: any number of messages, contents of any length and a
+            budget up to 2,000,000 characters (:data:`~compactor.contract.AGENT_LIFTED`); every
+            other check is the contract's.
 
     Returns:
         The typed :class:`~compactor.model.Request`: its messages and parameters, with the
@@ -70,7 +89,7 @@ def validate(request: Any) -> Request:
         >>> request.params.keep_last_n, len(request.messages)
         (5, 2)
     """
-    errors = errors_of(request)
+    errors = errors_of(request, limits=limits)
     if errors:
         raise InvalidRequest(errors)
     messages = tuple(
@@ -83,4 +102,4 @@ def validate(request: Any) -> Request:
             given[name] = int(given[name])  # JSON Schema lets 400.0 be the integer 400
     if "keep_roles" in given:
         given["keep_roles"] = tuple(given["keep_roles"])
-    return Request(messages, Params(**given))
+    return Request(messages, Params(**given), limits)

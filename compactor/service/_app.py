@@ -25,7 +25,7 @@ from fastapi import FastAPI, Request
 from fastapi.responses import RedirectResponse, Response
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from compactor.contract import REQUEST_EXAMPLE
+from compactor.contract import AGENT_LIFTED, AGENT_LIMITS, REQUEST_EXAMPLE
 from compactor.engine import compact
 from compactor.errors import Problem
 from compactor.service import _docs as docs
@@ -58,7 +58,12 @@ PROCESSES_ENV = "COMPACTOR_COMPUTE_PROCESSES"
 #: ones cost a few milliseconds at most and run on the event loop, which is cheaper for them.
 OFFLOAD_BYTES = 64 * 1024
 
+#: The default limit on a body at the agent endpoint: 64 MiB (a whole agent session).
+DEFAULT_MAX_AGENT_BODY_BYTES = 64 * 1024 * 1024
+
 COMPACT_PATH = "/v1/memory-compact"
+#: The same four stages in the agent mode (``limits="agent"``): whole sessions.
+AGENT_COMPACT_PATH = "/v1/memory-compact/agent"
 TRIM_PATH = "/v1/context/trim"
 HEALTH_PATH = "/healthz"
 
@@ -68,6 +73,7 @@ def create_app(
     compute_processes: int = 0,
     offload_bytes: int = OFFLOAD_BYTES,
     max_provider_calls: int | None = None,
+    max_agent_body_bytes: int = DEFAULT_MAX_AGENT_BODY_BYTES,
 ) -> FastAPI:
     """The service as an ASGI application; bodies over ``max_body_bytes`` get 413.
 
@@ -75,9 +81,15 @@ def create_app(
     ``offload_bytes`` are handled in those processes; with none, everything runs in place.
     At most ``max_provider_calls`` LLM compact requests wait on a provider at once (default:
     ``COMPACTOR_MAX_PROVIDER_CALLS``, else 256); more get 503 with ``Retry-After``.
+    ``POST /v1/memory-compact/agent`` (the agent mode) has its own limit,
+    ``max_agent_body_bytes``.
     """
-    if max_body_bytes < 1:
-        raise ValueError(f"max_body_bytes must be at least 1, not {max_body_bytes}")
+    for name, value in (
+        ("max_body_bytes", max_body_bytes),
+        ("max_agent_body_bytes", max_agent_body_bytes),
+    ):
+        if value < 1:
+            raise ValueError(f"{name} must be at least 1, not {value}")
     pool = ComputePool(compute_processes)
     app = FastAPI(
         title="memory-compact",
@@ -89,6 +101,9 @@ def create_app(
         redoc_url=None,
     )
     _add_engine_routes(app, _engine_call(pool, max_body_bytes, offload_bytes), max_body_bytes)
+    _add_agent_route(
+        app, _engine_call(pool, max_agent_body_bytes, offload_bytes), max_agent_body_bytes
+    )
     # POST /v1/context/compact, for the providers configured
     llm_routes.include(app, max_body_bytes, max_calls=max_provider_calls)
     _add_operation_routes(app)
@@ -185,6 +200,40 @@ def _add_engine_routes(app: FastAPI, engine_call: _EngineCall, max_body_bytes: i
     )
     async def context_trim(request: Request) -> Response:
         return await engine_call(request, trim_context)
+
+
+def compact_agent(request: Any) -> dict[str, Any]:
+    """:func:`~compactor.engine.compact` in the agent mode (a module function, so that a
+    compute process can run it)."""
+    return compact(request, limits=AGENT_LIMITS)
+
+
+def _add_agent_route(app: FastAPI, engine_call: _EngineCall, max_body_bytes: int) -> None:
+    """``POST /v1/memory-compact/agent``: the same engine and response on a whole session."""
+
+    @app.post(
+        AGENT_COMPACT_PATH,
+        summary="Compact a whole agent session (the agent mode)",
+        description=(
+            "The same four stages and the same response as `POST /v1/memory-compact`, with "
+            "exactly these checks of the contract lifted: "
+            + "; ".join(AGENT_LIFTED)
+            + ". Every other check is the contract's, and on a request both endpoints accept "
+            "both answer the same bytes. Its body limit is its own."
+        ),
+        operation_id="memoryCompactAgent",
+        tags=["memory-compact"],
+        response_class=Response,
+        responses=openapi.responses(
+            compact_agent,
+            REQUEST_EXAMPLE,
+            {"messages": [{"role": "user", "content": ""}]},
+            max_body_bytes,
+        ),
+        openapi_extra=openapi.request_body("MemoryCompactAgentRequest", REQUEST_EXAMPLE),
+    )
+    async def memory_compact_agent(request: Request) -> Response:
+        return await engine_call(request, compact_agent)
 
 
 def _add_operation_routes(app: FastAPI) -> None:

@@ -14,7 +14,7 @@ from typing import Any
 from fastapi import FastAPI
 from fastapi.openapi.utils import get_openapi
 
-from compactor.contract import INPUT_SCHEMA
+from compactor.contract import AGENT_INPUT_SCHEMA, INPUT_SCHEMA
 from compactor.errors import InvalidRequest, Problem
 from compactor.service._edge import (
     ERROR_SCHEMA,
@@ -37,7 +37,8 @@ exactly the engine's (`compactor.compact`), the same as the command line and the
 problem has a `message` and a JSON `path` into the request, or a `line` and `column` into the body.
 
 **Limits**: bodies must be JSON (`Content-Type: application/json`, UTF-8) of at most LIMIT
-bytes; larger bodies get 413 before they are read.
+bytes (at `/v1/memory-compact/agent`, the agent mode for whole sessions, its own limit);
+larger bodies get 413 before they are read.
 """
 
 
@@ -121,6 +122,7 @@ def document(app: FastAPI) -> dict[str, Any]:
         )
         schemas = openapi.setdefault("components", {}).setdefault("schemas", {})
         schemas["MemoryCompactRequest"] = copy.deepcopy(dict(INPUT_SCHEMA))
+        schemas["MemoryCompactAgentRequest"] = copy.deepcopy(dict(AGENT_INPUT_SCHEMA))
         schemas["TrimRequest"] = copy.deepcopy(TRIM_REQUEST_SCHEMA)
         schemas["Error"] = copy.deepcopy(ERROR_SCHEMA)
         app.openapi_schema = openapi
