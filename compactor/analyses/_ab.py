@@ -69,7 +69,7 @@ def compare_params(
     """
     sides = []
     for params in (a, b):
-        checked = validate({**request.to_dict(), **params.to_dict()})
+        checked = validate({**request.to_dict(), **params.to_dict()}, limits=request.limits)
         sides.append(run(checked, analysis=analysis))
         analysis = sides[-1].analysis
     return compare_results(*sides)

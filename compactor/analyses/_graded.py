@@ -4,10 +4,13 @@ conversation needed afterwards.
 
 For compaction k with boundary b (:class:`~compactor.formats._types.RecordedCompaction`):
 
-- the *history* is messages 0..b-1: every strategy of the lineup
-  (:func:`~compactor.strategies.compare_strategies`) compacts it as a request with the
-  conversation's parameters and ``budget_chars`` = the summary's characters (within the schema's
-  100..400,000), so each is held to the size the tool chose;
+- the *history* is what the tool had in front of it, whole: for the first compaction messages
+  0..b-1; for a later one the previous compaction's summary (as the user message the tool put
+  in place of the older history) and the messages from the previous boundary to b-1. Every
+  strategy of the lineup (:func:`~compactor.strategies.compare_strategies`) compacts it as a
+  request of the agent mode (no window, no cut: any number of messages, contents of any length)
+  with the conversation's parameters and ``budget_chars`` = the summary's characters (within
+  the agent mode's 100..2,000,000), so each is held to the size the tool chose;
 - the *future* is the messages from b up to the next recorded compaction (or the end): the span
   in which the summary stood in for the history. Its needs (SPEC part D) with a source in the
   history are judged: for a strategy by :func:`~compactor.analyses.outcomes.judge_lengths` (a
@@ -16,10 +19,10 @@ For compaction k with boundary b (:class:`~compactor.formats._types.RecordedComp
 - *anchors kept*: the history's anchors (SPEC part C) kept by a strategy (one occurrence kept),
   or, for the summary, whose text occurs in it.
 
-The history is the recorded conversation as it was, for the tool and the strategies alike,
-though a tool compacting for the second time had its own earlier summary in place of the
-older messages. A compaction with fewer than two messages before it, or whose log holds no
-summary, gets its problems and no figure.
+The history is the recorded conversation as the tool had it, for the tool and the strategies
+alike. Messages are counted as the importer makes them: an assistant turn with its tool calls is
+one message, each tool result one. A compaction with fewer than two messages before it, or
+whose log holds no summary, gets its problems and no figure.
 """
 
 from __future__ import annotations
@@ -32,7 +35,7 @@ import numpy as np
 
 from compactor.analyses.anchors._finder import find_anchor_columns
 from compactor.analyses.outcomes import NeededRecall, find_needs, judge_lengths, judge_text
-from compactor.contract import RANGES
+from compactor.contract import AGENT_LIMITS, budget_range
 from compactor.errors import InvalidRequest, Problem
 from compactor.formats import RecordedCompaction
 from compactor.input import validate
@@ -77,7 +80,7 @@ class GradedCompaction:
 
     number: int  # its place among the recorded compactions, from 0
     compaction: RecordedCompaction
-    past_messages: int
+    past_messages: int  # the history's messages (the previous summary counted as one)
     future_messages: int
     budget_chars: int  # the summary's characters, within the schema's range
     anchors: int  # anchors of the history
@@ -128,8 +131,9 @@ class Graded:
 
 
 def summary_budget(summary: str) -> int:
-    """The budget a strategy is held to: the summary's characters, within the schema's range."""
-    low, high = RANGES["budget_chars"]
+    """The budget a strategy is held to: the summary's characters, within the agent mode's
+    range (100..2,000,000)."""
+    low, high = budget_range(AGENT_LIMITS)
     return int(min(high, max(low, len(summary))))
 
 
@@ -145,7 +149,17 @@ def grade(
     out = []
     for k, compaction in enumerate(compactions):
         end = compactions[k + 1].boundary if k + 1 < len(compactions) else n
-        out.append(grade_compaction(request, compaction, max(end, compaction.boundary), k, phrases))
+        previous = compactions[k - 1] if k else None
+        out.append(
+            grade_compaction(
+                request,
+                compaction,
+                max(end, compaction.boundary),
+                k,
+                phrases,
+                previous=previous,
+            )
+        )
     return Graded(tuple(out))
 
 
@@ -155,23 +169,34 @@ def grade_compaction(
     end: int,
     number: int = 0,
     watched: Iterable[str] = (),
+    *,
+    previous: RecordedCompaction | None = None,
 ) -> GradedCompaction:
-    """One compaction: the history ``0..boundary-1`` replaced by its summary or by each strategy
-    at the summary's size, judged on the needs of messages ``boundary..end-1``."""
+    """One compaction: its history (from the start, or from ``previous``'s summary and
+    boundary) replaced by its summary or by each strategy at the summary's size, judged on the
+    needs of messages ``boundary..end-1``."""
     b, summary = compaction.boundary, compaction.summary
     budget = summary_budget(summary)
-    head = (number, compaction, b, end - b, budget)
-    past, problems = _history(request, compaction)
+    start = min(previous.boundary, b) if previous is not None else 0
+    lead = (
+        [{"role": "user", "content": previous.summary}]
+        if previous is not None and previous.summary
+        else []
+    )
+    head = (number, compaction, len(lead) + b - start, end - b, budget)
+    past, problems = _history(request, compaction, start, lead)
     if past is None:
         return GradedCompaction(*head, 0, problems, ())
     phrases = tuple(watched)
-    needs = find_needs(request.contents[:end], request.roles[:end], phrases)
+    contents = (*past.contents, *request.contents[b:end])
+    roles = (*past.roles, *request.roles[b:end])
+    needs = find_needs(contents, roles, phrases)
     found = find_anchor_columns(past.contents, phrases)
     recorded = GradedRow(
         RECORDED,
         RECORDED_NAME,
         len(summary),
-        judge_text(needs, b, summary),
+        judge_text(needs, len(past.messages), summary),
         sum(a.text in summary for a in found.anchors),
     )
     rows = [recorded]
@@ -181,20 +206,23 @@ def grade_compaction(
 
 
 def _history(
-    request: Request, compaction: RecordedCompaction
+    request: Request, compaction: RecordedCompaction, start: int, lead: list[dict[str, Any]]
 ) -> tuple[Request | None, tuple[Problem, ...]]:
-    """The history before the compaction as a request at the summary's size, or why there is
-    none: no summary, or a history that is not a request (fewer than two messages, say)."""
+    """The history before the compaction (``lead``, then messages ``start..boundary-1``) as a
+    request of the agent mode at the summary's size, or why there is none: no summary, or a
+    history that is not a request (fewer than two messages, say)."""
     where = compaction.source or "$"
     if not compaction.summary:
         return None, (Problem("the log holds no summary text for this compaction", path=where),)
+    messages = request.messages[start : compaction.boundary]
     try:
         past = validate(
             {
-                "messages": [m.to_dict() for m in request.messages[: compaction.boundary]],
+                "messages": [*lead, *(m.to_dict() for m in messages)],
                 **request.params.to_dict(),
                 "budget_chars": summary_budget(compaction.summary),
-            }
+            },
+            limits=AGENT_LIMITS,
         )
     except InvalidRequest as error:
         said = "the history before it is not a request"

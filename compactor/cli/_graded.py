@@ -16,26 +16,30 @@ from compactor.cli._io import (
 )
 from compactor.cli._params import add_parameter_arguments, add_watch_argument, overrides
 from compactor.cli._records import read_input
+from compactor.contract import AGENT_LIMITS
 from compactor.input import validate
 
 DESCRIPTION = """\
 Grade the compactions a Claude Code transcript (compact_boundary and its isCompactSummary
-message) or a Codex rollout (compacted items) recorded. At each one, the history before it is
-compacted by every strategy of the lineup (memory-compact with the parameters, keep-last, the
-seeds/003 trim, LangChain when installed) with budget_chars = the characters of the summary the
-tool wrote (within 100..400,000), and the summary and each strategy are judged on the messages
-after the boundary, up to the next recorded compaction: needed-later recall (SPEC part D; a
-summary keeps a need when the anchor's text occurs in it) and the history's anchors kept.
+message) or a Codex rollout (compacted items) recorded. At each one, the history the tool had
+before it, whole (from the start of the session, or from the previous compaction's summary and
+boundary), is compacted by every strategy of the lineup (memory-compact with the parameters,
+keep-last, the seeds/003 trim, LangChain when installed) in the agent mode (no window or cut)
+with budget_chars = the characters of the summary the tool wrote (within 100..2,000,000), and
+the summary and each strategy are judged on the messages after the boundary, up to the next
+recorded compaction: needed-later recall (SPEC part D; a summary keeps a need when the anchor's
+text occurs in it) and the history's anchors kept. Messages are counted as `import` makes them:
+an assistant turn with its tool calls is one message, each tool result one.
 
 Prints {"recorded_compactions", "compactions": [{"compaction", "boundary", "trigger",
 "pre_tokens", "post_tokens", "summary_chars", "past_messages", "future_messages",
 "budget_chars", "valid", "anchors", "rows": [{"key", "name", "output_chars",
 "needed_later_recall", "anchors_kept"}]}]} as JSON; the recorded summary is the row "recorded".
 A conversation with no recorded compaction prints an empty list. FILE is any conversation
-`import` reads, or '-' for standard input; a log over the request's limits takes the fixes of
-`import` (--keep-last [M], --keep-first N, --range A:B, --cut-long; a compaction with no kept
-message before it is left out). Exit 0 on success; 2 when the input cannot be used,
-one line per problem (a path, or line and column)."""
+`import` reads, or '-' for standard input; it is read whole, and the fixes of `import`
+(--keep-last [M], --keep-first N, --range A:B, --cut-long) are there to choose, no longer needed
+(a compaction with no kept message before it is left out). Exit 0 on success; 2 when the
+input cannot be used, one line per problem (a path, or line and column)."""
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -55,7 +59,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 @reports_bad_input
 def run(args: argparse.Namespace) -> int:
-    found = read_input(args, overrides(args))
+    found = read_input(args, overrides(args), limits=False)
     compactions = found.conversion.compactions if found.conversion else ()
-    graded = grade(validate(found.request), compactions, watched=args.watch)
+    graded = grade(validate(found.request, limits=AGENT_LIMITS), compactions, watched=args.watch)
     return emit(graded.to_dict(), indent_of(args))

@@ -121,7 +121,7 @@ def compare_strategies(
     """
     budget = request.params.budget_chars if budget_chars is None else budget_chars
     if budget != request.params.budget_chars:
-        request = validate({**request.to_dict(), "budget_chars": budget})
+        request = validate({**request.to_dict(), "budget_chars": budget}, limits=request.limits)
     params = dict(params or {})
     lineup = list(default_lineup() if strategies is None else strategies)
     if semantic_threshold is not None and SEMANTIC_DEDUPE not in lineup:

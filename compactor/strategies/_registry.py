@@ -69,7 +69,9 @@ def _memory_compact(
 ) -> StrategyResult:
     overrides = {k: v for k, v in params.items() if k in given}
     if overrides or budget != request.params.budget_chars:
-        request = validate({**request.to_dict(), **overrides, "budget_chars": budget})
+        request = validate(
+            {**request.to_dict(), **overrides, "budget_chars": budget}, limits=request.limits
+        )
     return first_lineup.memory_compact(request)
 
 
@@ -112,7 +114,7 @@ def _semantic(
     request: Request, budget: int, params: Mapping[str, Any], given: frozenset[str]
 ) -> StrategyResult:
     if budget != request.params.budget_chars:
-        request = validate({**request.to_dict(), "budget_chars": budget})
+        request = validate({**request.to_dict(), "budget_chars": budget}, limits=request.limits)
     return first_lineup.semantic_memory_compact(request, params["semantic_threshold"])
 
 

@@ -147,7 +147,10 @@ def past_request(request: Request, future: int = DEFAULT_FUTURE) -> Request:
     if future < 1:
         raise ValueError(f"the future is at least one message, not {future}")
     kept = request.messages[: max(0, len(request.messages) - future)]
-    return validate({"messages": [m.to_dict() for m in kept], **request.params.to_dict()})
+    return validate(
+        {"messages": [m.to_dict() for m in kept], **request.params.to_dict()},
+        limits=request.limits,
+    )
 
 
 def past_analysis(past: Request) -> TextAnalysis:

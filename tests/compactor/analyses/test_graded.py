@@ -24,14 +24,21 @@ FIXTURES = ROOT / "tests" / "fixtures" / "compactions"
 LOGS = ["claude_code_two_compactions.jsonl", "codex_compacted.jsonl"]
 
 
-def plain_grade(request, compaction, end):
-    """``{key: (judged, met, anchors kept)}`` for the summary, memory-compact and keep-last."""
-    b, summary = compaction.boundary, compaction.summary
-    budget = min(400_000, max(100, len(summary)))
-    contents = [m["content"] for m in request["messages"]]
-    roles = [m["role"] for m in request["messages"]]
-    needs = [n for n in plain_needs(contents[:end], roles[:end]) if n[0] >= b]
-    past = {**request, "messages": request["messages"][:b], "budget_chars": budget}
+def plain_grade(request, compaction, end, previous=None):
+    """``{key: (judged, met, anchors kept)}`` for the summary, memory-compact and keep-last.
+
+    The history is what the tool had: from the start, or ``previous``'s summary (a user
+    message) and the messages from its boundary on."""
+    summary = compaction.summary
+    budget = min(2_000_000, max(100, len(summary)))
+    start = previous.boundary if previous else 0
+    lead = [{"role": "user", "content": previous.summary}] if previous and previous.summary else []
+    messages = lead + request["messages"][start:end]
+    b = len(lead) + compaction.boundary - start
+    contents = [m["content"] for m in messages]
+    roles = [m["role"] for m in messages]
+    needs = [n for n in plain_needs(contents, roles) if n[0] >= b]
+    past = {**request, "messages": messages[:b], "budget_chars": budget}
     anchors = find_anchors(contents[:b])
     lengths = [len(c) for c in contents[:b]]
     ways = {
@@ -72,11 +79,16 @@ def test_each_recorded_compaction_is_graded_as_the_plain_loop_says(name):
     for k, g in enumerate(graded.compactions):
         c = conversion.compactions[k]
         end = conversion.compactions[k + 1].boundary if k + 1 < len(conversion.compactions) else n
+        previous = conversion.compactions[k - 1] if k else None
+        start = previous.boundary if previous else 0
         assert g.valid
-        assert (g.past_messages, g.future_messages) == (c.boundary, end - c.boundary)
+        assert (g.past_messages, g.future_messages) == (
+            (k > 0) + c.boundary - start,
+            end - c.boundary,
+        )
         assert g.budget_chars == len(c.summary)
         assert g.row(RECORDED).output_chars == len(c.summary)
-        assert figures(g) == plain_grade(request, c, end)
+        assert figures(g) == plain_grade(request, c, end, previous)
         assert g.rows[0].key == RECORDED
 
 
@@ -117,12 +129,12 @@ def test_judge_text_meets_a_need_exactly_when_its_anchor_is_in_the_text():
 
 def test_a_compaction_without_a_summary_or_history_has_problems_and_no_figure():
     request = validate(load_samples()[0].request)
-    no_summary, too_early = grade(
-        request, [RecordedCompaction(3, "", source="line 9"), RecordedCompaction(4, "x" * 150)]
+    no_summary, after_it = grade(
+        request, [RecordedCompaction(3, "", source="line 9"), RecordedCompaction(6, "x" * 150)]
     ).compactions
     assert not no_summary.valid and no_summary.rows == ()
     assert no_summary.problems[0].path == "line 9"
-    assert too_early.valid
+    assert after_it.valid and after_it.past_messages == 3  # messages 3..5, no summary before
     (short,) = grade(request, [RecordedCompaction(1, "y" * 120)]).compactions
     assert not short.valid
     assert "not a request" in short.problems[0].message

@@ -60,7 +60,7 @@ def test_bad_input_exits_2_with_where_and_no_traceback(tmp_path):
         assert b"Traceback" not in done.stderr and done.stdout == b""
 
 
-def test_a_log_over_the_limits_asks_for_the_fixes_then_takes_them(tmp_path):
+def test_a_log_over_the_limits_is_graded_whole_and_the_fixes_stay_options(tmp_path):
     lines = CLAUDE.read_text("utf-8").splitlines()
     notes = [
         json.dumps({"type": "user", "message": {"role": "user", "content": f"n{i}"}})
@@ -68,9 +68,12 @@ def test_a_log_over_the_limits_asks_for_the_fixes_then_takes_them(tmp_path):
     ]
     long_log = tmp_path / "long.jsonl"
     long_log.write_text("\n".join(notes + lines), "utf-8")
-    refused = cli(str(long_log))
-    assert refused.returncode == 2
-    assert "--keep-last" in refused.stderr.decode()
+    alone = json.loads(cli(str(CLAUDE)).stdout)["compactions"]
+    whole = cli(str(long_log))
+    assert whole.returncode == 0, whole.stderr
+    graded = json.loads(whole.stdout)["compactions"]
+    assert [c["boundary"] for c in graded] == [c["boundary"] + 199 for c in alone]
+    assert graded[0]["past_messages"] == graded[0]["boundary"] > 200  # no window
     fixed = cli(str(long_log), "--keep-last")
     assert fixed.returncode == 0, fixed.stderr
     assert [c["boundary"] for c in json.loads(fixed.stdout)["compactions"]] == [195, 198]
