@@ -54,6 +54,9 @@ LIMITS = MappingProxyType(
 CONTRACT_LIMITS = "contract"
 AGENT_LIMITS = "agent"
 LIMIT_MODES: tuple[str, ...] = (CONTRACT_LIMITS, AGENT_LIMITS)
+#: For a reader of whole conversations (the analyses' command lines, graded, the explorer): the
+#: contract's mode for a request within its limits, else the agent mode.
+AUTO_LIMITS = "auto"
 #: The largest budget the agent mode accepts (500,000 tokens at about 4 characters a token).
 AGENT_MAX_BUDGET_CHARS = 2_000_000
 

@@ -23,6 +23,7 @@ from compactor.cli._params import (
     with_token_budget,
 )
 from compactor.cli._records import add_fix_arguments, add_source_arguments, read_input
+from compactor.contract import AGENT_LIMITS, AUTO_LIMITS
 from compactor.engine import run as run_pipeline
 from compactor.input import validate
 from compactor.model import Request
@@ -31,9 +32,10 @@ FILE_HELP = (
     "FILE is a memory-compact request, or a conversation in any format `import` reads (OpenAI, "
     "Anthropic, Vercel, ShareGPT, JSONL, a Claude Code session, a Codex rollout, a record of a "
     "collection with --record N), or '-' for standard input; the import's report goes to "
-    "standard error, and a conversation over the request's limits takes the fixes of `import` "
-    "(--keep-last [M], --keep-first N, --range A:B, --cut-long). Without budget_chars it is "
-    "half the conversation's characters. Flags override the parameters."
+    "standard error. It is read whole, in the agent mode (any number of messages, contents of "
+    "any length, a budget up to 2,000,000 characters); the fixes of `import` (--keep-last [M], "
+    "--keep-first N, --range A:B, --cut-long) are options. Without budget_chars it is half the "
+    "conversation's characters. Flags override the parameters."
 )
 
 
@@ -48,11 +50,13 @@ def read_request(args: argparse.Namespace, any_strategy: bool = False) -> Reques
     """The request in ``args.file`` (imported when it is another format), with the overrides
     (``any_strategy``: as :func:`~compactor.cli._params.overrides` takes it).
 
-    Raises :class:`ProblemError` (unreadable, not a conversation, needs fixes, breaks the schema).
-    It reads FILE as ``compact`` does (:func:`~compactor.cli._records.read_input`).
+    Raises :class:`ProblemError` (unreadable, not a conversation, breaks the schema). It reads
+    FILE as ``compact --agent`` does (:func:`~compactor.cli._records.read_input`): whole, in the
+    agent mode.
     """
     given = overrides(args, any_strategy)  # a bad --setting is said before the file is read
-    return validate(with_token_budget(args, read_input(args, given).request))
+    request = read_input(args, given, limits=False).request
+    return validate(with_token_budget(args, request, limits=AGENT_LIMITS), limits=AUTO_LIMITS)
 
 
 def register(sub: argparse._SubParsersAction) -> None:

@@ -16,7 +16,7 @@ from compactor.cli._io import (
 )
 from compactor.cli._params import add_parameter_arguments, add_watch_argument, overrides
 from compactor.cli._records import read_input
-from compactor.contract import AGENT_LIMITS
+from compactor.contract import AUTO_LIMITS
 from compactor.input import validate
 
 DESCRIPTION = """\
@@ -61,5 +61,5 @@ def register(sub: argparse._SubParsersAction) -> None:
 def run(args: argparse.Namespace) -> int:
     found = read_input(args, overrides(args), limits=False)
     compactions = found.conversion.compactions if found.conversion else ()
-    graded = grade(validate(found.request, limits=AGENT_LIMITS), compactions, watched=args.watch)
+    graded = grade(validate(found.request, limits=AUTO_LIMITS), compactions, watched=args.watch)
     return emit(graded.to_dict(), indent_of(args))

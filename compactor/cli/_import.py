@@ -35,7 +35,9 @@ output, the report lists what needs fixing and which flag fixes it, and the exit
 --keep-last keeps the last 200 messages; --keep-first N keeps the first N too (a session's
 instructions and task) and the last 200 - N; --keep-first N --keep-last M the first N and the
 last M; --range A:B messages #A to #B. The report names the messages left out (#10 to #503) and
-their characters. --cut-long cuts contents over the length limit.
+their characters. --cut-long cuts contents over the length limit. --agent prints the whole
+conversation instead, a request of the agent mode (`compact --agent` takes it; the fixes become
+options): any number of messages, contents of any length.
 
 A file that holds many conversations (a JSON list of ShareGPT or evaluation records with
 messages, conversations or traj, as tau-bench's trajectories; JSONL with one conversation a
@@ -59,6 +61,11 @@ def register(sub: argparse._SubParsersAction) -> None:
     add_input_argument(parser)
     add_source_arguments(parser, every=True)
     add_fix_arguments(parser)
+    parser.add_argument(
+        "--agent",
+        action="store_true",
+        help="print the whole conversation, a request of the agent mode: no window or cut needed",
+    )
     add_indent_argument(parser)
     parser.set_defaults(run=run)
 
@@ -73,4 +80,4 @@ def run(args: argparse.Namespace) -> int:
         return import_all(args)
     if Path(args.file).is_dir():
         return fail([f"{args.file} is a folder: add --all to convert every file in it"])
-    return emit(read_input(args, as_sent=_never).request, indent_of(args))
+    return emit(read_input(args, as_sent=_never, limits=not args.agent).request, indent_of(args))

@@ -9,7 +9,7 @@ from typing import Any
 
 from compactor.cli._io import MissingExtra
 from compactor.cli._reports import write_lines
-from compactor.contract import MEMORY_COMPACT, RANGES, ROLES
+from compactor.contract import CONTRACT_LIMITS, MEMORY_COMPACT, RANGES, ROLES
 from compactor.errors import Problem, ProblemError
 from compactor.integrations import IntegrationUnavailable, fit_tokens
 from compactor.strategies import (
@@ -129,7 +129,9 @@ def budget_given(args: argparse.Namespace) -> bool:
     return getattr(args, "budget_chars", None) is not None or setting_of(args) is not None
 
 
-def with_token_budget(args: argparse.Namespace, request: dict[str, Any]) -> dict[str, Any]:
+def with_token_budget(
+    args: argparse.Namespace, request: dict[str, Any], *, limits: str = CONTRACT_LIMITS
+) -> dict[str, Any]:
     """``request`` with the character budget a setting's ``budget_tokens`` comes to: the
     largest whose output fits the tokens (:func:`~compactor.integrations._budget.fit_tokens`),
     unless --budget-chars is given. Without the tokens extra, :class:`MissingExtra`."""
@@ -143,6 +145,7 @@ def with_token_budget(args: argparse.Namespace, request: dict[str, Any]) -> dict
             dict(setting.params),
             setting.budget_tokens,
             setting.encoding or DEFAULT_ENCODING,
+            limits=limits,
         )
     except IntegrationUnavailable as missing:
         raise MissingExtra(str(missing)) from None

@@ -14,6 +14,7 @@ from compactor.cli._io import (
     reports_bad_input,
 )
 from compactor.cli._records import read_input
+from compactor.contract import AGENT_MAX_BUDGET_CHARS, AUTO_LIMITS
 from compactor.engine import run as run_pipeline
 from compactor.input import validate
 
@@ -25,7 +26,9 @@ def register(sub: argparse._SubParsersAction) -> None:
         help="print the smallest budget_chars from which each message survives",
         description=(
             "Read a conversation and print, for every message, the smallest "
-            f"budget_chars (in the schema's range, {low:,} to {high:,}) from which it is in the "
+            f"budget_chars (in the schema's range, {low:,} to {high:,}; to "
+            f"{AGENT_MAX_BUDGET_CHARS:,} for a session over the contract's limits, read in the "
+            "agent mode) from which it is in the "
             "output, the other parameters as in the request: "
             '[{"index": 0, "survives_from_budget": 100}, ...]. The value is null for a message '
             "removed whatever the budget (a duplicate) and for one that no budget in range "
@@ -43,7 +46,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 @reports_bad_input
 def run(args: argparse.Namespace) -> int:
-    result = run_pipeline(validate(read_input(args).request))
+    result = run_pipeline(validate(read_input(args, limits=False).request, limits=AUTO_LIMITS))
     rows = [
         {"index": s.index, "survives_from_budget": s.survives_from_budget}
         for s in survival_budgets(result)

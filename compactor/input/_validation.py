@@ -12,6 +12,7 @@ from typing import Any
 from compactor.contract import (
     AGENT_INPUT_SCHEMA,
     AGENT_LIMITS,
+    AUTO_LIMITS,
     CONTRACT_LIMITS,
     INPUT_SCHEMA,
     LIMIT_MODES,
@@ -51,7 +52,9 @@ _SCHEMAS = {CONTRACT_LIMITS: COMPACT_SCHEMA, AGENT_LIMITS: AGENT_SCHEMA}
 
 def _schema(limits: str) -> Schema:
     if limits not in _SCHEMAS:
-        raise ValueError(f"limits must be one of {', '.join(LIMIT_MODES)}, not {limits!r}")
+        raise ValueError(
+            f"limits must be one of {', '.join((*LIMIT_MODES, AUTO_LIMITS))}, not {limits!r}"
+        )
     return _SCHEMAS[limits]
 
 
@@ -59,9 +62,10 @@ def errors_of(request: Any, *, limits: str = CONTRACT_LIMITS) -> list[Problem]:
     """Every violation of the input schema in ``request``, sorted by path; empty if valid.
 
     At most :data:`~compactor.errors.MAX_PROBLEMS` are listed; when there are more, a last
-    problem (at ``$``) says how many. ``limits="agent"`` checks the agent mode's schema.
+    problem (at ``$``) says how many. ``limits="agent"`` checks the agent mode's schema;
+    ``"auto"`` the agent mode's too (any request it accepts is accepted in one of the modes).
     """
-    return schema_problems(_schema(limits), request)
+    return schema_problems(_schema(AGENT_LIMITS if limits == AUTO_LIMITS else limits), request)
 
 
 def validate(request: Any, *, limits: str = CONTRACT_LIMITS) -> Request:
@@ -72,7 +76,8 @@ def validate(request: Any, *, limits: str = CONTRACT_LIMITS) -> Request:
         limits: ``"contract"`` (the default) checks the catalog's schema exactly; ``"agent"``
             takes a whole agent session: any number of messages, contents of any length and a
             budget up to 2,000,000 characters (:data:`~compactor.contract.AGENT_LIFTED`); every
-            other check is the contract's.
+            other check is the contract's. ``"auto"``: the contract's mode when the request is
+            within its limits, else the agent mode (for readers of whole conversations).
 
     Returns:
         The typed :class:`~compactor.model.Request`: its messages and parameters, with the
@@ -89,6 +94,8 @@ def validate(request: Any, *, limits: str = CONTRACT_LIMITS) -> Request:
         >>> request.params.keep_last_n, len(request.messages)
         (5, 2)
     """
+    if limits == AUTO_LIMITS:
+        limits = CONTRACT_LIMITS if not errors_of(request) else AGENT_LIMITS
     errors = errors_of(request, limits=limits)
     if errors:
         raise InvalidRequest(errors)

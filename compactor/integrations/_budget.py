@@ -27,8 +27,8 @@ from typing import Any
 
 import numpy as np
 
-from compactor.analyses import BUDGET_RANGE, budget_sweep
-from compactor.contract import MEMORY_COMPACT
+from compactor.analyses import budget_sweep
+from compactor.contract import CONTRACT_LIMITS, MEMORY_COMPACT, budget_range
 from compactor.engine import Fate, run
 from compactor.errors import IntegrationUnavailable
 from compactor.input import validate
@@ -60,20 +60,23 @@ def fit_tokens(
     params: Mapping[str, Any],
     budget_tokens: int,
     encoding: str,
+    *,
+    limits: str = CONTRACT_LIMITS,
 ) -> TokenFit:
     """The largest ``budget_chars`` at which ``strategy`` returns at most ``budget_tokens``
-    tokens of ``request`` (its own budget is ignored)."""
+    tokens of ``request`` (its own budget is ignored), among the budgets of the ``limits``
+    mode (``"agent"``: up to 2,000,000 characters, a whole session)."""
     count = counter(encoding)
     if strategy == MEMORY_COMPACT:
-        return _memory_compact(request, budget_tokens, count)
-    return _bisect(request, strategy, params, budget_tokens, count)
+        return _memory_compact(request, budget_tokens, count, limits)
+    return _bisect(request, strategy, params, budget_tokens, count, limits)
 
 
 def _memory_compact(
-    request: Mapping[str, Any], limit: int, count: Callable[[str], int]
+    request: Mapping[str, Any], limit: int, count: Callable[[str], int], limits: str
 ) -> TokenFit:
-    low, high = BUDGET_RANGE
-    result = run(validate({**request, "budget_chars": high}))
+    low, high = budget_range(limits)
+    result = run(validate({**request, "budget_chars": high}, limits=limits))
     sweep = budget_sweep(result)
     traces = result.messages
     kept = [
@@ -100,9 +103,10 @@ def _bisect(
     params: Mapping[str, Any],
     limit: int,
     count: Callable[[str], int],
+    limits: str,
 ) -> TokenFit:
-    typed = validate(dict(request))
-    low, high = BUDGET_RANGE
+    typed = validate(dict(request), limits=limits)
+    low, high = budget_range(limits)
 
     def tokens_at(budget: int) -> int:
         outcome = apply_strategy(strategy, typed, budget_chars=budget, params=params)

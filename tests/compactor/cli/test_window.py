@@ -91,8 +91,31 @@ def test_a_window_that_cannot_make_a_request_says_why(rollout, capsys, flags, pr
 
 
 def test_without_a_fix_the_error_names_every_way(rollout, capsys):
+    """compact is the contract: a session over its limits needs a window (or --agent)."""
     path, _ = rollout
-    code, printed, err = run(capsys, "anchors", path)
+    code, printed, err = run(capsys, "compact", path)
     assert (code, printed) == (2, None)
     assert any("--keep-first N to keep the first N too" in line for line in err)
     assert any("--range A:B" in line for line in err)
+
+
+@pytest.mark.parametrize("command", ["anchors", "sweep", "tokens"])
+def test_the_analyses_read_the_whole_session_and_a_window_stays_an_option(rollout, capsys, command):
+    path, conversion = rollout
+    n = len(conversion.request["messages"])
+    code, whole, err = run(capsys, command, path)
+    assert code == 0, err
+    code, windowed, err = run(capsys, command, path, "--keep-last", "--cut-long")
+    assert code == 0, err
+    if command == "sweep":
+        assert (len(whole), len(windowed)) == (n, 200)
+
+
+def test_import_and_compact_take_the_whole_session_with_agent(rollout, capsys):
+    path, conversion = rollout
+    code, request, err = run(capsys, "import", path, "--agent")
+    assert code == 0, err
+    assert request["messages"] == conversion.request["messages"]  # nothing cut or left out
+    code, response, err = run(capsys, "compact", path, "--agent")
+    assert code == 0, err
+    assert response["loss"]["input_messages"] == len(request["messages"])
