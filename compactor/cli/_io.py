@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import functools
+import os
 import sys
 from collections.abc import Callable, Iterable
 from typing import Any
@@ -11,18 +12,52 @@ from typing import Any
 from compactor.errors import IntegrationUnavailable, Problem, ProblemError, UnreadableJSON
 from compactor.input import dumps, parse_json
 
+#: The largest FILE a command reads: 64 MiB, the agent endpoint's body limit (a whole agent
+#: session is 1-4 MB; its analyses hold several times the file in memory).
+#: ``COMPACTOR_MAX_INPUT_BYTES`` changes it.
+MAX_INPUT_BYTES = 64 * 1024 * 1024
+MAX_INPUT_ENV = "COMPACTOR_MAX_INPUT_BYTES"
+
+
+def max_input_bytes() -> int:
+    given = os.environ.get(MAX_INPUT_ENV, "")
+    return int(given) if given.isdigit() and int(given) > 0 else MAX_INPUT_BYTES
+
+
+def _too_large(path: str, size: int | None, limit: int) -> UnreadableJSON:
+    said = f"{size:,} bytes" if size is not None else "more than that"
+    return UnreadableJSON(
+        [
+            Problem(
+                f"{path}: the file is {said}, over the limit of {limit:,} bytes, and was not "
+                f"read (set {MAX_INPUT_ENV} to read larger files)"
+            )
+        ]
+    )
+
 
 def read_bytes(path: str) -> bytes:
-    """The bytes of FILE, or of standard input for '-'; raises :class:`UnreadableJSON`."""
+    """The bytes of FILE, or of standard input for '-'; raises :class:`UnreadableJSON`, also
+    for a file over :func:`max_input_bytes`, refused before it is read whole."""
+    limit = max_input_bytes()
     if path == "-":
-        return sys.stdin.buffer.read()
+        data = sys.stdin.buffer.read(limit + 1)
+        if len(data) > limit:
+            raise _too_large("standard input", None, limit)
+        return data
     try:
         with open(path, "rb") as handle:
-            return handle.read()
+            size = os.fstat(handle.fileno()).st_size
+            if size > limit:
+                raise _too_large(path, size, limit)
+            data = handle.read(limit + 1)
     except OSError as error:
         raise UnreadableJSON(
             [Problem(f"{path}: cannot read the file ({error.strerror})")]
         ) from None
+    if len(data) > limit:  # a file that grew, or one whose size the system does not know
+        raise _too_large(path, None, limit)
+    return data
 
 
 class MissingExtra(Exception):

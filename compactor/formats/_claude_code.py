@@ -122,6 +122,9 @@ def _record(b: Builder, part: str, record: dict, source: str) -> None:
     """A compaction's boundary (its metadata) or its summary (the text) into ``b``."""
     if part == "boundary":
         meta = record.get("compactMetadata")
+        unreadable = ()
+        if meta is not None and not isinstance(meta, dict):
+            unreadable = (f"compactMetadata is not an object ({type(meta).__name__})",)
         meta = meta if isinstance(meta, dict) else record
         b.compactions.boundary(
             len(b.drafts),
@@ -129,6 +132,7 @@ def _record(b: Builder, part: str, record: dict, source: str) -> None:
             meta.get("trigger"),
             meta.get("preTokens"),
             meta.get("postTokens"),
+            unreadable,
         )
         return
     where = at(source, "message", "content")

@@ -19,6 +19,8 @@ class _Pending:
     post_tokens: int | None = None
     summary: str | None = None
     summary_source: str | None = None
+    #: The boundary's metadata that could not be read, each said in words (left out).
+    unreadable: tuple[str, ...] = ()
 
 
 #: Whose log, as the changes name it.
@@ -33,11 +35,33 @@ class Recorder:
         self.pending: list[_Pending] = []
 
     def boundary(
-        self, drafts: int, source: str, trigger: Any, pre_tokens: Any, post_tokens: Any
+        self,
+        drafts: int,
+        source: str,
+        trigger: Any,
+        pre_tokens: Any,
+        post_tokens: Any,
+        unreadable: tuple[str, ...] = (),
     ) -> None:
-        """A compaction's boundary, after ``drafts`` drafts; its summary may follow."""
+        """A compaction's boundary, after ``drafts`` drafts; its summary may follow. Metadata of
+        the wrong kind is left out and said (``unreadable``: what the reader found already)."""
+        found = list(unreadable)
+        for name, value, read, kind in (
+            ("trigger", trigger, _text, "a text"),
+            ("preTokens", pre_tokens, _count, "a count of tokens"),
+            ("postTokens", post_tokens, _count, "a count of tokens"),
+        ):
+            if value is not None and read(value) is None:
+                found.append(f"{name} is not {kind} ({_excerpt(value)})")
         self.pending.append(
-            _Pending(drafts, source, _text(trigger), _count(pre_tokens), _count(post_tokens))
+            _Pending(
+                drafts,
+                source,
+                _text(trigger),
+                _count(pre_tokens),
+                _count(post_tokens),
+                unreadable=tuple(found),
+            )
         )
 
     def summary(self, drafts: int, text: str, source: str) -> None:
@@ -62,6 +86,17 @@ class Recorder:
                 )
             )
             changes.append(Change("compaction-kept", self._said(p, boundary), None, p.source))
+            if p.unreadable:
+                said = "; ".join(p.unreadable)
+                changes.append(
+                    Change(
+                        "compaction-metadata-skipped",
+                        f"{p.source}: the compaction's metadata could not be read and was left "
+                        f"out: {said}",
+                        None,
+                        p.source,
+                    )
+                )
         return tuple(out), changes
 
     def _said(self, p: _Pending, boundary: int) -> str:
@@ -82,6 +117,11 @@ class Recorder:
             f"{p.source}: a compaction {self.what} recorded{told}, before message #{boundary}, "
             f"is kept in the conversion's compactions; {summary}"
         )
+
+
+def _excerpt(value: Any) -> str:
+    text = repr(value) if not isinstance(value, (dict, list)) else type(value).__name__
+    return text if len(text) <= 40 else text[:37] + "..."
 
 
 def _text(value: Any) -> str | None:

@@ -119,3 +119,24 @@ def test_import_and_compact_take_the_whole_session_with_agent(rollout, capsys):
     code, response, err = run(capsys, "compact", path, "--agent")
     assert code == 0, err
     assert response["loss"]["input_messages"] == len(request["messages"])
+
+
+def test_a_file_over_the_input_limit_is_refused_before_it_is_read(tmp_path):
+    import os
+    import subprocess
+    import sys
+
+    path = tmp_path / "session.jsonl"
+    path.write_bytes(b'{"role": "user", "content": "hi"}\n' * 40)
+    env = {**os.environ, "COMPACTOR_MAX_INPUT_BYTES": "1000"}
+    for argv in (["anchors", str(path)], ["compact", "-"]):
+        done = subprocess.run(
+            [sys.executable, "-m", "compactor", *argv],
+            input=path.read_bytes(),
+            capture_output=True,
+            env=env,
+        )
+        err = done.stderr.decode()
+        assert done.returncode == 2 and "Traceback" not in err
+        assert "over the limit of 1,000 bytes" in err
+        assert ("1,360 bytes" in err) == (argv[1] != "-")

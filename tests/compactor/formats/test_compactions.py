@@ -127,3 +127,22 @@ def test_keeping_the_last_messages_shifts_the_boundaries():
     gone = apply_fixes(convert_text(jsonl(records + filler)))
     assert len(gone.request["messages"]) == 200
     assert gone.compactions == ()
+
+
+@pytest.mark.parametrize(
+    ("metadata", "said"),
+    [
+        ("oops", "compactMetadata is not an object (str)"),
+        ({"trigger": 5, "preTokens": "x"}, "trigger is not a text (5); preTokens is not a count"),
+        ({"trigger": "auto", "preTokens": -3}, "preTokens is not a count of tokens (-3)"),
+    ],
+)
+def test_a_boundary_with_malformed_metadata_is_kept_and_the_bad_fields_named(metadata, said):
+    lines = CLAUDE.read_text("utf-8").splitlines()
+    record = json.loads(lines[7])
+    record["compactMetadata"] = metadata
+    conversion = convert_text("\n".join([*lines[:7], json.dumps(record), *lines[8:]]))
+    assert [c.boundary for c in conversion.compactions] == [6, 9]  # nothing lost
+    assert conversion.compactions[0].pre_tokens is None
+    [skipped] = [c for c in conversion.changes if c.kind == "compaction-metadata-skipped"]
+    assert skipped.source == "line 8" and said in skipped.message
