@@ -24,13 +24,19 @@ write them) and ShareGPT, as a list or in their envelope (a Chat Completions bod
 "messages"}``, ``{"conversations"}``: the envelope comes back with its messages replaced). A
 format the registry only reads (an agent's log, a file of one record) comes back as a request:
 its messages compacted, with the parameters used, as ``python -m compactor shrink`` prints it.
+
+When the setting compacts nothing (no message removed, cut or replaced, and no lossy fix made),
+the messages come back exactly as given (a shallow copy: the same items, in a new list or
+envelope), in every format written back as itself: what the import could not carry across (a
+``reasoning`` item, an id, an image) is then not lost, and nothing is dropped as an orphan that
+the input already held.
 """
 
 from __future__ import annotations
 
 import os
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from compactor.contract import LIMITS
@@ -166,7 +172,7 @@ def shrink_with_report(
     if isinstance(messages, list | tuple) and len(messages) < MIN_MESSAGES:
         return Shrunk(list(messages), unchanged_report(chosen, messages))  # nothing to compact
     source = _Source.read(messages, format)
-    conversion = _conversion(source, lossy_fixes)
+    conversion, fixed = _conversion(source, lossy_fixes)
     base = {**conversion.request, **_request_params(chosen)}
     fit = _budget(base, chosen)
     request = {**base, "budget_chars": fit.budget_chars if fit else chosen.budget_chars}
@@ -190,7 +196,17 @@ def shrink_with_report(
         sources=conversion.sources,
     )
     report = report_of(chosen, conversion, request, response, outcome, exported, fit)
+    if source.as_itself and not (fixed or report.removed or report.cut or report.replaced):
+        # nothing compacted: the input as given, not as the import and the export re-made it
+        return Shrunk(_copy(source.data), replace(report, export_notes=()))
     return Shrunk(source.wrap(exported), report)
+
+
+def _copy(messages: Any) -> Any:
+    """A shallow copy of the input: the same items in a new list (or envelope)."""
+    if isinstance(messages, list | tuple):
+        return list(messages)
+    return dict(messages) if isinstance(messages, dict) else messages
 
 
 def _request_params(setting: Setting) -> dict[str, Any]:
@@ -211,7 +227,8 @@ def _budget(request: dict[str, Any], setting: Setting) -> TokenFit | None:
     )
 
 
-def _conversion(source: _Source, lossy_fixes: bool) -> Conversion:
+def _conversion(source: _Source, lossy_fixes: bool) -> tuple[Conversion, bool]:
+    """The input imported, and whether a lossy fix was made to it."""
     conversion = convert(source.data, source.format)
     if conversion.needs_fixes:
         if not lossy_fixes:
@@ -222,8 +239,8 @@ def _conversion(source: _Source, lossy_fixes: bool) -> Conversion:
                     for m in pending
                 ]
             )
-        conversion = apply_fixes(conversion)
-    return conversion
+        return apply_fixes(conversion), True
+    return conversion, False
 
 
 _PENDING = ("too-many-messages", "content-too-long")
@@ -259,6 +276,12 @@ class _Source:
     @property
     def target(self) -> str:
         return self.format if FORMATS[self.format].write is not None else "request"
+
+    @property
+    def as_itself(self) -> bool:
+        """Whether the conversation is written back in its own format (a request, the import's
+        form, is written with the parameters used)."""
+        return self.target == self.format and self.format != "request"
 
     @classmethod
     def read(cls, messages: Any, format: str | None) -> _Source:
