@@ -25,11 +25,15 @@ write them) and ShareGPT, as a list or in their envelope (a Chat Completions bod
 format the registry only reads (an agent's log, a file of one record) comes back as a request:
 its messages compacted, with the parameters used, as ``python -m compactor shrink`` prints it.
 
-When the setting compacts nothing (no message removed, cut or replaced, and no lossy fix made),
-the messages come back exactly as given (a shallow copy: the same items, in a new list or
-envelope), in every format written back as itself: what the import could not carry across (a
-``reasoning`` item, an id, an image) is then not lost, and nothing is dropped as an orphan that
-the input already held.
+Tool calls' ids are settled before compacting, in a format that sends them
+(:func:`compactor.formats.settle_ids`): a call without one gets ``call_<message>_<k>``, and a
+call repeating an earlier call's id a fresh one, its result too (each said in the report's
+``export_notes``), so that no two calls sent share an id and the characters counted are those
+sent. When the setting compacts nothing (no message removed, cut or replaced, no lossy fix made
+and no id settled), the messages come back exactly as given (a shallow copy: the same items,
+in a new list or envelope), in every format written back as itself: what the import could not
+carry across (a ``reasoning`` item, an id, an image) is then not lost, and nothing is dropped as
+an orphan that the input already held.
 """
 
 from __future__ import annotations
@@ -45,12 +49,14 @@ from compactor.errors import Problem, ProblemError
 from compactor.formats import (
     FORMATS,
     RESPONSES_FORMAT,
+    WRITES_IDS,
     Conversion,
     Exported,
     apply_fixes,
     convert,
     detect_format,
     export,
+    settle_ids,
 )
 from compactor.input import validate
 from compactor.integrations._budget import MEMORY_COMPACT, TokenFit, fit_tokens
@@ -173,10 +179,15 @@ def shrink_with_report(
         return Shrunk(list(messages), unchanged_report(chosen, messages))  # nothing to compact
     source = _Source.read(messages, format)
     conversion, fixed = _conversion(source, lossy_fixes)
+    # the ids sent are settled first, so that the characters counted are those sent
+    settled = settle_ids(conversion.request["messages"]) if source.target in WRITES_IDS else None
     base = {**conversion.request, **_request_params(chosen)}
+    if settled is not None:
+        base["messages"] = settled.messages
     fit = _budget(base, chosen)
     request = {**base, "budget_chars": fit.budget_chars if fit else chosen.budget_chars}
-    empty = {call for _, call in conversion.removed_results}
+    renamed = settled.renamed if settled is not None else {}
+    empty = {renamed.get((i, call), call) for i, call in conversion.removed_results}
     if chosen.strategy == MEMORY_COMPACT:
         response, written, outcome = compact(request), request, None
     else:
@@ -195,8 +206,11 @@ def shrink_with_report(
         source=source.data,
         sources=conversion.sources,
     )
+    if settled is not None and settled.notes:
+        exported = replace(exported, notes=settled.notes + exported.notes)
     report = report_of(chosen, conversion, request, response, outcome, exported, fit)
-    if source.as_itself and not (fixed or report.removed or report.cut or report.replaced):
+    changed = fixed or (settled is not None and settled.changed)
+    if source.as_itself and not (changed or report.removed or report.cut or report.replaced):
         # nothing compacted: the input as given, not as the import and the export re-made it
         return Shrunk(_copy(source.data), replace(report, export_notes=()))
     return Shrunk(source.wrap(exported), report)
