@@ -7,9 +7,13 @@ from __future__ import annotations
 
 import json
 
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
 from compactor import compact, shrink_with_report
 from compactor.formats import convert, export
 from compactor.integrations import Setting
+from harness.call_id_cases import FORMATS, case, check, sent_chars
 
 SETTING = Setting(budget_chars=2_000, params={"keep_last_n": 10})
 
@@ -146,3 +150,34 @@ def test_compact_emit_repairs_them_too():
     exported = export(compact(request), request, "anthropic")
     assert anthropic_pairs(exported.value["messages"]) == EXPECTED
     assert sum("repeats the id" in n for n in exported.notes) == 2
+
+
+def test_a_call_without_an_id_is_counted_with_the_id_it_is_sent_with():
+    # issue 34, item 13: the export gave the call "call_10_0" after the count; 13 characters over
+    # a budget the report said was met
+    history = [{"role": "user", "content": f"question {i} about DE-{i}"} for i in range(10)]
+    call = {"type": "function", "function": {"name": "lookup", "arguments": '{"order": 7}'}}
+    history += [
+        {"role": "assistant", "content": None, "tool_calls": [call]},
+        {"role": "tool", "content": "order 7 shipped"},
+        {"role": "assistant", "content": "Order 7 has shipped."},
+    ]
+    unsettled = sum(len(m["content"]) for m in convert(history).request["messages"])
+    shrunk = shrink_with_report(history, {"budget_chars": unsettled, "params": {"keep_last_n": 13}})
+    (sent_call,) = shrunk.messages[10]["tool_calls"]
+    assert sent_call["id"] == "call_10_0" and shrunk.messages[11]["tool_call_id"] == "call_10_0"
+    sent = sent_chars(shrunk.messages, "openai")
+    assert sent == shrunk.report.output_chars == unsettled + len(" id=call_10_0")
+    assert not shrunk.report.budget_met  # nothing could be removed: the 13 characters are over
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.randoms(use_true_random=False), st.sampled_from(FORMATS))
+def test_what_is_sent_meets_a_budget_the_report_says_met_and_no_two_calls_share_an_id(rng, form):
+    """Random histories whose calls lack ids or share them (``python -m bench.call_ids`` runs
+    3,000 of them)."""
+    data, setting = case(rng, form)
+    shrunk = shrink_with_report(data, setting)
+    found = check(shrunk.messages, form, shrunk.report)
+    assert not found.over_while_met, (found.sent_chars, shrunk.report.budget_chars)
+    assert found.shared_ids == () and found.missing_ids == 0
