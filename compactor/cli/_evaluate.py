@@ -76,14 +76,16 @@ FILE.parquet.rows.jsonl meanwhile). An interrupted run (Ctrl-C, a kill, a full d
 rows it wrote whole: run it again with --resume to go on, skipping every row already there; a
 resume with another grid, budgets or columns is refused (more values are added, and named). One
 run at a time writes a rows file (it is locked). The corpus is read one conversation at a time;
-a record that cannot be used (one content over 8,000 characters, more than 200 messages, not a
-conversation) is set aside, named on standard error with what and where and the option that
-fixes it (--cut-long, --keep-last), and the others go on: their rows and summary are written.
+a record that cannot be used (a JSON Lines line that is not JSON, a file of a folder that is
+not JSON, one content over 8,000 characters, more than 200 messages, not a conversation) is set
+aside, named on standard error with what and where and the option that fixes it (--cut-long,
+--keep-last), and the others go on: their rows and summary are written.
 Progress goes to standard error; the summary to standard output. Exit codes: 0 done (and every
 threshold of the gate holds); 1 when a threshold of the gate fails (below); 2 for an unreadable
 corpus (or one that is a device or a pipe), a bad grid, budget or threshold, a rows file that
-exists without --resume or cannot be written, each problem with where it is (nothing is
-evaluated); {set_aside.SET_ASIDE} when the run finished with records set aside (listed).
+exists without --resume or cannot be written, each problem with where it is, or every record
+set aside (nothing is evaluated); {set_aside.SET_ASIDE} when the run finished with records set
+aside (listed).
 
 --strategy NAME evaluates another strategy of the registry at --budgets (default: each
 request's own budget_chars), with --strategy-param KEY=VALUE and --strategy-grid KEY=V1,V2,...
@@ -246,8 +248,7 @@ def _run(args: argparse.Namespace) -> int:
     summaries = feed.summaries()
     verdict = fail_under.report(setting_groups(summaries, feed.rows), thresholds)
     if corpus.unusable:
-        set_aside.report(corpus, args.out)
-        return verdict or set_aside.SET_ASIDE
+        return set_aside.report(corpus, args.out, verdict)
     return verdict
 
 

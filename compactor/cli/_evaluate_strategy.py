@@ -105,8 +105,7 @@ def run_strategy(
     sys.stdout.flush()
     verdict = fail_under.report(strategy_groups(rows), thresholds)
     if corpus.unusable:
-        set_aside.report(corpus, args.out)
-        return verdict or set_aside.SET_ASIDE
+        return set_aside.report(corpus, args.out, verdict)
     return verdict
 
 

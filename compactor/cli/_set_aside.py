@@ -1,6 +1,7 @@
 """How ``evaluate`` tells of the conversations it set aside: each one on standard error, with
 what makes it unusable, where, and the option that fixes it; the run goes on with the others
-and ends with :data:`SET_ASIDE` (the rows and the summary are written for the others)."""
+and ends with :data:`SET_ASIDE` (the rows and the summary are written for the others), or
+:data:`NOTHING_EVALUATED` when none was left to evaluate."""
 
 from __future__ import annotations
 
@@ -12,13 +13,17 @@ from compactor.evaluation import FIXES, CorpusStream
 #: threshold of the gate failed, which says more; 2: nothing was evaluated).
 SET_ASIDE = 3
 
+#: The exit code of a run whose every conversation was set aside: nothing was evaluated.
+NOTHING_EVALUATED = 2
+
 #: The option of ``evaluate`` that applies each of the import's fixes.
 FLAGS = {"keep_last": "--keep-last", "cut_long": "--cut-long"}
 
 
-def report(corpus: CorpusStream, out: str | None) -> int:
+def report(corpus: CorpusStream, out: str | None, verdict: int = 0) -> int:
     """Write one line per conversation set aside (and per problem of it), then a count; the
-    exit code, :data:`SET_ASIDE`."""
+    exit code: :data:`NOTHING_EVALUATED` when none was evaluated, else the gate's ``verdict``
+    when it failed, else :data:`SET_ASIDE`."""
     lines = []
     for found in corpus.set_aside:
         hint = "; ".join(f"{FLAGS[fix]} {FIXES[fix]}" for fix in found.fixes)
@@ -33,4 +38,6 @@ def report(corpus: CorpusStream, out: str | None) -> int:
         f"{corpus.unusable:,} set aside (above){kept_in}"
     )
     fail(lines)
-    return SET_ASIDE
+    if not corpus.read:
+        return NOTHING_EVALUATED
+    return verdict or SET_ASIDE

@@ -20,6 +20,7 @@ conversation; a ref that names no message is an error with its path in the file.
 
 from __future__ import annotations
 
+import io
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -37,16 +38,24 @@ from compactor.formats import (
     convert_document,
     convert_record,
     files_of,
+    is_record,
+    line_texts,
     place_in_record,
     read_document,
 )
-from compactor.input import errors_of, validate
+from compactor.input import errors_of, parse_json, validate
 
 #: ``record`` and ``request``: the lines ``import --all`` prints.
 IMPORTED_KEYS = frozenset({"record", "id", "request"})
 
 #: A conversation's name in a corpus: its record number, ``"PATH"`` or ``"PATH#i"``.
 ConversationName = int | str
+
+#: What a file of JSON Lines holds a line: records, or the lines ``import --all`` prints.
+RECORDS, IMPORTED = "records", "imported"
+
+#: The formats a file of JSON Lines of records can be read as, one line a conversation.
+LINE_RECORDS_FORMATS = (None, "jsonl", "records")
 
 
 @dataclass(frozen=True)
@@ -228,13 +237,137 @@ def _read(
     :class:`ProblemsIn` (unreadable) for a file that is not JSON."""
     try:
         document = read_document(source, format)
+        found_all: Iterable[Found] = document_items(
+            document, name, format, keep_last, cut_long, shown
+        )
     except UnreadableJSON as error:
-        label = name if name is not None else shown
-        raise ProblemsIn([_in(p, label) for p in error.problems], True) from None
+        lines = _records_despite(source, format)
+        if lines is None:
+            label = name if name is not None else shown
+            raise ProblemsIn([_in(p, label) for p in error.problems], True) from None
+        found_all = _line_items(lines, name, format, keep_last, cut_long, shown)
     read = CorpusRead([], [])
-    for found in document_items(document, name, format, keep_last, cut_long, shown):
+    for found in found_all:
         (read.items if isinstance(found, CorpusItem) else read.set_aside).append(found)
     return read
+
+
+class LinesLook:
+    """Looks over a file of JSON Lines a line at a time: are its lines records (or the lines
+    ``import --all`` prints), a few perhaps unreadable (each then set aside as one conversation,
+    and the others used), or is it something else, to be read whole (a JSON document over many
+    lines, one conversation's messages)?
+
+    Unreadable lines are allowed when the first line is a record, or when the records outnumber
+    them: a JSON document over many lines (``[``, ``{"messages": ...},``, ...) has at most one
+    line that reads as a record, so it is never taken for records with lines set aside.
+    """
+
+    def __init__(self, format: str | None):
+        self.format = format
+        self.records = self.imported = True
+        self.good = 0
+        self.broken: list[int] = []  # the numbers of the lines that are not JSON
+        self.first_good = False
+        self.probes = False
+
+    @property
+    def count(self) -> int:
+        """The lines looked at (conversations, when they are records)."""
+        return self.good + len(self.broken)
+
+    def add(self, number: int, text: str) -> Any:
+        """Look at the line ``number``: its value (a :class:`Broken` when it is not JSON), or
+        :data:`WHOLE` when the file is not lines of records (stop looking: read it whole)."""
+        try:
+            value = parse_json(text)
+        except UnreadableJSON as error:
+            self.broken.append(number)
+            if len(self.broken) > self.good + 1:
+                return WHOLE
+            return Broken(_line_problem(error.problems[0], number))
+        self.records = self.records and is_record(value)
+        self.imported = self.imported and is_imported(value)
+        if not (self.records or self.imported):
+            return WHOLE
+        self.probes = self.probes or (self.records and "probes" in value)
+        self.first_good = self.first_good or self.count == 0
+        self.good += 1
+        return value
+
+    def kind(self) -> str | None:
+        """:data:`RECORDS` or :data:`IMPORTED` when the lines looked at are that; else None."""
+        if self.good == 0 or (self.count == 1 and self.format is None):
+            return None  # one line is one JSON document
+        if self.broken and not (self.first_good or self.good > len(self.broken)):
+            return None
+        return RECORDS if self.records else IMPORTED
+
+
+#: :meth:`LinesLook.add`'s answer for a file to read whole.
+WHOLE = object()
+
+
+@dataclass(frozen=True)
+class Broken:
+    """A line of JSON Lines of records that is not JSON: what is wrong, at its line."""
+
+    problem: Problem
+
+
+def line_problem(number: int, text: str) -> Problem:
+    """What is wrong with the line ``number`` (``text``), which is not JSON."""
+    try:
+        parse_json(text)
+    except UnreadableJSON as error:
+        return _line_problem(error.problems[0], number)
+    return Problem("this line is not JSON", line=number, column=1)  # pragma: no cover
+
+
+def _line_problem(first: Problem, number: int) -> Problem:
+    """As :func:`~compactor.formats.read_lines` says it: the line of the file, its column."""
+    message = f"{first.path}: {first.message}" if first.path else first.message
+    return Problem(message, line=number, column=first.column or 1)
+
+
+def _records_despite(source: str | bytes, format: str | None) -> list[tuple[int, Any]] | None:
+    """``(line number, value)`` of each line of a text that is not JSON, when it is JSON Lines
+    of records some of whose lines are not JSON (their value a :class:`Broken`); else None."""
+    if format not in LINE_RECORDS_FORMATS:
+        return None
+    data = source.encode("utf-8", "surrogatepass") if isinstance(source, str) else source
+    if b"\x00" in data[:4096]:
+        return None
+    look = LinesLook(format)
+    lines = []
+    try:
+        for number, text in line_texts(io.BytesIO(data)):
+            value = look.add(number, text)
+            if value is WHOLE:
+                return None
+            lines.append((number, value))
+    except UnicodeDecodeError:
+        return None
+    return lines if look.broken and look.kind() is not None else None
+
+
+def _line_items(
+    lines: list[tuple[int, Any]],
+    name: str | None,
+    format: str | None,
+    keep_last: bool,
+    cut_long: bool,
+    shown: str | None,
+) -> Iterator[Found]:
+    for index, (number, value) in enumerate(lines):
+        conversation = f"{name}#{index}" if name is not None else index
+        if isinstance(value, Broken):
+            yield _set_aside(conversation, shown, [value.problem])
+        elif is_imported(value):
+            yield imported_item(value, index)
+        else:
+            record = Record(f"line {number}", value)
+            yield record_item(record, conversation, format, keep_last, cut_long, shown)
 
 
 #: One conversation of a file as read: its item, or why it is set aside.

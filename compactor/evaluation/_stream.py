@@ -6,13 +6,16 @@ before its first row. :class:`CorpusStream` reads the same files as the same con
 the same names, in the same order, but yields them one at a time:
 
 - it first looks over every file (``len`` and ``probes`` are known before the first row, and a
-  file that is not JSON or JSON Lines is refused, with its line, before any work); a JSONL file
-  is looked over line by line, holding no line, and read again line by line as it is evaluated;
-  a JSON document (a list of records) is parsed whole, once to look and once to convert;
-- each record is converted when it is reached; one that cannot be used (not a conversation,
-  beyond the limits without the fix, an invalid request) is set aside, with what and where in
-  ``problems`` and, with the fixes that would make it usable, in ``set_aside`` (the first
-  :data:`~compactor.errors.MAX_PROBLEMS` of each, the rest counted), and the others go on;
+  file given itself that is not JSON or JSON Lines is refused, with its line, before any work);
+  a JSONL file is looked over line by line, holding no line, and read again line by line as it
+  is evaluated; a JSON document (a list of records) is parsed whole, once to look and once to
+  convert;
+- each record is converted when it is reached; one that cannot be used (a line of JSON Lines
+  that is not JSON, not a conversation, beyond the limits without the fix, an invalid request)
+  is set aside, with what and where in ``problems`` and, with the fixes that would make it
+  usable, in ``set_aside`` (the first :data:`~compactor.errors.MAX_PROBLEMS` of each, the rest
+  counted), and the others go on; so is a file of a folder that is not JSON or JSON Lines (one
+  conversation, named by its path), so one truncated file does not sink the folder;
 - what a folder holds that cannot be read (a link loop, a device) is listed in ``skipped``.
 """
 
@@ -23,25 +26,29 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from compactor.errors import MAX_PROBLEMS, FormatError, Problem, UnreadableJSON
+from compactor.errors import MAX_PROBLEMS, Problem, UnreadableJSON
 from compactor.evaluation._corpus import (
+    IMPORTED,
+    LINE_RECORDS_FORMATS,
+    WHOLE,
     CorpusItem,
     Found,
+    LinesLook,
     ProblemsIn,
     SetAside,
     corpus_files,
     document_items,
     imported_item,
     imported_values,
-    is_imported,
+    line_problem,
     read_file,
     record_item,
 )
-from compactor.formats import Record, is_record, line_texts, looks_like_lines, read_document
-from compactor.input import parse_json
+from compactor.formats import Record, line_texts, read_document
 
-#: How a file is read: JSONL of records, JSONL of ``import --all`` lines, or whole.
-RECORDS, IMPORTED, WHOLE = "records", "imported", "whole"
+#: How a file is read: JSONL of records or of ``import --all`` lines (``RECORDS``,
+#: ``IMPORTED``), whole, or not at all (a file of a folder that is not JSON: set aside).
+READ_WHOLE, UNREADABLE = "whole", "unreadable"
 
 
 @dataclass(frozen=True)
@@ -51,6 +58,8 @@ class _File:
     kind: str
     count: int  # conversations
     probes: bool  # whether a record carries probes
+    broken: frozenset[int] = frozenset()  # JSONL: the numbers of the lines that are not JSON
+    problems: tuple[Problem, ...] = ()  # UNREADABLE: why
 
 
 class CorpusStream:
@@ -75,16 +84,15 @@ class CorpusStream:
         self.unusable = 0  # conversations set aside for their problems
         self._options = (format, keep_last, cut_long)
         self._files: list[_File] = []
-        problems: list[Problem] = []
-        unreadable = False
         for name, file in files.files:
             try:
                 self._files.append(_look(name, file, format))
             except ProblemsIn as error:
-                unreadable |= error.unreadable
-                problems += error.problems
-        if problems:
-            raise (UnreadableJSON if unreadable else FormatError)(problems)
+                if name is None:  # the corpus is this one file: nothing could be evaluated
+                    raise UnreadableJSON(error.problems) from None
+                self._files.append(
+                    _File(name, file, UNREADABLE, 1, False, problems=tuple(error.problems))
+                )
 
     def __len__(self) -> int:
         """The conversations the corpus holds (usable or not)."""
@@ -114,61 +122,52 @@ class CorpusStream:
 def _look(name: str | None, path: Path, format: str | None) -> _File:
     """How to read the file, and how many conversations it holds; raises :class:`ProblemsIn`
     as :func:`load_corpus` would for a file that is not JSON."""
-    lines = _look_at_lines(path, format) if format in (None, "jsonl") else None
+    lines = _look_at_lines(name, path, format) if format in LINE_RECORDS_FORMATS else None
     if lines is not None:
-        kind, count, probes = lines
-        return _File(name, path, kind, count, probes)
+        return lines
     try:
         document = read_document(read_file(path), format)
     except UnreadableJSON as error:
-        problems = [p if name is None else _named(p, name) for p in error.problems]
-        raise ProblemsIn(problems, True) from None
+        raise ProblemsIn(error.problems, True) from None
     imported = imported_values(document)
     if imported is not None:
-        return _File(name, path, WHOLE, len(imported), False)
+        return _File(name, path, READ_WHOLE, len(imported), False)
     collection = document.collection
     if collection is None:
-        return _File(name, path, WHOLE, 1, False)
+        return _File(name, path, READ_WHOLE, 1, False)
     probes = any("probes" in r.value for r in collection.records)
-    return _File(name, path, WHOLE, len(collection), probes)
+    return _File(name, path, READ_WHOLE, len(collection), probes)
 
 
-def _look_at_lines(path: Path, format: str | None) -> tuple[str, int, bool] | None:
-    """For JSON Lines whose every line is a record (or an ``import --all`` line): the kind, the
-    count and whether a record has probes, read line by line. None for anything else (one
-    conversation a file, a JSON document, or a file with a problem to report): it is read whole.
-    """
-    records = imported = True
-    count, probes = 0, False
+def _look_at_lines(name: str | None, path: Path, format: str | None) -> _File | None:
+    """For JSON Lines whose every line is a record (or an ``import --all`` line), some perhaps
+    not JSON (:class:`~compactor.evaluation._corpus.LinesLook`): the file, looked at line by
+    line. None for anything else (one conversation a file, a JSON document, or a file with a
+    problem to report): it is read whole."""
+    look = LinesLook(format)
     try:
         with path.open("rb") as handle:
             if b"\x00" in handle.read(4096):
                 return None  # binary: read whole, which says so
             handle.seek(0)
-            for _, text in line_texts(handle):
-                if count == 0 and format is None and not looks_like_lines(text):
+            for number, text in line_texts(handle):
+                if look.add(number, text) is WHOLE:
                     return None
-                try:
-                    value = parse_json(text)
-                except UnreadableJSON:
-                    return None
-                records = records and is_record(value)
-                imported = imported and is_imported(value)
-                if not (records or imported):
-                    return None
-                probes = probes or (records and "probes" in value)
-                count += 1
     except (OSError, UnicodeDecodeError):
         return None
-    if count == 0 or (count == 1 and format is None):  # one line is one JSON document
+    kind = look.kind()
+    if kind is None:
         return None
-    return (RECORDS if records else IMPORTED), count, probes
+    return _File(name, path, kind, look.count, look.probes, frozenset(look.broken))
 
 
 def _conversations(
     file: _File, format: str | None, keep_last: bool, cut_long: bool
 ) -> Iterator[Found]:
-    if file.kind == WHOLE:
+    if file.kind == UNREADABLE:
+        yield SetAside(file.name or str(file.path), file.problems, label=file.name or "")
+        return
+    if file.kind == READ_WHOLE:
         try:
             document = read_document(read_file(file.path), format)
         except (ProblemsIn, UnreadableJSON) as error:  # changed since it was looked at
@@ -179,14 +178,18 @@ def _conversations(
         return
     with file.path.open("rb") as handle:
         for index, (number, text) in enumerate(line_texts(handle)):
+            conversation = f"{file.name}#{index}" if file.name is not None else index
+            if number in file.broken:
+                problem = line_problem(number, text)
+                yield SetAside(conversation, (problem,), label=_label(conversation))
+                continue
             value = json.loads(text)  # looked at with parse_json: the same value
             if file.kind == IMPORTED:
                 yield imported_item(value, index)
                 continue
-            conversation = f"{file.name}#{index}" if file.name is not None else index
             record = Record(f"line {number}", value)
             yield record_item(record, conversation, format, keep_last, cut_long)
 
 
-def _named(problem: Problem, where: str) -> Problem:
-    return Problem(f"{problem.message} ({where})", problem.path, problem.line, problem.column)
+def _label(conversation: str | int) -> str:
+    return f"record {conversation}"

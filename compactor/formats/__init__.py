@@ -60,6 +60,7 @@ from compactor.formats._export import (
 )
 from compactor.formats._fixes import Window, apply_fixes, spans_text
 from compactor.formats._folders import Files, files_of
+from compactor.formats._ids import WRITES_IDS, Settled, settle_ids
 from compactor.formats._reading import (
     Document,
     convert_document,
@@ -115,7 +116,10 @@ __all__ = [
     "read_document",
     "Record",
     "RecordedCompaction",
+    "Settled",
+    "settle_ids",
     "spans_text",
     "Window",
     "WRITABLE",
+    "WRITES_IDS",
 ]

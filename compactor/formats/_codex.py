@@ -4,7 +4,12 @@ Each line is ``{"timestamp", "type", "payload"}``. Lines of type ``response_item
 Responses API items the model saw and said: ``message`` (roles user, assistant, developer,
 system; ``input_text``/``output_text`` parts), ``function_call`` and ``custom_tool_call`` (call
 lines in the assistant's text, with their ``call_id``), ``local_shell_call``, and
-``function_call_output``/``custom_tool_call_output`` (tool messages with the ``call_id``).
+``function_call_output``/``custom_tool_call_output`` (tool messages with the ``call_id``). A
+hosted tool's item (``web_search_call``, ``file_search_call``, ``code_interpreter_call``, ...:
+:data:`HOSTED`) carries its own result, so it is no call waiting for one: it becomes an
+assistant message of its own, ``[web_search_call] {"id": ..., "action": ...}`` (the item
+without its ``type``, as JSON: :func:`hosted_text`), which the Responses writer gives back as
+the item itself (:func:`hosted_item`).
 ``reasoning`` items are removed (lossy), counted once. ``session_meta`` gives the system prompt
 (``instructions`` or ``base_instructions.text``) when it has one; ``event_msg`` and
 ``turn_context`` lines are Codex's own records (events repeat the items): each kind skipped and
@@ -18,6 +23,8 @@ message of the request. The older layout (a first line ``{"id", "timestamp",
 
 from __future__ import annotations
 
+import json
+import re
 from typing import Any
 
 from compactor.errors import FormatError, Problem
@@ -35,9 +42,50 @@ from compactor.formats._skips import Skips
 from compactor.formats._types import Conversion
 
 LINE_TYPES = frozenset({"session_meta", "response_item", "event_msg", "turn_context", "compacted"})
-CALLS = frozenset({"function_call", "custom_tool_call", "local_shell_call", "web_search_call"})
+CALLS = frozenset({"function_call", "custom_tool_call", "local_shell_call"})
 OUTPUTS = frozenset({"function_call_output", "custom_tool_call_output"})
-ITEM_TYPES = frozenset({"message", "reasoning", *CALLS, *OUTPUTS})
+#: The items of OpenAI's hosted tools that carry their own result (or need none): the model
+#: called the tool and the API ran it, so no output item follows (``openai.types.responses``:
+#: ``ResponseFunctionWebSearch``, ``ResponseFileSearchToolCall``,
+#: ``ResponseCodeInterpreterToolCall``, ``ImageGenerationCall``, ``McpCall``, ``McpListTools``).
+HOSTED = frozenset(
+    {
+        "web_search_call",
+        "file_search_call",
+        "code_interpreter_call",
+        "image_generation_call",
+        "mcp_call",
+        "mcp_list_tools",
+    }
+)
+ITEM_TYPES = frozenset({"message", "reasoning", *CALLS, *OUTPUTS, *HOSTED})
+#: A hosted tool's item as a message's text: ``[TYPE] {the item without its type}``.
+_HOSTED_TEXT = re.compile(r"\[(?P<kind>[a-z_]+)\] (?P<json>\{.*\})", re.DOTALL)
+
+
+def hosted_text(kind: str, item: dict) -> str:
+    """A hosted tool's item as the text of its message: ``[web_search_call] {"id": ...}``."""
+    rest = {name: value for name, value in item.items() if name != "type"}
+    return f"[{kind}] {json.dumps(rest, ensure_ascii=False, default=str)}"
+
+
+def hosted_kind(text: str) -> str | None:
+    """The hosted tool's item type a message's text starts as (whole or cut), else None."""
+    found = re.match(r"\[([a-z_]+)\] \{", text)
+    return found[1] if found and found[1] in HOSTED else None
+
+
+def hosted_item(text: str) -> dict | None:
+    """The item a message's whole text stands for (:func:`hosted_text` read back); None when the
+    text is not one (or a trim cut it)."""
+    found = _HOSTED_TEXT.fullmatch(text)
+    if found is None or found["kind"] not in HOSTED:
+        return None
+    try:
+        rest = json.loads(found["json"])
+    except ValueError:
+        return None
+    return {"type": found["kind"], **rest} if isinstance(rest, dict) else None
 
 
 def is_rollout(values: list[Any]) -> bool:
@@ -161,6 +209,8 @@ class _Reader:
             self.skips.envelope([n for n in item if n not in ("type", "role", "content")])
         elif kind in CALLS:
             self._call(where, kind, item)
+        elif kind in HOSTED:
+            self._hosted(where, kind, item)
         elif kind in OUTPUTS:
             self._output(where, item)
         elif kind == "reasoning":
@@ -177,10 +227,8 @@ class _Reader:
             name, arguments = item.get("name"), item.get("input")
             if isinstance(arguments, str):
                 arguments = json_text(arguments)
-        elif kind == "local_shell_call":
-            name, arguments = "local_shell", item.get("action")
         else:
-            name, arguments = "web_search", item.get("action")
+            name, arguments = "local_shell", item.get("action")
         if not isinstance(name, str) or not name:
             self.b.problem("the call has no name", where)
             return
@@ -193,6 +241,19 @@ class _Reader:
             where,
             self.speaker,
         )
+
+    def _hosted(self, where: str, kind: str, item: dict) -> None:
+        """A hosted tool's item: a message of its own, never a call waiting for a result."""
+        draft = self.b.draft("assistant", where)
+        draft.text(hosted_text(kind, item))
+        self.b.note(
+            "hosted-tool-as-text",
+            f"{where}: the {kind} item (a hosted tool's call and its result) became an "
+            "assistant message holding it as JSON",
+            where,
+            draft,
+        )
+        self.speaker = None  # a call after it is a new message's, not the item's
 
     def _output(self, where: str, item: dict) -> None:
         call_id = item.get("call_id") if isinstance(item.get("call_id"), str) else None

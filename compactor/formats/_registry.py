@@ -175,8 +175,8 @@ _ENTRIES = (
     ),
     Format(
         responses.NAME,
-        "OpenAI Responses API input items (message, function_call, function_call_output), as "
-        "the Agents SDK's sessions hold them",
+        "OpenAI Responses API input items (message, function_call, function_call_output, the "
+        "hosted tools' items such as web_search_call), as the Agents SDK's sessions hold them",
         responses.convert,
         lambda shape: responses.is_responses(shape.data),
         responses.write,

@@ -1,12 +1,16 @@
 """OpenAI Responses API input items (what the Agents SDK's sessions hold): ``{"role",
 "content"}`` messages, ``message`` items with text parts, ``function_call`` and
-``function_call_output`` items, ``reasoning`` items.
+``function_call_output`` items, ``reasoning`` items, and the items of OpenAI's hosted tools
+(``web_search_call``, ``file_search_call``, ``code_interpreter_call``, ...).
 
 They are read as the Codex import reads the same items (:mod:`compactor.formats._codex`: calls
 become call lines of the assistant message before them, outputs tool messages with the
-``call_id``, reasoning items removed and reported) and written from the Chat Completions
-messages the OpenAI writer makes: a text message as ``{"role", "content"}``, each call as a
-``function_call`` item, each result as a ``function_call_output`` item right after its call.
+``call_id``, a hosted tool's item, which carries its own result, an assistant message holding
+it, reasoning items removed and reported) and written from the Chat Completions messages the
+OpenAI writer makes: a text message as ``{"role", "content"}``, each call as a
+``function_call`` item, each result as a ``function_call_output`` item right after its call, and
+a hosted tool's message as its item again (one a trim cut is dropped, with a note: the item is
+sent whole or not at all).
 """
 
 from __future__ import annotations
@@ -30,6 +34,7 @@ ITEM_TYPES = frozenset(
         "reasoning",
         "custom_tool_call",
         "custom_tool_call_output",
+        *codex.HOSTED,
     }
 )
 
@@ -57,8 +62,21 @@ def _typed(item: Any) -> Any:
 
 def write(compacted: Compacted) -> list[dict[str, Any]]:
     out: list[dict[str, Any]] = []
-    for message in chat.write_openai(compacted):
+    messages = chat.write_openai(compacted)
+    for message, turn in zip(messages, compacted.turns, strict=True):
         role = message["role"]
+        content = message.get("content") or ""
+        hosted = codex.hosted_kind(content) if role == "assistant" else None
+        if hosted and not message.get("tool_calls"):
+            item = codex.hosted_item(content)
+            if item is not None:
+                out.append(item)
+            else:
+                compacted.notes.append(
+                    f"#{turn.index}: dropped the {hosted} item: a trim cut it, and a hosted "
+                    "tool's item is sent whole or not at all"
+                )
+            continue
         if role == "tool":
             out.append(
                 {

@@ -3,8 +3,10 @@
 Providers reject a tool call without its result and a result without its call, and want the
 results right after the message that made the calls (before any other message). Compaction can
 keep one half of a pair, or cut a call's line with a trim; such an orphan half is dropped here
-and each drop is reported (or, with ``keep_orphans``, kept as plain text). Nothing else changes:
-every other character of every returned content is in the turns.
+and each drop is reported (or, with ``keep_orphans``, kept as plain text). A call without an id
+gets one, and a call repeating an earlier call's id gets a fresh one, its result too, each said
+in a note (:mod:`compactor.formats._ids`): providers refuse two calls of one id. Nothing else
+changes: every other character of every returned content is in the turns.
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from compactor.formats._calls import Call, Piece, calls_in, join, split
+from compactor.formats._ids import IdPlan, ids_in
 
 
 @dataclass
@@ -88,6 +91,7 @@ def structure(
             if role == "tool":
                 turn.answers = message.get("id")
         turns.append(turn)
+    _settle_ids(turns, IdPlan(taken=set(ids_in(originals))), notes)
     turns = _pair(turns, _Orphans(cut_ids, keep_orphans, set(empty_results)), notes)
     out = []
     for turn in turns:
@@ -118,6 +122,25 @@ def _assistant_pieces(index: int, content: str, original: str) -> tuple[list[Pie
     pieces = [_with_line(p, content) for p in split(content, found)]
     cut = [k for k, p in enumerate(pieces) if p.call is not None and p.call.start in cut_at]
     return pieces, cut
+
+
+def _settle_ids(turns: list[Turn], plan: IdPlan, notes: list[str]) -> None:
+    """No two calls of the turns share an id: a repeated one gets a fresh id, and so do the
+    results right after its turn that answered it (each said in ``notes``)."""
+    for turn in turns:
+        if turn.role == "tool":
+            turn.answers = turn.id = plan.result(turn.answers)
+            continue
+        positions = [k for k, p in enumerate(turn.pieces) if p.call and k not in turn.as_text]
+        if turn.role != "assistant" or not positions:
+            plan.other()
+            continue
+        calls = [turn.pieces[k].call for k in positions]
+        ids = plan.calls(turn.index, [(c.name, c.id) for c in calls if c is not None])
+        for k, call, new in zip(positions, calls, ids, strict=True):
+            if call is not None and new != call.id:
+                turn.pieces[k] = replace(turn.pieces[k], call=replace(call, id=new))
+    notes += plan.notes
 
 
 def _with_line(piece: Piece, content: str) -> Piece:

@@ -54,10 +54,8 @@ class ShrinkingSession:
         shrunk = shrink_with_report(
             items, self.setting, format=RESPONSES, lossy_fixes=self.lossy_fixes
         )
-        report = self.last_report = shrunk.report
-        if not (report.removed or report.cut or report.replaced or report.export_notes):
-            return items  # nothing compacted: the items as stored (ids, reasoning and all)
-        return shrunk.messages
+        self.last_report = shrunk.report
+        return shrunk.messages  # nothing compacted: the items as stored (ids, reasoning and all)
 
     async def add_items(self, items: list[Any]) -> None:
         await self.session.add_items(items)

@@ -24,13 +24,23 @@ write them) and ShareGPT, as a list or in their envelope (a Chat Completions bod
 "messages"}``, ``{"conversations"}``: the envelope comes back with its messages replaced). A
 format the registry only reads (an agent's log, a file of one record) comes back as a request:
 its messages compacted, with the parameters used, as ``python -m compactor shrink`` prints it.
+
+Tool calls' ids are settled before compacting, in a format that sends them
+(:func:`compactor.formats.settle_ids`): a call without one gets ``call_<message>_<k>``, and a
+call repeating an earlier call's id a fresh one, its result too (each said in the report's
+``export_notes``), so that no two calls sent share an id and the characters counted are those
+sent. When the setting compacts nothing (no message removed, cut or replaced, no lossy fix made
+and no id settled), the messages come back exactly as given (a shallow copy: the same items,
+in a new list or envelope), in every format written back as itself: what the import could not
+carry across (a ``reasoning`` item, an id, an image) is then not lost, and nothing is dropped as
+an orphan that the input already held.
 """
 
 from __future__ import annotations
 
 import os
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from compactor.contract import LIMITS
@@ -39,12 +49,14 @@ from compactor.errors import Problem, ProblemError
 from compactor.formats import (
     FORMATS,
     RESPONSES_FORMAT,
+    WRITES_IDS,
     Conversion,
     Exported,
     apply_fixes,
     convert,
     detect_format,
     export,
+    settle_ids,
 )
 from compactor.input import validate
 from compactor.integrations._budget import MEMORY_COMPACT, TokenFit, fit_tokens
@@ -166,11 +178,16 @@ def shrink_with_report(
     if isinstance(messages, list | tuple) and len(messages) < MIN_MESSAGES:
         return Shrunk(list(messages), unchanged_report(chosen, messages))  # nothing to compact
     source = _Source.read(messages, format)
-    conversion = _conversion(source, lossy_fixes)
+    conversion, fixed = _conversion(source, lossy_fixes)
+    # the ids sent are settled first, so that the characters counted are those sent
+    settled = settle_ids(conversion.request["messages"]) if source.target in WRITES_IDS else None
     base = {**conversion.request, **_request_params(chosen)}
+    if settled is not None:
+        base["messages"] = settled.messages
     fit = _budget(base, chosen)
     request = {**base, "budget_chars": fit.budget_chars if fit else chosen.budget_chars}
-    empty = {call for _, call in conversion.removed_results}
+    renamed = settled.renamed if settled is not None else {}
+    empty = {renamed.get((i, call), call) for i, call in conversion.removed_results}
     if chosen.strategy == MEMORY_COMPACT:
         response, written, outcome = compact(request), request, None
     else:
@@ -189,8 +206,21 @@ def shrink_with_report(
         source=source.data,
         sources=conversion.sources,
     )
+    if settled is not None and settled.notes:
+        exported = replace(exported, notes=settled.notes + exported.notes)
     report = report_of(chosen, conversion, request, response, outcome, exported, fit)
+    changed = fixed or (settled is not None and settled.changed)
+    if source.as_itself and not (changed or report.removed or report.cut or report.replaced):
+        # nothing compacted: the input as given, not as the import and the export re-made it
+        return Shrunk(_copy(source.data), replace(report, export_notes=()))
     return Shrunk(source.wrap(exported), report)
+
+
+def _copy(messages: Any) -> Any:
+    """A shallow copy of the input: the same items in a new list (or envelope)."""
+    if isinstance(messages, list | tuple):
+        return list(messages)
+    return dict(messages) if isinstance(messages, dict) else messages
 
 
 def _request_params(setting: Setting) -> dict[str, Any]:
@@ -211,7 +241,8 @@ def _budget(request: dict[str, Any], setting: Setting) -> TokenFit | None:
     )
 
 
-def _conversion(source: _Source, lossy_fixes: bool) -> Conversion:
+def _conversion(source: _Source, lossy_fixes: bool) -> tuple[Conversion, bool]:
+    """The input imported, and whether a lossy fix was made to it."""
     conversion = convert(source.data, source.format)
     if conversion.needs_fixes:
         if not lossy_fixes:
@@ -222,8 +253,8 @@ def _conversion(source: _Source, lossy_fixes: bool) -> Conversion:
                     for m in pending
                 ]
             )
-        conversion = apply_fixes(conversion)
-    return conversion
+        return apply_fixes(conversion), True
+    return conversion, False
 
 
 _PENDING = ("too-many-messages", "content-too-long")
@@ -259,6 +290,12 @@ class _Source:
     @property
     def target(self) -> str:
         return self.format if FORMATS[self.format].write is not None else "request"
+
+    @property
+    def as_itself(self) -> bool:
+        """Whether the conversation is written back in its own format (a request, the import's
+        form, is written with the parameters used)."""
+        return self.target == self.format and self.format != "request"
 
     @classmethod
     def read(cls, messages: Any, format: str | None) -> _Source:

@@ -7,7 +7,7 @@ Words, sentence ends and grapheme-safe cuts (:mod:`~compactor.text._words`), wor
 ``tokens`` extra) and meaning-level similarity (:mod:`~compactor.text._semantic`, the
 ``semantic`` extra). Nothing here knows a parameter, a stage or a result."""
 
-from compactor.text._call_line import CALL_HEAD, CALL_LINE, call_line
+from compactor.text._call_line import CALL_HEAD, CALL_LINE, call_head, call_line
 from compactor.text._incremental import (
     IncrementalAnalysis,
 )
@@ -55,6 +55,7 @@ __all__ = [
     "analyse",
     "CALL_HEAD",
     "CALL_LINE",
+    "call_head",
     "call_line",
     "CHARS_PER_TOKEN",
     "count_tokens",

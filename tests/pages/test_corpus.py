@@ -544,3 +544,19 @@ def test_a_bad_strategy_grid_value_is_named_and_nothing_runs():
     assert any("could not be evaluated" in e.value for e in at.error)
     assert "observation-masking.n" in table(at, "problem")["where"].tolist()
     assert "parameters" not in [c for f in at.dataframe for c in f.value.columns]
+
+
+def test_an_upload_with_a_line_that_is_not_json_loads_the_others_and_lists_it():
+    # issue 34, item 10: one truncated line of JSON Lines used to refuse the whole upload
+    records = [
+        json.dumps({"messages": [{"role": "user", "content": f"q{i}"},
+                                 {"role": "assistant", "content": f"a{i}"}]})
+        for i in range(3)
+    ]  # fmt: skip
+    records[1] = records[1][:25]
+    at = upload(on_corpus_page(), "runs.jsonl", ("\n".join(records) + "\n").encode())
+    assert_clean(at)
+    assert [i.conversation for i in at.session_state[widgets.CORPUS_KEY].items] == [0, 2]
+    ((record, where, reason),) = set_aside_shown(at)
+    assert (record, where.split(",")[0]) == ("record 1", "line 2")
+    assert "Unterminated string" in reason and not at.error

@@ -113,10 +113,13 @@ def test_bad_input_exits_2_saying_where_without_a_traceback(args, says, tmp_path
 
 def test_a_broken_corpus_file_names_its_line(tmp_path):
     (tmp_path / "bad.jsonl").write_text('{"role": "user", "content": "a"}\n{"role":\n')
-    done = cli(tmp_path)
+    done = cli(tmp_path / "bad.jsonl")  # the corpus is this one file: nothing can be evaluated
     assert done.returncode == 2
     assert done.stderr.decode().startswith("line 2, column")
-    assert "bad.jsonl" in done.stderr.decode() and "Traceback" not in done.stderr.decode()
+    in_folder = cli(tmp_path)  # set aside, named; the folder holds nothing else to evaluate
+    assert in_folder.returncode == 2
+    assert "set aside bad.jsonl: line 2, column" in in_folder.stderr.decode()
+    assert "Traceback" not in done.stderr.decode() + in_folder.stderr.decode()
 
 
 def test_an_existing_rows_file_is_never_overwritten(tmp_path):

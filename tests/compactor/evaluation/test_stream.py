@@ -123,12 +123,14 @@ def test_a_bad_record_is_set_aside_with_where_and_the_others_go_on(tmp_path):
     assert all(p.line == 3 for p in stream.problems) and "record 2" in str(stream.problems[0])
 
 
-def test_a_line_that_is_not_json_is_refused_before_any_work(tmp_path):
+def test_a_line_that_is_not_json_is_set_aside_and_the_others_go_on(tmp_path):
     path = tmp_path / "bad.jsonl"
     path.write_text(tiny(3) + '{"messages": \n')
-    with pytest.raises(Exception) as caught:
-        CorpusStream(path)
-    assert [p.line for p in caught.value.problems] == [4]
+    stream = CorpusStream(path)
+    assert len(stream) == 4 and [item.conversation for item in stream] == [0, 1, 2]
+    (aside,) = stream.set_aside
+    assert (aside.conversation, aside.label) == (3, "record 3")
+    assert [(p.line, p.column) for p in aside.problems] == [(4, 14)]
 
 
 def test_a_folder_skips_link_loops_and_devices_saying_so(tmp_path):

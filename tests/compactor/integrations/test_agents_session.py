@@ -95,7 +95,7 @@ def sent_of(stored: list[Any]) -> list[Any]:
     setting removes, cuts and drops nothing."""
     shrunk = shrink_with_report(stored, SETTING, format=RESPONSES, lossy_fixes=True)
     r = shrunk.report
-    return shrunk.messages if (r.removed or r.cut or r.replaced or r.export_notes) else stored
+    return shrunk.messages if (r.removed or r.cut or r.replaced) else stored
 
 
 def paired(items: list[dict[str, Any]]) -> bool:
