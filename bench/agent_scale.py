@@ -21,12 +21,13 @@ import statistics
 import subprocess
 import sys
 import time
+from pathlib import Path
 
 from bench.engine import tokenize
 from bench.prose import largest_request
 from compactor import compact
-from tests.paths import REAL_COMPACTIONS
 
+REAL_COMPACTIONS = Path(__file__).resolve().parent.parent.parent / "shared" / "real-compactions"
 SIZES = (250_000, 1_000_000, 2_000_000)
 ROUNDS = 5
 
