@@ -6,15 +6,17 @@ variable its configuration names at each call, and lives only inside that call's
 is async (:meth:`Provider.acomplete`; :meth:`Provider.complete` runs it from synchronous code)
 and ends within its deadline whatever the server does (:mod:`compactor.providers._http_client`).
 Every failure of the call becomes a :class:`ProviderError` whose message names the provider and what
-to do, never the key (any text from the provider is searched for the key in every form and
-redacted, :mod:`compactor.providers._redaction`), and never chains the library's exception (which
-holds the HTTP request and its headers).
+to do, never the key, and never chains the library's exception (which holds the HTTP request and
+its headers). Every text from the provider, its answer's text as well as its error messages, is
+searched for the key in every form and for masked copies and parts of it, which are redacted
+(:mod:`compactor.providers._redaction`) before anything else sees it.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import json
 import os
 import re
@@ -206,12 +208,14 @@ class Provider(ABC):
                 ProviderAnswerInvalid,
             ) from None
         try:
-            return self._parse(data)
+            completion = self._parse(data)
         except WrongShape as wrong:
             raise self.error(
                 f"gave an answer that is not {self.label} response ({wrong}); check its base_url",
                 ProviderAnswerInvalid,
             ) from None
+        # A provider may repeat the key in its answer too (a hostile or a careless one).
+        return dataclasses.replace(completion, text=self._redact(completion.text))
 
     def preload(self) -> None:
         """Import the client library now, if it is installed: importing takes seconds, which a

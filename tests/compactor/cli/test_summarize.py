@@ -247,3 +247,15 @@ def test_a_key_echoed_in_any_form_never_reaches_standard_error(llm, tmp_path, ec
     assert one_line(done, 1).startswith(
         "provider 'anthropic' answered HTTP 401: Incorrect API key provided: [redacted]"
     )
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("echo", "kind"), [("plain", "openai"), ("masked", "anthropic")])
+def test_a_key_echoed_in_a_successful_answer_is_redacted_from_the_output(llm, tmp_path, echo, kind):
+    llm.behaviour.echo_key_in_answer = echo
+    toml = providers_toml(llm, tmp_path / "p.toml", max_retries=0)
+    done = cli(conversation(tmp_path), "--providers", str(toml), "--provider", kind)
+    assert done.returncode == 0 and done.stderr == b"", done.stderr
+    summary = json.loads(done.stdout)["messages"][0]["content"]
+    assert summary == "Summary of #0-#7. Your key is [redacted]."
+    no_secret(done)

@@ -230,3 +230,24 @@ def test_a_redirect_is_not_followed_so_the_key_goes_nowhere_else(llm, kind):
         f"provider 'test-{kind}' answered HTTP 307; a redirect, which is not followed (a key is "
         "never sent on to another address); set base_url to the address it points to"
     )
+
+
+def test_the_redactor_finds_masked_copies_and_parts_of_the_key():
+    redact = Redactor(SECRET)
+    start, end = SECRET[:8], SECRET[-4:]
+    for masked in (
+        f"{start}****...{end}",  # OpenAI's 401
+        f"{SECRET[:4]}••••{end}",
+        f"{start}…",
+        f"***{SECRET[-6:]}",
+        f"{SECRET[:12]}...",
+    ):
+        assert redact(f"Incorrect API key provided: {masked}, see the docs.") == (
+            f"Incorrect API key provided: {REDACTED}, see the docs."
+        ), masked
+    middle = SECRET[10:19]
+    assert redact(f"a part {middle} of it") == f"a part {REDACTED} of it"
+    assert redact(f"key={quote(SECRET[:8], safe='')}****") == WITHHELD  # a part, encoded
+    # what is not the key stays: short runs of its characters, masks beside other words
+    kept = f"{SECRET[:3]} and {SECRET[5:9]}, so on... notes *** here, {SECRET[-3:]}."
+    assert redact(kept) == kept
