@@ -51,6 +51,8 @@ class Behaviour:
     #: Answer this HTTP status (with an error body) to the first ``fail_times`` calls.
     fail_status: int | None = None
     fail_times: int = 1_000_000
+    #: The ``Retry-After`` header of those failures (seconds, or an HTTP date), if any.
+    retry_after: str | None = None
     #: Error messages repeat the key the client sent, as a careless provider might: True or
     #: "plain" as sent, "url" percent-encoded (``quote(key, safe="")``), "url-every-byte" every
     #: character as ``%xx``, "json-escaped" every character as ``\\uXXXX`` in the message,
@@ -190,7 +192,8 @@ class _Handler(BaseHTTPRequestHandler):
             said = "something failed"
             if b.echo_key:
                 said = f"Incorrect API key provided: {echoed(_key_of(call), b.echo_key)}"
-            return self._send(call, b.fail_status, _error(anthropic, said, "api_error"))
+            wait = {"Retry-After": b.retry_after} if b.retry_after is not None else None
+            return self._send(call, b.fail_status, _error(anthropic, said, "api_error"), wait)
         if b.redirect is not None:
             return self._send(call, 307, {}, {"Location": b.redirect.format(path=self.path)})
         if b.garbage:
