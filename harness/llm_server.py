@@ -1,8 +1,8 @@
 """A language model server for the tests and benchmarks: OpenAI Chat Completions and Anthropic
 Messages on loopback, with deterministic summaries and usage, a context window, and, on demand,
 every way a provider can misbehave: failures, a silent wait, an answer trickled one byte at a
-time, a huge answer, a 200 of the wrong shape, a key echoed back plain, URL-encoded or
-JSON-escaped, and a redirect.
+time, a huge answer, a 200 of the wrong shape, a key echoed back plain, URL-encoded,
+JSON-escaped or masked (in an error or in a summary), and a redirect.
 
 The summary of a prompt names the messages it covers: it collects every ``#N`` in the user
 message (the message labels of a conversation chunk, or the names in earlier summaries) and
@@ -33,7 +33,7 @@ OPENAI_PATH = "/v1/chat/completions"
 ANTHROPIC_PATH = "/v1/messages"
 _LABEL = re.compile(r"#(\d+)(?:-#(\d+))?")
 #: How a key is echoed back in an error message (``Behaviour.echo_key``).
-ECHOES = ("plain", "url", "url-every-byte", "json-escaped")
+ECHOES = ("plain", "url", "url-every-byte", "json-escaped", "masked")
 _CHUNK = 64 * 1024
 
 
@@ -51,10 +51,15 @@ class Behaviour:
     #: Answer this HTTP status (with an error body) to the first ``fail_times`` calls.
     fail_status: int | None = None
     fail_times: int = 1_000_000
+    #: The ``Retry-After`` header of those failures (seconds, or an HTTP date), if any.
+    retry_after: str | None = None
     #: Error messages repeat the key the client sent, as a careless provider might: True or
     #: "plain" as sent, "url" percent-encoded (``quote(key, safe="")``), "url-every-byte" every
-    #: character as ``%xx``, "json-escaped" every character as ``\\uXXXX`` in the message.
+    #: character as ``%xx``, "json-escaped" every character as ``\\uXXXX`` in the message,
+    #: "masked" its first 8 and last 4 characters around ``****...`` (as OpenAI's 401 says).
     echo_key: bool | str = False
+    #: Summaries (200 answers) repeat the key the client sent, in a form of ``echo_key``.
+    echo_key_in_answer: bool | str = False
     #: Seconds to wait before answering (the client's going away is noticed meanwhile).
     delay: float = 0.0
     #: Seconds between the bytes of the answer, from its first (status line, headers, body).
@@ -158,6 +163,8 @@ def echoed(key: str, how: bool | str) -> str:
         return "".join(f"%{b:02x}" for b in key.encode())
     if how == "json-escaped":
         return "".join(f"\\u{ord(c):04x}" for c in key)
+    if how == "masked":
+        return f"{key[:8]}****...{key[-4:]}"
     raise ValueError(f"echo_key is one of {ECHOES}, not {how!r}")
 
 
@@ -182,12 +189,11 @@ class _Handler(BaseHTTPRequestHandler):
             return None
         failed_before = sum(1 for c in fake.calls[:-1] if c.status >= 400)
         if b.fail_status is not None and failed_before < b.fail_times:
-            key = call.headers.get("x-api-key") or call.headers.get("authorization", "")
-            key = key.removeprefix("Bearer ")
             said = "something failed"
             if b.echo_key:
-                said = f"Incorrect API key provided: {echoed(key, b.echo_key)}"
-            return self._send(call, b.fail_status, _error(anthropic, said, "api_error"))
+                said = f"Incorrect API key provided: {echoed(_key_of(call), b.echo_key)}"
+            wait = {"Retry-After": b.retry_after} if b.retry_after is not None else None
+            return self._send(call, b.fail_status, _error(anthropic, said, "api_error"), wait)
         if b.redirect is not None:
             return self._send(call, 307, {}, {"Location": b.redirect.format(path=self.path)})
         if b.garbage:
@@ -202,6 +208,8 @@ class _Handler(BaseHTTPRequestHandler):
         if b.window is not None and prompt + wanted > b.window:
             return self._send(call, 400, _too_long(anthropic, prompt, wanted, b))
         text = "" if b.empty else summary_of(call.user) + " " * bool(b.padding) + "~" * b.padding
+        if b.echo_key_in_answer:
+            text += f" Your key is {echoed(_key_of(call), b.echo_key_in_answer)}."
         used = (prompt, fake.tokens(text))
         call.usage = used if b.usage else None
         return self._send(call, 200, _answer(anthropic, body["model"], text, used, b.usage))
@@ -278,6 +286,12 @@ class _Handler(BaseHTTPRequestHandler):
         except (BrokenPipeError, ConnectionResetError):  # the client gave up
             call.gone = time.monotonic()
             self.close_connection = True
+
+
+def _key_of(call: Call) -> str:
+    """The key the client sent (Anthropic's header or OpenAI's bearer token)."""
+    key = call.headers.get("x-api-key") or call.headers.get("authorization", "")
+    return key.removeprefix("Bearer ")
 
 
 def _error(anthropic: bool, message: str, kind: str, code: str | None = None) -> dict[str, Any]:

@@ -6,19 +6,23 @@ variable its configuration names at each call, and lives only inside that call's
 is async (:meth:`Provider.acomplete`; :meth:`Provider.complete` runs it from synchronous code)
 and ends within its deadline whatever the server does (:mod:`compactor.providers._http_client`).
 Every failure of the call becomes a :class:`ProviderError` whose message names the provider and what
-to do, never the key (any text from the provider is searched for the key in every form and
-redacted, :mod:`compactor.providers._redaction`), and never chains the library's exception (which
-holds the HTTP request and its headers).
+to do, never the key, and never chains the library's exception (which holds the HTTP request and
+its headers). Every text from the provider, its answer's text as well as its error messages, is
+searched for the key in every form and for masked copies and parts of it, which are redacted
+(:mod:`compactor.providers._redaction`) before anything else sees it.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import json
+import math
 import os
 import re
 import ssl
+import sys
 import threading
 from abc import ABC, abstractmethod
 from dataclasses import dataclass
@@ -31,6 +35,7 @@ from compactor.providers._config import ProviderConfig
 from compactor.providers._http_client import (
     AnswerTooLarge,
     Attempts,
+    asked_wait,
     bounded_client,
     http_module,
     run_sync,
@@ -135,12 +140,24 @@ class Provider(ABC):
         :class:`ProviderRefused` for a request refused as asked, :class:`ProviderError`
         otherwise.
         """
-        sdk = self._library()
+        # The deadline's clock starts now: importing the library (seconds, in the first call
+        # of a process) is part of the call.
+        deadline = asyncio.get_running_loop().time() + self.config.timeout_seconds
+        try:
+            async with asyncio.timeout_at(deadline):
+                sdk = await self._load_library()
+        except TimeoutError:
+            raise self.error(
+                f"did not answer within {self.config.timeout_seconds:g} s (0 attempts: loading "
+                f"the {self.library} library took all of it); try again, or raise "
+                "timeout_seconds in its configuration",
+                ProviderTimeout,
+            ) from None
         key = self._key()
         attempts = Attempts()
-        client = self._new_client(sdk, key, attempts)
+        client = self._new_client(sdk, key, attempts, deadline)
         try:
-            async with asyncio.timeout(self.config.timeout_seconds):
+            async with asyncio.timeout_at(deadline):
                 status, body = await self._send(
                     client, model=model, system=system, user=user, max_tokens=max_tokens
                 )
@@ -156,7 +173,7 @@ class Provider(ABC):
             await client.close()
         raise failure from None
 
-    def _new_client(self, sdk: ModuleType, key: str, attempts: Attempts) -> Any:
+    def _new_client(self, sdk: ModuleType, key: str, attempts: Attempts, deadline: float) -> Any:
         # base_url and api_key are always explicit: the libraries would otherwise read
         # OPENAI_BASE_URL / ANTHROPIC_BASE_URL and their keys from the environment behind the
         # configuration.
@@ -181,6 +198,7 @@ class Provider(ABC):
                 attempts=attempts,
                 timeout=timeout,
                 verify=verify,
+                deadline=deadline,
             ),
         )
 
@@ -206,18 +224,45 @@ class Provider(ABC):
                 ProviderAnswerInvalid,
             ) from None
         try:
-            return self._parse(data)
+            completion = self._parse(data)
         except WrongShape as wrong:
             raise self.error(
                 f"gave an answer that is not {self.label} response ({wrong}); check its base_url",
                 ProviderAnswerInvalid,
             ) from None
+        # A provider may repeat the key in its answer too (a hostile or a careless one).
+        return dataclasses.replace(completion, text=self._redact(completion.text))
 
     def preload(self) -> None:
         """Import the client library now, if it is installed: importing takes seconds, which a
         server must not spend inside its first call (on its event loop, past the deadline)."""
         with contextlib.suppress(ProviderError):  # not installed: the first call says so
             self._library()
+
+    async def _load_library(self) -> ModuleType:
+        """The client library; imported in a thread of its own when not imported yet, so that
+        the call's deadline holds while it loads (the import goes on if the call ends)."""
+        module = sys.modules.get(self.library)
+        if module is not None and not getattr(module.__spec__, "_initializing", False):
+            return module
+        loop = asyncio.get_running_loop()
+        loaded: asyncio.Future[ModuleType] = loop.create_future()
+
+        def settle(outcome: tuple[bool, Any]) -> None:
+            if not loaded.done():
+                done, value = outcome
+                loaded.set_result(value) if done else loaded.set_exception(value)
+
+        def target() -> None:
+            try:
+                outcome: tuple[bool, Any] = (True, self._library())
+            except BaseException as error:  # handed to the call as it is
+                outcome = (False, error)
+            with contextlib.suppress(RuntimeError):  # the call's loop has ended meanwhile
+                loop.call_soon_threadsafe(settle, outcome)
+
+        threading.Thread(target=target, name=f"import-{self.library}", daemon=True).start()
+        return await loaded
 
     def _library(self) -> ModuleType:
         try:
@@ -296,12 +341,21 @@ class Provider(ABC):
                 f"{quoted}",
                 window,
             )
-        return self._status_failure(status, quoted, model, attempts)
+        wait = asked_wait(error.response.headers)
+        return self._status_failure(status, quoted, model, attempts, wait)
 
     def _status_failure(
-        self, status: int, quoted: str, model: str = "", attempts: int = 1
+        self,
+        status: int,
+        quoted: str,
+        model: str = "",
+        attempts: int = 1,
+        wait: float | None = None,
     ) -> ProviderError:
         tries = _tries(attempts)
+        later = (
+            f"in {math.ceil(wait):,} s, as it asks" if wait is not None and wait > 0 else "later"
+        )
         kind: type[ProviderError] = ProviderError
         if 300 <= status < 400:
             kind = ProviderAnswerInvalid
@@ -317,9 +371,9 @@ class Provider(ABC):
         elif status in (400, 413, 422):
             kind, advice = ProviderRefused, "it refused the request as asked"
         elif status == 429:
-            advice = f"it is rate limiting or out of quota ({tries}); try again later"
+            advice = f"it is rate limiting or out of quota ({tries}); try again {later}"
         elif status >= 500:
-            advice = f"it failed on its side ({tries}); try again later"
+            advice = f"it failed on its side ({tries}); try again {later}"
         else:
             advice = "it refused the request"
         return self.error(f"answered HTTP {status}{quoted}; {advice}", kind)

@@ -4,8 +4,12 @@ The official client libraries send each call through an ``httpx`` (or ``httpx2``
 the one :func:`bounded_client` builds is theirs (``sdk.DefaultAsyncHttpxClient``) with three
 changes: every attempt the library sends is counted (so an error says "2 attempts" only after
 two), every answer is read with a size limit (a declared ``Content-Length`` over it is refused
-before any of the body is read; otherwise the body is counted as it arrives, decoded), and
-redirects are not followed (a key header must not go to another host). An answer over the limit
+before any of the body is read; otherwise the body is counted as it arrives, decoded),
+redirects are not followed (a key header must not go to another host), and an error whose
+``Retry-After`` (or ``retry-after-ms``) asks for a wait past the call's deadline is marked
+``x-should-retry: false``, which both libraries obey: it is reported at once, as what it is (a
+429, a 503), where the library would sleep the wait (``anthropic`` sleeps any) until the
+deadline ended the call as a timeout. An answer over the limit
 raises :class:`AnswerTooLarge`, a ``BaseException``, so that the library neither retries it nor
 wraps it in its own error; :meth:`Provider.acomplete` turns it into a clear error.
 
@@ -17,9 +21,12 @@ sleep) and so closes its connection. :func:`run_sync` runs such a call from sync
 from __future__ import annotations
 
 import asyncio
+import email.utils
 import functools
+import math
 import ssl
 import threading
+import time
 from collections.abc import Coroutine
 from types import ModuleType
 from typing import Any, TypeVar
@@ -54,15 +61,36 @@ def bounded_client(
     attempts: Attempts,
     timeout: Any,
     verify: ssl.SSLContext,
+    deadline: float | None = None,
 ) -> Any:
     """The library's async HTTP client for one call: attempts counted, answers of at most
-    ``limit`` bytes, redirects not followed."""
+    ``limit`` bytes, redirects not followed, no retry asked for past ``deadline`` (the event
+    loop's time by which the call ends)."""
     client = _bounded_class(sdk.DefaultAsyncHttpxClient)(
         timeout=timeout, verify=verify, follow_redirects=False
     )
     client.answer_limit = limit
     client.attempts = attempts
+    client.deadline = deadline
     return client
+
+
+def asked_wait(headers: Any) -> float | None:
+    """The seconds an answer asks to wait before a retry (``retry-after-ms``, or
+    ``Retry-After`` in seconds or as an HTTP date), or None when it asks nothing usable."""
+    try:
+        wait = float(headers.get("retry-after-ms", "")) / 1000
+    except ValueError:
+        said = headers.get("retry-after", "")
+        try:
+            wait = float(said)
+        except ValueError:
+            try:
+                when = email.utils.parsedate_to_datetime(said)
+            except (TypeError, ValueError, IndexError):
+                return None
+            wait = when.timestamp() - time.time()
+    return wait if math.isfinite(wait) else None
 
 
 @functools.cache
@@ -70,6 +98,7 @@ def _bounded_class(base: type) -> type:
     class BoundedClient(base):  # type: ignore[misc, valid-type]
         answer_limit: int
         attempts: Attempts
+        deadline: float | None
 
         async def send(self, request: Any, *, stream: bool = False, **options: Any) -> Any:
             self.attempts.count += 1
@@ -83,6 +112,9 @@ def _bounded_class(base: type) -> type:
             headers = [
                 (k, v) for k, v in response.headers.multi_items() if k.lower() not in _FRAMING
             ]
+            if response.status_code >= 400 and self._wait_is_past_the_deadline(response.headers):
+                headers = [(k, v) for k, v in headers if k.lower() != "x-should-retry"]
+                headers.append(("x-should-retry", "false"))
             whole = type(response)(
                 response.status_code,
                 headers=headers,
@@ -92,6 +124,12 @@ def _bounded_class(base: type) -> type:
             )
             whole.elapsed = response.elapsed
             return whole
+
+        def _wait_is_past_the_deadline(self, headers: Any) -> bool:
+            wait = asked_wait(headers)
+            if wait is None or self.deadline is None:
+                return False
+            return asyncio.get_running_loop().time() + wait > self.deadline
 
     return BoundedClient
 

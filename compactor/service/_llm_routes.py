@@ -27,9 +27,11 @@ from __future__ import annotations
 import asyncio
 import copy
 import json
+import logging
 import os
 from collections.abc import Awaitable, Callable, Coroutine, Sequence
 from typing import Any, TypeVar
+from urllib.parse import quote
 
 from fastapi import FastAPI, Request
 from fastapi.responses import Response
@@ -81,6 +83,10 @@ DEFAULT_MAX_CALLS = 256
 RETRY_AFTER_SECONDS = 1
 #: The status logged for a request whose client went away before its answer (as nginx logs it).
 CLIENT_GONE = 499
+#: Uvicorn's access log, which logs a response when it sends one: the answer to a client gone is
+#: never sent, so its line is written here, in uvicorn's words (with ``--no-access-log`` the
+#: logger has no handler and the line goes nowhere).
+_ACCESS_LOG = logging.getLogger("uvicorn.access")
 #: The summary of the seed's example, as the seed shows it, with the usage it shows.
 _SEED_SUMMARY = Completion(
     "The user wants cushioned trail running shoes for under 150 USD.", 182, 17
@@ -176,6 +182,7 @@ def include(
             work = allm_compact(compact_request, provider)
             answer = await until_disconnect(request.receive, work)
         except ClientGone:  # nobody reads this; 499 is what access logs know it by
+            log_client_gone(request.scope)
             return Response(status_code=CLIENT_GONE)
         except (CannotSummarize, ProviderRefused) as error:
             return error_response(400, error.problems)
@@ -186,6 +193,22 @@ def include(
         finally:
             slots.give()
         return json_response(answer)
+
+
+def log_client_gone(scope: dict[str, Any]) -> None:
+    """The access log's line for a request whose client went away: uvicorn's, with 499."""
+    client = scope.get("client")
+    path = quote(scope.get("root_path", "") + scope["path"])
+    if scope.get("query_string"):
+        path += "?" + scope["query_string"].decode("ascii")
+    _ACCESS_LOG.info(
+        '%s - "%s %s HTTP/%s" %d',
+        f"{client[0]}:{client[1]}" if client else "",
+        scope["method"],
+        path,
+        scope.get("http_version", "1.1"),
+        CLIENT_GONE,
+    )
 
 
 def error_response(

@@ -23,12 +23,16 @@ True
 Parameters are validated by the strategy's registry entry; a parameter set to its default of
 none is the same as one not given (TOML has no null), so it is left out. Every error is a
 :class:`SettingError` whose problems name the key (``params.keep_last_n``) and, for a file, the
-file and the line (``compaction.toml:7: params.keep_last_n: must be at least 0, not -1``).
+file and the line (``compaction.toml:7: params.keep_last_n: must be at least 0, not -1``);
+at most :data:`~compactor.errors.MAX_PROBLEMS` are listed and the rest counted, and a file over
+:data:`MAX_SETTING_BYTES` is refused before it is read.
 """
 
 from __future__ import annotations
 
+import itertools
 import math
+import os
 import re
 import tomllib
 from collections.abc import Mapping
@@ -38,7 +42,7 @@ from types import MappingProxyType
 from typing import Any
 
 from compactor.contract import MEMORY_COMPACT, RANGES
-from compactor.errors import InvalidRequest, Problem, ProblemError, quoted
+from compactor.errors import InvalidRequest, Problem, ProblemError, capped, quoted
 from compactor.input import validate
 from compactor.strategies._registry import current_name
 from compactor.strategies._registry import get as get_strategy
@@ -51,6 +55,9 @@ FILE_NAME = "compaction.toml"
 #: The keys of a setting, in the order a file lists them.
 KEYS = ("name", "note", "strategy", "budget_chars", "budget_tokens", "encoding", "params")
 DEFAULT_STRATEGY = MEMORY_COMPACT
+#: The largest ``compaction.toml`` read (1 MiB; a setting takes a few hundred bytes): a larger
+#: file is refused before it is read, so reading one costs little whatever the file.
+MAX_SETTING_BYTES = 1 << 20
 BUDGET_CHARS_RANGE: tuple[int, int] = tuple(int(v) for v in RANGES["budget_chars"])  # type: ignore[assignment]
 
 
@@ -82,7 +89,7 @@ class Setting:
             object.__setattr__(self, "strategy", new)
         problems = _problems({k: getattr(self, k) for k in KEYS})
         if problems:
-            raise SettingError(problems)
+            raise SettingError(capped(problems))
         given = {k: v for k, v in self.params.items() if v is not None}
         params = get_strategy(self.strategy).validate(given)
         frozen = {k: tuple(v) if isinstance(v, list) else v for k, v in params.items()}
@@ -106,15 +113,14 @@ class Setting:
         names every unknown key and wrong value."""
         if not isinstance(data, Mapping):
             raise SettingError([Problem(f"must be a table of keys, not {quoted(data)}", path="$")])
-        problems = [
+        unknown = (
             Problem(f"is not a key of a setting; the keys are {', '.join(KEYS)}", path=str(key))
             for key in data
             if key not in KEYS
-        ]
-        fields = {k: data[k] for k in KEYS if k in data}
-        problems += _problems(
-            {**{k: None for k in KEYS}, "strategy": DEFAULT_STRATEGY, "params": {}, **fields}
         )
+        fields = {k: data[k] for k in KEYS if k in data}
+        known = {**{k: None for k in KEYS}, "strategy": DEFAULT_STRATEGY, "params": {}, **fields}
+        problems = capped(itertools.chain(unknown, _problems(known)))
         if problems:
             raise SettingError(problems)
         return cls(**fields)
@@ -237,7 +243,7 @@ def load_setting(path: str | Path) -> Setting:
     """
     name = str(path)
     try:
-        text = Path(path).read_bytes().decode("utf-8")
+        text = _read(Path(path), name).decode("utf-8")
     except OSError as error:
         raise SettingError(
             [Problem(f"cannot read the file ({error.strerror})", path=name)]
@@ -249,11 +255,39 @@ def load_setting(path: str | Path) -> Setting:
     return setting_from_toml(text, name)
 
 
+def _read(path: Path, name: str) -> bytes:
+    """The bytes of the file at ``path``, refused when over :data:`MAX_SETTING_BYTES` (by its
+    size before anything is read, and by what is read for a file of no stated size)."""
+    with path.open("rb") as file:
+        size = os.fstat(file.fileno()).st_size
+        if size > MAX_SETTING_BYTES:
+            raise _too_large(name, size)
+        data = file.read(MAX_SETTING_BYTES + 1)
+    if len(data) > MAX_SETTING_BYTES:
+        raise _too_large(name, None)
+    return data
+
+
+def _too_large(name: str, size: int | None) -> SettingError:
+    said = f"is {size:,} bytes" if size is not None else "is larger"
+    return SettingError(
+        [
+            Problem(
+                f"{said}, over the {MAX_SETTING_BYTES:,} bytes (1 MiB) a setting file may be; "
+                "a setting takes a few lines",
+                path=name,
+            )
+        ]
+    )
+
+
 _AT = re.compile(r"\s*\(at line (\d+), column (\d+)\)$|\s*\(at end of document\)$")
 
 
 def setting_from_toml(text: str, name: str = FILE_NAME) -> Setting:
     """The setting in TOML ``text``; problems are located in the file ``name``."""
+    if len(text) > MAX_SETTING_BYTES:  # characters: each at least one byte in the file
+        raise _too_large(name, len(text.encode("utf-8", "surrogatepass")))
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as error:
@@ -268,7 +302,10 @@ def setting_from_toml(text: str, name: str = FILE_NAME) -> Setting:
         lines = _key_lines(text)
         problems = []
         for p in error.problems:
-            key = p.path or "$"
+            if p.path in (None, "$"):  # the count of problems not listed: of the whole file
+                problems.append(Problem(p.message, path=name))
+                continue
+            key = p.path
             line = lines.get(key) or lines.get(key.split(".")[0])
             where = f"{name}:{line}" if line else name
             problems.append(Problem(p.message, path=f"{where}: {key}"))

@@ -37,8 +37,10 @@ KEY_ENV = "COMPACTOR_TEST_LLM_KEY"
 
 def secret_forms(secret: str = SECRET) -> set[str]:
     """Every way a key may be written back: as sent, URL-encoded (each way, either case),
-    JSON-escaped."""
+    JSON-escaped, and the parts a masked copy shows (its first 8 and last 8 characters)."""
     return {
+        secret[:8],
+        secret[-8:],
         secret,
         quote(secret, safe=""),
         quote(secret),

@@ -12,10 +12,12 @@ import pytest
 
 from compactor import compact, shrink, validate
 from compactor.analyses.replay._strategies import replay_request
+from compactor.errors import MAX_PROBLEMS
 from compactor.evaluation import RunOptions, evaluate, grid_points, load_corpus
 from compactor.integrations import Setting, setting_toml
 from compactor.integrations._budget import fit_tokens
 from compactor.samples import load_sample
+from compactor.strategies._setting import MAX_SETTING_BYTES
 from tests.compactor.integrations.conftest import written_as
 from tests.paths import ROOT
 
@@ -119,6 +121,35 @@ def test_a_missing_setting_file_says_so(files, tmp_path):
     done = cli("compact", request, "--setting", tmp_path / "nowhere.toml")
     assert done.returncode == 2
     assert "nowhere.toml: cannot read the file (No such file or directory)" in done.stderr.decode()
+
+
+@pytest.mark.parametrize("table", ["", "[params]\n"])
+def test_a_setting_with_many_problems_lists_the_first_100_and_counts_the_rest(files, table):
+    request, setting = files
+    keys = "".join(f"unknown_{i} = 1\n" for i in range(1000))
+    setting.write_text(f'strategy = "keep-last"\nbudget_chars = 4000\n{table}{keys}', "utf-8")
+    done = cli("shrink", request, "--setting", setting)
+    assert done.returncode == 2 and done.stdout == b""
+    lines = done.stderr.decode().splitlines()
+    assert len(lines) == MAX_PROBLEMS + 1, lines[-3:]
+    first = 3 + bool(table)
+    prefix = "params." if table else ""
+    assert lines[0].startswith(f"{setting}:{first}: {prefix}unknown_0: is not a")
+    assert lines[-1] == (
+        f"{setting}: and 900 more problems not listed (at most 100 are); fix these first"
+    )
+
+
+def test_a_setting_file_over_1_mib_is_refused_before_it_is_read(files):
+    request, setting = files
+    with setting.open("r+b") as file:  # sparse: no disk spent, and reading it would be slow
+        file.truncate(MAX_SETTING_BYTES + 1)
+    done = cli("shrink", request, "--setting", setting)
+    assert done.returncode == 2 and done.stdout == b""
+    assert done.stderr.decode() == (
+        f"{setting}: is 1,048,577 bytes, over the 1,048,576 bytes (1 MiB) a setting file may be; "
+        "a setting takes a few lines\n"
+    )
 
 
 def test_replay_runs_the_settings_own_strategy(tmp_path, files):

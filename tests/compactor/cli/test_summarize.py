@@ -38,6 +38,17 @@ def cli(*args, stdin=b"", env=None):
     )
 
 
+def timed_out(seconds: str) -> str:
+    """The line of a call past its deadline of ``seconds``, as a regular expression. The
+    deadline holds the import of the client library (seconds on a loaded machine), so it may
+    pass before the request is sent: the count says what was sent (never more than one)."""
+    return (
+        rf"provider 'command-line' did not answer within {re.escape(seconds)} s \((0 attempts: "
+        r"loading the openai library took all of it|1 attempt)\); try again, or raise "
+        r"timeout_seconds in its configuration\n"
+    )
+
+
 def conversation(tmp_path, **fields):
     path = tmp_path / "chat.json"
     path.write_text(json.dumps({"messages": CHAT, **fields}), "utf-8")
@@ -131,13 +142,7 @@ def test_a_timeout_is_bounded_by_the_options(llm, tmp_path):
         *("--timeout-seconds", "1", "--max-retries", "0"),
     )
     assert done.returncode == 1
-    # on a loaded machine the deadline can pass before the library has sent the request: the
-    # count says what was sent (never more than the one attempt allowed)
-    assert re.fullmatch(
-        r"provider 'command-line' did not answer within 1 s \((0 attempts|1 attempt)\); try "
-        r"again, or raise timeout_seconds in its configuration\n",
-        done.stderr.decode(),
-    )
+    assert re.fullmatch(timed_out("1"), done.stderr.decode())
 
 
 def test_a_window_too_small_to_summarise_exits_2_with_the_reason(llm, tmp_path):
@@ -203,10 +208,7 @@ def test_a_trickling_provider_ends_at_the_deadline_with_exit_1(llm, tmp_path):
         *("--timeout-seconds", "1.5", "--max-retries", "2"),
     )
     assert time.monotonic() - started < 30  # the interpreter's start, then 1.5 s
-    assert one_line(done, 1) == (
-        "provider 'command-line' did not answer within 1.5 s (1 attempt); try again, or raise "
-        "timeout_seconds in its configuration"
-    )
+    assert re.fullmatch(timed_out("1.5"), one_line(done, 1) + "\n")
 
 
 @pytest.mark.slow
@@ -247,3 +249,15 @@ def test_a_key_echoed_in_any_form_never_reaches_standard_error(llm, tmp_path, ec
     assert one_line(done, 1).startswith(
         "provider 'anthropic' answered HTTP 401: Incorrect API key provided: [redacted]"
     )
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("echo", "kind"), [("plain", "openai"), ("masked", "anthropic")])
+def test_a_key_echoed_in_a_successful_answer_is_redacted_from_the_output(llm, tmp_path, echo, kind):
+    llm.behaviour.echo_key_in_answer = echo
+    toml = providers_toml(llm, tmp_path / "p.toml", max_retries=0)
+    done = cli(conversation(tmp_path), "--providers", str(toml), "--provider", kind)
+    assert done.returncode == 0 and done.stderr == b"", done.stderr
+    summary = json.loads(done.stdout)["messages"][0]["content"]
+    assert summary == "Summary of #0-#7. Your key is [redacted]."
+    no_secret(done)

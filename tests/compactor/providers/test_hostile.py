@@ -4,7 +4,12 @@ key echoed in any form, a redirect. Each call ends within its deadline with a cl
 
 import asyncio
 import logging
+import os
+import subprocess
+import sys
 import time
+from datetime import UTC, datetime, timedelta
+from email.utils import format_datetime
 from urllib.parse import quote
 
 import anthropic  # noqa: F401 - imported once here, so no timing below includes the import
@@ -22,6 +27,7 @@ from compactor.providers import (
 )
 from compactor.providers._redaction import REDACTED, WITHHELD, Redactor
 from tests.llm_server import ECHOES, KEY_ENV, SECRET, llm_fixture, running, secret_forms
+from tests.paths import ROOT
 
 llm = llm_fixture()
 KINDS = [OPENAI, ANTHROPIC]
@@ -230,3 +236,90 @@ def test_a_redirect_is_not_followed_so_the_key_goes_nowhere_else(llm, kind):
         f"provider 'test-{kind}' answered HTTP 307; a redirect, which is not followed (a key is "
         "never sent on to another address); set base_url to the address it points to"
     )
+
+
+def test_the_redactor_finds_masked_copies_and_parts_of_the_key():
+    redact = Redactor(SECRET)
+    start, end = SECRET[:8], SECRET[-4:]
+    for masked in (
+        f"{start}****...{end}",  # OpenAI's 401
+        f"{SECRET[:4]}••••{end}",
+        f"{start}…",
+        f"***{SECRET[-6:]}",
+        f"{SECRET[:12]}...",
+    ):
+        assert redact(f"Incorrect API key provided: {masked}, see the docs.") == (
+            f"Incorrect API key provided: {REDACTED}, see the docs."
+        ), masked
+    middle = SECRET[10:19]
+    assert redact(f"a part {middle} of it") == f"a part {REDACTED} of it"
+    assert redact(f"key={quote(SECRET[:8], safe='')}****") == WITHHELD  # a part, encoded
+    # what is not the key stays: short runs of its characters, masks beside other words
+    kept = f"{SECRET[:3]} and {SECRET[5:9]}, so on... notes *** here, {SECRET[-3:]}."
+    assert redact(kept) == kept
+
+
+def refused_at_once(p, within: float = 1.0) -> str:
+    started = time.monotonic()
+    with pytest.raises(ProviderError) as caught:
+        p.complete(model="fake-small", system="Summarise.", user="[#0 user] hi", max_tokens=50)
+    assert time.monotonic() - started < within
+    assert not isinstance(caught.value, ProviderTimeout), caught.value
+    return str(caught.value)
+
+
+@pytest.mark.timeout(60)
+@pytest.mark.parametrize("retry_after", ["9999", "30", "an hour from now"])
+@pytest.mark.parametrize("kind", KINDS)
+def test_a_wait_asked_past_the_deadline_is_reported_at_once_as_what_it_is(llm, kind, retry_after):
+    if retry_after == "an hour from now":  # Retry-After as an HTTP date
+        retry_after = format_datetime(datetime.now(UTC) + timedelta(hours=1), usegmt=True)
+    llm.behaviour.fail_status, llm.behaviour.retry_after = 429, retry_after
+    message = refused_at_once(provider(llm, kind, max_retries=2))
+    assert message.startswith(f"provider 'test-{kind}' answered HTTP 429: something failed; ")
+    assert "it is rate limiting or out of quota (1 attempt); try again in " in message
+    assert message.endswith(" s, as it asks")
+    assert len(llm.calls) == 1
+
+
+@pytest.mark.timeout(60)
+@pytest.mark.parametrize("kind", KINDS)
+def test_a_wait_asked_within_the_deadline_is_waited_and_the_call_retried(llm, kind):
+    llm.behaviour.fail_status, llm.behaviour.retry_after = 503, "0.2"
+    message = refused_at_once(provider(llm, kind, max_retries=2), within=3.0)
+    assert message.endswith("it failed on its side (3 attempts); try again in 1 s, as it asks")
+    assert len(llm.calls) == 3
+
+
+#: One call in a fresh process, timed from its start: the client library is not imported yet.
+FIRST_CALL = """
+import sys, time
+from compactor.providers import ProviderConfig, ProviderTimeout, provider_for
+assert sys.argv[1] not in sys.modules
+config = ProviderConfig(name="first", kind=sys.argv[1], base_url=sys.argv[2],
+                        api_key_env=sys.argv[3], timeout_seconds=float(sys.argv[4]))
+started = time.monotonic()
+try:
+    provider_for(config).complete(model="m", system="S", user="[#0 user] hi", max_tokens=9)
+except ProviderTimeout as error:
+    print(time.monotonic() - started, error, sep="\\n")
+"""
+
+
+@pytest.mark.timeout(120)
+@pytest.mark.parametrize("kind", KINDS)
+def test_the_first_call_of_a_process_holds_its_deadline_with_the_import_inside(llm, kind):
+    llm.behaviour.delay = 60.0  # never answers within the deadline
+    url = llm.openai_url if kind == OPENAI else llm.anthropic_url
+    deadline = 0.5  # importing the library alone takes longer (0.5 s to 4 s)
+    done = subprocess.run(
+        [sys.executable, "-c", FIRST_CALL, kind, url, KEY_ENV, str(deadline)],
+        capture_output=True,
+        cwd=ROOT,
+        timeout=100,
+        env={**os.environ, KEY_ENV: SECRET},
+    )
+    assert done.returncode == 0 and done.stderr == b"", done.stderr.decode()
+    seconds, message = done.stdout.decode().splitlines()
+    assert float(seconds) < deadline + 0.4, seconds
+    assert message.startswith("provider 'first' did not answer within 0.5 s (")

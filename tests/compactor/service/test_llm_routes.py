@@ -209,6 +209,20 @@ def test_a_key_echoed_in_any_form_is_redacted_from_the_502(app, llm, echo, caplo
             assert form not in response.text and form not in caplog.text
 
 
+@pytest.mark.parametrize("echo", ECHOES)
+def test_a_key_echoed_in_a_successful_answer_is_redacted_from_the_200(app, llm, echo, caplog):
+    caplog.set_level(logging.DEBUG)
+    llm.behaviour.echo_key_in_answer = echo
+    client = app()
+    for provider in ("openai", "anthropic"):
+        response = post(client, CHAT, provider)
+        assert response.status_code == 200, response.text
+        summary = response.json()["messages"][0]["content"]
+        assert summary == "Summary of #0-#7. Your key is [redacted]."
+        for form in secret_forms():
+            assert form not in response.text and form not in caplog.text
+
+
 def test_the_key_never_reaches_a_client_or_a_log(app, llm, caplog):
     caplog.set_level(logging.DEBUG)
     client = app()

@@ -27,9 +27,9 @@ def body(provider: str, messages=CHAT) -> bytes:
 
 
 @contextmanager
-def service(tmp_path, monkeypatch, **env):
+def service(tmp_path, monkeypatch, access_log=False, **env):
     """The service with two providers: ``slow`` (its calls held open, deadline 30 s) and
-    ``healthy``, each at a test server of its own."""
+    ``healthy``, each at a test server of its own; its output in ``tmp_path / "server.log"``."""
     with ExitStack() as stack:
         slow, healthy = stack.enter_context(running()), stack.enter_context(running())
         lines = []
@@ -41,7 +41,7 @@ def service(tmp_path, monkeypatch, **env):
         monkeypatch.setenv(KEY_ENV, SECRET)
         for name, value in env.items():
             monkeypatch.setenv(name, value)
-        options = ("--processes", "0", "--no-access-log")
+        options = ("--processes", "0", *([] if access_log else ["--no-access-log"]))
         running_service = stack.enter_context(serving(*options, log=tmp_path / "server.log"))
         yield running_service, slow, healthy
     assert "Traceback" not in (tmp_path / "server.log").read_text("utf-8", errors="replace")
@@ -77,6 +77,27 @@ def test_a_client_that_goes_away_cancels_its_provider_call(tmp_path, monkeypatch
         (call,) = slow.calls
         assert wait_for(lambda: call.gone is not None, 10.0)
         assert call.gone - left < 3.0  # noticed at once, not at the provider's deadline (30 s)
+
+
+@pytest.mark.timeout(180)
+def test_the_access_log_shows_499_for_each_client_that_went_away(tmp_path, monkeypatch):
+    log = tmp_path / "server.log"
+    with service(tmp_path, monkeypatch, access_log=True) as (server, slow, _):
+        slow.behaviour.delay = 60.0
+        for n in range(1, 4):
+            held = send_and_hold(server.url, body("slow"))
+            assert wait_for(lambda n=n: len(slow.calls) == n)
+            port = held.getsockname()[1]
+            held.close()
+            line = f'127.0.0.1:{port} - "POST {PATH} HTTP/1.1" 499'
+            assert wait_for(lambda line=line: line in log.read_text("utf-8"), 10.0), log.read_text(
+                "utf-8"
+            )[-2000:]
+        with httpx.Client(base_url=server.url, timeout=20) as client:  # answered: logged as ever
+            client.post(PATH, content=body("healthy"), headers={"Content-Type": "application/json"})
+        assert wait_for(lambda: f'"POST {PATH} HTTP/1.1" 200' in log.read_text("utf-8"), 10.0)
+    text = log.read_text("utf-8")
+    assert text.count(" 499") == 3, text[-2000:]
 
 
 @pytest.mark.timeout(180)
