@@ -34,11 +34,12 @@ class ShrinkingSession:
     """A :class:`agents.memory.Session` whose ``get_items()`` returns ``session``'s items shrunk
     by ``setting`` (a Setting, its dict, or the path of a ``compaction.toml``).
 
-    ``lossy_fixes`` (on by default, since a long-lived session outgrows a request's 200
-    messages): keep the last 200 messages and cut contents over 8,000 characters first.
+    A long-lived session that outgrows the contract's limits (200 messages, 8,000 characters a
+    message) is compacted whole, in the agent mode; ``lossy_fixes`` keeps the last 200 messages
+    and cuts longer contents first instead.
     """
 
-    def __init__(self, session: Session, setting: SettingLike, *, lossy_fixes: bool = True):
+    def __init__(self, session: Session, setting: SettingLike, *, lossy_fixes: bool = False):
         self.session = session
         self.session_id = session.session_id
         self.session_settings = getattr(session, "session_settings", None)

@@ -29,11 +29,12 @@ class ShrinkMiddleware(AgentMiddleware):
     Args:
         setting: a :class:`~compactor.strategies.Setting`, its dict, or the path of a
             ``compaction.toml`` (read once, here).
-        lossy_fixes: past the request's limits (200 messages, 8,000 characters a message), keep
-            the last 200 and cut longer contents instead of failing the agent's turn.
+        lossy_fixes: past the contract's limits (200 messages, 8,000 characters a message), keep
+            the last 200 and cut longer contents first; without it (the default) the history
+            is compacted whole, in the agent mode.
     """
 
-    def __init__(self, setting: SettingLike, *, lossy_fixes: bool = True) -> None:
+    def __init__(self, setting: SettingLike, *, lossy_fixes: bool = False) -> None:
         super().__init__()
         self.setting = as_setting(setting)
         self.lossy_fixes = lossy_fixes

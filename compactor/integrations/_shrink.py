@@ -43,7 +43,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
-from compactor.contract import LIMITS
+from compactor.contract import AGENT_LIMITS, CONTRACT_LIMITS, LIMITS
 from compactor.engine import compact
 from compactor.errors import Problem, ProblemError
 from compactor.formats import (
@@ -119,7 +119,9 @@ def shrink(
         setting: a :class:`Setting`, its dict, or the path of a ``compaction.toml``.
         format: the input's format (``openai``, ``anthropic``, ...) instead of detecting it.
         lossy_fixes: keep the last 200 messages and cut contents over 8,000 characters when
-            the conversation is over the request's limits (else :class:`ShrinkError`).
+            the conversation is over the contract's limits; without it (the default) such a
+            conversation is compacted whole, in the agent mode (any number of messages,
+            contents of any length, a budget up to 2,000,000 characters).
 
     Returns:
         The compacted messages, of the input's type and format (a log the registry only reads
@@ -184,16 +186,18 @@ def shrink_with_report(
     base = {**conversion.request, **_request_params(chosen)}
     if settled is not None:
         base["messages"] = settled.messages
-    fit = _budget(base, chosen)
+    # a whole session over the contract's limits is compacted in the agent mode
+    limits = AGENT_LIMITS if conversion.needs_fixes else CONTRACT_LIMITS
+    fit = _budget(base, chosen, limits)
     request = {**base, "budget_chars": fit.budget_chars if fit else chosen.budget_chars}
     renamed = settled.renamed if settled is not None else {}
     empty = {renamed.get((i, call), call) for i, call in conversion.removed_results}
     if chosen.strategy == MEMORY_COMPACT:
-        response, written, outcome = compact(request), request, None
+        response, written, outcome = compact(request, limits=limits), request, None
     else:
         outcome = apply_strategy(
             chosen.strategy,
-            validate(request),
+            validate(request, limits=limits),
             budget_chars=request["budget_chars"],
             params=dict(chosen.params),
         )
@@ -229,7 +233,7 @@ def _request_params(setting: Setting) -> dict[str, Any]:
     return {k: list(v) if isinstance(v, tuple) else v for k, v in setting.params.items()}
 
 
-def _budget(request: dict[str, Any], setting: Setting) -> TokenFit | None:
+def _budget(request: dict[str, Any], setting: Setting, limits: str) -> TokenFit | None:
     if setting.budget_tokens is None:
         return None
     return fit_tokens(
@@ -238,26 +242,18 @@ def _budget(request: dict[str, Any], setting: Setting) -> TokenFit | None:
         dict(setting.params),
         setting.budget_tokens,
         setting.encoding or "o200k_base",
+        limits=limits,
     )
 
 
 def _conversion(source: _Source, lossy_fixes: bool) -> tuple[Conversion, bool]:
-    """The input imported, and whether a lossy fix was made to it."""
+    """The input imported, and whether a lossy fix was made to it: only when ``lossy_fixes``
+    asks for one; a conversation over the contract's limits is otherwise kept whole (its
+    ``needs_fixes`` then says to compact it in the agent mode)."""
     conversion = convert(source.data, source.format)
-    if conversion.needs_fixes:
-        if not lossy_fixes:
-            pending = [c.message for c in conversion.changes if c.kind in _PENDING]
-            raise ShrinkError(
-                [
-                    Problem(f"{m}; pass lossy_fixes=True to make that fix", path="messages")
-                    for m in pending
-                ]
-            )
+    if conversion.needs_fixes and lossy_fixes:
         return apply_fixes(conversion), True
     return conversion, False
-
-
-_PENDING = ("too-many-messages", "content-too-long")
 
 
 def _as_response(

@@ -11,7 +11,7 @@ import pytest
 from compactor import compact, shrink, shrink_with_report
 from compactor.formats import apply_fixes, convert, export
 from compactor.input._validation import validate
-from compactor.integrations import Setting, SettingError, ShrinkError, setting_toml
+from compactor.integrations import Setting, SettingError, setting_toml
 from compactor.strategies import apply_strategy
 from tests.compactor.integrations.conftest import FORMATS, SAMPLES, written_as
 from tests.paths import ROOT
@@ -152,12 +152,16 @@ def test_a_log_it_cannot_write_back_comes_back_as_a_request():
     assert shrunk.messages == export(compact(request), request, "request").value
 
 
-def test_a_conversation_over_the_limits_needs_lossy_fixes_chosen():
+def test_a_conversation_over_the_limits_is_shrunk_whole_and_the_fixes_are_an_option():
     history = [{"role": "user", "content": f"message {i}"} for i in range(205)]
-    with pytest.raises(
-        ShrinkError, match="keeping the last 200 would remove the first 5.*pass lossy_fixes=True"
-    ):
-        shrink(history, SETTING)
+    history[3] = {"role": "user", "content": "The order is DE-4471. " * 500}  # 11,000 chars
+    whole = shrink_with_report(history, SETTING)
+    assert whole.report.budget_met
+    request = {"messages": history, "budget_chars": 2000, **SETTING.params}
+    response = compact(request, limits="agent")
+    survivors = [m for m in response["messages"] if m["kept"] != "removed"]
+    assert whole.messages == [{"role": m["role"], "content": m["content"]} for m in survivors]
+    assert "kept-last" not in {c.kind for c in whole.report.import_changes}
     shrunk = shrink_with_report(history, SETTING, lossy_fixes=True)
     assert shrunk.messages[-1] == {"role": "user", "content": "message 204"}
     assert "kept-last" in {c.kind for c in shrunk.report.import_changes}
