@@ -27,8 +27,9 @@ from pathlib import Path
 from typing import Any
 
 from compactor.analyses.outcomes import InvalidProbes, Probe, parse_probes
+from compactor.contract import AUTO_LIMITS
 from compactor.errors import FormatError, Problem, UnreadableJSON
-from compactor.evaluation._limits import pending, with_fixes
+from compactor.evaluation._limits import with_fixes
 from compactor.formats import (
     Conversion,
     Document,
@@ -424,7 +425,7 @@ def record_item(
 def imported_item(value: dict[str, Any], index: int) -> Found:
     """A line ``import --all`` printed, as a corpus conversation named by its ``record``."""
     record = value.get("record", index)
-    invalid = errors_of(value["request"])
+    invalid = errors_of(value["request"], limits=AUTO_LIMITS)
     if invalid:
         return SetAside(record, tuple(invalid), label=f"record {record}")
     return CorpusItem(record, value["request"])
@@ -462,13 +463,12 @@ def _usable(
     cut_long: bool,
     shown: str | None,
 ) -> Found:
-    """The conversion with the chosen fixes, as an item; or what still makes it invalid."""
+    """The conversion with the chosen fixes, as an item; or what makes it invalid. A whole
+    session over the contract's limits is an item as it is (evaluated in the agent mode); the
+    fixes are options."""
     if keep_last or cut_long:
         conversion = apply_fixes(conversion, keep_last=keep_last, cut_long=cut_long)
-    problems, fixes = pending(conversion)
-    if problems:
-        return _set_aside(conversation, shown, problems, fixes)
-    invalid = errors_of(conversion.request)
+    invalid = errors_of(conversion.request, limits=AUTO_LIMITS)
     if invalid:
         return _set_aside(conversation, shown, invalid)
     return CorpusItem(conversation, conversion.request, conversion.tool_links)
@@ -488,7 +488,8 @@ def _probes(record: Record, request: dict[str, Any]) -> tuple[Probe, ...]:
     """The record's ``probes``, resolved against its request's messages; raises
     :class:`InvalidProbes` with each problem placed in the file (``[3].probes[0]...``)."""
     try:
-        return parse_probes({"probes": record.value["probes"]}, validate(request).messages)
+        messages = validate(request, limits=AUTO_LIMITS).messages
+        return parse_probes({"probes": record.value["probes"]}, messages)
     except InvalidProbes as error:
         placed = [
             place_in_record(record.source, replace(p, path=(p.path or "$").removeprefix("$.")))

@@ -9,7 +9,6 @@ from dataclasses import replace
 
 from compactor.contract import LIMITS
 from compactor.errors import Problem
-from compactor.formats import PENDING, Conversion
 
 #: The import's fixes for a conversation beyond the contract's limits, and what each does
 #: (each edge names its own control beside it: ``--cut-long``, a box on the page).
@@ -17,25 +16,6 @@ FIXES = {
     "keep_last": f"keeps the last {LIMITS['max_messages']} messages",
     "cut_long": f"cuts each content to its first {LIMITS['max_content_chars']:,} characters",
 }
-
-
-def pending(conversion: Conversion) -> tuple[list[Problem], list[str]]:
-    """What still makes the conversation invalid (each placed in its file, as the import says
-    it), and the fixes (:data:`FIXES`) that would make it valid; both empty when nothing does."""
-    changes = [c for c in conversion.changes if c.kind in PENDING]
-    problems = [
-        Problem(c.message.removeprefix(f"{c.source}: "), c.source)
-        if c.source
-        else Problem(c.message)
-        for c in changes
-    ]
-    kinds = {c.kind for c in changes}
-    fixes = [fix for kind, fix in _FIX_OF.items() if kind in kinds]
-    return problems, fixes
-
-
-#: The fix each pending change of the import needs.
-_FIX_OF = {"too-many-messages": "keep_last", "content-too-long": "cut_long"}
 
 
 def with_fixes(problem: Problem, fixes: Iterable[str]) -> Problem:

@@ -19,7 +19,6 @@ from typing import Any
 import numpy as np
 
 from compactor.analyses import (
-    BUDGET_RANGE,
     BudgetSweep,
     budget_sweep,
     call_line_span,
@@ -27,6 +26,7 @@ from compactor.analyses import (
 )
 from compactor.analyses.anchors import Anchor, anchor_report, find_anchors
 from compactor.analyses.outcomes import DEFAULT_FUTURE
+from compactor.contract import AUTO_LIMITS, budget_range
 from compactor.engine import run
 from compactor.errors import InvalidRequest, Problem
 from compactor.evaluation._corpus import CorpusItem
@@ -230,7 +230,7 @@ class _Contents:
         future: int | None,
         probe_columns: bool | None,
     ) -> _Contents:
-        base = validate(item.request)
+        base = validate(item.request, limits=AUTO_LIMITS)  # a whole session: the agent mode
         analysis = analyse(base.contents, base.roles)
         anchors = find_anchors(base.contents)
         pairs = _ToolPairs.of(base, item.tool_links)
@@ -260,8 +260,9 @@ class _Swept:
     def of(cls, found: _Contents, setting: Mapping[str, Any], points: list[int] | None) -> _Swept:
         """``setting`` at the budgets ``points`` (None: every step of the sweep and every
         budget at which a need starts to be met)."""
+        budgets = budget_range(found.base.limits)
         params = Params(
-            budget_chars=BUDGET_RANGE[1] if not points else points[0],
+            budget_chars=budgets[1] if not points else points[0],
             keep_last_n=setting["keep_last_n"],
             keep_roles=tuple(setting["keep_roles"]),
             duplicate_threshold=setting["duplicate_threshold"],
@@ -278,7 +279,7 @@ class _Swept:
         need_from = None if found.outcomes is None else found.outcomes.need_from(params)
         if points is None:
             points = [step.from_budget for step in sweep.steps]
-            points = sorted({*points, *change_points(need_from, *BUDGET_RANGE)})
+            points = sorted({*points, *change_points(need_from, *budgets)})
         return cls(
             params,
             points,

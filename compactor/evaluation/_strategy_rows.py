@@ -23,6 +23,7 @@ from compactor.analyses import tool_pairs
 from compactor.analyses.anchors import find_anchors
 from compactor.analyses.outcomes import DEFAULT_FUTURE, Needs, find_needs, judge_outcome
 from compactor.analyses.outcomes import past_request as past_of
+from compactor.contract import AUTO_LIMITS
 from compactor.errors import InvalidRequest, Problem, ProblemError
 from compactor.evaluation._corpus import CorpusItem
 from compactor.evaluation._grid import BUDGET
@@ -94,7 +95,7 @@ def strategy_rows(
     """The rows of one conversation: every setting at every budget (default: the request's
     own ``budget_chars``), with ``needs`` and ``needs_met`` for a ``future`` (None: without
     them). Raises InvalidRequest for an invalid request."""
-    request = validate(item.request)
+    request = validate(item.request, limits=AUTO_LIMITS)  # a whole session: the agent mode
     anchors = find_anchors(request.contents)
     pairs, _ = tool_pairs(request.roles, item.tool_links)
     past = None if future is None else _past(request, future)

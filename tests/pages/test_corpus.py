@@ -23,10 +23,10 @@ from compactor.evaluation import (
 )
 from explorer.corpus import frames, results, widgets
 from explorer.corpus import store as corpus_store
-from explorer.frames.imports import FIX_LABELS, problem_rows
+from explorer.frames.imports import problem_rows
 from explorer.session import database, state, workspace
 from harness.apptest import assert_clean, charts, goto, metrics, start, table
-from tests.corpora import LONG_AT, LONG_RECORD, tau_bench_corpus
+from tests.corpora import LONG_RECORD, tau_bench_corpus
 from tests.paths import ROOT
 
 PAGE = "pages/corpus.py"
@@ -417,74 +417,55 @@ def set_aside_shown(at):
     return list(zip(frame["record"], frame["where"], said, strict=True))
 
 
-def test_a_conversation_over_the_limits_is_set_aside_until_a_fix_is_ticked(tmp_path):
+def test_a_conversation_over_the_limits_is_loaded_whole_and_a_fix_is_an_option(tmp_path):
     long = [{"role": "user", "content": f"question {k} about DE-{k}"} for k in range(250)]
     short = [{"role": "user", "content": "hi"}, {"role": "assistant", "content": "hello"}]
     path = tmp_path / "many.jsonl"
     path.write_text("\n".join(json.dumps({"messages": m}) for m in (short, long)) + "\n")
     at = load_path(on_corpus_page(), path)
     assert_clean(at)
-    assert [len(i.request["messages"]) for i in at.session_state[widgets.CORPUS_KEY].items] == [2]
-    ((record, _, reason),) = set_aside_shown(at)
-    assert record == "record 1" and "250 messages" in reason
-    assert FIX_LABELS["keep_last"] in reason
+    corpus = at.session_state[widgets.CORPUS_KEY]
+    assert [len(i.request["messages"]) for i in corpus.items] == [2, 250]  # whole
+    assert "reason" not in tables_columns(at)  # nothing set aside
     at = at.checkbox(key=widgets.FIX_KEYS["keep_last"]).check().run()  # read again at once
     assert_clean(at)
     corpus = at.session_state[widgets.CORPUS_KEY]
     assert [len(i.request["messages"]) for i in corpus.items] == [2, 200]
     assert corpus.items[1].request["messages"] == long[-200:]
-    assert not [t for _, t in charts(at)] and "reason" not in tables_columns(at)
 
 
 def tables_columns(at):
     return {c for frame in at.dataframe for c in frame.value.columns}
 
 
-def test_one_long_content_in_200_records_is_set_aside_and_a_fix_after_the_upload_reads_it():
-    # issue 26: 200 tau-bench trajectories, one with a tool result over 8,000 characters
+def test_one_long_content_in_200_records_is_loaded_whole_and_the_cut_is_an_option():
+    # issue 26 set the record aside; issue 35 loads it whole (the agent mode)
     data = tau_bench_corpus()
     at = upload(on_corpus_page(), "tau 200.json", data)
     assert_clean(at)
     corpus = at.session_state[widgets.CORPUS_KEY]
-    assert [i.conversation for i in corpus.items] == [i for i in range(200) if i != LONG_RECORD]
-    said = (
-        "1 of the 200 conversations could not be used as they are and were set aside; the "
-        "other 199 are loaded and run without them. To load them with a fix, tick "
-        f"“{FIX_LABELS['cut_long']}” above."
-    )
-    assert said in [w.value for w in at.warning]
-    ((record, where, reason),) = set_aside_shown(at)
-    assert (record, where) == (f"record {LONG_RECORD}", LONG_AT)
-    assert "10,000 characters" in reason and f"tick “{FIX_LABELS['cut_long']}” above" in reason
-    assert "--" not in reason and "cut_long" not in reason  # the page's words, not the CLI's
-    assert not at.error
+    assert [i.conversation for i in corpus.items] == list(range(200))
+    assert len(corpus.items[LONG_RECORD].request["messages"][5]["content"]) == 10_000
+    assert "reason" not in tables_columns(at) and not at.error
     at = run_grid(at, grid={**GRID, "keep_last_n": "4", "max_message_chars": "400"}, budgets="3000")
     assert_clean(at)
-    assert len({r["conversation"] for r in at.session_state[widgets.RUN_KEY].rows}) == 199
-    # the box ticked after the upload reads the same upload again, with every record
+    assert len({r["conversation"] for r in at.session_state[widgets.RUN_KEY].rows}) == 200
+    # the box ticked after the upload reads the same upload again, cut
     at = at.checkbox(key=widgets.FIX_KEYS["cut_long"]).check().run()
     assert_clean(at)
     fixed = at.session_state[widgets.CORPUS_KEY]
-    assert len(fixed.items) == 200 and "reason" not in tables_columns(at)
+    assert len(fixed.items) == 200
     assert len(fixed.items[LONG_RECORD].request["messages"][5]["content"]) == 8000
     assert at.file_uploader(key=widgets.UPLOAD_KEY).value.name == "tau 200.json"
-    at = at.checkbox(key=widgets.FIX_KEYS["cut_long"]).uncheck().run()
-    assert len(at.session_state[widgets.CORPUS_KEY].items) == 199
-    assert len(set_aside_shown(at)) == 1
 
 
-def test_a_file_whose_only_conversation_is_too_long_loads_once_the_fix_is_ticked():
+def test_a_file_whose_only_conversation_is_too_long_loads_whole():
     messages = [{"role": "user", "content": "x" * 9000}, {"role": "assistant", "content": "ok"}]
     data = json.dumps({"messages": messages}).encode()
     at = upload(on_corpus_page(), "one.json", data)
     assert_clean(at)
-    assert widgets.TITLES["unusable"] in [e.value for e in at.error]
-    assert widgets.CORPUS_KEY not in at.session_state
-    ((record, where, _),) = set_aside_shown(at)
-    assert (record, where) == ("record 0", "messages[0]")
-    at = at.checkbox(key=widgets.FIX_KEYS["cut_long"]).check().run()
-    assert_clean(at)
     assert not at.error and len(at.session_state[widgets.CORPUS_KEY].items) == 1
+    assert "reason" not in tables_columns(at)  # nothing set aside
 
 
 def test_needed_later_recall_beside_the_baselines_and_its_worst_conversations(listed, engine_rows):

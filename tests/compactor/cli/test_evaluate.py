@@ -13,7 +13,6 @@ import pytest
 
 from compactor.cli._evaluate import _plan, register
 from compactor.cli._resuming import written_before
-from compactor.cli._set_aside import SET_ASIDE
 from compactor.evaluation import (
     SUMMARY_BUDGETS,
     RunOptions,
@@ -23,7 +22,7 @@ from compactor.evaluation import (
     summarise,
 )
 from compactor.evaluation._summary import SummaryFeed, met_at_shares, met_from
-from tests.corpora import LONG_AT, LONG_RECORD, tau_bench_corpus
+from tests.corpora import LONG_RECORD, tau_bench_corpus
 from tests.generate import VOCABULARY
 from tests.paths import CORPUS, ROOT
 
@@ -267,36 +266,44 @@ def test_future_and_no_outcomes_choose_the_outcome_columns(tmp_path):
         assert lines(out) == list(evaluate(load_corpus(path), chosen, [900], options=options))
 
 
-def test_a_record_with_a_content_over_the_limit_is_set_aside_and_the_others_evaluated(tmp_path):
-    # issue 26: one tool result over 8,000 characters among 200 tau-bench trajectories
+def test_a_record_with_a_content_over_the_limit_is_evaluated_whole(tmp_path):
+    # issue 26 set it aside; issue 35: one tool result over 8,000 characters among 200
+    # tau-bench trajectories is evaluated whole (the agent mode), --cut-long an option
     corpus = tmp_path / "tau200.json"
     corpus.write_bytes(tau_bench_corpus())
     out = tmp_path / "rows.jsonl"
     done = cli(corpus, "--budgets", "2000", "--no-outcomes", "--workers", "1", "--out", out)
     said = done.stderr.decode()
-    assert done.returncode == SET_ASIDE == 3 and "Traceback" not in said
-    (line,) = [x for x in said.splitlines() if x.startswith("set aside")]
-    assert line.startswith(f"set aside record {LONG_RECORD}: {LONG_AT}: the tool message has ")
-    assert "--cut-long" in line and "cut_long" not in line  # the command line's own words
-    counted = "199 of the 200 conversations evaluated, 1 set aside (above); their rows are in"
-    assert f"{counted} {out}" in said
-    assert done.stdout.decode().startswith("199 conversations, 1 settings")
-    written = {row["conversation"] for row in lines(out)}
-    assert written == set(range(200)) - {LONG_RECORD}
-
-    fixed = cli(corpus, "--budgets", "2000", "--no-outcomes", "--workers", "1", "--cut-long")
+    assert done.returncode == 0 and "Traceback" not in said and "set aside" not in said
+    assert done.stdout.decode().startswith("200 conversations, 1 settings")
+    rows = {row["conversation"]: row for row in lines(out)}
+    assert set(rows) == set(range(200))
+    fixed_out = tmp_path / "fixed.jsonl"
+    fixed = cli(
+        corpus,
+        "--budgets",
+        "2000",
+        "--no-outcomes",
+        "--workers",
+        "1",
+        "--cut-long",
+        "--out",
+        fixed_out,
+    )
     assert fixed.returncode == 0 and b"set aside" not in fixed.stderr
-    assert fixed.stdout.decode().startswith("200 conversations")
+    cut = {row["conversation"]: row for row in lines(fixed_out)}
+    assert set(cut) == set(rows)
+    # only the long record's input changed: every other row is the same
+    assert all(rows[i] == cut[i] for i in rows if i != LONG_RECORD)
 
 
-def test_another_strategy_sets_the_record_aside_too(tmp_path):
+def test_another_strategy_evaluates_the_long_record_whole_too(tmp_path):
     corpus = tmp_path / "tau20.json"
     corpus.write_bytes(tau_bench_corpus(20, long_record=7))
     done = cli(corpus, "--strategy", "keep-last", "--budgets", "3000", "--no-outcomes")
     said = done.stderr.decode()
-    assert done.returncode == SET_ASIDE and "Traceback" not in said
-    assert "set aside record 7: [7].traj[5]:" in said and "--cut-long" in said
-    assert "19 of the 20 conversations evaluated" in said
+    assert done.returncode == 0 and "Traceback" not in said and "set aside" not in said
+    assert done.stdout.decode().startswith("20 conversations")
 
 
 def test_a_sweep_says_where_the_share_meeting_its_budget_rises(tmp_path):

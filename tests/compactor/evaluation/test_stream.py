@@ -15,7 +15,7 @@ from compactor.cli._main import main
 from compactor.errors import FormatError
 from compactor.evaluation import CorpusStream, load_corpus, load_corpus_text, read_corpus_text
 from compactor.formats import convert_document, read_document
-from tests.corpora import LONG_AT, LONG_RECORD, tau_bench_corpus
+from tests.corpora import LONG_RECORD, tau_bench_corpus
 from tests.paths import CORPUS, ROOT
 
 REAL = ROOT / "tests" / "fixtures" / "real"
@@ -213,31 +213,22 @@ def test_evaluate_lists_what_a_folder_skipped_and_the_records_it_could_not_use(t
     assert {row["conversation"] for row in rows} == {"good.jsonl#0", "good.jsonl#1"}
 
 
-def test_a_content_over_the_limit_sets_its_record_aside_with_the_fix_that_would_use_it(tmp_path):
-    # issue 26: one record of 200 with a content over 8,000 characters
+def test_a_content_over_the_limit_is_read_whole_and_the_cut_is_an_option(tmp_path):
+    # issue 26 set the record aside; issue 35 reads it whole (the agent mode)
     path = tmp_path / "tau200.json"
     path.write_bytes(tau_bench_corpus())
     stream = CorpusStream(path)
-    read = [item.conversation for item in stream]
-    assert read == [i for i in range(200) if i != LONG_RECORD]
-    (aside,) = stream.set_aside
-    assert (aside.conversation, aside.fixes) == (LONG_RECORD, ("cut_long",))
-    assert aside.label == "record 117"
-    (problem,) = aside.problems
-    assert problem.path == LONG_AT and "10,000 characters" in problem.message
-    assert "--" not in problem.message and "cut_long" not in problem.message  # no edge's words
+    items = list(stream)
+    assert [item.conversation for item in items] == list(range(200)) and stream.set_aside == []
+    assert len(items[LONG_RECORD].request["messages"][5]["content"]) == 10_000
     fixed = CorpusStream(path, cut_long=True)
     items = list(fixed)
     assert len(items) == 200 and fixed.set_aside == []
     assert len(items[LONG_RECORD].request["messages"][5]["content"]) == 8000
 
 
-def test_an_uploaded_corpus_is_read_with_its_bad_records_set_aside():
+def test_an_uploaded_corpus_is_read_whole():
     data = tau_bench_corpus()
     read = read_corpus_text(data, "tau200.json")
-    assert [i.conversation for i in read.items] == [i for i in range(200) if i != LONG_RECORD]
-    (aside,) = read.set_aside
-    assert aside.label == "tau200.json, record 117" and aside.fixes == ("cut_long",)
-    assert read_corpus_text(data, "tau200.json", cut_long=True).set_aside == []
-    with pytest.raises(FormatError):  # the all-or-nothing reading is still there, for the API
-        load_corpus_text(data, "tau200.json")
+    assert [i.conversation for i in read.items] == list(range(200)) and read.set_aside == []
+    assert len(load_corpus_text(data, "tau200.json")) == 200
