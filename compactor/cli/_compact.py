@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 
+from compactor.cli._commands import help_of
 from compactor.cli._io import (
     add_indent_argument,
     add_input_argument,
@@ -51,7 +52,7 @@ holds at most {LIMITS["max_messages"]} messages: --keep-last [M], --keep-first N
 def register(sub: argparse._SubParsersAction) -> None:
     parser = sub.add_parser(
         "compact",
-        help="compact a request or conversation; print the response or a provider's messages",
+        help=help_of("compact"),
         description=DESCRIPTION,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
