@@ -10,19 +10,20 @@ process) on the largest sample: the server time of a rerun after a move of budge
 two default loops replayed anew, drift over every anchor; the anchors are found once per
 conversation), median of a few moves. Target: <= 0.5 s.
 
-    python -m bench.replay    # from the project root
+    python -m bench.replay [--no-page]    # from the project root
 """
 
 from __future__ import annotations
 
 import statistics
+import sys
 import time
 
 from compactor import compact, validate
 from compactor.analyses.replay._strategies import replay_request
 from compactor.samples import load_sample
 
-ROUNDS = 9
+ROUNDS = 15
 TARGET, GOAL = 3.0, 1.5
 
 
@@ -49,11 +50,13 @@ def main() -> None:
     print(f"  {len(result.turns)} turns, {compacted} compacted; {ROUNDS} interleaved rounds")
     for name, spent in times.items():
         print(f"  {name} median: {statistics.median(spent) * 1000:9.1f} ms")
+    print("  each round's ratio: " + " ".join(f"{r:.2f}" for r in ratios))
     ratio = statistics.median(ratios)
     print(
         f"  ratio replay/compact (median of rounds): {ratio:.2f}  (target <= {TARGET}, goal {GOAL})"
     )
-    page_figure()
+    if "--no-page" not in sys.argv:
+        page_figure()
 
 
 PAGE_TARGET = 0.5
