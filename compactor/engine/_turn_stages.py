@@ -63,11 +63,16 @@ class TurnStages:
         similarity = self.analysis.similarity
         number = numbers.tolist()
         present = [1] * n
+        of_role: dict[str, list[int]] = {}  # each role's messages, in order
+        for i, role in enumerate(roles):
+            of_role.setdefault(role, []).append(i)
 
         def candidates(i: int) -> Iterator[tuple[int, bool]]:
-            role, a, size = roles[i], number[i], sizes[i]
-            for j in range(i):
-                if not present[j] or roles[j] != role:
+            a, size = number[i], sizes[i]
+            for j in of_role[roles[i]]:
+                if j >= i:
+                    return
+                if not present[j]:
                     continue
                 # |A & B| / |A | B| <= min / max: most pairs are too unequal to be duplicates
                 small, large = (size, sizes[j]) if size <= sizes[j] else (sizes[j], size)
