@@ -174,10 +174,18 @@ def cpu_split(before: dict, after: dict, workers: set[int]) -> dict[str, float]:
     return split
 
 
-def _engine_work(body: bytes, count: int) -> None:
-    """What a compute process does per request, ``count`` times: parse, compact, serialise."""
-    for _ in range(count):
-        dumps(compact(parse_json(body)), None).encode()
+_BODY = b""
+
+
+def _engine_body(body: bytes) -> None:
+    """A bound process's one body (sent once, as each compute process gets each request's)."""
+    global _BODY
+    _BODY = body
+
+
+def _engine_one(_: int) -> None:
+    """What a compute process does per request: parse, compact, serialise."""
+    dumps(compact(parse_json(_BODY)), None).encode()
 
 
 def interleaved_ratios(
@@ -192,14 +200,15 @@ def interleaved_ratios(
     both alike, and each round's ratio shows the noise."""
     ratios = []
     engines = args.workers * (args.processes or os.cpu_count() or 1)
-    share = max(1, args.round_requests // engines)
     context = multiprocessing.get_context("spawn")
-    with context.Pool(engines) as pool:
-        pool.starmap(_engine_work, [(body, 1)] * engines)  # warm up
+    with context.Pool(engines, initializer=_engine_body, initargs=(body,)) as pool:
+        pool.map(_engine_one, range(engines), chunksize=1)  # warm up
         for _ in range(args.rounds):
+            # one request per task, as the service hands them out: no process waits idle for
+            # a slow one's share
             start = time.perf_counter()
-            pool.starmap(_engine_work, [(body, share)] * engines)
-            bound = share * engines / (time.perf_counter() - start)
+            pool.map(_engine_one, range(args.round_requests), chunksize=1)
+            bound = args.round_requests / (time.perf_counter() - start)
             figures = run(port, body, expected, args.round_requests, connections)
             first.errors += figures.errors
             ratios.append(figures.rate / bound)
