@@ -4,14 +4,19 @@ Starts ``python -m compactor serve`` (2 workers by default) on a free loopback p
 10,000 dispatcher requests and 200 maximum-size requests (bench.prose.largest_request()) over
 concurrent keep-alive connections, and prints for each: requests per second, p50 and p99
 latency, and the errors (a transport error, a status other than 200, or a body that is not
-byte for byte the engine's response). The client is ``wrk`` when it is installed (Debian
-package wrk) and a pure-Python asyncio client otherwise; the output says which. The engine's
-own cost per request is measured in-process first, so the HTTP overhead is visible. The two
-load clients are in bench/service_load.py.
+byte for byte the engine's response). The maximum-size figure against the engine-alone bound
+is then taken in interleaved rounds (--rounds): each round runs the engine alone, without HTTP,
+in as many processes at once as the service has compute processes, then the service with as
+many requests; each round's ratio and their median are printed, so the machine's noise shows
+(goal: the median at least 0.8, no round under 0.7). The client is ``wrk`` when it is
+installed (Debian package wrk) and a pure-Python asyncio client otherwise; the output says
+which. The engine's own cost per request is measured in-process first, so the HTTP overhead is
+visible. The two load clients are in bench/service_load.py.
 
 Target on the 2-core development machine: >= 1,000 dispatcher requests per second, 0 errors.
 
     python -m bench.service [--workers 2] [--client auto|wrk|python] [--requests 10000]
+        [--rounds 7] [--round-requests 60]
 """
 
 from __future__ import annotations
@@ -19,6 +24,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import multiprocessing
 import os
 import shutil
 import statistics
@@ -168,6 +174,53 @@ def cpu_split(before: dict, after: dict, workers: set[int]) -> dict[str, float]:
     return split
 
 
+_BODY = b""
+
+
+def _engine_body(body: bytes) -> None:
+    """A bound process's one body (sent once, as each compute process gets each request's)."""
+    global _BODY
+    _BODY = body
+
+
+def _engine_one(_: int) -> None:
+    """What a compute process does per request: parse, compact, serialise."""
+    dumps(compact(parse_json(_BODY)), None).encode()
+
+
+def interleaved_ratios(
+    run, port: int, body: bytes, expected: bytes, args, connections: int, first
+) -> list[float]:
+    """The maximum-size throughput against the engine-alone bound, in ``args.rounds`` rounds
+    that each measure the bound (the engine alone, no HTTP, in as many processes running at
+    once as the service has compute processes, ``args.round_requests`` requests in all, the
+    server idle: on a shared machine each process gets its share of the cores, the service's
+    as the bound's) and then the service
+    (as many requests): a drift of the machine's speed, or other work on its cores, touches
+    both alike, and each round's ratio shows the noise."""
+    ratios = []
+    engines = args.workers * (args.processes or os.cpu_count() or 1)
+    context = multiprocessing.get_context("spawn")
+    with context.Pool(engines, initializer=_engine_body, initargs=(body,)) as pool:
+        pool.map(_engine_one, range(engines), chunksize=1)  # warm up
+        for _ in range(args.rounds):
+            # one request per task, as the service hands them out: no process waits idle for
+            # a slow one's share
+            start = time.perf_counter()
+            pool.map(_engine_one, range(args.round_requests), chunksize=1)
+            bound = args.round_requests / (time.perf_counter() - start)
+            figures = run(port, body, expected, args.round_requests, connections)
+            first.errors += figures.errors
+            ratios.append(figures.rate / bound)
+    print(
+        f"  {args.rounds} interleaved rounds (the engine alone in {engines} processes at "
+        f"once, then the service; {args.round_requests} requests each), each round's ratio: "
+        + " ".join(f"{r:.2f}" for r in ratios)
+    )
+    print(f"  median of the rounds: {statistics.median(ratios):.2f} of the engine-alone bound")
+    return ratios
+
+
 def post_once(port: int, body: bytes) -> bytes:
     request = urllib.request.Request(
         f"http://127.0.0.1:{port}{PATH}", body, {"Content-Type": "application/json"}
@@ -184,6 +237,13 @@ def main() -> int:
     parser.add_argument("--large-requests", type=int, default=200, help="maximum-size requests")
     parser.add_argument("--connections", type=int, default=32, help="for the dispatcher")
     parser.add_argument("--large-connections", type=int, default=4)
+    parser.add_argument(
+        "--rounds",
+        type=int,
+        default=7,
+        help="interleaved rounds of the maximum-size ratio (bound, then the requests)",
+    )
+    parser.add_argument("--round-requests", type=int, default=60, help="maximum-size, per round")
     parser.add_argument(
         "--processes",
         type=int,
@@ -279,9 +339,15 @@ def main() -> int:
                     f"alone {whole_cpu:.1f} ms of the {spent_cpu:.1f} ms the service and this "
                     f"client spent per request, a share of {whole_cpu / spent_cpu:.2f}"
                 )
-                met = ratio >= TARGET_RATIO and figures.errors == 0
+                ratios = interleaved_ratios(run, port, body, expected, args, connections, figures)
+                median = statistics.median(ratios)
+                met = median >= TARGET_RATIO and min(ratios) >= TARGET_RATIO - 0.1
+                met = met and figures.errors == 0
                 verdict = "met" if met else "NOT met"
-                print(f"  target >= {TARGET_RATIO} of the bound with 0 errors: {verdict}")
+                print(
+                    f"  target >= {TARGET_RATIO} of the bound (the median of the rounds; no "
+                    f"round under {TARGET_RATIO - 0.1:.1f}) with 0 errors: {verdict}"
+                )
             failed = failed or figures.errors > 0
     return 1 if failed else 0
 

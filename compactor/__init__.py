@@ -17,9 +17,10 @@ Everything else lives in private modules (``compactor/engine/_pipeline.py``) beh
 package face (``compactor.engine``, ``compactor.strategies``, ...), which the explorer, the CLI
 and the service read; a program needs only the names above.
 
-Names from the layers above the engine (strategies, analyses, integrations) are
-imported when first used (PEP 562), so ``import compactor`` loads the engine alone and a command
-line that only compacts starts fast.
+Every name is imported when first used (PEP 562): ``import compactor`` loads nothing but this
+face, so ``python -m compactor --help`` starts without the engine, a command line that only
+compacts loads the engine alone, and the layers above it (strategies, analyses, integrations)
+load only where one of their names is used.
 
 >>> import compactor
 >>> out = compactor.compact({"messages": [
@@ -31,30 +32,46 @@ True
 
 from __future__ import annotations
 
-from importlib import import_module, metadata
-from typing import Any
+from importlib import import_module
+from typing import TYPE_CHECKING, Any
 
-from compactor.engine import CompactionResult, Fate, MessageTrace, compact, run
-from compactor.errors import (
-    FormatError,
-    IntegrationUnavailable,
-    InvalidRequest,
-    Problem,
-    ProblemError,
-    UnreadableJSON,
-)
-from compactor.input import validate
-from compactor.model import Message, Params, Request
-from compactor.text import TextAnalysis, analyse
+if TYPE_CHECKING:  # the engine's names for type checkers; at run time each loads on first use
+    from compactor.engine import CompactionResult, Fate, MessageTrace, compact, run
+    from compactor.errors import (
+        FormatError,
+        IntegrationUnavailable,
+        InvalidRequest,
+        Problem,
+        ProblemError,
+        UnreadableJSON,
+    )
+    from compactor.input import validate
+    from compactor.model import Message, Params, Request
+    from compactor.text import TextAnalysis, analyse
 
-try:
-    __version__ = metadata.version("compaction-explorer")
-except metadata.PackageNotFoundError:  # run from a source tree that was never installed
-    __version__ = "0+unknown"
+    __version__: str
 
-#: Names this face gives from a higher layer, and the module each comes from, imported on first
-#: use: those layers import this face, so importing them here would be a loop (and slow).
+#: Each name this face gives, and the module it comes from, imported on first use: the engine's
+#: names so that ``import compactor`` costs nothing (the CLI's ``--help`` needs none of them);
+#: the higher layers' because they import this face, so importing them here would be a loop.
 _LAZY: dict[str, str] = {
+    "CompactionResult": "compactor.engine",
+    "Fate": "compactor.engine",
+    "MessageTrace": "compactor.engine",
+    "compact": "compactor.engine",
+    "run": "compactor.engine",
+    "FormatError": "compactor.errors",
+    "IntegrationUnavailable": "compactor.errors",
+    "InvalidRequest": "compactor.errors",
+    "Problem": "compactor.errors",
+    "ProblemError": "compactor.errors",
+    "UnreadableJSON": "compactor.errors",
+    "validate": "compactor.input",
+    "Message": "compactor.model",
+    "Params": "compactor.model",
+    "Request": "compactor.model",
+    "TextAnalysis": "compactor.text",
+    "analyse": "compactor.text",
     "export": "compactor.formats",
     "Exported": "compactor.formats",
     "shrink": "compactor.integrations",
@@ -115,7 +132,19 @@ __all__ = [
 ]
 
 
+def _version() -> str:
+    from importlib import metadata
+
+    try:
+        return metadata.version("compaction-explorer")
+    except metadata.PackageNotFoundError:  # run from a source tree that was never installed
+        return "0+unknown"
+
+
 def __getattr__(name: str) -> Any:
+    if name == "__version__":
+        globals()[name] = found = _version()
+        return found
     module = _LAZY.get(name)
     if module is None:
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
@@ -125,4 +154,4 @@ def __getattr__(name: str) -> Any:
 
 
 def __dir__() -> list[str]:
-    return sorted(set(globals()) | set(_LAZY))
+    return sorted(set(globals()) | set(_LAZY) | {"__version__"})

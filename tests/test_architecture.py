@@ -8,7 +8,6 @@ no two modules sharing a name outside the conventions docs/glossary.md lists."""
 from __future__ import annotations
 
 import ast
-import importlib
 import re
 import subprocess
 import sys
@@ -19,9 +18,8 @@ from pathlib import Path, PurePosixPath
 import pytest
 
 import compactor
+from compactor.cli._commands import COMMANDS
 from tests.paths import ROOT
-
-cli_main = importlib.import_module("compactor.cli._main")  # compactor.cli._main is a function
 
 SOURCES = sorted(
     p for folder in ("compactor", "explorer", "pages") for p in (ROOT / folder).rglob("*.py")
@@ -551,7 +549,7 @@ def repeat_conventions(text: str) -> dict[str, str]:
     """The glossary's table of module names that repeat on purpose: each path pattern it lists
     (``compactor/cli/<command>.py`` is one per command of the CLI), with the row's reason."""
     section = text.split("## Module names that repeat on purpose", 1)[1]
-    commands = [module.__name__.rsplit(".", 1)[1] for module in cli_main.COMMANDS]
+    commands = [command.module.rsplit(".", 1)[1] for command in COMMANDS]
     patterns = {}
     for line in section.splitlines():
         row = _ROW.match(line)

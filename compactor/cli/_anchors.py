@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 
 from compactor.analyses.anchors import anchor_report
+from compactor.cli._commands import help_of
 from compactor.cli._io import (
     add_indent_argument,
     add_input_argument,
@@ -62,7 +63,7 @@ def read_request(args: argparse.Namespace, any_strategy: bool = False) -> Reques
 def register(sub: argparse._SubParsersAction) -> None:
     parser = sub.add_parser(
         "anchors",
-        help="print every anchor (ids, amounts, dates, URLs, paths, code names) and its survival",
+        help=help_of("anchors"),
         description=(
             "Find the anchors of a conversation (identifiers, numbers with a unit or currency, "
             "times and dates, URLs, e-mail addresses, file paths, code identifiers; SPEC part C) "

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 
+from compactor.cli._commands import help_of
 from compactor.cli._io import (
     add_indent_argument,
     add_input_argument,
@@ -52,7 +53,7 @@ the same four stages and response, with only these checks lifted: {"; ".join(AGE
 def register(sub: argparse._SubParsersAction) -> None:
     parser = sub.add_parser(
         "compact",
-        help="compact a request or conversation; print the response or a provider's messages",
+        help=help_of("compact"),
         description=DESCRIPTION,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )

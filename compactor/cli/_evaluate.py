@@ -13,6 +13,7 @@ from compactor.analyses import BUDGET_RANGE
 from compactor.analyses.outcomes import DEFAULT_FUTURE
 from compactor.cli import _fail_under as fail_under
 from compactor.cli import _set_aside as set_aside
+from compactor.cli._commands import help_of
 from compactor.cli._evaluate_strategy import add_arguments, run_strategy
 from compactor.cli._io import fail
 from compactor.cli._params import add_setting_argument, setting_of
@@ -102,7 +103,7 @@ processes.
 def register(sub: argparse._SubParsersAction) -> None:
     parser = sub.add_parser(
         "evaluate",
-        help="evaluate a grid of settings over a corpus of conversations (rows and a summary)",
+        help=help_of("evaluate"),
         description=DESCRIPTION,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )

@@ -7,6 +7,7 @@ import argparse
 
 from compactor.analyses import grade
 from compactor.cli._anchors import add_conversation_arguments
+from compactor.cli._commands import help_of
 from compactor.cli._io import (
     add_indent_argument,
     add_input_argument,
@@ -45,7 +46,7 @@ input cannot be used, one line per problem (a path, or line and column)."""
 def register(sub: argparse._SubParsersAction) -> None:
     parser = sub.add_parser(
         "graded",
-        help="grade the compactions a Claude Code or Codex log recorded against every strategy",
+        help=help_of("graded"),
         description=DESCRIPTION,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )

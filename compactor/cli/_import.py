@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from compactor.cli._commands import help_of
 from compactor.cli._io import (
     add_indent_argument,
     add_input_argument,
@@ -54,7 +55,7 @@ Without budget_chars in the input, it is set to half the conversation's characte
 def register(sub: argparse._SubParsersAction) -> None:
     parser = sub.add_parser(
         "import",
-        help="convert a conversation in any format the registry reads to a request",
+        help=help_of("import"),
         description=DESCRIPTION,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )

@@ -1,66 +1,15 @@
-"""The command line, ``python -m compactor COMMAND``: the parser over an explicit command list."""
+"""The command line, ``python -m compactor COMMAND``: the parser over the command list
+(:mod:`compactor.cli._commands`). Only the command that runs is imported, with the layers it
+needs: ``compact`` loads no analysis, and ``--help`` no command at all."""
 
 from __future__ import annotations
 
 import argparse
+import sys
 from collections.abc import Sequence
+from importlib import import_module
 
-from compactor.cli import (
-    _anchors as anchors,
-)
-from compactor.cli import (
-    _compact as compact,
-)
-from compactor.cli import (
-    _evaluate as evaluate,
-)
-from compactor.cli import (
-    _graded as graded,
-)
-from compactor.cli import (
-    _import as import_,
-)
-from compactor.cli import (
-    _outcomes as outcomes,
-)
-from compactor.cli import (
-    _replay as replay,
-)
-from compactor.cli import (
-    _serve as serve,
-)
-from compactor.cli import (
-    _shrink as shrink,
-)
-from compactor.cli import (
-    _similar as similar,
-)
-from compactor.cli import (
-    _summarize as summarize,
-)
-from compactor.cli import (
-    _sweep as sweep,
-)
-from compactor.cli import (
-    _tokens as tokens,
-)
-
-#: Every subcommand, in the order ``--help`` lists them; each module has ``register(sub)``.
-COMMANDS = (
-    compact,
-    shrink,
-    import_,
-    sweep,
-    replay,
-    anchors,
-    outcomes,
-    graded,
-    tokens,
-    similar,
-    summarize,
-    evaluate,
-    serve,
-)
+from compactor.cli._commands import COMMANDS, command_named
 
 DESCRIPTION = """\
 memory-compact from the command line: the same engine as the explorer and the HTTP service.
@@ -69,7 +18,10 @@ go to standard output as UTF-8 JSON; problems go to standard error, one line eac
 or 'line L, column C: reason' for a file that is not JSON), with exit code 2."""
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(only: str | None = None) -> argparse.ArgumentParser:
+    """The parser of every command; with ``only`` (a command's name), that command's arguments in
+    full and every other command by its name and help alone, so that only ``only``'s module is
+    imported. ``--help`` lists the same commands either way."""
     parser = argparse.ArgumentParser(
         prog="python -m compactor",
         description=DESCRIPTION,
@@ -77,12 +29,23 @@ def build_parser() -> argparse.ArgumentParser:
     )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
     for command in COMMANDS:
-        command.register(sub)
+        if only is None or command.name == only:
+            import_module(command.module).register(sub)
+        else:
+            sub.add_parser(command.name, help=command.help)
     return parser
 
 
+def command_of(argv: Sequence[str]) -> str:
+    """The command ``argv`` names: its first argument that is not an option (the parser before
+    the command has no option that takes a value), or '' when that is no command's name."""
+    first = next((arg for arg in argv if not arg.startswith("-")), "")
+    return first if command_named(first) is not None else ""
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
+    given = list(sys.argv[1:] if argv is None else argv)
+    args = build_parser(only=command_of(given)).parse_args(given)
     try:
         return args.run(args)
     except BrokenPipeError:  # e.g. piped into `head`

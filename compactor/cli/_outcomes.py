@@ -7,6 +7,7 @@ import argparse
 
 from compactor.analyses.outcomes import DEFAULT_DRAWS, DEFAULT_FUTURE, outcomes, parse_probes
 from compactor.cli._anchors import FILE_HELP, add_conversation_arguments, read_request
+from compactor.cli._commands import help_of
 from compactor.cli._io import (
     add_indent_argument,
     add_input_argument,
@@ -48,7 +49,7 @@ def _at_least_one(text: str) -> int:
 def register(sub: argparse._SubParsersAction) -> None:
     parser = sub.add_parser(
         "outcomes",
-        help="needed-later recall, role balance and probes, beside keep-last and random",
+        help=help_of("outcomes"),
         description=DESCRIPTION,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )

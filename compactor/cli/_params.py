@@ -5,20 +5,18 @@ flags (the request's own < the setting's < the flags)."""
 from __future__ import annotations
 
 import argparse
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from compactor.cli._io import MissingExtra
 from compactor.cli._reports import write_lines
 from compactor.contract import CONTRACT_LIMITS, MEMORY_COMPACT, RANGES, ROLES
-from compactor.errors import Problem, ProblemError
-from compactor.integrations import IntegrationUnavailable, fit_tokens
-from compactor.strategies import (
-    Setting,
-    current_strategy_name,
-    load_setting,
-    strategy_renamed_notice,
-)
-from compactor.text import DEFAULT_ENCODING
+from compactor.errors import IntegrationUnavailable, Problem, ProblemError
+
+if TYPE_CHECKING:
+    from compactor.strategies import Setting
+
+# The strategies and the integrations are imported where a setting, a strategy's name or a
+# budget in tokens is used: `compact` on a request needs neither (the CLI's start, issue 34).
 
 #: Parameter -> (flag, type, metavar). Values are checked by the schema, as any request's are.
 FLAGS = {
@@ -74,6 +72,8 @@ def setting_of(args: argparse.Namespace) -> Setting | None:
         return None
     cached = getattr(args, "_setting_read", None)
     if cached is None or cached[0] != path:
+        from compactor.strategies import load_setting
+
         cached = (path, load_setting(path))
         args._setting_read = cached
         write_lines(cached[1].notes)  # an old strategy name: said once, on standard error
@@ -83,6 +83,8 @@ def setting_of(args: argparse.Namespace) -> Setting | None:
 def strategy_name(text: str) -> str:
     """``--strategy``'s value as the registry names it now (argparse's ``type``): an old name
     still works, and one line on standard error gives its new one."""
+    from compactor.strategies import current_strategy_name, strategy_renamed_notice
+
     notice = strategy_renamed_notice(text)
     if notice is not None:
         write_lines([f"--strategy: {notice}"])
@@ -138,6 +140,9 @@ def with_token_budget(
     setting = setting_of(args)
     if setting is None or setting.budget_tokens is None or args.budget_chars is not None:
         return request
+    from compactor.integrations import fit_tokens
+    from compactor.text import DEFAULT_ENCODING
+
     try:
         fit = fit_tokens(
             request,

@@ -15,6 +15,7 @@ from compactor.analyses.replay import (
     replay_request,
 )
 from compactor.cli._anchors import FILE_HELP, add_conversation_arguments, read_request
+from compactor.cli._commands import help_of
 from compactor.cli._io import (
     MissingExtra,
     add_indent_argument,
@@ -43,7 +44,7 @@ CHOICES = tuple(dict.fromkeys((*STRATEGIES, *strategy_names())))
 def register(sub: argparse._SubParsersAction) -> None:
     parser = sub.add_parser(
         "replay",
-        help="replay a conversation through a loop that compacts it on every turn",
+        help=help_of("replay"),
         description=(
             "Read a conversation and replay its messages as an agent loop would send "
             "them (SPEC part C, Replay): the history starts as the first message; each turn "

@@ -6,6 +6,7 @@ import argparse
 import os
 import sys
 
+from compactor.cli._commands import help_of
 from compactor.cli._io import fail
 from compactor.wording import install_command
 
@@ -41,7 +42,7 @@ def _port(text: str) -> int:
 def register(sub: argparse._SubParsersAction) -> None:
     parser = sub.add_parser(
         "serve",
-        help="run the HTTP service (POST /v1/memory-compact, POST /v1/context/trim)",
+        help=help_of("serve"),
         formatter_class=argparse.RawDescriptionHelpFormatter,
         description=(
             "Serve the engine over HTTP with uvicorn:\n"

@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 import sys
 
+from compactor.cli._commands import help_of
 from compactor.cli._io import (
     add_indent_argument,
     add_input_argument,
@@ -40,7 +41,7 @@ be used, one line per problem naming the file, key and line."""
 def register(sub: argparse._SubParsersAction) -> None:
     parser = sub.add_parser(
         "shrink",
-        help="compact a conversation with a compaction.toml; print it in its own format",
+        help=help_of("shrink"),
         description=DESCRIPTION,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )

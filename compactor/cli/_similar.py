@@ -6,6 +6,7 @@ import argparse
 
 from compactor.analyses import semantic_pairs
 from compactor.cli._anchors import FILE_HELP, add_conversation_arguments, read_request
+from compactor.cli._commands import help_of
 from compactor.cli._io import (
     MissingExtra,
     add_indent_argument,
@@ -33,7 +34,7 @@ def _cosine(text: str) -> float:
 def register(sub: argparse._SubParsersAction) -> None:
     parser = sub.add_parser(
         "similar",
-        help="print same-role message pairs close in meaning whose word overlap dedupe misses",
+        help=help_of("similar"),
         description=(
             "Embed every message with WordLlama's small static model (shipped in its wheel, "
             "offline) and print the pairs of messages of the same role whose cosine reaches "

@@ -6,6 +6,7 @@ import argparse
 import os
 from typing import Any
 
+from compactor.cli._commands import help_of
 from compactor.cli._io import (
     add_indent_argument,
     add_input_argument,
@@ -76,7 +77,7 @@ error, one line each; nothing is printed on standard output then."""
 def register(sub: argparse._SubParsersAction) -> None:
     parser = sub.add_parser(
         "summarize",
-        help="summarise the older messages with a language model (seeds/003 compact)",
+        help=help_of("summarize"),
         description=DESCRIPTION,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )

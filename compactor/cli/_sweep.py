@@ -6,6 +6,7 @@ import argparse
 
 from compactor.analyses import BUDGET_RANGE, survival_budgets
 from compactor.cli._anchors import FILE_HELP, add_conversation_arguments
+from compactor.cli._commands import help_of
 from compactor.cli._io import (
     add_indent_argument,
     add_input_argument,
@@ -23,7 +24,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     low, high = BUDGET_RANGE
     parser = sub.add_parser(
         "sweep",
-        help="print the smallest budget_chars from which each message survives",
+        help=help_of("sweep"),
         description=(
             "Read a conversation and print, for every message, the smallest "
             f"budget_chars (in the schema's range, {low:,} to {high:,}; to "

@@ -6,6 +6,7 @@ import argparse
 
 from compactor.analyses import message_counts
 from compactor.cli._anchors import FILE_HELP, add_conversation_arguments, read_request
+from compactor.cli._commands import help_of
 from compactor.cli._io import (
     MissingExtra,
     add_indent_argument,
@@ -21,7 +22,7 @@ from compactor.wording import install_command
 def register(sub: argparse._SubParsersAction) -> None:
     parser = sub.add_parser(
         "tokens",
-        help="count each message's tokens with an offline tokenizer, beside the chars/4 estimate",
+        help=help_of("tokens"),
         description=(
             "Count the tokens of every message's content with OpenAI's o200k_base or cl100k_base "
             "vocabulary (bpe-openai, offline) and print them beside the characters and the "

@@ -31,6 +31,15 @@ def value(recency: float, role_weight: float, topic_overlap: float) -> float:
     return round(sum(weighted(recency, role_weight, topic_overlap)), contract.SCORE_DECIMALS)
 
 
+def value_at(index: int, n: int, role_weight: float, topic_overlap: float) -> float:
+    """``value(recency(index, n), role_weight, topic_overlap)`` in one call, for the replay's
+    turns (thousands of scores): the same products added in the same order, rounded alike."""
+    return round(
+        _W_RECENCY * (index / (n - 1)) + _W_ROLE * role_weight + _W_TOPIC * topic_overlap,
+        contract.SCORE_DECIMALS,
+    )
+
+
 @dataclass(frozen=True)
 class Score:
     """A message's score and its three components."""

@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 
 from compactor import contract
-from compactor.engine._score import drop_order, recency, value
+from compactor.engine._score import drop_order, value_at
 from compactor.engine._stages import cuts, drops, duplicates, pin_rules
 from compactor.model import Params
 from compactor.text import IncrementalAnalysis, cut
@@ -63,11 +63,16 @@ class TurnStages:
         similarity = self.analysis.similarity
         number = numbers.tolist()
         present = [1] * n
+        of_role: dict[str, list[int]] = {}  # each role's messages, in order
+        for i, role in enumerate(roles):
+            of_role.setdefault(role, []).append(i)
 
         def candidates(i: int) -> Iterator[tuple[int, bool]]:
-            role, a, size = roles[i], number[i], sizes[i]
-            for j in range(i):
-                if not present[j] or roles[j] != role:
+            a, size = number[i], sizes[i]
+            for j in of_role[roles[i]]:
+                if j >= i:
+                    return
+                if not present[j]:
                     continue
                 # |A & B| / |A | B| <= min / max: most pairs are too unequal to be duplicates
                 small, large = (size, sizes[j]) if size <= sizes[j] else (sizes[j], size)
@@ -83,10 +88,10 @@ class TurnStages:
         # stage 4, drop: the lowest scores go while the present messages exceed the budget
         total = sum(c for c, here in zip(chars, present, strict=True) if here)
         if total > params.budget_chars:
-            _, overlap = self.analysis.topics(numbers, candidates)
+            overlap = self.analysis.overlaps(numbers, candidates)
             role_weights = contract.ROLE_WEIGHTS
             score = {
-                i: value(recency(i, n), role_weights[roles[i]], share)
+                i: value_at(i, n, role_weights[roles[i]], share)
                 for i, share in zip(candidates, overlap, strict=True)
             }
             for i in drops(drop_order(score), chars, total, params.budget_chars):

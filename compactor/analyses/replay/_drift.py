@@ -100,6 +100,12 @@ class Drift:
         self._stamp = np.full(len(facts), -1)  # the turn a fact last lost an occurrence
         self._by = np.zeros(len(facts), dtype=np.int64)
         self._removed = np.zeros(len(facts), dtype=bool)
+        #: what every turn of a replay without facts answers: nothing lost
+        self._nothing = Lost(0, self._texts, self._lost)
+
+    def __len__(self) -> int:
+        """How many facts it follows."""
+        return len(self._texts)
 
     def _set(self, i: int, length: int | Spans, turn: int | None = None) -> None:
         """Message ``i`` is now ``length`` long (-1: gone), or holds the spans ``length``; at
@@ -135,6 +141,8 @@ class Drift:
         """After turn ``t`` with ``history`` (recorded message -> its length in ``H_t``, or the
         spans it holds there): the facts lost so far, in the facts' order, and the losses of
         this turn."""
+        if not len(self._texts):  # no facts: none to lose, and no history to follow
+            return self._nothing, []
         changed = [i for i, n in self._length.items() if history.get(i, -1) != n]
         changed += [i for i in history if i not in self._length]
         for i in sorted(changed):

@@ -197,7 +197,7 @@ def replay(
         else:
             new = sent
         stable = _common_prefix(history, new)
-        lost, lost_now = drift.turn(t, held_of(new))
+        lost, lost_now = drift.turn(t, held_of(new) if len(drift) else {})
         losses.extend(lost_now)
         turns.append(
             Turn(

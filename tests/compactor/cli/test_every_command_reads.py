@@ -8,7 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from compactor.cli._main import COMMANDS, main
+from compactor.cli._commands import COMMANDS
+from compactor.cli._main import main
 from compactor.formats import ManyConversations, convert_text
 from tests.llm_server import llm_fixture
 from tests.paths import ROOT
@@ -51,7 +52,7 @@ CONVERSATION_COMMANDS = (
 
 
 def test_the_list_names_every_command_but_the_corpus_and_the_service():
-    registered = {command.__name__.rsplit(".", 1)[1].strip("_") for command in COMMANDS}
+    registered = {command.name for command in COMMANDS}
     assert registered - set(CONVERSATION_COMMANDS) == {"evaluate", "serve"}
     assert len(FIXTURES) >= 18  # the format fixtures and every real log
     assert any("codex" in path for path, _ in FIXTURES)

@@ -1,9 +1,11 @@
 """The drop score on its own: the contract's formula, its rounding, and the drop order."""
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from compactor import contract
-from compactor.engine._score import COMPONENTS, Score, drop_order, recency, value
+from compactor.engine._score import COMPONENTS, Score, drop_order, recency, value, value_at
 
 
 def test_recency_runs_from_the_first_message_to_the_last():
@@ -25,3 +27,15 @@ def test_a_scores_parts_are_its_components_weighted_and_add_up_to_it():
 def test_drop_order_takes_the_lowest_score_first_and_the_lower_index_on_a_tie():
     assert drop_order({4: 0.3, 1: 0.5, 2: 0.3, 0: 0.9}) == (2, 4, 1, 0)
     assert drop_order({}) == ()
+
+
+@given(
+    st.integers(2, 400).flatmap(lambda n: st.tuples(st.integers(0, n - 1), st.just(n))),
+    st.sampled_from(sorted(contract.ROLE_WEIGHTS.values())),
+    st.floats(0, 1),
+)
+def test_the_replays_one_call_score_is_the_score(at, role_weight, overlap):
+    index, n = at
+    assert value_at(index, n, role_weight, overlap) == value(
+        recency(index, n), role_weight, overlap
+    )

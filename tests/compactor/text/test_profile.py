@@ -134,3 +134,18 @@ def test_the_incremental_analysis_equals_analyse_on_every_history(given, registe
         np.testing.assert_array_equal(got.similarity, expected.similarity)
         assert [dict(c) for c in got.word_counts] == [dict(c) for c in expected.word_counts]
         assert not got.similarity.flags.writeable
+
+
+@settings(max_examples=40, deadline=None)
+@given(histories(), st.data())
+def test_the_overlaps_a_replay_reads_are_the_analysis_overlaps(given, data):
+    """What the replay's drop stage asks on every turn (some positions of the history, no
+    topic terms) equals analyse's topic overlap at those positions."""
+    recorded, steps = given
+    incremental = IncrementalAnalysis()
+    incremental.register(recorded)
+    for contents, roles, sources in steps:
+        numbers = incremental.numbers(contents, sources)
+        which = data.draw(st.lists(st.integers(0, len(contents) - 1), unique=True).map(sorted))
+        expected = analyse(contents, roles).topic_overlap
+        assert incremental.overlaps(numbers, which) == [expected[k] for k in which]
