@@ -14,8 +14,9 @@ The rule:
 2. Every other message is a unit, or, when longer than ``part_chars``, is cut into parts of at
    most ``part_chars`` (whole lines, a long line between words: paragraphs of a tool result).
 3. The query: the focus's terms (weight 1) and the terms of the last ``query_messages``
-   messages (the recent turns, the first 2,000 characters of each, weight 0.3), so that a
-   pending turn that says little ("continue") or lies far back still has a query.
+   messages (the recent turns, the first 2,000 characters of each, weight 0.3; they do not
+   match those messages' own parts), so that a pending turn that says little ("continue") or
+   lies far back still has a query.
 4. ``recent_share`` of the budget left (default half) goes to the most recent messages first,
    newest first, each whole while it fits, the first that does not fit cut to the parts that
    fit from its start: focus never keeps less recent context than that.
@@ -34,7 +35,7 @@ has no default focus (the same); a focus of any length is read whole (each term 
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -105,6 +106,8 @@ class Focus:
     source: str
     #: The query's terms with their weights: the focus's first (1.0), then the recent turns'.
     terms: tuple[tuple[str, float], ...]
+    #: How many last messages added their terms (their parts are not matched with them).
+    turns: int = 0
 
     @property
     def focus_terms(self) -> tuple[str, ...]:
@@ -234,7 +237,13 @@ def apply(
     focus = _query(request, options)
     pieces = _pieces(contents, because, options["part_chars"])
     why: dict[int, str] = {}  # part -> RECENT, MATCH or FILL
-    found = relevance([contents[i][s:e] for i, s, e in pieces], dict(focus.terms))
+    # the recent turns' own words do not match their own parts
+    sources = {m.index for m in request.messages[-focus.turns :]} if focus.turns else set()
+    recent_terms = {t for t, w in focus.terms if w != 1.0}
+    own = [k for k, (i, _, _) in enumerate(pieces) if i in sources]
+    found = relevance(
+        [contents[i][s:e] for i, s, e in pieces], dict(focus.terms), (own, recent_terms)
+    )
     if protected_chars <= budget:
         left = budget - protected_chars
         left -= _recent(pieces, int(left * options["recent_share"]), why)
@@ -242,6 +251,7 @@ def apply(
         _fill_recent(pieces, left, why)
     scored = [k for k in range(len(pieces)) if found.scores[k] > 0]
     matches = found.matched(scored) if scored else {}
+    focus_set = frozenset(focus.focus_terms)
     messages = []
     by_message: dict[int, list[int]] = {}
     for k, (i, _, _) in enumerate(pieces):
@@ -267,6 +277,7 @@ def apply(
             {why[k] for k in mine if k in why},
             (sum(k in why for k in mine), len(mine)),
             protected_chars > budget,
+            focus_set,
         )
         messages.append(
             FocusedMessage(i, message.role, len(text), kept, spans, because[i], matched, reason)
@@ -439,12 +450,11 @@ def _query(request: Request, options: Mapping[str, Any]) -> Focus:
     else:
         text, source = options["focus"], "given"
     terms: dict[str, float] = dict.fromkeys(query_terms(text), 1.0)
-    last = request.messages[len(request.messages) - options["query_messages"] :]
     if options["query_messages"]:
-        for message in reversed(last):
+        for message in reversed(request.messages[-options["query_messages"] :]):
             for term in query_terms(message.content[:QUERY_CHARS]):
                 terms.setdefault(term, RECENT_TERM_WEIGHT)
-    return Focus(text, source, tuple(terms.items()))
+    return Focus(text, source, tuple(terms.items()), options["query_messages"])
 
 
 def _pieces(
@@ -550,6 +560,19 @@ def _named(matched: Sequence[tuple[str, float]]) -> str:
     return shown + (f" and {more} more" if more > 0 else "")
 
 
+def _matches(matched: Sequence[tuple[str, float]], focus_terms: Collection[str]) -> str:
+    """``it matches the focus (terms)``, ``... and the recent turns (terms)``, or ``it matches
+    the recent turns (terms)``."""
+    own = [m for m in matched if m[0] in focus_terms]
+    recent = [m for m in matched if m[0] not in focus_terms]
+    said = []
+    if own:
+        said.append(f"the focus ({_named(own)})")
+    if recent:
+        said.append(f"the recent turns ({_named(recent)})")
+    return "it matches " + " and ".join(said)
+
+
 def _reason(
     protected: list[str],
     kept: str,
@@ -557,6 +580,7 @@ def _reason(
     whys: set[str],
     parts: tuple[int, int],
     over: bool,
+    focus_terms: Collection[str] = (),
 ) -> str:
     if protected:
         return "protected, kept whole: " + "; ".join(protected)
@@ -565,15 +589,15 @@ def _reason(
     if kept == GONE:
         if matched:
             return (
-                f"removed: it matches the focus ({_named(matched)}), but did not fit in what "
-                "the budget held after better matches and recent context"
+                f"removed: {_matches(matched, focus_terms)}, but did not fit in what the "
+                "budget held after better matches and recent context"
             )
         return "removed: no focus term in it, and older than the recent context the budget held"
     said = []
     if RECENT in whys:
         said.append("one of the most recent messages (the share of the budget kept for them)")
     if MATCH in whys:
-        said.append(f"it matches the focus ({_named(matched)})")
+        said.append(_matches(matched, focus_terms))
     if FILL in whys:
         said.append("recent context in the room left")
     head = "kept whole" if kept == WHOLE else f"cut to {parts[0]} of its {parts[1]} parts"

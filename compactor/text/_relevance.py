@@ -17,7 +17,7 @@ scores, so a strategy can say why it kept a text.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -102,9 +102,15 @@ class Relevance:
         return {k: tuple(sorted(v, key=lambda m: (-m[1], m[0]))) for k, v in out.items()}
 
 
-def relevance(texts: Sequence[str], query: Mapping[str, float]) -> Relevance:
+def relevance(
+    texts: Sequence[str],
+    query: Mapping[str, float],
+    unscored: tuple[Sequence[int], Collection[str]] = ((), ()),
+) -> Relevance:
     """BM25 scores of ``texts`` for ``query`` (term -> weight; terms as :func:`query_terms`
     gives them). Texts without a term score 0; an empty query scores every text 0.
+    ``unscored`` is ``(texts, terms)``: those terms count for nothing in those texts (a query
+    drawn from some of the texts does not match them with their own words).
 
     Raises:
         RelevanceUnavailable: bm25s is not installed (the message says how to install it).
@@ -131,5 +137,15 @@ def relevance(texts: Sequence[str], query: Mapping[str, float]) -> Relevance:
     hit_texts = rows[picks].astype(np.int64)
     hit_scores = data[picks].astype(np.float64) * weights
     hit_terms = np.repeat(np.arange(len(wanted)), lengths)
+    if len(unscored[0]) and len(unscored[1]):
+        own_text = np.zeros(n, dtype=bool)
+        own_text[np.asarray(list(unscored[0]), dtype=np.int64)] = True
+        own_term = np.array([t in set(unscored[1]) for t, _ in wanted], dtype=bool)
+        counted = ~(own_text[hit_texts] & own_term[hit_terms])
+        hit_texts, hit_terms, hit_scores = (
+            hit_texts[counted],
+            hit_terms[counted],
+            hit_scores[counted],
+        )
     scores = np.bincount(hit_texts, weights=hit_scores, minlength=n)
     return Relevance(scores, hit_texts, hit_terms, hit_scores, tuple(t for t, _ in wanted))
