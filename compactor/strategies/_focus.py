@@ -80,8 +80,10 @@ PARAMETERS: Mapping[str, Any] = {
 RECENT_TERM_WEIGHT = 0.3
 #: How much of each recent turn the query reads (a tool result's head names what it is).
 QUERY_CHARS = 2000
-#: The most matched terms a message's account names.
+#: The most matched terms a message's reason names (of the focus, and of the recent turns).
 NAMED_TERMS = 5
+#: The most matched terms a message's account keeps, best first.
+MATCHED_TERMS = 12
 INSTALL_HINT = RELEVANCE_HINT
 
 # A message's fate (``FocusedMessage.kept``).
@@ -127,7 +129,7 @@ class FocusedMessage:
     spans: tuple[Span, ...]
     protected_because: tuple[str, ...]  # "pin", "role", "recent" (memory-compact's reasons)
     #: The query terms its kept parts matched (its parts', when removed), with their summed
-    #: scores, best first.
+    #: scores, best first (at most MATCHED_TERMS; the reason says how many more).
     matched: tuple[tuple[str, float], ...]
     reason: str
 
@@ -227,7 +229,7 @@ def apply(
         >>> [m.kept for m in result.messages]
         ['kept', 'removed', 'removed', 'kept', 'kept']
         >>> result.messages[0].reason
-        'kept whole: it matches the focus (oslo 0.41, parcel 0.41, reach 0.41)'
+        'kept whole: it matches the focus (parcel 0.41, reach 0.41, oslo 0.41)'
     """
     options = _options(request, params)
     budget = request.params.budget_chars if budget_chars is None else int(budget_chars)
@@ -249,13 +251,17 @@ def apply(
         left -= _recent(pieces, int(left * options["recent_share"]), why)
         left = _by_score(pieces, found.scores, left, why)
         _fill_recent(pieces, left, why)
-    scored = [k for k in range(len(pieces)) if found.scores[k] > 0]
-    matches = found.matched(scored) if scored else {}
     focus_set = frozenset(focus.focus_terms)
     messages = []
     by_message: dict[int, list[int]] = {}
     for k, (i, _, _) in enumerate(pieces):
         by_message.setdefault(i, []).append(k)
+    # what each message matched: its kept parts', or all its parts' when none was kept
+    owner = [
+        i if k in why or not any(j in why for j in by_message[i]) else -1
+        for k, (i, _, _) in enumerate(pieces)
+    ]
+    matches = found.grouped(owner, MATCHED_TERMS)
     for i, message in enumerate(request.messages):
         text = contents[i]
         mine = by_message.get(i, [])
@@ -264,8 +270,7 @@ def apply(
         else:
             spans = _merged([pieces[k][1:] for k in mine if k in why])
         kept = GONE if not spans else WHOLE if spans == ((0, len(text)),) else PART
-        chosen = [k for k in mine if k in why] if kept != GONE else mine
-        matched = _summed(matches.get(k, ()) for k in chosen)
+        matched, count = matches.get(i, ((), 0))
         said = [
             PIN_REASON_TEXT[r].format(role=message.role, n=options["keep_last_n"])
             for r in because[i]
@@ -278,6 +283,7 @@ def apply(
             (sum(k in why for k in mine), len(mine)),
             protected_chars > budget,
             focus_set,
+            count,
         )
         messages.append(
             FocusedMessage(i, message.role, len(text), kept, spans, because[i], matched, reason)
@@ -546,23 +552,13 @@ def _merged(spans: Sequence[Span]) -> tuple[Span, ...]:
     return tuple((s, e) for s, e in out)
 
 
-def _summed(groups: Any) -> tuple[tuple[str, float], ...]:
-    total: dict[str, float] = {}
-    for group in groups:
-        for term, score in group:
-            total[term] = total.get(term, 0.0) + score
-    return tuple(sorted(total.items(), key=lambda m: (-m[1], m[0])))
-
-
 def _named(matched: Sequence[tuple[str, float]]) -> str:
-    shown = ", ".join(f"{t} {s:.2f}" for t, s in matched[:NAMED_TERMS])
-    more = len(matched) - NAMED_TERMS
-    return shown + (f" and {more} more" if more > 0 else "")
+    return ", ".join(f"{t} {s:.2f}" for t, s in matched[:NAMED_TERMS])
 
 
-def _matches(matched: Sequence[tuple[str, float]], focus_terms: Collection[str]) -> str:
+def _matches(matched: Sequence[tuple[str, float]], focus_terms: Collection[str], count: int) -> str:
     """``it matches the focus (terms)``, ``... and the recent turns (terms)``, or ``it matches
-    the recent turns (terms)``."""
+    the recent turns (terms)``; then how many more terms it matched, when more."""
     own = [m for m in matched if m[0] in focus_terms]
     recent = [m for m in matched if m[0] not in focus_terms]
     said = []
@@ -570,7 +566,9 @@ def _matches(matched: Sequence[tuple[str, float]], focus_terms: Collection[str])
         said.append(f"the focus ({_named(own)})")
     if recent:
         said.append(f"the recent turns ({_named(recent)})")
-    return "it matches " + " and ".join(said)
+    shown = min(len(own), NAMED_TERMS) + min(len(recent), NAMED_TERMS)
+    more = f"; {count - shown} more terms" if count > shown else ""
+    return "it matches " + " and ".join(said) + more
 
 
 def _reason(
@@ -581,6 +579,7 @@ def _reason(
     parts: tuple[int, int],
     over: bool,
     focus_terms: Collection[str] = (),
+    count: int = 0,
 ) -> str:
     if protected:
         return "protected, kept whole: " + "; ".join(protected)
@@ -589,7 +588,7 @@ def _reason(
     if kept == GONE:
         if matched:
             return (
-                f"removed: {_matches(matched, focus_terms)}, but did not fit in what the "
+                f"removed: {_matches(matched, focus_terms, count)}, but did not fit in what the "
                 "budget held after better matches and recent context"
             )
         return "removed: no focus term in it, and older than the recent context the budget held"
@@ -597,7 +596,7 @@ def _reason(
     if RECENT in whys:
         said.append("one of the most recent messages (the share of the budget kept for them)")
     if MATCH in whys:
-        said.append(_matches(matched, focus_terms))
+        said.append(_matches(matched, focus_terms, count))
     if FILL in whys:
         said.append("recent context in the room left")
     head = "kept whole" if kept == WHOLE else f"cut to {parts[0]} of its {parts[1]} parts"

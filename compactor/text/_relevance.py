@@ -101,6 +101,37 @@ class Relevance:
             out.setdefault(text, []).append((self.terms[term], score))
         return {k: tuple(sorted(v, key=lambda m: (-m[1], m[0]))) for k, v in out.items()}
 
+    def grouped(
+        self, groups: Sequence[int] | np.ndarray, top: int
+    ) -> dict[int, tuple[tuple[tuple[str, float], ...], int]]:
+        """Per group of texts (``groups[text]``; negative: left out), the query terms its texts
+        matched with their summed scores, best first, at most ``top`` of them, and how many
+        there were in all."""
+        group = np.asarray(groups, dtype=np.int64)
+        if not len(self._texts):
+            return {}
+        owner = group[self._texts]
+        keep = owner >= 0
+        owner, terms, scores = owner[keep], self._terms[keep], self._scores[keep]
+        if not len(owner):
+            return {}
+        width = len(self.terms)
+        pairs, inverse = np.unique(owner * width + terms, return_inverse=True)
+        summed = np.bincount(inverse, weights=scores)
+        pair_owner, pair_term = pairs // width, pairs % width
+        order = np.lexsort((pair_term, -summed, pair_owner))  # by group, best first
+        out: dict[int, tuple[tuple[tuple[str, float], ...], int]] = {}
+        starts = np.flatnonzero(np.diff(pair_owner[order], prepend=-1))
+        ends = np.append(starts[1:], len(order))
+        for start, end in zip(starts.tolist(), ends.tolist(), strict=True):
+            chosen = order[start : min(end, start + top)]
+            named = tuple(
+                (self.terms[t], s)
+                for t, s in zip(pair_term[chosen].tolist(), summed[chosen].tolist(), strict=True)
+            )
+            out[int(pair_owner[order[start]])] = (named, end - start)
+        return out
+
 
 def relevance(
     texts: Sequence[str],

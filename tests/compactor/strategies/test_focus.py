@@ -195,7 +195,7 @@ def test_a_long_tool_result_is_cut_to_the_parts_that_match():
     tool = result.messages[1]
     assert tool.kept == PART and "RETRY_LIMIT of config.py" in result.contents[1]
     assert "retry" in dict(tool.matched) and tool.reason.startswith("cut to ")
-    assert "it matches the focus (budget 1" in tool.reason
+    assert "it matches the focus (retry 1.68, budget 1.68, set 1.68)" in tool.reason
     # the recent turns' words (the tool result is one) do not match their own parts
     assert set(dict(tool.matched)) == {"retry", "budget", "set"}
 
