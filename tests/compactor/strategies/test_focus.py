@@ -246,3 +246,24 @@ print(json.dumps([strategy_available("focus"), out.available, out.unavailable,
     assert why == (
         'relevance to a focus needs the focus extra (bm25s): .venv/bin/pip install -e ".[focus]"'
     )
+
+
+def test_shrink_refuses_rather_than_return_nothing_without_bm25s():
+    code = """
+import sys
+sys.modules["bm25s"] = None  # as if the focus extra were not installed
+from compactor import shrink
+from compactor.integrations import ShrinkError
+history = [{"role": "user", "content": "Where is DE-4471? " * 20},
+           {"role": "assistant", "content": "It left Hamburg."}, {"role": "user", "content": "ok"}]
+try:
+    print(shrink(history, {"strategy": "focus", "budget_chars": 200}))
+except ShrinkError as error:
+    print(error.problems[0].path, "|", error.problems[0].message)
+"""
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, timeout=60
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith("strategy | focus cannot run: relevance to a focus needs")
+    assert '.venv/bin/pip install -e ".[focus]"' in done.stdout
