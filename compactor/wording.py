@@ -16,7 +16,7 @@ def plural(count: int, noun: str, nouns: str | None = None) -> str:
 
 
 #: The one command that sets up everything the explorer uses offline (the explorer extra:
-#: the app, token counts, semantic near-duplicates, the LLM providers' clients).
+#: the app, token counts, semantic near-duplicates, BM25 relevance, the LLM providers' clients).
 SETUP_EXPLORER = "bash scripts/setup.sh explorer"
 
 

@@ -10,14 +10,17 @@ For compaction k with boundary b (:class:`~compactor.formats._types.RecordedComp
   strategy of the lineup (:func:`~compactor.strategies.compare_strategies`) compacts it as a
   request of the agent mode (no window, no cut: any number of messages, contents of any length)
   with the conversation's parameters and ``budget_chars`` = the summary's characters (within
-  the agent mode's 100..2,000,000), so each is held to the size the tool chose;
+  the agent mode's 100..2,000,000), so each is held to the size the tool chose; focus is given
+  the last user message before the boundary (a recorded one, not the previous summary), never
+  a later one;
 - the *future* is the messages from b up to the next recorded compaction (or the end): the span
   in which the summary stood in for the history. Its needs (SPEC part D) with a source in the
-  history are judged: for a strategy by :func:`~compactor.analyses.outcomes.judge_lengths` (a
-  source is kept when its message is returned at least ``end`` long), for the summary by
+  history are judged: for a strategy by :func:`~compactor.analyses.outcomes.judge_outcome` (a
+  source is kept when a span the strategy returned verbatim holds it: a prefix at least
+  ``end`` long, or one of the parts anchor-keep and focus keep), for the summary by
   :func:`~compactor.analyses.outcomes.judge_text` (its anchor's text occurs in the summary);
-- *anchors kept*: the history's anchors (SPEC part C) kept by a strategy (one occurrence kept),
-  or, for the summary, whose text occurs in it.
+- *anchors kept*: the history's anchors (SPEC part C) kept by a strategy (one occurrence in a
+  span it returned verbatim), or, for the summary, whose text occurs in it.
 
 The history is the recorded conversation as the tool had it, for the tool and the strategies
 alike. Messages are counted as the importer makes them: an assistant turn with its tool calls is
@@ -34,13 +37,13 @@ from typing import Any
 import numpy as np
 
 from compactor.analyses.anchors._finder import find_anchor_columns
-from compactor.analyses.outcomes import NeededRecall, find_needs, judge_lengths, judge_text
+from compactor.analyses.outcomes import NeededRecall, find_needs, judge_outcome, judge_text
 from compactor.contract import AGENT_LIMITS, budget_range
 from compactor.errors import InvalidRequest, Problem
 from compactor.formats import RecordedCompaction
 from compactor.input import validate
 from compactor.model import Request
-from compactor.strategies import REMOVED, StrategyResult, compare_strategies
+from compactor.strategies import FOCUS, StrategyResult, compare_strategies
 
 #: The row of the summary the tool wrote.
 RECORDED = "recorded"
@@ -200,9 +203,20 @@ def grade_compaction(
         sum(a.text in summary for a in found.anchors),
     )
     rows = [recorded]
-    for result in compare_strategies(past).results:
+    pending = last_user_message(request, b)
+    params = {} if pending is None else {FOCUS: {"focus": pending}}
+    for result in compare_strategies(past, params=params).results:
         rows.append(_strategy_row(result, needs, found))
     return GradedCompaction(*head, len(found.anchors), (), tuple(rows))
+
+
+def last_user_message(request: Request, boundary: int) -> str | None:
+    """The content of the last user message recorded before ``boundary`` (the pending turn
+    when the tool compacted), or None when there is none."""
+    for message in reversed(request.messages[:boundary]):
+        if message.role == "user":
+            return message.content
+    return None
 
 
 def _history(
@@ -235,13 +249,20 @@ def _history(
 def _strategy_row(result: StrategyResult, needs: Any, found: Any) -> GradedRow:
     if not result.available:
         return GradedRow(result.key, result.name, None, None, None, result.unavailable)
-    returned = [None if m.kept == REMOVED else m.chars for m in result.messages]
-    lengths = np.array([-1 if r is None else r for r in returned], dtype=np.int64)
+    spans = [m.kept_spans for m in result.messages]
     kept = 0
-    if len(found.anchors):
+    if len(found.anchors) and all(m.spans is None for m in result.messages):
+        # prefixes (or whole messages): an occurrence is kept when its message is returned at
+        # least ``end`` long
+        lengths = np.array([max((e for _, e in s), default=-1) for s in spans], dtype=np.int64)
         heads = np.concatenate(([0], np.cumsum(found.counts)[:-1])).astype(np.int64)
         hit = lengths[found.message] >= found.end
         kept = int(np.logical_or.reduceat(hit, heads).sum())
+    elif len(found.anchors):  # parts (anchor-keep's, focus's): one span holds it whole
+        kept = sum(
+            any(any(a <= s and e <= b for a, b in spans[i]) for i, s, e in anchor.occurrences)
+            for anchor in found.anchors
+        )
     return GradedRow(
-        result.key, result.name, result.output_chars, judge_lengths(needs, returned), kept
+        result.key, result.name, result.output_chars, judge_outcome(needs, result), kept
     )

@@ -129,7 +129,8 @@ def shrink(
 
     Raises:
         SettingError: the setting is not a valid ``compaction.toml`` (file, line and key).
-        ShrinkError: the conversation cannot be compacted as it is (what, where, what to do).
+        ShrinkError: the conversation cannot be compacted as it is (what, where, what to do),
+            or the setting's strategy cannot run here (its extra is missing: the command).
         FormatError: the messages are not in a format the import reads, or hold problems it
             names with their path.
         IntegrationUnavailable: LangChain message objects without the langchain extra.
@@ -201,6 +202,10 @@ def shrink_with_report(
             budget_chars=request["budget_chars"],
             params=dict(chosen.params),
         )
+        if not outcome.available:  # never an empty conversation in its place
+            raise ShrinkError(
+                [Problem(f"{chosen.strategy} cannot run: {outcome.unavailable}", path="strategy")]
+            )
         response, written = _as_response(outcome, request)
     exported = export(
         response,

@@ -4,8 +4,9 @@ LangChain's ``trim_messages``, memory-compact with semantic dedupe, and the seed
 compact through a provider, and the strategies other teams ship (Anthropic and LangChain context
 editing, observation masking, the AI SDK's ``pruneMessages``, OpenAI's ``truncation: "auto"``).
 :mod:`~compactor.strategies._anchor_keep` is our own: the units that hold salient terms, within
-the budget, then recent context. :mod:`~compactor.strategies._registry` names every one with its
-parameters and source; :mod:`~compactor.strategies._lineup` runs them side by side."""
+the budget, then recent context; so is :mod:`~compactor.strategies._focus`: what the pending
+turn is about (BM25), then recent context. :mod:`~compactor.strategies._registry` names every
+one with its parameters and source; :mod:`~compactor.strategies._lineup` runs them side by side."""
 
 from compactor.strategies._context_trim import (
     TRIM_REQUEST_SCHEMA,
@@ -13,6 +14,7 @@ from compactor.strategies._context_trim import (
     trim_context,
     trim_token_counter,
 )
+from compactor.strategies._focus import KEY as FOCUS
 from compactor.strategies._keep_last import (
     keep_last,
     keep_last_count,
@@ -99,6 +101,7 @@ __all__ = [
     "CUT",
     "DROP_OLDEST",
     "estimate_message_tokens",
+    "FOCUS",
     "get_strategy",
     "KEEP_LAST",
     "keep_last",

@@ -3,7 +3,9 @@
 An alternative beside memory-compact (``compact`` does not change), deterministic and without a
 language model. The messages memory-compact protects (pins, roles in ``keep_roles``, the last
 ``keep_last_n``) are kept whole. Every other message is cut into units (lines, long lines at
-sentence ends and between words: :func:`compactor.text._salient.units`); a unit's value is the
+sentence ends and between words: :func:`compactor.text._salient.units`). Given a ``focus`` (a
+text), the units that match its terms rank first: best BM25 score first while they fit
+(:mod:`compactor.text._relevance`, the ``focus`` extra). Then a unit's value is the
 salient terms it holds (ids, amounts, times, paths, code names:
 :func:`compactor.text._salient.salient_terms`) that nothing kept so far holds, each weighted by
 how often the history mentions it. Units are chosen greedily by new value per character while
@@ -35,14 +37,22 @@ from compactor.strategies._returned import (
     StrategyMessage,
     StrategyResult,
     estimated_tokens,
+    unavailable_result,
 )
-from compactor.text import UNIT_CHARS, salient_terms, units
+from compactor.text import (
+    UNIT_CHARS,
+    RelevanceUnavailable,
+    query_terms,
+    relevance,
+    salient_terms,
+    units,
+)
 
 KEY = "anchor-keep"
 NAME = "anchor-keep (the units that hold salient terms, then recent context)"
 #: The strategy's own parameters and their defaults (``keep_last_n`` and ``keep_roles`` are the
 #: request's own unless given here).
-PARAMETERS: Mapping[str, Any] = {"unit_chars": UNIT_CHARS, "fill_recent": True}
+PARAMETERS: Mapping[str, Any] = {"unit_chars": UNIT_CHARS, "fill_recent": True, "focus": None}
 
 # A message's fate (``KeptMessage.kept``).
 WHOLE, PART, GONE = "kept", "cut", "removed"
@@ -63,6 +73,8 @@ class KeptMessage:
     protected_because: tuple[str, ...]  # "pin", "role", "recent" (memory-compact's reasons)
     new_terms: int  # salient terms first kept by this message's spans
     reason: str
+    #: The focus terms its units kept for the focus matched, best first (none without a focus).
+    focus_terms: tuple[str, ...] = ()
 
     @property
     def chars(self) -> int:
@@ -131,12 +143,16 @@ def apply(
             pins say what is protected (kept whole).
         budget_chars: the budget in characters (default: the request's own).
         params: ``unit_chars`` (how long a unit may be, default 160), ``fill_recent`` (spend
-            what is left on the most recent messages, default true), ``keep_last_n`` and
-            ``keep_roles`` (default: the request's).
+            what is left on the most recent messages, default true), ``focus`` (a text whose
+            matching units rank first; default none), ``keep_last_n`` and ``keep_roles``
+            (default: the request's).
 
     Returns:
         An :class:`AnchorKeepResult`: per message whether it was kept, cut or removed, its kept
         spans and why.
+
+    Raises:
+        RelevanceUnavailable: a ``focus`` is given and bm25s (the focus extra) is not installed.
 
     Example:
         >>> from compactor import validate
@@ -158,9 +174,12 @@ def apply(
     chosen: dict[int, set[Span]] = {}
     new_terms = [0] * n
     filled: set[int] = set()
+    focused: dict[int, dict[str, float]] = {}
     if protected_chars <= budget:
         left = budget - protected_chars
         pieces = _pieces(contents, because, options["unit_chars"])
+        if options["focus"] is not None:
+            left = _choose_by_focus(contents, pieces, options["focus"], left, chosen, focused)
         left = _choose_by_terms(contents, because, pieces, left, chosen, new_terms)
         if options["fill_recent"]:
             _fill_recent(pieces, left, chosen, filled)
@@ -176,9 +195,12 @@ def apply(
             PIN_REASON_TEXT[r].format(role=message.role, n=options["keep_last_n"])
             for r in because[i]
         ]
-        reason = _reason(said, kept, new_terms[i], i in filled, protected_chars > budget)
+        matched = tuple(sorted(focused.get(i, {}), key=lambda t: (-focused[i][t], t)))
+        reason = _reason(said, kept, new_terms[i], i in filled, protected_chars > budget, matched)
         messages.append(
-            KeptMessage(i, message.role, len(text), kept, spans, because[i], new_terms[i], reason)
+            KeptMessage(
+                i, message.role, len(text), kept, spans, because[i], new_terms[i], reason, matched
+            )
         )
     return AnchorKeepResult(request, budget, options, tuple(messages))
 
@@ -188,8 +210,13 @@ def lineup_result(
 ) -> StrategyResult:
     """anchor-keep as one result of the strategies' lineup: messages kept, cut or removed; a
     cut message's ``chars`` are its kept spans' characters (not a prefix length) and its
-    ``spans`` list them, so the judge reads what it really kept."""
-    result = apply(request, budget_chars, params)
+    ``spans`` list them, so the judge reads what it really kept. With a focus and without bm25s
+    it is a result that did not run, saying how to install it."""
+    try:
+        result = apply(request, budget_chars, params)
+    except RelevanceUnavailable as missing:
+        budget = request.params.budget_chars if budget_chars is None else int(budget_chars)
+        return unavailable_result(KEY, NAME, "", str(missing), dict(params or {}), budget)
     fates = {WHOLE: VERBATIM, PART: CUT, GONE: REMOVED}
     messages = tuple(
         StrategyMessage(
@@ -208,7 +235,9 @@ def lineup_result(
     how = (
         f"protects pins, roles {list(options['keep_roles'])} and the last "
         f"{options['keep_last_n']} messages; keeps units of up to {options['unit_chars']} "
-        "characters by new salient terms per character"
+        "characters"
+        + (": those matching the focus first, then" if options["focus"] is not None else "")
+        + " by new salient terms per character"
         + (", then recent context" if options["fill_recent"] else "")
     )
     returned = [c for c in result.contents if c is not None]
@@ -250,7 +279,10 @@ def _options(request: Request, params: Mapping[str, Any] | None) -> dict[str, An
         "keep_roles": tuple(given.get("keep_roles", request.params.keep_roles)),
         "unit_chars": int(given.get("unit_chars", PARAMETERS["unit_chars"])),
         "fill_recent": bool(given.get("fill_recent", PARAMETERS["fill_recent"])),
+        "focus": given.get("focus"),
     }
+    if options["focus"] is not None and not isinstance(options["focus"], str):
+        raise ValueError(f"{KEY}: focus is a text, not {type(options['focus']).__name__}")
     if options["unit_chars"] < 1 or options["keep_last_n"] < 0:
         raise ValueError(f"{KEY}: unit_chars is at least 1 and keep_last_n at least 0")
     return options
@@ -349,6 +381,37 @@ def _choose_by_terms(
     return left
 
 
+def _choose_by_focus(
+    contents: Sequence[str],
+    pieces: list[_Unit],
+    focus: str,
+    left: int,
+    chosen: dict[int, set[Span]],
+    focused: dict[int, dict[str, float]],
+) -> int:
+    """The units that match the focus's terms, best BM25 score first (ties: the later unit)
+    while they fit (one that does not fit is passed over); returns the characters left."""
+    query = dict.fromkeys(query_terms(focus), 1.0)
+    found = relevance([contents[u.index][u.start : u.end] for u in pieces], query)
+    order = sorted(
+        (k for k in range(len(pieces)) if found.scores[k] > 0),
+        key=lambda k: (-found.scores[k], -k),
+    )
+    taken = []
+    for k in order:
+        unit = pieces[k]
+        size = unit.end - unit.start
+        if size <= left:
+            chosen.setdefault(unit.index, set()).add((unit.start, unit.end))
+            taken.append(k)
+            left -= size
+    for k, matches in found.matched(taken).items() if taken else ():
+        terms = focused.setdefault(pieces[k].index, {})
+        for term, score in matches:
+            terms[term] = terms.get(term, 0.0) + score
+    return left
+
+
 def _fill_recent(pieces: list[_Unit], left: int, chosen: dict[int, set[Span]], filled: set[int]):
     """Spend what is left on the units not chosen yet, newest message first, each message's
     units from its start (a unit that does not fit is passed over)."""
@@ -376,12 +439,21 @@ def _merged(spans: Sequence[Span] | set[Span]) -> tuple[Span, ...]:
     return tuple((s, e) for s, e in out)
 
 
-def _reason(protected: list[str], kept: str, new_terms: int, filled: bool, over: bool) -> str:
+def _reason(
+    protected: list[str],
+    kept: str,
+    new_terms: int,
+    filled: bool,
+    over: bool,
+    focus_terms: Sequence[str] = (),
+) -> str:
     if protected:
         return "protected, kept whole: " + "; ".join(protected)
     if over:
         return "removed: the protected messages alone exceed the budget"
     parts = []
+    if focus_terms:
+        parts.append(f"matches the focus ({', '.join(focus_terms[:5])})")
     if new_terms:
         parts.append(f"holds {new_terms} salient term{'s' * (new_terms != 1)} kept nowhere else")
     if filled:

@@ -31,6 +31,9 @@ from compactor.strategies import (
     _first_lineup as first_lineup,
 )
 from compactor.strategies import (
+    _focus as focus,
+)
+from compactor.strategies import (
     _observation_masking as observation_masking,
 )
 from compactor.strategies import (
@@ -211,12 +214,15 @@ def names() -> tuple[str, ...]:
 
 def available(name: str) -> bool:
     """Whether the strategy registered as ``name`` runs here: LangChain's trim needs
-    langchain-core, semantic dedupe the semantic extra; the others need nothing."""
+    langchain-core, semantic dedupe the semantic extra, focus the focus extra; the others need
+    nothing."""
     strategy = get(name)
     if strategy.name == first_lineup.LANGCHAIN:
         return langchain_available()
     if strategy.name == first_lineup.SEMANTIC_DEDUPE:
         return semantic_available()
+    if strategy.name == focus.KEY:
+        return focus.focus_available()
     return True
 
 
@@ -348,6 +354,13 @@ register(
                 anchor_keep.PARAMETERS["fill_recent"],
                 "spend what is left on the most recent messages",
             ),
+            Parameter(
+                "focus",
+                "str",
+                None,
+                "units matching this text's terms rank first (the focus extra; none: no focus)",
+                nullable=True,
+            ),
             *_CONTRACT[:2],
         ),
         _anchor_keep,
@@ -355,3 +368,6 @@ register(
         "unless given",
     )
 )
+
+# Ours: what the pending turn is about (BM25), within the budget, then recent context.
+register(focus.STRATEGY)

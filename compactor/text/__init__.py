@@ -4,8 +4,9 @@ Words, sentence ends and grapheme-safe cuts (:mod:`~compactor.text._words`), wor
 (:mod:`~compactor.text._wordids`), the parameter-free profile every stage reads
 (:mod:`~compactor.text._profile`) and its incremental form for replays
 (:mod:`~compactor.text._incremental`), real token counts (:mod:`~compactor.text._tokens`, the
-``tokens`` extra) and meaning-level similarity (:mod:`~compactor.text._semantic`, the
-``semantic`` extra). Nothing here knows a parameter, a stage or a result."""
+``tokens`` extra), meaning-level similarity (:mod:`~compactor.text._semantic`, the
+``semantic`` extra) and relevance to a focus by BM25 (:mod:`~compactor.text._relevance`, the
+``focus`` extra). Nothing here knows a parameter, a stage or a result."""
 
 from compactor.text._call_line import CALL_HEAD, CALL_LINE, call_head, call_line
 from compactor.text._incremental import (
@@ -14,6 +15,16 @@ from compactor.text._incremental import (
 from compactor.text._profile import (
     TextAnalysis,
     analyse,
+)
+from compactor.text._relevance import (
+    INSTALL_HINT as RELEVANCE_HINT,
+)
+from compactor.text._relevance import (
+    Relevance,
+    RelevanceUnavailable,
+    query_terms,
+    relevance,
+    relevance_available,
 )
 from compactor.text._salient import UNIT_CHARS, salient_terms, units
 from compactor.text._semantic import (
@@ -67,6 +78,12 @@ __all__ = [
     "grapheme_floor",
     "history_tokens",
     "IncrementalAnalysis",
+    "query_terms",
+    "Relevance",
+    "relevance",
+    "relevance_available",
+    "RELEVANCE_HINT",
+    "RelevanceUnavailable",
     "salient_terms",
     "semantic_available",
     "SEMANTIC_HINT",

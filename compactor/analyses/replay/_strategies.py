@@ -24,6 +24,7 @@ from compactor.model import Message, Params, Request
 from compactor.strategies import (
     CUT,
     DROP_OLDEST,
+    FOCUS,
     KEEP_LAST,
     REMOVED,
     VERBATIM,
@@ -174,6 +175,10 @@ class Registered:
     is new text (no origin). A strategy that clears earlier messages changes the prefix sent
     before, which the replay's stable prefix shows (the provider's prompt cache is
     invalidated from the first changed message on).
+
+    focus, given no ``focus`` of its own, is given at turn ``t`` the pending turn as it was
+    known then: the last user message of the recorded ``m_0..m_t`` (never a later one), even
+    when an earlier turn removed or cut it from the carried history.
     """
 
     def __init__(
@@ -186,6 +191,18 @@ class Registered:
         self.params = params
         self.strategy_params = dict(strategy_params)
         self.name = name
+        #: Per recorded message, the last user message's content up to it (None before any).
+        self._pending: list[str | None] = []
+
+    def prepare(self, recorded: Sequence[Carried]) -> None:
+        """Note, for every turn, the last user message recorded up to it (the focus's pending
+        turn); nothing of a later message is ever read at an earlier turn."""
+        last: str | None = None
+        self._pending = []
+        for m in recorded:
+            if m.role == "user":
+                last = m.content
+            self._pending.append(last)
 
     def __call__(self, history: Sequence[Carried]) -> list[Carried]:
         request = Request(
@@ -193,7 +210,7 @@ class Registered:
             self.params,
         )
         outcome = self.strategy.apply(
-            request, budget_chars=self.params.budget_chars, params=self.strategy_params
+            request, budget_chars=self.params.budget_chars, params=self._params_now(history)
         )
         out = []
         for m in outcome.messages:
@@ -211,6 +228,16 @@ class Registered:
                 spans = compose_spans(outer, m.kept_spans)
                 out.append(replace(carried, content=m.content or "", spans=spans))
         return out
+
+    def _params_now(self, history: Sequence[Carried]) -> dict[str, Any]:
+        """The strategy's parameters at this turn: focus's pending turn added when it has none
+        (the turn is the origin of the message just arrived, the history's last)."""
+        if self.name != FOCUS or self.strategy_params.get("focus") is not None or not history:
+            return self.strategy_params
+        turn = history[-1].origin
+        if turn is None or turn >= len(self._pending) or self._pending[turn] is None:
+            return self.strategy_params
+        return {**self.strategy_params, "focus": self._pending[turn]}
 
 
 #: The strategies the command line offers, by name (the seed loop needs a compact strategy);

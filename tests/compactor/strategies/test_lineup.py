@@ -70,6 +70,7 @@ def test_dispatcher_at_300_characters():
         "vercel-prune": "verbatim",
         "openai-truncation": "removed",
         "anchor-keep": "verbatim",
+        "focus": "removed",
     }
 
 

@@ -15,6 +15,7 @@ def test_the_form_offers_the_strategies_whose_parameters_no_other_control_sets()
         "vercel-prune",
         "openai-truncation",
         "anchor-keep",
+        "focus",
     ]
 
 
