@@ -11,8 +11,10 @@ from compactor import contract
 
 
 def recency(index: int, n: int) -> float:
-    """0 for the first of ``n`` messages, 1 for the last."""
-    return index / (n - 1)
+    """0 for the first of ``n`` messages, 1 for the last. A history of one message (never a
+    request, which holds two at least, but a replay's turn after every earlier message was
+    dropped) has only its newest: 1."""
+    return index / (n - 1) if n > 1 else 1.0
 
 
 #: The components, by their names in :data:`contract.WEIGHTS`, in the formula's order.
@@ -35,7 +37,9 @@ def value_at(index: int, n: int, role_weight: float, topic_overlap: float) -> fl
     """``value(recency(index, n), role_weight, topic_overlap)`` in one call, for the replay's
     turns (thousands of scores): the same products added in the same order, rounded alike."""
     return round(
-        _W_RECENCY * (index / (n - 1)) + _W_ROLE * role_weight + _W_TOPIC * topic_overlap,
+        _W_RECENCY * (index / (n - 1) if n > 1 else 1.0)
+        + _W_ROLE * role_weight
+        + _W_TOPIC * topic_overlap,
         contract.SCORE_DECIMALS,
     )
 

@@ -366,3 +366,13 @@ def test_one_analysis_serves_replays_with_other_parameters(request, budget, poli
         again = replay(typed.messages, MemoryCompact(typed.params, shared), policy=policy,
                        budget_chars=typed.params.budget_chars)  # fmt: skip
         assert as_plain(again) == as_plain(alone)
+
+
+def test_a_turn_left_with_one_message_scores_it_as_the_newest():
+    """Three equal system messages, nothing protected: after a turn drops everything, the next
+    turn's history is one message (the score's recency was index / 0)."""
+    system = {"role": "system", "content": "You answer in English. " * 7}  # 161 characters
+    request = {"messages": [system] * 3, "budget_chars": 100, "keep_last_n": 0, "keep_roles": []}
+    result = replay_request(validate(request), "memory-compact")
+    assert [t.messages_in for t in result.turns] == [2, 1]  # turn 2: nothing was carried
+    assert all(t.chars_out <= 100 for t in result.turns)
