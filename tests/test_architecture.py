@@ -427,6 +427,7 @@ FACE = {
     "ShrinkReport",
     "Shrunk",
     "StrategyParameterError",
+    "StrategyUnavailable",
     "TextAnalysis",
     "UnreadableJSON",
     "__version__",

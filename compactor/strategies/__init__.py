@@ -66,6 +66,9 @@ from compactor.strategies._registry import (
 from compactor.strategies._registry import (
     renamed_notice as strategy_renamed_notice,
 )
+from compactor.strategies._registry import (
+    require_available as require_strategy_available,
+)
 from compactor.strategies._returned import (
     CUT,
     REMOVED,
@@ -86,6 +89,7 @@ from compactor.strategies._spec import (
     RegisteredStrategy,
     Source,
     StrategyParameterError,
+    StrategyUnavailable,
 )
 
 __all__ = [
@@ -117,6 +121,7 @@ __all__ = [
     "RegisteredStrategy",
     "REMOVED",
     "REPLACED",
+    "require_strategy_available",
     "SEMANTIC_DEDUPE",
     "Setting",
     "SETTING_FILE_NAME",
@@ -132,6 +137,7 @@ __all__ = [
     "StrategyMessage",
     "StrategyParameterError",
     "StrategyResult",
+    "StrategyUnavailable",
     "trim_context",
     "TRIM_REQUEST_SCHEMA",
     "trim_token_counter",

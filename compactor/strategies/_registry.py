@@ -47,8 +47,10 @@ from compactor.strategies._spec import (
     RegisteredStrategy,
     Source,
     StrategyParameterError,
+    StrategyUnavailable,
 )
 from compactor.text import semantic_available
+from compactor.wording import install_command
 
 _ENCODING = Parameter(
     "encoding",
@@ -207,15 +209,38 @@ def names() -> tuple[str, ...]:
     return tuple(_STRATEGIES)
 
 
+#: The extra a strategy needs, and how to tell whether it is installed (without importing it).
+_EXTRAS = {
+    first_lineup.LANGCHAIN: ("langchain", langchain_available),
+    first_lineup.SEMANTIC_DEDUPE: ("semantic", semantic_available),
+}
+
+
 def available(name: str) -> bool:
     """Whether the strategy registered as ``name`` runs here: LangChain's trim needs
     langchain-core, semantic dedupe the semantic extra; the others need nothing."""
+    return unavailable_problem(name) is None
+
+
+def unavailable_problem(name: str) -> Problem | None:
+    """None when the strategy registered as ``name`` runs here; else the problem that says
+    which extra it needs and the command that installs it (its path is the strategy's name)."""
     strategy = get(name)
-    if strategy.name == first_lineup.LANGCHAIN:
-        return langchain_available()
-    if strategy.name == first_lineup.SEMANTIC_DEDUPE:
-        return semantic_available()
-    return True
+    needs = _EXTRAS.get(strategy.name)
+    if needs is None or needs[1]():
+        return None
+    extra = needs[0]
+    return Problem(
+        f"needs the {extra} extra; install it with: {install_command(extra)}", path=strategy.name
+    )
+
+
+def require_available(name: str) -> None:
+    """Nothing when the strategy registered as ``name`` runs here; else
+    :class:`StrategyUnavailable` naming the extra to install."""
+    problem = unavailable_problem(name)
+    if problem is not None:
+        raise StrategyUnavailable([problem])
 
 
 def apply(
@@ -240,6 +265,8 @@ def apply(
     Raises:
         StrategyParameterError: an unknown strategy, or a parameter it does not take or
             cannot read (each named with its path).
+        StrategyUnavailable: the strategy needs an extra that is not installed (langchain-trim
+            the langchain extra, semantic-dedupe the semantic extra); it names the command.
 
     Example:
         >>> from compactor import apply_strategy, validate
@@ -248,6 +275,7 @@ def apply(
         >>> [m.kept for m in apply_strategy("keep-last", request).messages]
         ['removed', 'verbatim']
     """
+    require_available(name)
     return get(name).apply(request, budget_chars=budget_chars, params=params)
 
 

@@ -40,7 +40,7 @@ from typing import Any
 from compactor.contract import MEMORY_COMPACT, RANGES
 from compactor.errors import InvalidRequest, Problem, ProblemError, quoted
 from compactor.input import validate
-from compactor.strategies._registry import current_name
+from compactor.strategies._registry import current_name, unavailable_problem
 from compactor.strategies._registry import get as get_strategy
 from compactor.strategies._registry import names as strategy_names
 from compactor.strategies._spec import StrategyParameterError
@@ -156,6 +156,10 @@ def _problems(setting: Mapping[str, Any]) -> list[Problem]:
         problems.append(Problem(f"must be a table, not {quoted(setting['params'])}", path="params"))
     elif strategy in strategy_names():
         problems += _param_problems(strategy, setting["params"])
+    if strategy in strategy_names():
+        missing = unavailable_problem(strategy)
+        if missing is not None:
+            problems.append(Problem(f"{strategy} {missing.message}", path="strategy"))
     return problems
 
 
@@ -224,8 +228,9 @@ def load_setting(path: str | Path) -> Setting:
         parameters, checked against the strategy's own.
 
     Raises:
-        SettingError: the file cannot be read or holds a bad value; each problem names the
-            file, the key and its line (``compaction.toml:7: params.keep_last_n: ...``).
+        SettingError: the file cannot be read or holds a bad value, or names a strategy
+            whose extra is not installed; each problem names the file, the key and its line
+            (``compaction.toml:7: params.keep_last_n: ...``).
 
     Example:
         >>> import pathlib, tempfile

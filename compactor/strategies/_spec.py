@@ -27,6 +27,11 @@ class StrategyParameterError(ProblemError):
     """Parameters a strategy cannot take; each problem's path is ``strategy.parameter``."""
 
 
+class StrategyUnavailable(ProblemError):
+    """A strategy that cannot run here: the optional extra it needs is not installed; the
+    problem names the extra and the command that installs it."""
+
+
 @dataclass(frozen=True)
 class Parameter:
     """One parameter, named as the peer names it."""

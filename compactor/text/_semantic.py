@@ -16,6 +16,7 @@ from __future__ import annotations
 import functools
 import logging
 from collections.abc import Sequence
+from importlib.util import find_spec
 from pathlib import Path
 from typing import Any
 
@@ -40,11 +41,11 @@ class SemanticUnavailable(RuntimeError):
 
 
 def semantic_available() -> bool:
+    """Whether wordllama can be imported (without importing it: its import sets up logging)."""
     try:
-        import wordllama  # noqa: F401
-    except ImportError:
+        return find_spec("wordllama") is not None
+    except (ImportError, ValueError):
         return False
-    return True
 
 
 @functools.cache
