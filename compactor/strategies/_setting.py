@@ -29,7 +29,9 @@ file and the line (``compaction.toml:7: params.keep_last_n: must be at least 0, 
 from __future__ import annotations
 
 import math
+import os
 import re
+import stat
 import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -228,8 +230,9 @@ def load_setting(path: str | Path) -> Setting:
         parameters, checked against the strategy's own.
 
     Raises:
-        SettingError: the file cannot be read or holds a bad value, or names a strategy
-            whose extra is not installed; each problem names the file, the key and its line
+        SettingError: the file cannot be read (a named pipe, a device or a folder is
+            refused before it is read), holds a bad value, or names a strategy whose extra is
+            not installed; each problem names the file, the key and its line
             (``compaction.toml:7: params.keep_last_n: ...``).
 
     Example:
@@ -242,7 +245,7 @@ def load_setting(path: str | Path) -> Setting:
     """
     name = str(path)
     try:
-        text = Path(path).read_bytes().decode("utf-8")
+        text = _regular_file_bytes(Path(path), name).decode("utf-8")
     except OSError as error:
         raise SettingError(
             [Problem(f"cannot read the file ({error.strerror})", path=name)]
@@ -252,6 +255,37 @@ def load_setting(path: str | Path) -> Setting:
             [Problem(f"is not UTF-8 text (byte {error.start + 1})", path=name)]
         ) from None
     return setting_from_toml(text, name)
+
+
+def _regular_file_bytes(path: Path, name: str) -> bytes:
+    """The bytes of the regular file at ``path``; SettingError for a named pipe, a device, a
+    socket or a folder, said before it is opened (a pipe nobody writes to would block the read
+    forever, a device never end it), and checked again on what was opened (without waiting) in
+    case the path changed in between."""
+    _refuse_unless_regular(path.stat().st_mode, name)
+    descriptor = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    with os.fdopen(descriptor, "rb") as handle:
+        _refuse_unless_regular(os.fstat(handle.fileno()).st_mode, name)
+        return handle.read()
+
+
+#: What a path that is not a regular file is, in words.
+_KINDS = (
+    (stat.S_ISDIR, "a folder"),
+    (stat.S_ISFIFO, "a named pipe"),
+    (stat.S_ISCHR, "a device"),
+    (stat.S_ISBLK, "a device"),
+    (stat.S_ISSOCK, "a socket"),
+)
+
+
+def _refuse_unless_regular(mode: int, name: str) -> None:
+    if stat.S_ISREG(mode):
+        return
+    kind = next((kind for test, kind in _KINDS if test(mode)), "not a regular file")
+    raise SettingError(
+        [Problem(f"is {kind}, not a file; a setting is read from a regular file", path=name)]
+    )
 
 
 _AT = re.compile(r"\s*\(at line (\d+), column (\d+)\)$|\s*\(at end of document\)$")
