@@ -53,6 +53,8 @@ FILE_NAME = "compaction.toml"
 #: The keys of a setting, in the order a file lists them.
 KEYS = ("name", "note", "strategy", "budget_chars", "budget_tokens", "encoding", "params")
 DEFAULT_STRATEGY = MEMORY_COMPACT
+#: The UTF-8 byte order mark as a character: TOML does not allow it, editors write it.
+BOM = "\ufeff"
 BUDGET_CHARS_RANGE: tuple[int, int] = tuple(int(v) for v in RANGES["budget_chars"])  # type: ignore[assignment]
 
 
@@ -292,7 +294,9 @@ _AT = re.compile(r"\s*\(at line (\d+), column (\d+)\)$|\s*\(at end of document\)
 
 
 def setting_from_toml(text: str, name: str = FILE_NAME) -> Setting:
-    """The setting in TOML ``text``; problems are located in the file ``name``."""
+    """The setting in TOML ``text``; problems are located in the file ``name``. A byte order
+    mark before the first key (editors on Windows write one) is not part of the TOML."""
+    text = text.removeprefix(BOM)
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as error:

@@ -114,6 +114,13 @@ def test_every_command_that_takes_a_setting_names_the_bad_line(files, command):
     assert "compaction.toml:3: params.max_message_chars: must be at least" in done.stderr.decode()
 
 
+def test_a_setting_saved_with_a_byte_order_mark_is_read(files):
+    # as editors on Windows save UTF-8 (issue 34, item 15)
+    request, setting = files
+    setting.write_bytes(b"\xef\xbb\xbf" + setting.read_bytes())
+    assert ok(cli("compact", request, "--setting", setting)) == compact(with_setting(SUPPORT))
+
+
 def test_a_missing_setting_file_says_so(files, tmp_path):
     request, _ = files
     done = cli("compact", request, "--setting", tmp_path / "nowhere.toml")

@@ -177,6 +177,18 @@ def test_a_missing_or_binary_file_is_named(tmp_path):
         load_setting(tmp_path / "b.toml")
 
 
+def test_a_byte_order_mark_before_the_first_key_is_read_past(tmp_path):
+    # Notepad and other editors on Windows start a UTF-8 file with one (issue 34, item 15)
+    text = 'strategy = "keep-last"\nbudget_chars = 900\nname = 4\n'
+    path = tmp_path / "compaction.toml"
+    path.write_bytes(b"\xef\xbb\xbf" + text.replace("name = 4\n", "").encode())
+    assert load_setting(path) == Setting(strategy="keep-last", budget_chars=900)
+    path.write_bytes(b"\xef\xbb\xbf" + text.encode())  # the lines are still the file's
+    with pytest.raises(SettingError, match=r"compaction\.toml:3: name: must be a text"):
+        load_setting(path)
+    assert setting_from_toml("\ufeff" + "budget_chars = 900\n").budget_chars == 900
+
+
 def test_the_integrations_face_still_gives_the_setting_for_old_imports():
     import compactor.integrations as integrations
 
