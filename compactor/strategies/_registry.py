@@ -48,17 +48,14 @@ from compactor.strategies._spec import (
     Source,
     StrategyParameterError,
     StrategyUnavailable,
+    encoding_parameter,
 )
 from compactor.text import semantic_available
 from compactor.wording import install_command
 
-_ENCODING = Parameter(
-    "encoding",
-    "str",
-    None,
+_ENCODING = encoding_parameter(
     "count tokens with this tokenizer (o200k_base, cl100k_base; the tokens extra) instead of "
-    "the ceil(characters / 4) estimate",
-    nullable=True,
+    "the ceil(characters / 4) estimate"
 )
 
 

@@ -16,6 +16,7 @@ from typing import Any
 from compactor.errors import Problem, ProblemError, quoted
 from compactor.model import Request
 from compactor.strategies._returned import StrategyResult
+from compactor.text import ENCODINGS
 
 #: The kinds of parameter values: "names" is a list of strings (given as ``a,b`` on a command
 #: line), "choice" one of ``choices`` (or, with ``pattern``, a text the pattern matches).
@@ -41,6 +42,7 @@ class Parameter:
     default: Any
     description: str
     minimum: float | None = None
+    #: The values a "choice" takes; for a "str", the only texts it takes (a text field).
     choices: tuple[str, ...] = ()
     #: For a "choice" that also takes texts like ``before-last-3-messages``: a regex they match.
     pattern: str | None = None
@@ -90,6 +92,8 @@ class Parameter:
             return f"must be true or false, not {quoted(value)}"
         if self.kind == "str" and not isinstance(value, str):
             return f"must be a text, not {quoted(value)}"
+        if self.kind == "str" and self.choices and value not in self.choices:
+            return f"must be {self._expects()}, not {quoted(value)}"
         if self.kind == "names" and (
             isinstance(value, str)
             or not isinstance(value, Sequence)
@@ -108,12 +112,18 @@ class Parameter:
         return None
 
     def _expects(self) -> str:
-        if self.kind == "choice":
+        if self.choices:
             options = [repr(c) for c in self.choices]
             if self.pattern:
                 options.append(f"a text matching {self.pattern}")
             return "one of " + ", ".join(options)
         return {"int": "a whole number", "float": "a number"}.get(self.kind, self.kind)
+
+
+def encoding_parameter(description: str) -> Parameter:
+    """The ``encoding`` a strategy counts tokens in instead of its estimate: one of
+    :data:`~compactor.text.ENCODINGS`, or none (the estimate)."""
+    return Parameter("encoding", "str", None, description, choices=ENCODINGS, nullable=True)
 
 
 @dataclass(frozen=True)

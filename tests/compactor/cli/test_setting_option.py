@@ -121,6 +121,26 @@ def test_a_setting_saved_with_a_byte_order_mark_is_read(files):
     assert ok(cli("compact", request, "--setting", setting)) == compact(with_setting(SUPPORT))
 
 
+def test_an_unknown_encoding_is_refused_with_its_line_and_no_traceback(files, tmp_path):
+    # it used to fail at run time with a traceback (issue 34, item 7)
+    request, setting = files
+    setting.write_text(
+        'strategy = "drop-oldest"\nbudget_chars = 900\n[params]\nencoding = "bogus"\n'
+    )
+    for args in (
+        ("shrink", request, "--setting", setting),
+        ("evaluate", TAU, "--setting", setting),
+        ("evaluate", TAU, "--strategy", "drop-oldest", "--strategy-param", "encoding=bogus"),
+    ):
+        done = cli(*args)
+        err = done.stderr.decode()
+        assert done.returncode == 2 and done.stdout == b"", err
+        assert "encoding: must be one of 'o200k_base', 'cl100k_base', not 'bogus'" in err, err
+        assert "Traceback" not in err
+        if "--setting" in args:
+            assert "compaction.toml:4: params.encoding" in err
+
+
 def test_a_missing_setting_file_says_so(files, tmp_path):
     request, _ = files
     done = cli("compact", request, "--setting", tmp_path / "nowhere.toml")
