@@ -90,6 +90,12 @@ def convert_items(items: list[tuple[str, Any]], format: str) -> Conversion:
     for source, item in items:
         if not isinstance(item, dict):
             b.problem(f"an item must be an object, not {describe(item)}", source)
+        elif not isinstance(item.get("type"), str):  # not an item of another type: malformed
+            b.problem(
+                f"an item's type is a text (message, function_call, ...), not "
+                f"{describe(item.get('type'))}",
+                at(source, "type"),
+            )
         elif _item(item):
             reader.item(source, item)
         else:
