@@ -45,3 +45,46 @@ def test_a_serialised_langchain_message_whose_type_is_not_a_text_is_named(kind):
     found = problems([*SERIALISED, {"type": kind, "data": {"content": "Also Oslo."}}], "langchain")
     assert len(found) == 1 and found[0].startswith("[2].type: ")
     assert "is not a LangChain message type" in found[0]
+
+
+@pytest.mark.parametrize("position", [0, 2])
+def test_a_remove_message_is_named_at_its_position(position):
+    messages = [langchain.HumanMessage(LONG), langchain.AIMessage("It left Hamburg.")]
+    messages.insert(position, langchain.RemoveMessage(id="m-1"))
+    found = problems(messages)
+    assert len(found) == 1 and found[0].startswith(f"[{position}].type: 'remove' is not")
+
+
+def test_a_serialised_message_of_an_unknown_type_is_named():
+    found = problems([*SERIALISED, {"type": "remove", "data": {"content": "", "id": "m"}}])
+    assert found[0].startswith("[2].type: 'remove' is not a LangChain message type")
+
+
+@pytest.mark.parametrize(
+    ("kind", "data"),
+    [
+        ("ai", {"additional_kwargs": 5}),
+        ("ai", {"response_metadata": "x"}),
+        ("ai", {"usage_metadata": [1]}),
+        ("ai", {"invalid_tool_calls": "x"}),
+        ("AIMessageChunk", {"tool_call_chunks": "bad"}),
+        ("human", {"name": 5}),
+        ("system", {"response_metadata": 1}),
+        ("tool", {"tool_call_id": "c1", "status": "odd"}),
+        ("function", {"name": None}),
+        ("chat", {"role": "user", "additional_kwargs": [1]}),
+    ],
+)
+def test_serialised_data_langchain_cannot_read_back_is_named_at_its_position(kind, data):
+    # the import leaves these fields out, and the export once gave them to
+    # messages_from_dict, which raised its own error
+    message = {"type": kind, "data": {"content": "It left Hamburg on Monday.", **data}}
+    found = problems([SERIALISED[0], message])
+    assert len(found) == 1 and found[0].startswith("[1]: LangChain cannot read the message: ")
+
+
+@pytest.mark.parametrize("odd", [object(), 5, "text", None, ["a"]])
+def test_a_value_among_message_objects_that_is_not_one_is_named(odd):
+    messages = [langchain.HumanMessage(LONG), langchain.AIMessage("It left Hamburg."), odd]
+    found = problems(messages)
+    assert len(found) == 1 and found[0].startswith("[2]: a LangChain message is an object")
