@@ -7,11 +7,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from compactor.contract import LIMITS, PARAMETERS, RANGES
-from compactor.errors import FormatError, Problem, capped, format_path, quoted
+from compactor.errors import FormatError, Problem, UnreadableJSON, capped, format_path, quoted
 from compactor.formats._compactions import Recorder
 from compactor.formats._fixes import apply_fixes, limit_changes
 from compactor.formats._types import Change, Conversion
-from compactor.input import errors_of
+from compactor.input import Report, errors_of, json_value_problems, parse_json
 from compactor.text import call_line
 from compactor.wording import plural
 
@@ -35,9 +35,31 @@ def at(base: str, *parts: str | int) -> str:
     return base + tail if tail.startswith("[") else f"{base}.{tail}"
 
 
-def json_text(value: Any) -> str:
-    """A JSON value as one line of text, Unicode kept: the stable rendering of arguments."""
-    return json.dumps(value, ensure_ascii=False)
+def json_text(value: Any, where: str = "$") -> str:
+    """A JSON value as one line of text, Unicode kept: the stable rendering of arguments.
+
+    A Python value JSON cannot hold (NaN or an infinity, a key that is not a text, an integer
+    of more digits than Python writes, nesting over :data:`~compactor.errors.MAX_DEPTH` levels,
+    a set or bytes) is a :class:`FormatError` naming each place, under ``where``:
+
+    >>> json_text({"city": "Porto", "n": 2})
+    '{"city": "Porto", "n": 2}'
+    >>> json_text({"x": [float("nan")]}, "[1].input")
+    Traceback (most recent call last):
+    compactor.errors.FormatError: [1].input.x[0]: must be a finite number
+    """
+    report = Report()
+    json_value_problems(value, report)
+    if report.found or report.more:
+        problems = [Problem(message, path=at(where, *parts)) for parts, message in report.found]
+        raise FormatError(capped(problems, report.more))
+    return json.dumps(value, ensure_ascii=False, allow_nan=False)
+
+
+def json_of(text: str) -> Any:
+    """The JSON value ``text`` holds, strictly (no NaN, no nesting past the limit, no integer
+    Python cannot write back); :class:`UnreadableJSON` when it is not such JSON."""
+    return parse_json(text)
 
 
 def type_of(part: Any) -> str | None:
@@ -53,25 +75,28 @@ def describe(value: Any) -> str:
     return names.get(type(value), type(value).__name__)
 
 
-def tool_call_text(name: str, arguments: Any, call_id: str | None = None) -> str:
+def tool_call_text(name: str, arguments: Any, call_id: str | None = None, where: str = "$") -> str:
     """``[tool call get_weather id=call_1] {"city": "Porto"}``: a tool call as readable text.
 
     Arguments given as a JSON string are parsed and written again on one line, so every format
-    renders the same call identically; a string that is not JSON is kept as it is.
+    renders the same call identically; a string that is not JSON (NaN is not) is kept as it is.
+    Arguments given as Python values must be JSON values: else a :class:`FormatError` names
+    each place under ``where`` (the arguments' own path), as :func:`json_text` says.
     """
     if isinstance(arguments, str):
         try:
-            arguments = json.loads(arguments) if arguments.strip() else None
-        except ValueError:
+            arguments = json_of(arguments) if arguments.strip() else None
+        except UnreadableJSON:
             return call_line(name, call_id, arguments)
-    return call_line(name, call_id, None if arguments is None else json_text(arguments))
+    return call_line(name, call_id, None if arguments is None else json_text(arguments, where))
 
 
-def result_text(value: Any) -> str:
-    """A tool's output as message text: a string as it is, anything else as one line of JSON."""
+def result_text(value: Any, where: str = "$") -> str:
+    """A tool's output as message text: a string as it is, anything else as one line of JSON
+    (a Python value that is not JSON: a FormatError under ``where``, as :func:`json_text`)."""
     if value is None:
         return ""
-    return value if isinstance(value, str) else json_text(value)
+    return value if isinstance(value, str) else json_text(value, where)
 
 
 @dataclass

@@ -88,3 +88,75 @@ def test_a_value_among_message_objects_that_is_not_one_is_named(odd):
     messages = [langchain.HumanMessage(LONG), langchain.AIMessage("It left Hamburg."), odd]
     found = problems(messages)
     assert len(found) == 1 and found[0].startswith("[2]: a LangChain message is an object")
+
+
+def _nested(levels):
+    value = 1
+    for _ in range(levels):
+        value = {"a": value}
+    return value
+
+
+#: Python values no JSON holds, as tool arguments (issue 34, item 6): each was a RecursionError,
+#: the json encoder's ValueError or TypeError, or (NaN) arguments written as '{"x": NaN}'.
+NOT_JSON = {
+    "deep": (_nested(5_000), "is nested more than 100 levels deep"),
+    "long-int": (10**5_000, "has more than 4,300 digits"),
+    "tuple-key": ({(1, 2): 3}, "has a key that is not a string"),
+    "nan": (float("nan"), "must be a finite number"),
+    "infinity": (float("-inf"), "must be a finite number"),
+    "set": ({1}, "must be a JSON value, not set"),
+}
+
+
+def _with_arguments(format, arguments):
+    """A call with ``arguments`` and its result, in ``format``; the arguments' path."""
+    if format == "openai":
+        call = {"id": "c1", "type": "function", "function": {"name": "f", "arguments": arguments}}
+        return [
+            {"role": "user", "content": LONG},
+            {"role": "assistant", "content": None, "tool_calls": [call]},
+            {"role": "tool", "tool_call_id": "c1", "content": "ok"},
+        ], "[1].tool_calls[0].function.arguments"
+    if format == "anthropic":
+        return [
+            {"role": "user", "content": LONG},
+            {
+                "role": "assistant",
+                "content": [{"type": "tool_use", "id": "c1", "name": "f", "input": arguments}],
+            },
+            {
+                "role": "user",
+                "content": [{"type": "tool_result", "tool_use_id": "c1", "content": "ok"}],
+            },
+        ], "[1].content[0].input"
+    if format == "responses":
+        return [
+            {"role": "user", "content": LONG},
+            {"type": "function_call", "call_id": "c1", "name": "f", "arguments": arguments},
+            {"type": "function_call_output", "call_id": "c1", "output": "ok"},
+        ], "[1].arguments"
+    return [
+        langchain.HumanMessage(LONG),
+        langchain.AIMessage("", tool_calls=[{"id": "c1", "name": "f", "args": arguments}]),
+        langchain.ToolMessage("ok", tool_call_id="c1"),
+    ], "[1].data.tool_calls[0].function.arguments"
+
+
+@pytest.mark.parametrize("format", ["openai", "anthropic", "responses", "langchain"])
+@pytest.mark.parametrize("case", sorted(NOT_JSON))
+def test_tool_arguments_json_cannot_hold_are_named_at_their_path(format, case):
+    value, says = NOT_JSON[case]
+    messages, path = _with_arguments(format, {"x": value})
+    found = problems(messages)
+    assert len(found) == 1 and found[0].startswith(f"{path}.x"), found
+    assert says in found[0]
+
+
+def test_arguments_given_as_text_that_is_not_strict_json_are_kept_as_written():
+    # '{"x": NaN}' is not JSON: it is neither parsed nor written again as if it were
+    messages, _ = _with_arguments("openai", '{"x": NaN}')
+    shrunk = shrink(messages, {"budget_chars": 5000})
+    assert shrunk[1]["tool_calls"][0]["function"]["arguments"] == '{"x": NaN}'
+    messages, _ = _with_arguments("openai", '{"x": 1.5}')
+    assert shrink(messages, {"budget_chars": 5000}) == messages
