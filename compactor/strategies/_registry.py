@@ -18,6 +18,7 @@ from collections.abc import Mapping
 from types import MappingProxyType
 from typing import Any
 
+from compactor.contract import ROLES
 from compactor.errors import Problem
 from compactor.input import validate
 from compactor.model import Request
@@ -66,7 +67,8 @@ def _ids(request: Request) -> list[str | None]:
 def _memory_compact(
     request: Request, budget: int, params: Mapping[str, Any], given: frozenset[str]
 ) -> StrategyResult:
-    overrides = {k: v for k, v in params.items() if k in given}
+    # a parameter given as None (a command line's "none") is the request's own, as one not given
+    overrides = {k: v for k, v in params.items() if k in given and v is not None}
     if overrides or budget != request.params.budget_chars:
         request = validate({**request.to_dict(), **overrides, "budget_chars": budget})
     return first_lineup.memory_compact(request)
@@ -122,7 +124,9 @@ _SPEC = Source(
 )
 _CONTRACT = (
     Parameter("keep_last_n", "int", None, "the request's own unless given", 0, nullable=True),
-    Parameter("keep_roles", "names", None, "the request's own unless given", nullable=True),
+    Parameter(
+        "keep_roles", "names", None, "the request's own unless given", choices=ROLES, nullable=True
+    ),
     Parameter(
         "duplicate_threshold", "float", None, "the request's own unless given", 0, nullable=True
     ),

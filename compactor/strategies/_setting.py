@@ -312,7 +312,7 @@ def setting_from_toml(text: str, name: str = FILE_NAME) -> Setting:
         problems = []
         for p in error.problems:
             key = p.path or "$"
-            line = lines.get(key) or lines.get(key.split(".")[0])
+            line = lines.get(key) or lines.get(key.split("[")[0]) or lines.get(key.split(".")[0])
             where = f"{name}:{line}" if line else name
             problems.append(Problem(p.message, path=f"{where}: {key}"))
         raise SettingError(problems) from None

@@ -13,7 +13,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from compactor.errors import Problem, ProblemError, quoted
+from compactor.errors import Problem, ProblemError, excerpt, quoted
 from compactor.model import Request
 from compactor.strategies._returned import StrategyResult
 from compactor.text import ENCODINGS
@@ -42,7 +42,8 @@ class Parameter:
     default: Any
     description: str
     minimum: float | None = None
-    #: The values a "choice" takes; for a "str", the only texts it takes (a text field).
+    #: The values a "choice" takes; for a "str", the only texts it takes (a text field); for
+    #: "names", the names each item may be.
     choices: tuple[str, ...] = ()
     #: For a "choice" that also takes texts like ``before-last-3-messages``: a regex they match.
     pattern: str | None = None
@@ -56,6 +57,15 @@ class Parameter:
         problem = self._problem(value)
         if problem:
             raise StrategyParameterError([Problem(problem, path=where)])
+        if self.kind == "names" and self.choices and value is not None:
+            known = ", ".join(map(excerpt, self.choices))
+            unknown = [
+                Problem(f"must be one of {known}, not {excerpt(name)}", path=f"{where}[{i}]")
+                for i, name in enumerate(value)
+                if name not in self.choices
+            ]
+            if unknown:
+                raise StrategyParameterError(unknown)
         return list(value) if self.kind == "names" and value is not None else value
 
     def parse(self, text: str) -> Any:
@@ -112,7 +122,7 @@ class Parameter:
         return None
 
     def _expects(self) -> str:
-        if self.choices:
+        if self.choices and self.kind != "names":
             options = [repr(c) for c in self.choices]
             if self.pattern:
                 options.append(f"a text matching {self.pattern}")
