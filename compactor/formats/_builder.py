@@ -11,7 +11,7 @@ from compactor.errors import FormatError, Problem, UnreadableJSON, capped, forma
 from compactor.formats._compactions import Recorder
 from compactor.formats._fixes import apply_fixes, limit_changes
 from compactor.formats._types import Change, Conversion
-from compactor.input import Report, errors_of, json_value_problems, parse_json
+from compactor.input import Report, errors_of, json_value_problems
 from compactor.text import call_line
 from compactor.wording import plural
 
@@ -48,18 +48,42 @@ def json_text(value: Any, where: str = "$") -> str:
     Traceback (most recent call last):
     compactor.errors.FormatError: [1].input.x[0]: must be a finite number
     """
+    try:  # the common case at the encoder's speed; the check below only when it fails
+        return _ENCODER.encode(value)
+    except (ValueError, TypeError, RecursionError):
+        pass
     report = Report()
     json_value_problems(value, report)
-    if report.found or report.more:
-        problems = [Problem(message, path=at(where, *parts)) for parts, message in report.found]
-        raise FormatError(capped(problems, report.more))
-    return json.dumps(value, ensure_ascii=False, allow_nan=False)
+    problems = [Problem(message, path=at(where, *parts)) for parts, message in report.found]
+    raise FormatError(capped(problems or [Problem("is not a JSON value", path=where)], report.more))
 
 
 def json_of(text: str) -> Any:
-    """The JSON value ``text`` holds, strictly (no NaN, no nesting past the limit, no integer
-    Python cannot write back); :class:`UnreadableJSON` when it is not such JSON."""
-    return parse_json(text)
+    """The JSON value ``text`` holds, strictly: NaN and the infinities are not JSON, and an
+    integer Python cannot write back or nesting Python cannot parse is refused too; raises
+    :class:`UnreadableJSON` when ``text`` is not such JSON.
+
+    >>> json_of('{"x": [1, 2.5]}')
+    {'x': [1, 2.5]}
+    >>> json_of('{"x": NaN}')
+    Traceback (most recent call last):
+    compactor.errors.UnreadableJSON: NaN is not JSON
+    """
+    try:
+        return _DECODER.decode(text)
+    except UnreadableJSON:
+        raise
+    except (ValueError, RecursionError):  # syntax, an integer too long, nesting too deep
+        raise UnreadableJSON([Problem("is not JSON")]) from None
+
+
+def _not_json(name: str) -> Any:
+    raise UnreadableJSON([Problem(f"{name} is not JSON")])
+
+
+# Made once: json.dumps and json.loads make a new one per call when given an option.
+_ENCODER = json.JSONEncoder(ensure_ascii=False, allow_nan=False)
+_DECODER = json.JSONDecoder(parse_constant=_not_json)
 
 
 def type_of(part: Any) -> str | None:

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from compactor.errors import UnreadableJSON
-from compactor.input import parse_json
+from compactor.formats._builder import json_of
 from compactor.text import CALL_LINE
 
 #: Separators the import puts between pieces: a blank line, or a line break between two calls.
@@ -56,7 +56,7 @@ def calls_in(content: str) -> list[Call]:
         arguments, raw = None, None
         if args is not None:
             try:  # strictly: NaN, say, is not JSON, and the arguments are written as written
-                arguments = parse_json(args)
+                arguments = json_of(args)
             except UnreadableJSON:
                 raw = args
         out.append(Call(match["name"], match["id"], arguments, raw, match.start(), match.end()))
