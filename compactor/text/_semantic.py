@@ -16,7 +16,6 @@ from __future__ import annotations
 import functools
 import logging
 from collections.abc import Sequence
-from importlib.util import find_spec
 from pathlib import Path
 from typing import Any
 
@@ -41,11 +40,18 @@ class SemanticUnavailable(RuntimeError):
 
 
 def semantic_available() -> bool:
-    """Whether wordllama can be imported (without importing it: its import sets up logging)."""
+    """Whether wordllama can be imported (imported as :func:`model` imports it, so that its
+    import does not turn on every library's INFO messages)."""
+    root = logging.getLogger()
+    placeholder = logging.NullHandler()
+    root.addHandler(placeholder)
     try:
-        return find_spec("wordllama") is not None
-    except (ImportError, ValueError):
+        import wordllama  # noqa: F401
+    except ImportError:
         return False
+    finally:
+        root.removeHandler(placeholder)
+    return True
 
 
 @functools.cache
