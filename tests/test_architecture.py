@@ -425,6 +425,7 @@ FACE = {
     "ShrinkReport",
     "Shrunk",
     "StrategyParameterError",
+    "StrategyUnavailable",
     "TextAnalysis",
     "UnreadableJSON",
     "__version__",

@@ -27,7 +27,7 @@ from compactor.evaluation import (
     strategy_grid_points,
     strategy_groups,
 )
-from compactor.strategies import get_strategy, strategy_names
+from compactor.strategies import get_strategy, require_strategy_available, strategy_names
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -66,6 +66,7 @@ def run_strategy(
     parameters ``base`` (a setting's) under --strategy-param's; the gate's verdict decides the
     exit code."""
     strategy = get_strategy(args.strategy)
+    require_strategy_available(strategy.name)  # before the corpus is read
     if args.grid:
         raise ProblemError(
             [Problem("--grid sets memory-compact's parameters; use --strategy-grid", path="--grid")]

@@ -38,6 +38,7 @@ from compactor.strategies import (
     RegisteredStrategy,
     StrategyResult,
     get_strategy,
+    require_strategy_available,
 )
 
 STRATEGY_ROW_KEYS: tuple[str, ...] = (
@@ -176,8 +177,9 @@ def evaluate_strategy(
     """The rows of the strategy registered as ``name`` over ``items``, conversation by
     conversation in corpus order, one conversation per task on ``workers`` processes (1: in
     this process; None: one per core). ``progress(done, total)`` follows the conversations.
-    Raises InvalidRequest (naming the conversation) for an invalid request."""
-    get_strategy(name)  # an unknown name fails here, by name
+    Raises InvalidRequest (naming the conversation) for an invalid request, and
+    StrategyUnavailable for a strategy whose extra is not installed."""
+    require_strategy_available(name)  # an unknown name fails here, by name; a missing extra too
     task = functools.partial(
         strategy_conversation_rows, name=name, settings=settings, budgets=budgets, future=future
     )

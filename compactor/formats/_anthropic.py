@@ -96,7 +96,7 @@ def read_block(b: Builder, turn: Turn, block: Any, where: str) -> None:
     if kind == "text":
         turn.text(_string(b, block.get("text"), at(where, "text")), where)
     elif kind in CALLS:
-        turn.call(block.get("name"), block.get("input"), block.get("id"), where)
+        turn.call(block.get("name"), block.get("input"), block.get("id"), where, at(where, "input"))
     elif kind == "tool_result":
         draft = turn.result(where, block.get("tool_use_id"))
         content = block.get("content")
@@ -115,7 +115,9 @@ def read_block(b: Builder, turn: Turn, block: Any, where: str) -> None:
                 draft,
             )
     elif isinstance(kind, str) and kind.endswith("_tool_result") and "tool_use_id" in block:
-        turn.output(where, block.get("tool_use_id"), block.get("content"))
+        turn.output(
+            where, block.get("tool_use_id"), block.get("content"), value_at=at(where, "content")
+        )
     elif kind in REMOVED:
         b.removed(*REMOVED[kind][:1], where, turn.speaker(where), REMOVED[kind][1])
     else:
@@ -136,7 +138,7 @@ def _text_blocks(b: Builder, draft: Draft, blocks: list[Any], where: str) -> Non
         elif isinstance(block, dict):
             b.removed(f"a block of type {quoted(type_of(block))}", block_at, draft, "part-removed")
         else:
-            draft.text(result_text(block))
+            draft.text(result_text(block, block_at))
 
 
 def _string(b: Builder, value: Any, where: str) -> str:

@@ -7,11 +7,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from compactor.contract import LIMITS, PARAMETERS, RANGES
-from compactor.errors import FormatError, Problem, capped, format_path, quoted
+from compactor.errors import FormatError, Problem, UnreadableJSON, capped, format_path, quoted
 from compactor.formats._compactions import Recorder
 from compactor.formats._fixes import apply_fixes, limit_changes
 from compactor.formats._types import Change, Conversion
-from compactor.input import errors_of
+from compactor.input import Report, errors_of, json_value_problems
 from compactor.text import call_line
 from compactor.wording import plural
 
@@ -35,9 +35,55 @@ def at(base: str, *parts: str | int) -> str:
     return base + tail if tail.startswith("[") else f"{base}.{tail}"
 
 
-def json_text(value: Any) -> str:
-    """A JSON value as one line of text, Unicode kept: the stable rendering of arguments."""
-    return json.dumps(value, ensure_ascii=False)
+def json_text(value: Any, where: str = "$") -> str:
+    """A JSON value as one line of text, Unicode kept: the stable rendering of arguments.
+
+    A Python value JSON cannot hold (NaN or an infinity, a key that is not a text, an integer
+    of more digits than Python writes, nesting over :data:`~compactor.errors.MAX_DEPTH` levels,
+    a set or bytes) is a :class:`FormatError` naming each place, under ``where``:
+
+    >>> json_text({"city": "Porto", "n": 2})
+    '{"city": "Porto", "n": 2}'
+    >>> json_text({"x": [float("nan")]}, "[1].input")
+    Traceback (most recent call last):
+    compactor.errors.FormatError: [1].input.x[0]: must be a finite number
+    """
+    try:  # the common case at the encoder's speed; the check below only when it fails
+        return _ENCODER.encode(value)
+    except (ValueError, TypeError, RecursionError):
+        pass
+    report = Report()
+    json_value_problems(value, report)
+    problems = [Problem(message, path=at(where, *parts)) for parts, message in report.found]
+    raise FormatError(capped(problems or [Problem("is not a JSON value", path=where)], report.more))
+
+
+def json_of(text: str) -> Any:
+    """The JSON value ``text`` holds, strictly: NaN and the infinities are not JSON, and an
+    integer Python cannot write back or nesting Python cannot parse is refused too; raises
+    :class:`UnreadableJSON` when ``text`` is not such JSON.
+
+    >>> json_of('{"x": [1, 2.5]}')
+    {'x': [1, 2.5]}
+    >>> json_of('{"x": NaN}')
+    Traceback (most recent call last):
+    compactor.errors.UnreadableJSON: NaN is not JSON
+    """
+    try:
+        return _DECODER.decode(text)
+    except UnreadableJSON:
+        raise
+    except (ValueError, RecursionError):  # syntax, an integer too long, nesting too deep
+        raise UnreadableJSON([Problem("is not JSON")]) from None
+
+
+def _not_json(name: str) -> Any:
+    raise UnreadableJSON([Problem(f"{name} is not JSON")])
+
+
+# Made once: json.dumps and json.loads make a new one per call when given an option.
+_ENCODER = json.JSONEncoder(ensure_ascii=False, allow_nan=False)
+_DECODER = json.JSONDecoder(parse_constant=_not_json)
 
 
 def type_of(part: Any) -> str | None:
@@ -53,25 +99,28 @@ def describe(value: Any) -> str:
     return names.get(type(value), type(value).__name__)
 
 
-def tool_call_text(name: str, arguments: Any, call_id: str | None = None) -> str:
+def tool_call_text(name: str, arguments: Any, call_id: str | None = None, where: str = "$") -> str:
     """``[tool call get_weather id=call_1] {"city": "Porto"}``: a tool call as readable text.
 
     Arguments given as a JSON string are parsed and written again on one line, so every format
-    renders the same call identically; a string that is not JSON is kept as it is.
+    renders the same call identically; a string that is not JSON (NaN is not) is kept as it is.
+    Arguments given as Python values must be JSON values: else a :class:`FormatError` names
+    each place under ``where`` (the arguments' own path), as :func:`json_text` says.
     """
     if isinstance(arguments, str):
         try:
-            arguments = json.loads(arguments) if arguments.strip() else None
-        except ValueError:
+            arguments = json_of(arguments) if arguments.strip() else None
+        except UnreadableJSON:
             return call_line(name, call_id, arguments)
-    return call_line(name, call_id, None if arguments is None else json_text(arguments))
+    return call_line(name, call_id, None if arguments is None else json_text(arguments, where))
 
 
-def result_text(value: Any) -> str:
-    """A tool's output as message text: a string as it is, anything else as one line of JSON."""
+def result_text(value: Any, where: str = "$") -> str:
+    """A tool's output as message text: a string as it is, anything else as one line of JSON
+    (a Python value that is not JSON: a FormatError under ``where``, as :func:`json_text`)."""
     if value is None:
         return ""
-    return value if isinstance(value, str) else json_text(value)
+    return value if isinstance(value, str) else json_text(value, where)
 
 
 @dataclass

@@ -13,6 +13,8 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
+from compactor.errors import UnreadableJSON
+from compactor.formats._builder import json_of
 from compactor.text import CALL_LINE
 
 #: Separators the import puts between pieces: a blank line, or a line break between two calls.
@@ -53,9 +55,9 @@ def calls_in(content: str) -> list[Call]:
         args = match.group("args")
         arguments, raw = None, None
         if args is not None:
-            try:
-                arguments = json.loads(args)
-            except ValueError:
+            try:  # strictly: NaN, say, is not JSON, and the arguments are written as written
+                arguments = json_of(args)
+            except UnreadableJSON:
                 raw = args
         out.append(Call(match["name"], match["id"], arguments, raw, match.start(), match.end()))
     return out

@@ -164,21 +164,33 @@ def _calls(b: Builder, draft: Draft, message: dict, source: str) -> None:
             b.problem("the tool call has no function (an object with name and arguments)", where)
             continue
         call_id = call.get("id") if isinstance(call.get("id"), str) else None
-        arguments = function.get("arguments", function.get("input"))
-        _call(b, draft, function.get("name"), arguments, call_id, where)
+        key = "arguments" if "arguments" in function else "input"
+        arguments = function.get(key)
+        holder = "function" if isinstance(call.get("function"), dict) else "custom"
+        _call(b, draft, function.get("name"), arguments, call_id, where, at(where, holder, key))
     legacy = message.get("function_call")
     if isinstance(legacy, dict):
         where = at(source, "function_call")
-        _call(b, draft, legacy.get("name"), legacy.get("arguments"), None, where)
+        _call(
+            b,
+            draft,
+            legacy.get("name"),
+            legacy.get("arguments"),
+            None,
+            where,
+            at(where, "arguments"),
+        )
     elif legacy is not None:
         b.problem(f"function_call must be an object, not {describe(legacy)}", source)
 
 
-def _call(b: Builder, draft: Draft, name: Any, arguments: Any, call_id, where: str) -> None:
+def _call(
+    b: Builder, draft: Draft, name: Any, arguments: Any, call_id, where: str, arguments_at: str
+) -> None:
     if not isinstance(name, str) or not name:
         b.problem("the tool call has no name", where)
         return
-    draft.call(tool_call_text(name, arguments, call_id), call_id)
+    draft.call(tool_call_text(name, arguments, call_id, arguments_at), call_id)
     b.note(
         "tool-call-as-text",
         f"{where}: the call to {name} is written into the message text",

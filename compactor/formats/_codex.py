@@ -138,6 +138,12 @@ def convert_items(items: list[tuple[str, Any]], format: str) -> Conversion:
     for source, item in items:
         if not isinstance(item, dict):
             b.problem(f"an item must be an object, not {describe(item)}", source)
+        elif not isinstance(item.get("type"), str):  # not an item of another type: malformed
+            b.problem(
+                f"an item's type is a text (message, function_call, ...), not "
+                f"{describe(item.get('type'))}",
+                at(source, "type"),
+            )
         elif _item(item):
             reader.item(source, item)
         else:
@@ -220,6 +226,7 @@ class _Reader:
 
     def _call(self, where: str, kind: str, item: dict) -> None:
         call_id = item.get("call_id") if isinstance(item.get("call_id"), str) else None
+        key = {"function_call": "arguments", "custom_tool_call": "input"}.get(kind, "action")
         if kind == "function_call":
             name, arguments = item.get("name"), item.get("arguments")
         elif kind == "custom_tool_call":
@@ -234,7 +241,7 @@ class _Reader:
             return
         if self.speaker is None:
             self.speaker = self.b.draft("assistant", where)
-        self.speaker.call(tool_call_text(name, arguments, call_id), call_id)
+        self.speaker.call(tool_call_text(name, arguments, call_id, at(where, key)), call_id)
         self.b.note(
             "tool-call-as-text",
             f"{where}: the call to {name} is written into the assistant message's text",
@@ -258,10 +265,11 @@ class _Reader:
     def _output(self, where: str, item: dict) -> None:
         call_id = item.get("call_id") if isinstance(item.get("call_id"), str) else None
         draft = self.b.draft("tool", where, id=call_id, answers=call_id)
-        output = item.get("output")
+        output, output_at = item.get("output"), at(where, "output")
         if isinstance(output, dict) and "content" in output:
             output = output["content"]  # {"content": ..., "success": ...}
-        draft.text(result_text(output))
+            output_at = at(output_at, "content")
+        draft.text(result_text(output, output_at))
         if call_id:
             self.b.id_from("call_id")
         self.b.note(

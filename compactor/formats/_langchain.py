@@ -16,7 +16,7 @@ import json
 import re
 from typing import Any
 
-from compactor.errors import FormatError, IntegrationUnavailable, Problem, quoted
+from compactor.errors import FormatError, IntegrationUnavailable, Problem, excerpt, quoted
 from compactor.formats import _chat as chat
 from compactor.formats._builder import Builder, at, describe, type_of
 from compactor.formats._types import Conversion
@@ -71,13 +71,17 @@ def convert(data: Any) -> Conversion:
         )
     b = Builder(NAME)
     for i, message in enumerate(data):
-        _read(b, message if isinstance(message, dict) else _as_dict(message), at("", i))
+        where = at("", i)
+        _read(b, message if isinstance(message, dict) else _as_dict(message, where), where)
     return b.finish()
 
 
-def _as_dict(message: Any) -> Any:
+def _as_dict(message: Any, where: str) -> Any:
+    """A message object as its serialised dict; anything else as it is (the reader names it)."""
     core, _ = _core()
-    return core.message_to_dict(message)
+    if not isinstance(message, core.BaseMessage):
+        return message
+    return _langchain_call(core.message_to_dict, message, where)
 
 
 def _read(b: Builder, message: Any, source: str) -> None:
@@ -146,7 +150,7 @@ def write(compacted: Compacted) -> list[Any]:
     input's ``id``. Objects when the input was objects, else serialised dicts."""
     core, utils = _core()
     originals = _objects(core, compacted.source)
-    sent = utils.convert_to_openai_messages(originals) if originals else []
+    sent = _as_openai(utils, originals) if originals else []
     where = [input_position(s) for s in compacted.sources] if originals else []
     out = []
     for message, turn in zip(chat.write_openai(compacted), compacted.turns, strict=True):
@@ -168,10 +172,49 @@ def write(compacted: Compacted) -> list[Any]:
 
 def _objects(core: Any, source: Any) -> list[Any]:
     """The input's messages as objects, when the conversation is written back in its own
-    format; else none."""
+    format; else none. A serialised message LangChain cannot make again (a field the import
+    leaves out, of a type LangChain refuses) is a FormatError at its position."""
     if not is_langchain(source):
         return []
-    return [core.messages_from_dict([m])[0] if isinstance(m, dict) else m for m in source]
+    return [
+        _langchain_call(core.messages_from_dict, [m], at("", i))[0] if isinstance(m, dict) else m
+        for i, m in enumerate(source)
+    ]
+
+
+def _as_openai(utils: Any, originals: list[Any]) -> list[dict[str, Any]]:
+    """The input's messages as LangChain writes them for OpenAI (to compare with the export),
+    one by one so that one it cannot write is named by its position."""
+    return [
+        _langchain_call(utils.convert_to_openai_messages, m, at("", i))
+        for i, m in enumerate(originals)
+    ]
+
+
+def _langchain_call(call: Any, value: Any, where: str) -> Any:
+    """``call(value)``, with any error langchain-core raises on a message it cannot read (its
+    ValueError, pydantic's ValidationError, or a TypeError or AttributeError from a field of
+    the wrong type) as a :class:`FormatError` at ``where``."""
+    try:
+        return call(value)
+    except Exception as error:  # a third party's errors on data it refuses: named, not raised
+        raise FormatError(
+            [Problem(f"LangChain cannot read the message: {_reason(error)}", path=where)]
+        ) from None
+
+
+def _reason(error: Exception) -> str:
+    """One line of what LangChain (or pydantic under it) said was wrong."""
+    details = getattr(error, "errors", None)
+    if callable(details):  # pydantic: the field and the message of the first error
+        try:
+            first = details()[0]
+            field = ".".join(str(part) for part in first.get("loc", ()))
+            return f"{field}: {first.get('msg')}" if field else str(first.get("msg"))
+        except (TypeError, IndexError, AttributeError, KeyError):
+            pass
+    lines = str(error).strip().splitlines()
+    return excerpt(lines[0], 200) if lines else type(error).__name__
 
 
 def _same(exported: dict[str, Any], original: dict[str, Any]) -> bool:

@@ -9,8 +9,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from compactor.errors import FormatError, Problem, quoted
-from compactor.formats._builder import Builder, at, describe, tool_call_text
+from compactor.errors import FormatError, Problem, UnreadableJSON, quoted
+from compactor.formats._builder import Builder, at, describe, json_of, tool_call_text
 from compactor.formats._envelope import message_list
 from compactor.formats._types import Conversion
 from compactor.formats._writing import Compacted
@@ -133,8 +133,8 @@ def read_turn(b: Builder, turn: Any, source: str) -> None:
 def _call(value: str) -> tuple[str, str] | None:
     """A ``function_call`` turn's JSON (``{"name", "arguments"}``): its name and rendered call."""
     try:
-        call = json.loads(value)
-    except ValueError:
+        call = json_of(value)
+    except UnreadableJSON:
         return None
     if not isinstance(call, dict) or not isinstance(call.get("name"), str) or not call["name"]:
         return None

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 from compactor.formats._builder import Builder
 from compactor.wording import plural
@@ -22,9 +23,10 @@ class Skips:
         if lossy:
             self.lossy.add(kind)
 
-    def envelope(self, names: list[str]) -> None:
+    def envelope(self, names: list[Any]) -> None:
         """Fields of a line around its message (uuid, timestamp, ...), reported in one change."""
         for name in names:
+            name = name if isinstance(name, str) else repr(name)  # a key from Python: 1, (1, 2)
             self.fields[name] = self.fields.get(name, 0) + 1
 
     def report(self, b: Builder) -> None:

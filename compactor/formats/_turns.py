@@ -39,12 +39,16 @@ class Turn:
         if text:
             self.speaker(where).text(text)
 
-    def call(self, name: Any, arguments: Any, call_id: Any, where: str) -> None:
+    def call(
+        self, name: Any, arguments: Any, call_id: Any, where: str, arguments_at: str | None = None
+    ) -> None:
+        """A call of ``name``; ``arguments_at`` is the arguments' own path (for problems)."""
         if not isinstance(name, str) or not name:
             self.b.problem("the tool call has no name", where)
             return
         call_id = call_id if isinstance(call_id, str) and call_id else None
-        self.speaker(where, text=False).call(tool_call_text(name, arguments, call_id), call_id)
+        text = tool_call_text(name, arguments, call_id, arguments_at or where)
+        self.speaker(where, text=False).call(text, call_id)
         self.b.note(
             "tool-call-as-text",
             f"{where}: the call to {name} is written into the {self.role} message's text",
@@ -68,10 +72,18 @@ class Turn:
         )
         return draft
 
-    def output(self, where: str, call_id: Any, value: Any, name: str | None = None) -> Draft:
-        """A tool message holding ``value`` (text as it is, other JSON on one line)."""
+    def output(
+        self,
+        where: str,
+        call_id: Any,
+        value: Any,
+        name: str | None = None,
+        value_at: str | None = None,
+    ) -> Draft:
+        """A tool message holding ``value`` (text as it is, other JSON on one line);
+        ``value_at`` is the value's own path (for problems)."""
         draft = self.result(where, call_id, name)
-        draft.text(result_text(value))
+        draft.text(result_text(value, value_at or where))
         return draft
 
     def step(self) -> None:

@@ -111,7 +111,7 @@ def _tool(b: Builder, turn: Turn, part: dict, where: str, name: Any, args: Any, 
     call_id = part.get("toolCallId")
     turn.call(name, args, call_id, where)
     if state == "output-available" or (state is None and part.get("output") is not None):
-        turn.output(where, call_id, part.get("output"), name)
+        turn.output(where, call_id, part.get("output"), name, at(where, "output"))
     elif state == "output-error":
         draft = turn.output(where, call_id, part.get("errorText") or "", name)
         b.note(
@@ -133,8 +133,9 @@ def _model_part(b: Builder, turn: Turn, part: Any, where: str) -> None:
     if kind == "text":
         turn.text(_string(b, part.get("text"), where), where)
     elif kind == "tool-call":
+        key = "input" if "input" in part else "args"
         turn.call(
-            part.get("toolName"), part.get("input", part.get("args")), part.get("toolCallId"), where
+            part.get("toolName"), part.get(key), part.get("toolCallId"), where, at(where, key)
         )
     elif kind == "tool-result":
         output = part["output"] if "output" in part else part.get("result")
@@ -148,7 +149,7 @@ def _model_part(b: Builder, turn: Turn, part: Any, where: str) -> None:
 def _tool_output(b: Builder, draft, output: Any, where: str) -> None:
     """A v5 typed output (``{type: text|json|error-text|error-json|content, value}``) or a value."""
     if not (isinstance(output, dict) and "type" in output and "value" in output):
-        draft.text(result_text(output))
+        draft.text(result_text(output, where))
         return
     value = output["value"]
     if output["type"] == "content" and isinstance(value, list):
@@ -158,7 +159,7 @@ def _tool_output(b: Builder, draft, output: Any, where: str) -> None:
             else:
                 b.removed("a media item", at(where, "value", k), draft, "image-removed")
     else:
-        draft.text(result_text(value))
+        draft.text(result_text(value, at(where, "value")))
 
 
 def _other(b: Builder, turn: Turn, part: dict, kind: str, where: str) -> None:

@@ -3,12 +3,20 @@
 A 200 answer is JSON the provider wrote; nothing in it is trusted to have the documented shape.
 :func:`member` takes one field of one type and raises :class:`WrongShape` naming where it is and
 what it is instead (``choices is an object, not a list``), which the provider turns into a clear
-error; usage counts that are missing or not counts are None.
+error; usage counts that are missing or not counts are None, and so is a count no call can
+have used (over :data:`MAX_REPORTED_TOKENS`), with a warning that names the field.
 """
 
 from __future__ import annotations
 
+import logging
 from typing import Any
+
+#: More tokens than any model reads or writes in one call (context windows are at most a few
+#: million): a usage count over this is the provider's error, read as not reported.
+MAX_REPORTED_TOKENS = 10**9
+
+_log = logging.getLogger("compactor.providers")
 
 
 class WrongShape(Exception):
@@ -39,7 +47,20 @@ def _kind_of(value: Any) -> str:
     return _KINDS.get(type(value), "a number" if isinstance(value, float) else type(value).__name__)
 
 
-def reported_count(value: Any) -> int | None:
-    """A token count from a response's usage, or None when it is missing or not a count."""
+def reported_count(value: Any, name: str = "usage") -> int | None:
+    """A token count from a response's usage (the field ``name``), or None when it is missing,
+    not a count, or more than :data:`MAX_REPORTED_TOKENS` (then a warning names the field).
+
+    >>> reported_count(1200), reported_count(-1), reported_count("12"), reported_count(True)
+    (1200, None, None, None)
+    """
     ok = isinstance(value, int) and not isinstance(value, bool) and value >= 0
+    if ok and value > MAX_REPORTED_TOKENS:
+        _log.warning(
+            "the provider reported %s of more than %s tokens, more than any call uses; read as "
+            "not reported",
+            name,
+            f"{MAX_REPORTED_TOKENS:,}",
+        )
+        return None
     return value if ok else None

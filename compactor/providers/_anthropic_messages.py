@@ -40,8 +40,9 @@ class AnthropicProvider(Provider):
                 texts.append(member(block, "text", str, f"content[{i}]"))
         usage = data.get("usage")
         usage = usage if isinstance(usage, dict) else {}
-        prompt = _count(usage.get("input_tokens"))
+        prompt = _count(usage.get("input_tokens"), "usage.input_tokens")
         if prompt is not None:
             for extra in ("cache_creation_input_tokens", "cache_read_input_tokens"):
-                prompt += _count(usage.get(extra)) or 0
-        return Completion("".join(texts), prompt, _count(usage.get("output_tokens")))
+                prompt += _count(usage.get(extra), f"usage.{extra}") or 0
+        output = _count(usage.get("output_tokens"), "usage.output_tokens")
+        return Completion("".join(texts), prompt, output)

@@ -43,5 +43,7 @@ class OpenAICompatibleProvider(Provider):
         usage = data.get("usage")
         usage = usage if isinstance(usage, dict) else {}
         return Completion(
-            text, _count(usage.get("prompt_tokens")), _count(usage.get("completion_tokens"))
+            text,
+            _count(usage.get("prompt_tokens"), "usage.prompt_tokens"),
+            _count(usage.get("completion_tokens"), "usage.completion_tokens"),
         )

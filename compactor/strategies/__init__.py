@@ -68,6 +68,9 @@ from compactor.strategies._registry import (
 from compactor.strategies._registry import (
     renamed_notice as strategy_renamed_notice,
 )
+from compactor.strategies._registry import (
+    require_available as require_strategy_available,
+)
 from compactor.strategies._returned import (
     CUT,
     REMOVED,
@@ -88,6 +91,7 @@ from compactor.strategies._spec import (
     RegisteredStrategy,
     Source,
     StrategyParameterError,
+    StrategyUnavailable,
 )
 
 __all__ = [
@@ -120,6 +124,7 @@ __all__ = [
     "RegisteredStrategy",
     "REMOVED",
     "REPLACED",
+    "require_strategy_available",
     "SEMANTIC_DEDUPE",
     "Setting",
     "SETTING_FILE_NAME",
@@ -135,6 +140,7 @@ __all__ = [
     "StrategyMessage",
     "StrategyParameterError",
     "StrategyResult",
+    "StrategyUnavailable",
     "trim_context",
     "TRIM_REQUEST_SCHEMA",
     "trim_token_counter",

@@ -37,7 +37,7 @@ from typing import Any
 
 from compactor.model import Request
 from compactor.strategies._returned import StrategyResult
-from compactor.strategies._spec import Parameter, RegisteredStrategy, Source
+from compactor.strategies._spec import Parameter, RegisteredStrategy, Source, encoding_parameter
 from compactor.strategies._tool_uses import (
     budget_tokens,
     clear_input,
@@ -177,9 +177,7 @@ def _common(clear_at_least: Parameter) -> tuple[Parameter, ...]:
     )
 
 
-_ENCODING = Parameter(
-    "encoding", "str", None, "tokenizer instead of ceil(chars / 4) (ours)", nullable=True
-)
+_ENCODING = encoding_parameter("tokenizer instead of ceil(chars / 4) (ours)")
 
 ANTHROPIC_STRATEGY = RegisteredStrategy(
     ANTHROPIC,

@@ -28,7 +28,7 @@ from compactor.strategies._context_trim import (
 )
 from compactor.strategies._keep_last import KEEP_LAST
 from compactor.strategies._returned import StrategyResult, strategy_result, unavailable_result
-from compactor.text import TextAnalysis
+from compactor.text import SemanticUnavailable, TextAnalysis
 
 # Keys of the strategies (their registry names).
 LANGCHAIN = "langchain-trim"
@@ -154,7 +154,7 @@ def semantic_memory_compact(
     parameters = {**request.params.to_dict(), "semantic_threshold": threshold}
     try:
         found = semantic_dedupe.semantic_dedupe(request, threshold, analysis=analysis)
-    except semantic_dedupe.SemanticUnavailable as missing:
+    except SemanticUnavailable as missing:
         return unavailable_result(
             SEMANTIC_DEDUPE, name, "", str(missing), parameters, request.params.budget_chars
         )

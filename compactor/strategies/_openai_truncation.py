@@ -26,7 +26,7 @@ from typing import Any
 
 from compactor.model import Request
 from compactor.strategies._returned import StrategyResult
-from compactor.strategies._spec import Parameter, RegisteredStrategy, Source
+from compactor.strategies._spec import Parameter, RegisteredStrategy, Source, encoding_parameter
 from compactor.strategies._tool_uses import (
     budget_tokens,
     peer_result,
@@ -108,7 +108,7 @@ STRATEGY = RegisteredStrategy(
             nullable=True,
             from_budget="ceil(budget_chars / 4) when not given",
         ),
-        Parameter("encoding", "str", None, "tokenizer (ours)", nullable=True),
+        encoding_parameter("tokenizer (ours)"),
     ),
     _run,
     budget="context window = ceil(budget_chars / 4) tokens",

@@ -6,7 +6,9 @@ From the AI SDK's source, ``packages/ai/src/generate-text/prune-messages.ts`` (v
 reasoning parts from assistant messages; ``toolCalls`` (``'all'``, ``'before-last-message'``,
 ``'before-last-N-messages'``, ``'none'``; default none) removes tool-call and tool-result
 parts from assistant and tool messages outside the last N messages, except those whose call id
-also appears in the last N (so a kept call keeps its result and the other way round); its
+also appears in the last N (so a kept call keeps its result and the other way round; as the
+SDK's ``messages.slice(-N)``, an N of at least the count prunes nothing, and 0 keeps every call
+id); its
 array form ``[{type, tools}]`` prunes only the named tools (here: ``tools``, one entry);
 ``emptyMessages`` (``'remove'``, the default, or ``'keep'``) removes the messages left empty.
 
@@ -69,9 +71,9 @@ def prune_messages(
     out = dict(enumerate(contents))
     if tool_calls != "none":
         n = messages_spared(tool_calls)
-        spared = range(len(contents) - n, len(contents)) if n else range(0)
-        kept_ids = {ids[i] for i in spared if roles[i] == "tool" and ids[i]}
-        for i in spared:
+        spared, scanned = _last(len(contents), n)
+        kept_ids = {ids[i] for i in scanned if roles[i] == "tool" and ids[i]}
+        for i in scanned:
             if roles[i] == "assistant":
                 kept_ids.update(m["id"] for m in CALL_LINE.finditer(contents[i]) if m["id"])
         names = _names(roles, contents)
@@ -87,6 +89,26 @@ def prune_messages(
     if empty_messages == "remove":
         out = {i: c for i, c in out.items() if c}
     return out
+
+
+def _last(count: int, n: int | None) -> tuple[range, range]:
+    """The messages left alone and the messages whose call ids are kept, as the SDK slices
+    them: ``messages.slice(-n)`` is every message when ``n`` is 0 or at least the count
+    (JavaScript clamps a start before the first to the first, and -0 is 0), and a message is
+    left alone when ``n`` is not 0 and it is among the last ``n``. So ``n`` over the count
+    prunes nothing, and ``n`` = 0 prunes only the calls and results without an id.
+
+    >>> _last(5, 2)
+    (range(3, 5), range(3, 5))
+    >>> _last(2, 5)  # more than there are: every message is among the last
+    (range(0, 2), range(0, 2))
+    >>> _last(3, 0)  # none left alone, but every call id is kept
+    (range(0, 0), range(0, 3))
+    """
+    if n is None:  # 'all'
+        return range(0), range(0)
+    last = range(max(count - n, 0), count)
+    return (last, last) if n else (range(0), range(count))
 
 
 def _names(roles: Sequence[str], contents: Sequence[str]) -> dict[str, str]:

@@ -18,6 +18,7 @@ from collections.abc import Mapping
 from types import MappingProxyType
 from typing import Any
 
+from compactor.contract import ROLES
 from compactor.errors import Problem
 from compactor.input import validate
 from compactor.model import Request
@@ -50,16 +51,15 @@ from compactor.strategies._spec import (
     RegisteredStrategy,
     Source,
     StrategyParameterError,
+    StrategyUnavailable,
+    encoding_parameter,
 )
 from compactor.text import semantic_available
+from compactor.wording import install_command
 
-_ENCODING = Parameter(
-    "encoding",
-    "str",
-    None,
+_ENCODING = encoding_parameter(
     "count tokens with this tokenizer (o200k_base, cl100k_base; the tokens extra) instead of "
-    "the ceil(characters / 4) estimate",
-    nullable=True,
+    "the ceil(characters / 4) estimate"
 )
 
 
@@ -70,7 +70,8 @@ def _ids(request: Request) -> list[str | None]:
 def _memory_compact(
     request: Request, budget: int, params: Mapping[str, Any], given: frozenset[str]
 ) -> StrategyResult:
-    overrides = {k: v for k, v in params.items() if k in given}
+    # a parameter given as None (a command line's "none") is the request's own, as one not given
+    overrides = {k: v for k, v in params.items() if k in given and v is not None}
     if overrides or budget != request.params.budget_chars:
         request = validate(
             {**request.to_dict(), **overrides, "budget_chars": budget}, limits=request.limits
@@ -128,7 +129,9 @@ _SPEC = Source(
 )
 _CONTRACT = (
     Parameter("keep_last_n", "int", None, "the request's own unless given", 0, nullable=True),
-    Parameter("keep_roles", "names", None, "the request's own unless given", nullable=True),
+    Parameter(
+        "keep_roles", "names", None, "the request's own unless given", choices=ROLES, nullable=True
+    ),
     Parameter(
         "duplicate_threshold", "float", None, "the request's own unless given", 0, nullable=True
     ),
@@ -212,18 +215,40 @@ def names() -> tuple[str, ...]:
     return tuple(_STRATEGIES)
 
 
+#: The extra a strategy needs, and how to tell whether it is installed (without importing it).
+_EXTRAS = {
+    first_lineup.LANGCHAIN: ("langchain", langchain_available),
+    first_lineup.SEMANTIC_DEDUPE: ("semantic", semantic_available),
+    focus.KEY: ("focus", focus.focus_available),
+}
+
+
 def available(name: str) -> bool:
     """Whether the strategy registered as ``name`` runs here: LangChain's trim needs
     langchain-core, semantic dedupe the semantic extra, focus the focus extra; the others need
     nothing."""
+    return unavailable_problem(name) is None
+
+
+def unavailable_problem(name: str) -> Problem | None:
+    """None when the strategy registered as ``name`` runs here; else the problem that says
+    which extra it needs and the command that installs it (its path is the strategy's name)."""
     strategy = get(name)
-    if strategy.name == first_lineup.LANGCHAIN:
-        return langchain_available()
-    if strategy.name == first_lineup.SEMANTIC_DEDUPE:
-        return semantic_available()
-    if strategy.name == focus.KEY:
-        return focus.focus_available()
-    return True
+    needs = _EXTRAS.get(strategy.name)
+    if needs is None or needs[1]():
+        return None
+    extra = needs[0]
+    return Problem(
+        f"needs the {extra} extra; install it with: {install_command(extra)}", path=strategy.name
+    )
+
+
+def require_available(name: str) -> None:
+    """Nothing when the strategy registered as ``name`` runs here; else
+    :class:`StrategyUnavailable` naming the extra to install."""
+    problem = unavailable_problem(name)
+    if problem is not None:
+        raise StrategyUnavailable([problem])
 
 
 def apply(
@@ -248,6 +273,8 @@ def apply(
     Raises:
         StrategyParameterError: an unknown strategy, or a parameter it does not take or
             cannot read (each named with its path).
+        StrategyUnavailable: the strategy needs an extra that is not installed (langchain-trim
+            the langchain extra, semantic-dedupe the semantic extra); it names the command.
 
     Example:
         >>> from compactor import apply_strategy, validate
@@ -256,6 +283,7 @@ def apply(
         >>> [m.kept for m in apply_strategy("keep-last", request).messages]
         ['removed', 'verbatim']
     """
+    require_available(name)
     return get(name).apply(request, budget_chars=budget_chars, params=params)
 
 

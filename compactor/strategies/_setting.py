@@ -34,6 +34,7 @@ import itertools
 import math
 import os
 import re
+import stat
 import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -44,7 +45,7 @@ from typing import Any
 from compactor.contract import MEMORY_COMPACT, RANGES
 from compactor.errors import InvalidRequest, Problem, ProblemError, capped, quoted
 from compactor.input import validate
-from compactor.strategies._registry import current_name
+from compactor.strategies._registry import current_name, unavailable_problem
 from compactor.strategies._registry import get as get_strategy
 from compactor.strategies._registry import names as strategy_names
 from compactor.strategies._spec import StrategyParameterError
@@ -58,6 +59,8 @@ DEFAULT_STRATEGY = MEMORY_COMPACT
 #: The largest ``compaction.toml`` read (1 MiB; a setting takes a few hundred bytes): a larger
 #: file is refused before it is read, so reading one costs little whatever the file.
 MAX_SETTING_BYTES = 1 << 20
+#: The UTF-8 byte order mark as a character: TOML does not allow it, editors write it.
+BOM = "\ufeff"
 BUDGET_CHARS_RANGE: tuple[int, int] = tuple(int(v) for v in RANGES["budget_chars"])  # type: ignore[assignment]
 
 
@@ -162,6 +165,10 @@ def _problems(setting: Mapping[str, Any]) -> list[Problem]:
         problems.append(Problem(f"must be a table, not {quoted(setting['params'])}", path="params"))
     elif strategy in strategy_names():
         problems += _param_problems(strategy, setting["params"])
+    if strategy in strategy_names():
+        missing = unavailable_problem(strategy)
+        if missing is not None:
+            problems.append(Problem(f"{strategy} {missing.message}", path="strategy"))
     return problems
 
 
@@ -230,8 +237,10 @@ def load_setting(path: str | Path) -> Setting:
         parameters, checked against the strategy's own.
 
     Raises:
-        SettingError: the file cannot be read or holds a bad value; each problem names the
-            file, the key and its line (``compaction.toml:7: params.keep_last_n: ...``).
+        SettingError: the file cannot be read (a named pipe, a device or a folder is
+            refused before it is read), holds a bad value, or names a strategy whose extra is
+            not installed; each problem names the file, the key and its line
+            (``compaction.toml:7: params.keep_last_n: ...``).
 
     Example:
         >>> import pathlib, tempfile
@@ -256,9 +265,15 @@ def load_setting(path: str | Path) -> Setting:
 
 
 def _read(path: Path, name: str) -> bytes:
-    """The bytes of the file at ``path``, refused when over :data:`MAX_SETTING_BYTES` (by its
-    size before anything is read, and by what is read for a file of no stated size)."""
-    with path.open("rb") as file:
+    """The bytes of the regular file at ``path``, refused when over :data:`MAX_SETTING_BYTES`
+    (by its size before anything is read, and by what is read for a file of no stated size);
+    SettingError for a named pipe, a device, a socket or a folder, said before it is opened (a
+    pipe nobody writes to would block the read forever, a device never end it)."""
+    _refuse_unless_regular(path.stat().st_mode, name)
+    descriptor = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    with os.fdopen(descriptor, "rb") as file:
+        # checked again on what was opened (without waiting), in case the path changed
+        _refuse_unless_regular(os.fstat(file.fileno()).st_mode, name)
         size = os.fstat(file.fileno()).st_size
         if size > MAX_SETTING_BYTES:
             raise _too_large(name, size)
@@ -281,13 +296,34 @@ def _too_large(name: str, size: int | None) -> SettingError:
     )
 
 
+#: What a path that is not a regular file is, in words.
+_KINDS = (
+    (stat.S_ISDIR, "a folder"),
+    (stat.S_ISFIFO, "a named pipe"),
+    (stat.S_ISCHR, "a device"),
+    (stat.S_ISBLK, "a device"),
+    (stat.S_ISSOCK, "a socket"),
+)
+
+
+def _refuse_unless_regular(mode: int, name: str) -> None:
+    if stat.S_ISREG(mode):
+        return
+    kind = next((kind for test, kind in _KINDS if test(mode)), "not a regular file")
+    raise SettingError(
+        [Problem(f"is {kind}, not a file; a setting is read from a regular file", path=name)]
+    )
+
+
 _AT = re.compile(r"\s*\(at line (\d+), column (\d+)\)$|\s*\(at end of document\)$")
 
 
 def setting_from_toml(text: str, name: str = FILE_NAME) -> Setting:
-    """The setting in TOML ``text``; problems are located in the file ``name``."""
+    """The setting in TOML ``text``; problems are located in the file ``name``. A byte order
+    mark before the first key (editors on Windows write one) is not part of the TOML."""
     if len(text) > MAX_SETTING_BYTES:  # characters: each at least one byte in the file
         raise _too_large(name, len(text.encode("utf-8", "surrogatepass")))
+    text = text.removeprefix(BOM)
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as error:
@@ -306,7 +342,7 @@ def setting_from_toml(text: str, name: str = FILE_NAME) -> Setting:
                 problems.append(Problem(p.message, path=name))
                 continue
             key = p.path
-            line = lines.get(key) or lines.get(key.split(".")[0])
+            line = lines.get(key) or lines.get(key.split("[")[0]) or lines.get(key.split(".")[0])
             where = f"{name}:{line}" if line else name
             problems.append(Problem(p.message, path=f"{where}: {key}"))
         raise SettingError(problems) from None

@@ -13,9 +13,10 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from compactor.errors import Problem, ProblemError, quoted
+from compactor.errors import Problem, ProblemError, excerpt, quoted
 from compactor.model import Request
 from compactor.strategies._returned import StrategyResult
+from compactor.text import ENCODINGS
 
 #: The kinds of parameter values: "names" is a list of strings (given as ``a,b`` on a command
 #: line), "choice" one of ``choices`` (or, with ``pattern``, a text the pattern matches).
@@ -27,6 +28,11 @@ class StrategyParameterError(ProblemError):
     """Parameters a strategy cannot take; each problem's path is ``strategy.parameter``."""
 
 
+class StrategyUnavailable(ProblemError):
+    """A strategy that cannot run here: the optional extra it needs is not installed; the
+    problem names the extra and the command that installs it."""
+
+
 @dataclass(frozen=True)
 class Parameter:
     """One parameter, named as the peer names it."""
@@ -36,6 +42,8 @@ class Parameter:
     default: Any
     description: str
     minimum: float | None = None
+    #: The values a "choice" takes; for a "str", the only texts it takes (a text field); for
+    #: "names", the names each item may be.
     choices: tuple[str, ...] = ()
     #: For a "choice" that also takes texts like ``before-last-3-messages``: a regex they match.
     pattern: str | None = None
@@ -49,6 +57,15 @@ class Parameter:
         problem = self._problem(value)
         if problem:
             raise StrategyParameterError([Problem(problem, path=where)])
+        if self.kind == "names" and self.choices and value is not None:
+            known = ", ".join(map(excerpt, self.choices))
+            unknown = [
+                Problem(f"must be one of {known}, not {excerpt(name)}", path=f"{where}[{i}]")
+                for i, name in enumerate(value)
+                if name not in self.choices
+            ]
+            if unknown:
+                raise StrategyParameterError(unknown)
         return list(value) if self.kind == "names" and value is not None else value
 
     def parse(self, text: str) -> Any:
@@ -85,6 +102,8 @@ class Parameter:
             return f"must be true or false, not {quoted(value)}"
         if self.kind == "str" and not isinstance(value, str):
             return f"must be a text, not {quoted(value)}"
+        if self.kind == "str" and self.choices and value not in self.choices:
+            return f"must be {self._expects()}, not {quoted(value)}"
         if self.kind == "names" and (
             isinstance(value, str)
             or not isinstance(value, Sequence)
@@ -103,12 +122,18 @@ class Parameter:
         return None
 
     def _expects(self) -> str:
-        if self.kind == "choice":
+        if self.choices and self.kind != "names":
             options = [repr(c) for c in self.choices]
             if self.pattern:
                 options.append(f"a text matching {self.pattern}")
             return "one of " + ", ".join(options)
         return {"int": "a whole number", "float": "a number"}.get(self.kind, self.kind)
+
+
+def encoding_parameter(description: str) -> Parameter:
+    """The ``encoding`` a strategy counts tokens in instead of its estimate: one of
+    :data:`~compactor.text.ENCODINGS`, or none (the estimate)."""
+    return Parameter("encoding", "str", None, description, choices=ENCODINGS, nullable=True)
 
 
 @dataclass(frozen=True)

@@ -40,10 +40,17 @@ class SemanticUnavailable(RuntimeError):
 
 
 def semantic_available() -> bool:
+    """Whether wordllama can be imported (imported as :func:`model` imports it, so that its
+    import does not turn on every library's INFO messages)."""
+    root = logging.getLogger()
+    placeholder = logging.NullHandler()
+    root.addHandler(placeholder)
     try:
         import wordllama  # noqa: F401
     except ImportError:
         return False
+    finally:
+        root.removeHandler(placeholder)
     return True
 
 

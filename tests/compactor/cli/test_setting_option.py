@@ -116,6 +116,33 @@ def test_every_command_that_takes_a_setting_names_the_bad_line(files, command):
     assert "compaction.toml:3: params.max_message_chars: must be at least" in done.stderr.decode()
 
 
+def test_a_setting_saved_with_a_byte_order_mark_is_read(files):
+    # as editors on Windows save UTF-8 (issue 34, item 15)
+    request, setting = files
+    setting.write_bytes(b"\xef\xbb\xbf" + setting.read_bytes())
+    assert ok(cli("compact", request, "--setting", setting)) == compact(with_setting(SUPPORT))
+
+
+def test_an_unknown_encoding_is_refused_with_its_line_and_no_traceback(files, tmp_path):
+    # it used to fail at run time with a traceback (issue 34, item 7)
+    request, setting = files
+    setting.write_text(
+        'strategy = "drop-oldest"\nbudget_chars = 900\n[params]\nencoding = "bogus"\n'
+    )
+    for args in (
+        ("shrink", request, "--setting", setting),
+        ("evaluate", TAU, "--setting", setting),
+        ("evaluate", TAU, "--strategy", "drop-oldest", "--strategy-param", "encoding=bogus"),
+    ):
+        done = cli(*args)
+        err = done.stderr.decode()
+        assert done.returncode == 2 and done.stdout == b"", err
+        assert "encoding: must be one of 'o200k_base', 'cl100k_base', not 'bogus'" in err, err
+        assert "Traceback" not in err
+        if "--setting" in args:
+            assert "compaction.toml:4: params.encoding" in err
+
+
 def test_a_missing_setting_file_says_so(files, tmp_path):
     request, _ = files
     done = cli("compact", request, "--setting", tmp_path / "nowhere.toml")

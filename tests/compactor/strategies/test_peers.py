@@ -192,6 +192,37 @@ def test_prune_messages_tools_prunes_only_those_tools_and_none_changes_nothing()
     assert kept[2] == ""
 
 
+@pytest.mark.parametrize("n_tools", [0, 1, 2, 3])
+def test_prune_messages_with_n_over_the_count_prunes_nothing(n_tools):
+    # pruneMessages slices messages.slice(-N): with N over the count every message is among
+    # the last N (issue 34, item 2: an IndexError from twice the count on)
+    roles, contents, ids = agent(n_tools)
+    count = len(contents)
+    for n in range(count, 3 * count + 3):
+        out = prune_messages(roles, contents, ids, tool_calls=f"before-last-{n}-messages")
+        assert out == dict(enumerate(contents)), n
+
+
+def test_prune_messages_before_the_last_0_messages_keeps_every_call_with_an_id():
+    # messages.slice(-0) is every message, so every call id is kept; a result without one goes
+    roles, contents, ids = agent(2)
+    out = prune_messages(roles, contents, ids, tool_calls="before-last-0-messages")
+    assert out == dict(enumerate(contents))
+    out = prune_messages(roles, contents, [*ids[:-1], None], tool_calls="before-last-0-messages")
+    assert out == {i: c for i, c in enumerate(contents) if i != len(contents) - 1}
+
+
+def test_vercel_prune_with_five_last_messages_of_two_returns_both():
+    roles, contents, ids = (
+        ["assistant", "tool"],
+        ["Looking.\n\n[tool call ls id=a] {}", "x"],
+        [None, "a"],
+    )
+    request = request_of(roles, contents, ids)
+    result = registry.apply("vercel-prune", request, params={"toolCalls": "before-last-5-messages"})
+    assert [m.kept for m in result.messages] == [VERBATIM, VERBATIM]
+
+
 def test_openai_truncation_drops_from_the_beginning_and_calls_take_their_results():
     roles, contents, ids = ["system", *agent(2)[0]], ["s", *agent(2)[1]], [None, *agent(2)[2]]
     out = truncate_auto(roles, contents, ids, context_window=110)

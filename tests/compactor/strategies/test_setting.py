@@ -8,8 +8,11 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from compactor.strategies import (
+    STRATEGIES,
     Setting,
     SettingError,
+    StrategyParameterError,
+    get_strategy,
     load_setting,
     setting_from_toml,
     setting_toml,
@@ -175,6 +178,38 @@ def test_a_missing_or_binary_file_is_named(tmp_path):
     (tmp_path / "b.toml").write_bytes(b"name = '\xff'")
     with pytest.raises(SettingError, match=r"b\.toml: is not UTF-8 text \(byte 9\)"):
         load_setting(tmp_path / "b.toml")
+
+
+COUNTING = sorted(n for n, s in STRATEGIES.items() if "encoding" in s.defaults)
+
+
+@pytest.mark.parametrize("strategy", COUNTING)
+def test_an_unknown_encoding_of_a_strategy_fails_at_the_settings_load(tmp_path, strategy):
+    # it used to pass and fail at run time, with no file or line (issue 34, item 7)
+    path = tmp_path / "compaction.toml"
+    text = f'strategy = "{strategy}"\nbudget_chars = 900\n\n[params]\nencoding = "bogus"\n'
+    path.write_text(text, "utf-8")
+    with pytest.raises(SettingError) as raised:
+        load_setting(path)
+    assert str(raised.value) == (
+        f"{path}:5: params.encoding: must be one of 'o200k_base', 'cl100k_base', not 'bogus'"
+    )
+    with pytest.raises(StrategyParameterError, match="encoding: must be one of"):
+        get_strategy(strategy).validate({"encoding": "bogus"})
+    for encoding in (None, "o200k_base", "cl100k_base"):
+        get_strategy(strategy).validate({"encoding": encoding})
+
+
+def test_a_byte_order_mark_before_the_first_key_is_read_past(tmp_path):
+    # Notepad and other editors on Windows start a UTF-8 file with one (issue 34, item 15)
+    text = 'strategy = "keep-last"\nbudget_chars = 900\nname = 4\n'
+    path = tmp_path / "compaction.toml"
+    path.write_bytes(b"\xef\xbb\xbf" + text.replace("name = 4\n", "").encode())
+    assert load_setting(path) == Setting(strategy="keep-last", budget_chars=900)
+    path.write_bytes(b"\xef\xbb\xbf" + text.encode())  # the lines are still the file's
+    with pytest.raises(SettingError, match=r"compaction\.toml:3: name: must be a text"):
+        load_setting(path)
+    assert setting_from_toml("\ufeff" + "budget_chars = 900\n").budget_chars == 900
 
 
 def test_the_integrations_face_still_gives_the_setting_for_old_imports():
