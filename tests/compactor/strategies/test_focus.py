@@ -228,21 +228,26 @@ def test_without_bm25s_it_says_how_to_install_it():
     code = """
 import json, sys
 sys.modules["bm25s"] = None  # as if the focus extra were not installed
-from compactor import apply_strategy, validate
+from compactor import StrategyUnavailable, apply_strategy, validate
 from compactor.strategies import strategy_available
 request = validate({"messages": [{"role": "user", "content": "a b"}] * 2, "budget_chars": 100})
-out = apply_strategy("focus", request)
+try:
+    apply_strategy("focus", request)
+    refused = None
+except StrategyUnavailable as error:
+    refused = error.problems[0].message
 with_focus = apply_strategy("anchor-keep", request, params={"focus": "a"})
 plain = apply_strategy("anchor-keep", request)
-print(json.dumps([strategy_available("focus"), out.available, out.unavailable,
-                  with_focus.available, plain.available]))
+print(json.dumps([strategy_available("focus"), refused, with_focus.available,
+                  with_focus.unavailable, plain.available]))
 """
     done = subprocess.run(
         [sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, timeout=60
     )
     assert done.returncode == 0, done.stderr
-    available, ran, why, focused, plain = json.loads(done.stdout)
-    assert (available, ran, focused, plain) == (False, False, False, True)
+    available, refused, focused, why, plain = json.loads(done.stdout)
+    assert (available, focused, plain) == (False, False, True)
+    assert refused == 'needs the focus extra; install it with: .venv/bin/pip install -e ".[focus]"'
     assert why == (
         'relevance to a focus needs the focus extra (bm25s): .venv/bin/pip install -e ".[focus]"'
     )
@@ -253,17 +258,17 @@ def test_shrink_refuses_rather_than_return_nothing_without_bm25s():
 import sys
 sys.modules["bm25s"] = None  # as if the focus extra were not installed
 from compactor import shrink
-from compactor.integrations import ShrinkError
+from compactor.integrations import SettingError
 history = [{"role": "user", "content": "Where is DE-4471? " * 20},
            {"role": "assistant", "content": "It left Hamburg."}, {"role": "user", "content": "ok"}]
 try:
     print(shrink(history, {"strategy": "focus", "budget_chars": 200}))
-except ShrinkError as error:
+except SettingError as error:
     print(error.problems[0].path, "|", error.problems[0].message)
 """
     done = subprocess.run(
         [sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, timeout=60
     )
     assert done.returncode == 0, done.stderr
-    assert done.stdout.startswith("strategy | focus cannot run: relevance to a focus needs")
+    assert done.stdout.startswith("strategy | focus needs the focus extra")
     assert '.venv/bin/pip install -e ".[focus]"' in done.stdout
