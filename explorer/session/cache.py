@@ -42,6 +42,7 @@ from compactor.analyses import (
     watch,
 )
 from compactor.analyses.anchors import AnchorReport, anchor_report, find_anchors
+from compactor.contract import AUTO_LIMITS
 from compactor.engine import build_response
 from compactor.errors import Problem
 from compactor.strategies import StrategyComparison, compare_strategies
@@ -68,7 +69,7 @@ def _analysis(key: str, _contents: tuple[str, ...], _roles: tuple[str, ...]) -> 
 @st.cache_resource(max_entries=64, show_spinner=False)
 def _compaction(key: str, params_key: str, _request: dict[str, Any]) -> Compaction:
     try:
-        request = validate(_request)
+        request = validate(_request, limits=AUTO_LIMITS)  # a whole session: the agent mode
     except InvalidRequest as error:
         return Compaction(_request, errors=error.problems)
     result = run(request, analysis=_analysis(key, request.contents, request.roles))
