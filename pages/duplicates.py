@@ -11,6 +11,8 @@ from explorer.session.cache import Compaction
 from explorer.widgets import common, page
 
 PER_PAGE = 10
+#: Rows of the "same fact, different words" table a page shows (most similar first).
+PAIRS_PER_PAGE = 100
 
 
 def draw(compaction: Compaction) -> None:
@@ -96,7 +98,13 @@ def meaning(result) -> None:
     if not pairs:
         st.info(f"No same-role pair reaches a cosine of {threshold:g}.", icon=":material/info:")
         return
-    common.table(words.semantic_frame(result, pairs))
+    if len(pairs) > PAIRS_PER_PAGE:
+        st.caption(
+            f"{len(pairs):,} pairs, most similar first, {PAIRS_PER_PAGE} a page: pick a page "
+            "below to see the rest."
+        )
+    shown = common.page_slice(len(pairs), PAIRS_PER_PAGE, "pairs", "semantic_pairs_page")
+    common.table(words.semantic_frame(result, pairs[shown]))
 
 
 page.run("Duplicates", draw)

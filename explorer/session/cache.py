@@ -272,12 +272,19 @@ def _semantic(key: str, _contents: tuple[str, ...], _roles: tuple[str, ...]):
     return semantic_similarity(_contents, _roles)
 
 
+@st.cache_resource(max_entries=16, show_spinner=False)
+def _semantic_pairs(key: str, overlap: float, threshold: float, _result, _similarity):
+    return semantic_pairs(_result, threshold, semantic=_similarity)
+
+
 def semantic(conversation: Conversation, result: CompactionResult, threshold: float):
     """Same-role pairs close in meaning but under the word-overlap threshold (the semantic
     extra; raises ``SemanticUnavailable`` saying how to install it). Embedded once per
-    conversation."""
+    conversation; the pairs once per duplicate_threshold and meaning threshold (they do not
+    depend on the budget, so a budget move reuses them)."""
     similarity = _semantic(conversation.key, result.request.contents, result.request.roles)
-    return semantic_pairs(result, threshold, semantic=similarity)
+    overlap = float(result.request.params.duplicate_threshold)
+    return _semantic_pairs(conversation.key, overlap, float(threshold), result, similarity)
 
 
 @st.cache_resource(max_entries=16, show_spinner="Counting tokens...")
