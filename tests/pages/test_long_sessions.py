@@ -6,8 +6,8 @@ import json
 
 from explorer.frames import views
 from explorer.session import state
-from explorer.session.keys import PICKER_KEY
 from explorer.session.conversation import Conversation, params_from
+from explorer.session.keys import PICKER_KEY
 from harness.apptest import assert_clean, chart_rows, charts, goto, start
 
 COUNT = 320
