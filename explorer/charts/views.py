@@ -36,7 +36,9 @@ SCALES = {"linear": "characters", "log": "characters, log scale"}
 MIN_BAR_PX = 8
 
 
-def fate_strip(strip: pd.DataFrame, window: tuple[int, int], height: int = 90) -> alt.LayerChart:
+def fate_strip(
+    strip: pd.DataFrame, window: tuple[int, int] | None, height: int = 90
+) -> alt.LayerChart | alt.Chart:
     """The whole conversation in runs of consecutive messages, each a column of its input
     characters stacked by fate, with the window the timeline below shows outlined."""
     bars = (
@@ -56,6 +58,8 @@ def fate_strip(strip: pd.DataFrame, window: tuple[int, int], height: int = 90) -
             ],
         )
     )
+    if window is None:
+        return sized(bars, height)
     shown = pd.DataFrame({"first": [window[0]], "end": [window[1] + 1]})
     box = (
         alt.Chart(shown)

@@ -5,7 +5,7 @@ import pandas as pd
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from explorer.frames import views
+from explorer.frames import compare, views
 
 FATES = ("protected", "verbatim", "trimmed", "deduped", "dropped")
 
@@ -40,3 +40,28 @@ def test_the_window_holds_the_picked_message_and_stays_in_the_conversation(count
         return
     assert 0 <= start <= count - size
     assert start <= picked % count < start + size
+
+
+@settings(deadline=None, max_examples=30)
+@given(st.integers(1, 1_500))
+def test_the_strategy_runs_count_every_message_of_every_strategy_once(count):
+    kinds = ("verbatim", "cut", "removed")
+    long = pd.DataFrame(
+        {
+            "strategy": [s for s in ("a", "b") for _ in range(count)],
+            "index": [i for _ in range(2) for i in range(count)],
+            "kept": [kinds[(i * 5) % 3] for _ in range(2) for i in range(count)],
+            "chars": [i % 50 for _ in range(2) for i in range(count)],
+            "original_chars": [i % 90 + 1 for _ in range(2) for i in range(count)],
+        }
+    )
+    runs = compare.strategy_runs(long, views.STRIP_BINS)
+    for strategy in ("a", "b"):
+        mine = runs[runs["strategy"] == strategy]
+        assert len(mine) <= views.STRIP_BINS
+        counted = sum(int(n.split()[0]) for c in mine["counts"] for n in c.split(", "))
+        assert counted == count
+        assert (
+            mine["original_chars"].sum()
+            == long[long["strategy"] == strategy]["original_chars"].sum()
+        )
