@@ -100,7 +100,6 @@ def decide(
     file_name: str | None = None,
     record: int | None = None,
     window: imports.Window | None = None,
-    asked: bool = False,  # kept for callers; a conversation over the limits loads whole
 ) -> Step:
     """What to do with a read: stop at its problems, or validate (after the fixes chosen, if
     any) and load. A conversation over the contract's limits loads whole with no fix chosen (the
