@@ -10,7 +10,7 @@ from explorer.session.conversation import Conversation, params_from
 from explorer.session.keys import PICKER_KEY
 from harness.apptest import assert_clean, chart_rows, charts, goto, start
 
-COUNT = 320
+COUNT = 260  # over the timeline's window (200) and the replay's automatic limit (250)
 
 
 def long_conversation() -> Conversation:
