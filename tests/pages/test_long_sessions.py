@@ -57,3 +57,13 @@ def test_a_long_replay_waits_until_asked():
     assert not any(i.value.startswith("This conversation has") for i in at.info)
     turns = chart_rows(at, "chars_out")  # a turn per message, each compacted
     assert set(turns["turn"]) == set(range(1, COUNT))  # the first message starts the loop
+
+
+def test_embedding_a_whole_session_waits_until_asked():
+    at = opened("pages/duplicates.py")
+    assert_clean(at)
+    waiting = [i for i in at.info if i.value.startswith(f"This session has {COUNT} messages")]
+    assert len(waiting) == 1
+    at.button(key="semantic_go_button").click().run()
+    assert_clean(at)
+    assert not any(i.value.startswith("This session has") for i in at.info)
