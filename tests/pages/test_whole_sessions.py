@@ -5,6 +5,7 @@ from compactor.contract import AGENT_MAX_BUDGET_CHARS, LIMITS
 from compactor.formats import convert_text
 from explorer.conversation import importing
 from explorer.session import state
+from explorer.session.keys import B_KEYS
 from harness.apptest import assert_clean, goto, start
 from tests.paths import REAL_COMPACTIONS
 
@@ -44,3 +45,14 @@ def test_a_real_session_loads_whole_on_the_overview_with_no_fix_asked():
     at = goto(at, "pages/output.py")
     assert_clean(at)
     assert any("/v1/memory-compact/agent" in c.value for c in at.caption)
+    # A/B: B's budget box goes as far as the sidebar's
+    at = goto(at, "pages/compare.py")
+    assert_clean(at)
+    assert at.number_input(key=B_KEYS["budget_chars"]).max == 2_000_000
+
+
+def test_a_link_with_an_agent_budget_is_held_to_a_small_conversations_maximum():
+    at = start({"sample": "tour", "budget_chars": "1500000"})
+    assert_clean(at)  # the link's budget is read (a whole session's link would hold it) ...
+    box = at.number_input(key=state.PARAM_KEYS["budget_chars"])
+    assert box.max == 400_000 and box.value == 400_000  # ... and the tour's box stops at 400,000
