@@ -234,16 +234,22 @@ def pairing(conversation: Conversation, result: CompactionResult) -> Pairing:
 
 
 @st.cache_resource(max_entries=16, show_spinner="Checking a fix for each split pair...")
-def _pair_fixes(key: str, _result: CompactionResult, _report: PairingReport):
-    return tuple(pair_fix(_result, issue) for issue in _report.issues)
+def _pair_fixes(key: str, _result: CompactionResult, _issues: tuple):
+    return tuple(pair_fix(_result, issue) for issue in _issues)
 
 
 def pair_fixes(
-    conversation: Conversation, result: CompactionResult, report: PairingReport
+    conversation: Conversation,
+    result: CompactionResult,
+    report: PairingReport,
+    shown: slice | None = None,
 ) -> tuple[PairFix | None, ...]:
-    """A checked fix for each pair the run split (one run of the engine per fix tried)."""
+    """A checked fix for each pair the run split (one run of the engine per fix tried); with
+    ``shown``, for those split pairs only (a page of them: a whole session can have hundreds)."""
+    issues = tuple(report.issues[shown] if shown is not None else report.issues)
     pairs = ",".join(f"{p.call}-{p.result}" for p in report.pairs)
-    return _pair_fixes(f"{run_key(conversation, result)}:{pairs}", result, report)
+    where = "" if shown is None else f":{shown.start}-{shown.stop}"
+    return _pair_fixes(f"{run_key(conversation, result)}:{pairs}{where}", result, issues)
 
 
 @st.cache_resource(max_entries=8, show_spinner=False)
