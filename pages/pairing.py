@@ -7,9 +7,6 @@ from explorer.session import cache, state
 from explorer.session.cache import Compaction
 from explorer.widgets import common, page
 
-#: Split pairs shown (and their fixes checked, an engine run each) a page.
-SPLIT_PER_PAGE = 5
-
 
 def draw(compaction: Compaction) -> None:
     result = compaction.result
@@ -35,12 +32,12 @@ def draw(compaction: Compaction) -> None:
     else:
         st.warning(checks.pairing_summary(report), icon=":material/call_split:")
         count = len(report.issues)
-        if count > SPLIT_PER_PAGE:
+        if count > checks.SPLIT_PER_PAGE:
             st.caption(
-                f"{count:,} split pairs, {SPLIT_PER_PAGE} a page, each with a fix checked by "
-                "compacting again (one engine run each): pick a page below for the rest."
+                f"{count:,} split pairs, {checks.SPLIT_PER_PAGE} a page, each with a fix checked "
+                "by compacting again (one engine run each): pick a page below for the rest."
             )
-        shown = common.page_slice(count, SPLIT_PER_PAGE, "split pairs", "pairing_split_page")
+        shown = common.page_slice(count, checks.SPLIT_PER_PAGE, "split pairs", "pairing_split_page")
         fixes = cache.pair_fixes(state.conversation(), result, report, shown)
         for issue, fix in zip(report.issues[shown], fixes, strict=True):
             st.markdown(checks.split_line(issue, fix))

@@ -4,7 +4,7 @@ replay, a compaction per turn, runs when asked."""
 
 import json
 
-from explorer.frames import views
+from explorer.frames import checks, views
 from explorer.session import state
 from explorer.session.conversation import Conversation, params_from
 from explorer.session.keys import PICKER_KEY
@@ -67,3 +67,24 @@ def test_embedding_a_whole_session_waits_until_asked():
     at.button(key="semantic_go_button").click().run()
     assert_clean(at)
     assert not any(i.value.startswith("This session has") for i in at.info)
+
+
+def test_split_pairs_are_paged_and_only_the_page_shown_gets_its_fixes_checked():
+    messages = [{"role": "user", "content": "start the job"}]
+    for i in range(40):
+        messages.append({"role": "assistant", "content": f"calling tool {i} for file_{i}.py"})
+        messages.append({"role": "tool", "content": f"result {i}: " + "x" * (50 + i * 37 % 400)})
+    params = {"budget_chars": 3_000, "keep_last_n": 2, "max_message_chars": 4_000}
+    conv = Conversation(tuple(messages), params_from(params, {}), "Tools")
+    at = start()
+    at.session_state[state.PENDING_KEY] = (conv, None)
+    at = goto(at.run(), "pages/pairing.py")
+    assert_clean(at)
+    split = int(at.metric[2].value)
+    assert split > checks.SPLIT_PER_PAGE
+    assert any(
+        c.value.startswith(f"{split} split pairs, {checks.SPLIT_PER_PAGE} a page")
+        for c in at.caption
+    )
+    at.number_input(key="pairing_split_page").set_value(2).run()
+    assert_clean(at)
