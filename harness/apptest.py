@@ -14,6 +14,7 @@ import streamlit as st
 from streamlit.testing.v1 import AppTest
 
 from compactor import CompactionResult, run, validate
+from compactor.contract import AUTO_LIMITS
 from explorer.session import state
 from explorer.session.conversation import Conversation, params_from
 from explorer.widgets.page import FRIENDLY_ERROR
@@ -85,7 +86,7 @@ def request_of(at: AppTest) -> dict[str, Any]:
 
 def engine(at: AppTest) -> CompactionResult:
     """What the engine itself says about the app's current request."""
-    return run(validate(request_of(at)))
+    return run(validate(request_of(at), limits=AUTO_LIMITS))
 
 
 def arrow_frame(data: bytes) -> pd.DataFrame:

@@ -2,6 +2,7 @@
 
 import streamlit as st
 
+from compactor.contract import AGENT_LIMITS
 from compactor.text import SEMANTIC_THRESHOLD as DEFAULT_THRESHOLD
 from compactor.text import SemanticUnavailable
 from explorer.charts import views as charts
@@ -11,6 +12,10 @@ from explorer.session.cache import Compaction
 from explorer.widgets import common, page
 
 PER_PAGE = 10
+#: The conversation whose contents the user asked to embed (a whole session's takes a while).
+EMBED_KEY = "semantic_embed_asked"
+#: Rows of the "same fact, different words" table a page shows (most similar first).
+PAIRS_PER_PAGE = 100
 
 
 def draw(compaction: Compaction) -> None:
@@ -88,6 +93,8 @@ def meaning(result) -> None:
     threshold = st.slider(
         "Meaning threshold (cosine)", 0.1, 0.95, DEFAULT_THRESHOLD, 0.05, key="semantic_threshold"
     )
+    if not embedding_asked(state.conversation()):
+        return
     try:
         pairs = cache.semantic(state.conversation(), result, threshold)
     except SemanticUnavailable as missing:
@@ -96,7 +103,38 @@ def meaning(result) -> None:
     if not pairs:
         st.info(f"No same-role pair reaches a cosine of {threshold:g}.", icon=":material/info:")
         return
-    common.table(words.semantic_frame(result, pairs))
+    if len(pairs) > PAIRS_PER_PAGE:
+        st.caption(
+            f"{len(pairs):,} pairs, most similar first, {PAIRS_PER_PAGE} a page: pick a page "
+            "below to see the rest."
+        )
+    shown = common.page_slice(len(pairs), PAIRS_PER_PAGE, "pairs", "semantic_pairs_page")
+    common.table(words.semantic_frame(result, pairs[shown]))
+
+
+def _ask(key: str) -> None:
+    st.session_state[EMBED_KEY] = key
+
+
+def embedding_asked(conv) -> bool:
+    """True when the embedding may run now: a conversation within the contract's limits, or a
+    whole session (it can take a minute: every content embedded) the user asked for."""
+    if conv.limits != AGENT_LIMITS or st.session_state.get(EMBED_KEY) == conv.key:
+        return True
+    st.info(
+        f"This session has {len(conv.messages):,} messages and {conv.contents_chars:,} "
+        "characters: embedding every content takes a while (up to a minute on 2 cores), once "
+        "for the conversation. It runs when you ask.",
+        icon=":material/hourglass_top:",
+    )
+    st.button(
+        "Find the pairs close in meaning",
+        key="semantic_go_button",
+        on_click=_ask,
+        args=(conv.key,),
+        icon=":material/search:",
+    )
+    return False
 
 
 page.run("Duplicates", draw)

@@ -16,7 +16,8 @@ def draw(compaction: Compaction) -> None:
     output.downloads(conv, request, response)
     output.provider_exports(conv, request, response)
     setting = setting_widgets.sidebar_setting()
-    output.agent_setting(setting)
+    if setting is not None:
+        output.agent_setting(setting)
     output.service_request(conv, request, setting)
     output.full_response(response)
 

@@ -31,8 +31,15 @@ def draw(compaction: Compaction) -> None:
         st.success(checks.pairing_summary(report), icon=":material/check:")
     else:
         st.warning(checks.pairing_summary(report), icon=":material/call_split:")
-        fixes = cache.pair_fixes(state.conversation(), result, report)
-        for issue, fix in zip(report.issues, fixes, strict=True):
+        count = len(report.issues)
+        if count > checks.SPLIT_PER_PAGE:
+            st.caption(
+                f"{count:,} split pairs, {checks.SPLIT_PER_PAGE} a page, each with a fix checked "
+                "by compacting again (one engine run each): pick a page below for the rest."
+            )
+        shown = common.page_slice(count, checks.SPLIT_PER_PAGE, "split pairs", "pairing_split_page")
+        fixes = cache.pair_fixes(state.conversation(), result, report, shown)
+        for issue, fix in zip(report.issues[shown], fixes, strict=True):
             st.markdown(checks.split_line(issue, fix))
         st.caption(
             "Each fix is for the stage that split the pair, and was checked by compacting "

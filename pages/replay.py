@@ -26,6 +26,8 @@ def draw(compaction: Compaction) -> None:
     watched = parse_phrases(st.session_state.get(PHRASES_KEY) or "")[:MAX_PHRASES]
     st.caption(RULE)
     runs = controls.runs(conversation, params, watched)
+    if runs is None:  # a long conversation, waiting for the user to ask
+        return
     if not runs:
         st.info("Choose a loop to replay.", icon=":material/info:")
         return

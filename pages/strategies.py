@@ -12,6 +12,7 @@ from compactor.providers import INSTALL_HINT, PROVIDERS_ENV
 from compactor.strategies import DROP_OLDEST
 from explorer.charts import compare as compare_charts
 from explorer.frames import compare as compare_frames
+from explorer.frames.views import STRIP_BINS, TIMELINE_WINDOW
 from explorer.session import llm, state
 from explorer.session.cache import Compaction
 from explorer.strategies import frames as llm_frames
@@ -47,12 +48,20 @@ def draw(compaction: Compaction) -> None:
     )
 
     st.subheader("What each strategy keeps")
-    st.altair_chart(
-        compare_charts.strategy_strip(
-            compare_frames.strategy_long(comparison), compare_frames.strategy_order(comparison)
-        ),
-        width="stretch",
-    )
+    long = compare_frames.strategy_long(comparison)
+    order = compare_frames.strategy_order(comparison)
+    count = len(result.messages)
+    if count <= TIMELINE_WINDOW:
+        st.altair_chart(compare_charts.strategy_strip(long, order), width="stretch")
+    else:  # a cell per message would be thousands of hairlines: runs, said as such
+        runs = compare_frames.strategy_runs(long, STRIP_BINS)
+        width = -(-count // STRIP_BINS)
+        st.altair_chart(compare_charts.strategy_runs_strip(runs, order), width="stretch")
+        st.caption(
+            f"{count:,} messages: each cell is a run of {width:,} consecutive messages, "
+            "coloured by what most of them got (its tooltip counts each); the table below has "
+            "every message."
+        )
     strategies.messages_table(comparison)
 
     seed = comparison.result(DROP_OLDEST)

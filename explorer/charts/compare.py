@@ -113,6 +113,26 @@ def strategy_strip(frame: pd.DataFrame, order: Sequence[str]) -> alt.Chart:
     )
 
 
+def strategy_runs_strip(frame: pd.DataFrame, order: Sequence[str]) -> alt.Chart:
+    """:func:`strategy_strip` of a long conversation: a cell per run of consecutive messages
+    (:func:`explorer.frames.compare.strategy_runs`), coloured by what most of them got."""
+    return _strip(
+        frame,
+        "strategy",
+        "Strategy",
+        order,
+        kept_color(),
+        [
+            alt.Tooltip("strategy:N", title="Strategy"),
+            alt.Tooltip("message:N", title="Messages"),
+            alt.Tooltip("kept:N", title="Most of them"),
+            alt.Tooltip("counts:N", title="Each"),
+            alt.Tooltip("original_chars:Q", title="Characters in", format=","),
+            alt.Tooltip("chars:Q", title="Characters out", format=","),
+        ],
+    )
+
+
 def strategy_totals(frame: pd.DataFrame, budget: int, height: int = 180) -> alt.LayerChart:
     """Each strategy's output characters against the shared budget."""
     shown = frame[frame["available"]].astype({"output_chars": "int64", "tokens_estimate": "int64"})

@@ -36,6 +36,39 @@ SCALES = {"linear": "characters", "log": "characters, log scale"}
 MIN_BAR_PX = 8
 
 
+def fate_strip(
+    strip: pd.DataFrame, window: tuple[int, int] | None, height: int = 90
+) -> alt.LayerChart | alt.Chart:
+    """The whole conversation in runs of consecutive messages, each a column of its input
+    characters stacked by fate, with the window the timeline below shows outlined."""
+    bars = (
+        alt.Chart(strip)
+        .transform_calculate(end="datum.last + 1")
+        .mark_bar()
+        .encode(
+            x=alt.X("first:Q", title="Message (input order), whole conversation"),
+            x2="end:Q",
+            y=alt.Y("sum(original_chars):Q", title="Characters", axis=alt.Axis(format="~s")),
+            color=fate_color(),
+            tooltip=[
+                alt.Tooltip("span:N", title="Messages"),
+                alt.Tooltip("fate:N", title="Fate"),
+                alt.Tooltip("messages:Q", title="Messages of this fate"),
+                alt.Tooltip("original_chars:Q", title="Characters in", format=","),
+            ],
+        )
+    )
+    if window is None:
+        return sized(bars, height)
+    shown = pd.DataFrame({"first": [window[0]], "end": [window[1] + 1]})
+    box = (
+        alt.Chart(shown)
+        .mark_rect(fillOpacity=0, stroke=INK, strokeWidth=2)
+        .encode(x="first:Q", x2="end:Q")
+    )
+    return sized(alt.layer(bars, box), height)
+
+
 def _bar_floor(top: float, height: int, scale: str) -> float:
     """The characters a bar is drawn with at the least: :data:`MIN_BAR_PX` on an axis from 0
     (linear) or from 1 (log) to ``top``."""

@@ -15,7 +15,7 @@ from typing import Any
 
 import streamlit as st
 
-from compactor.contract import LIMITS, ROLES
+from compactor.contract import AGENT_LIMITS, LIMITS, ROLES, budget_range
 from compactor.formats import Conversion
 from explorer.conversation import fixing
 from explorer.conversation import frames as opening
@@ -23,7 +23,13 @@ from explorer.frames import imports
 from explorer.frames.imports import FIX_LABELS, Attempt
 from explorer.frames.safe_text import markdown_literal
 from explorer.session import state
-from explorer.session.conversation import PARAM_NAMES, Conversation, content_key, safe_name
+from explorer.session.conversation import (
+    PARAM_NAMES,
+    Conversation,
+    content_key,
+    limits_of,
+    safe_name,
+)
 from explorer.widgets import common
 
 PASTE_KEY = "paste_text"
@@ -41,22 +47,26 @@ TITLES = {
     "format": "This JSON could not be read as a conversation; nothing was loaded.",
     "schema": "The conversation breaks the request schema; nothing was loaded.",
     "collection": "This file holds many conversations: pick the record to load below.",
-    "fixes": "Nothing was loaded yet: the fixes chosen are not enough.",
+    "fixes": "Nothing was loaded: the window chosen cannot make a conversation.",
+    "size": "This input is too large for the explorer; nothing was read.",
 }
 AUTO = "detect"
 
 
 @dataclass(frozen=True)
 class Step:
-    """Where an import stands: loaded, waiting for the user's fixes, or refused with problems."""
+    """Where an import stands: loaded (whole, or with the window or cut chosen), or refused with
+    problems. ``read`` is the read as it was when it is over the contract's limits: the window
+    and the cut stay on offer for it (options, never the price of loading)."""
 
     attempt: Attempt
     conversation: Conversation | None = None
+    read: Conversion | None = None
 
     @property
-    def needs_fixes(self) -> bool:
-        """Waiting for fixes: the choice stays open until what is chosen is enough."""
-        return self.conversation is None and self.attempt.waits_for_fixes
+    def can_fix(self) -> bool:
+        """Over the contract's limits: a window or a cut may be chosen (loaded whole without)."""
+        return self.read is not None
 
 
 def label_for(
@@ -90,17 +100,13 @@ def decide(
     file_name: str | None = None,
     record: int | None = None,
     window: imports.Window | None = None,
-    asked: bool = False,
 ) -> Step:
-    """What to do with a read: stop at its problems, wait for fixes the user has not chosen, or
-    validate (after the chosen fixes) and load. ``asked``: the user pressed Load with the fixes
-    given, so fixes that are not enough are said (which remaining problem needs which fix)."""
-    if not attempt.waits_for_fixes and not attempt.ok:
+    """What to do with a read: stop at its problems, or validate (after the fixes chosen, if
+    any) and load. A conversation over the contract's limits loads whole with no fix chosen (the
+    engine's agent mode); the window and the cut stay on offer for it (``Step.read``)."""
+    if not attempt.over_limits and not attempt.ok:
         return Step(attempt)
     conversion = attempt.conversion
-    chosen = keep_last or cut_long or window is not None
-    if conversion.needs_fixes and not chosen and not asked:
-        return Step(Attempt(conversion, format=attempt.format))
     conv, checked = imports.finish(
         conversion,
         keep_last=keep_last,
@@ -112,7 +118,7 @@ def decide(
         file_name=file_name,
         record=record,
     )
-    return Step(checked, conv)
+    return Step(checked, conv, conversion if conversion.needs_fixes else None)
 
 
 def _format_choice(key: str) -> str | None:
@@ -138,7 +144,8 @@ def _conclude(source: str, step: Step) -> None:
     values, said = opening.choose_params(
         conversion, step.conversation.params, state.params(), untouched
     )
-    changes = conversion.changes
+    # a conversation loaded whole: the window and cut it could have had are options, not changes
+    changes = tuple(c for c in conversion.changes if c.kind not in imports.FIX_KINDS)
     if "budget_chars" not in conversion.params_given and not untouched:
         changes = tuple(c for c in changes if c.kind != "budget-chosen")  # the user's is kept
     opened_own = untouched and len(conversion.params_given) < len(PARAM_NAMES)
@@ -153,6 +160,11 @@ def _name(source: str) -> str | None:
     return getattr(file, "name", None)
 
 
+def _refuse(source: str, problem: Any) -> None:
+    st.session_state.pop(COLLECTION_KEY.format(source), None)
+    _conclude(source, Step(Attempt(problems=(problem,), kind="size")))
+
+
 def _read(source: str, data: str | bytes, key: str) -> None:
     attempt = imports.read(data, _format_choice(key))
     if attempt.kind != "collection":
@@ -161,7 +173,15 @@ def _read(source: str, data: str | bytes, key: str) -> None:
 
 
 def _read_paste() -> None:
-    _read("pasted", st.session_state.get(PASTE_KEY) or "", PASTE_FORMAT_KEY)
+    text = st.session_state.get(PASTE_KEY) or ""
+    refused = None
+    if len(text) > imports.MAX_INPUT_BYTES // 4:  # a character is 1 to 4 bytes in UTF-8
+        size = len(text.encode("utf-8", "surrogatepass"))
+        refused = imports.too_large(size, "The pasted text")
+    if refused is not None:
+        _refuse("pasted", refused)
+        return
+    _read("pasted", text, PASTE_FORMAT_KEY)
 
 
 def _read_upload() -> None:
@@ -169,6 +189,10 @@ def _read_upload() -> None:
     if file is None:
         st.session_state.pop(STEP_KEY.format("uploaded"), None)
         st.session_state.pop(COLLECTION_KEY.format("uploaded"), None)
+        return
+    refused = imports.too_large(int(getattr(file, "size", 0) or 0))
+    if refused is not None:  # refused by its size, before its bytes are read
+        _refuse("uploaded", refused)
         return
     _read("uploaded", file.getvalue(), UPLOAD_FORMAT_KEY)
 
@@ -185,12 +209,13 @@ def _load_record(source: str) -> None:
 
 def _apply_fixes(source: str) -> None:
     step = st.session_state.get(STEP_KEY.format(source))
-    if step is None or not step.needs_fixes:
+    if step is None or not (step.can_fix or step.attempt.kind == "fixes"):
         return
+    read = step.read or step.attempt.conversion
     choice = {name: bool(st.session_state.get(FIX_KEY.format(source, name))) for name in FIX_LABELS}
     window = None
     if choice["keep_last"]:
-        window = fixing.window_choice(source, len(step.attempt.conversion.request["messages"]))
+        window = fixing.window_choice(source, len(read.request["messages"]))
         choice["keep_last"] = window is None
     conv_record = None
     collected = st.session_state.get(COLLECTION_KEY.format(source))
@@ -199,14 +224,13 @@ def _apply_fixes(source: str) -> None:
     _conclude(
         source,
         decide(
-            step.attempt,
+            Attempt(read, format=step.attempt.format),
             source,
             state.params(),
             **choice,
             file_name=_name(source),
             record=conv_record,
             window=window,
-            asked=True,
         ),
     )
 
@@ -247,10 +271,16 @@ def record_picker(source: str) -> None:
 
 
 def show_step(source: str) -> None:
-    """The last import's problems, or the fixes it waits for (with the choice and a button)."""
+    """The last import's problems; for a conversation over the contract's limits (loaded whole),
+    the optional window and cut (with the choice and a button)."""
     step: Step | None = st.session_state.get(STEP_KEY.format(source))
     record_picker(source)
-    if step is None or step.conversation is not None:
+    if step is None:
+        return
+    if step.conversation is not None:
+        if step.can_fix and step.conversation is state.conversation():
+            with st.expander("Optional: load a window of it, or cut its long contents"):
+                fix_panel(source, step.read)
         return
     attempt = step.attempt
     if attempt.kind == "collection":
@@ -262,18 +292,24 @@ def show_step(source: str) -> None:
     if attempt.conversion is not None and attempt.conversion.changes:
         st.caption(f"What the import of this {attempt.conversion.format} conversation changed")
         common.table(imports.change_rows(attempt.conversion.changes))
-    if step.needs_fixes:
-        st.warning(
-            "This conversation is over the request's limits. Choose the fixes to make; each "
-            "one loses content, so nothing is loaded until you choose.",
-            icon=":material/content_cut:",
-        )
-        for option, effects in imports.pending_fixes(attempt.conversion).items():
-            st.checkbox(FIX_LABELS[option], key=FIX_KEY.format(source, option))
-            st.text(imports.first_lines(effects))
-            if option == "keep_last":
-                fixing.window_panel(source, attempt.conversion)
-        st.button("Load with these fixes", on_click=_apply_fixes, args=(source,), type="primary")
+    if attempt.kind == "fixes" and attempt.conversion is not None:
+        fix_panel(source, attempt.conversion)
+
+
+def fix_panel(source: str, read: Conversion) -> None:
+    """The window and the cut a conversation over the contract's limits may have: each loses
+    content, so neither is made unless chosen (without them it loads whole)."""
+    st.caption(
+        "It loaded whole, over the request contract's limits: the explorer compacts it in the "
+        f"agent mode (budgets up to {budget_range(AGENT_LIMITS)[1]:,}). A window or a cut is "
+        "yours to choose; each one loses content."
+    )
+    for option, effects in imports.pending_fixes(read).items():
+        st.checkbox(FIX_LABELS[option], key=FIX_KEY.format(source, option))
+        st.text(imports.first_lines(effects))
+        if option == "keep_last":
+            fixing.window_panel(source, read)
+    st.button("Load with these fixes", on_click=_apply_fixes, args=(source,), type="primary")
 
 
 def report() -> None:
@@ -292,6 +328,15 @@ def report() -> None:
         else f"Loaded: {conv.label}, unchanged.",
         icon=":material/check_circle:",
     )
+    if conv.limits == AGENT_LIMITS:
+        st.info(
+            f"Whole: {len(conv.messages):,} messages, {conv.contents_chars:,} characters, over "
+            f"the request contract's limits ({LIMITS['max_messages']} messages, "
+            f"{LIMITS['max_content_chars']:,} characters a content). Every page reads it whole, "
+            f"in the engine's agent mode (budgets up to {conv.budget_high:,}); a window or a cut "
+            "is an option below, never required.",
+            icon=":material/all_inclusive:",
+        )
     if said and own:
         st.info(said, icon=":material/tune:")
     elif said:
@@ -353,7 +398,8 @@ def upload_panel() -> None:
         type=["json", "jsonl"],
         key=UPLOAD_KEY,
         on_change=_read_upload,
-        help="It loads once read; a file over the request's limits waits for your fixes.",
+        help="It loads once read, whole: a session over the request contract's limits too "
+        f"(at most {imports.MAX_INPUT_BYTES // 2**20} MB).",
     )
     show_step("uploaded")
 
@@ -375,7 +421,12 @@ def editor_panel(conv: Conversation) -> None:
             ),
             "role": st.column_config.SelectboxColumn("role", options=list(ROLES), required=True),
             "content": st.column_config.TextColumn(
-                "content", width="large", max_chars=LIMITS["max_content_chars"], required=True
+                "content",
+                width="large",
+                max_chars=LIMITS["max_content_chars"]
+                if limits_of(conv.messages) != AGENT_LIMITS
+                else None,
+                required=True,
             ),
             "id": st.column_config.TextColumn("id", max_chars=LIMITS["max_id_chars"]),
             "pin": st.column_config.CheckboxColumn("pin", default=False),

@@ -13,6 +13,9 @@ from explorer.frames.views import name_list
 
 # --- watched facts --------------------------------------------------------------------------
 
+#: Split pairs the Tool pairs page shows (and checks a fix for, an engine run each) a page.
+SPLIT_PER_PAGE = 5
+
 
 def fact_budget_label(fact: WatchedFact, budget_range: tuple[int, int]) -> str:
     """From which budget a fact is in the output, in words."""

@@ -210,6 +210,34 @@ def strategy_long(comparison: StrategyComparison) -> pd.DataFrame:
     return pd.DataFrame(rows, columns=columns)
 
 
+def strategy_runs(long: pd.DataFrame, bins: int = 100) -> pd.DataFrame:
+    """:func:`strategy_long` in at most ``bins`` runs of consecutive messages per strategy, for
+    a long conversation: each cell a run, its ``kept`` what most of its messages got, ``counts``
+    how many got each, the characters summed (every message counted once)."""
+    columns = ["strategy", "index", "message", "kept", "counts", "chars", "original_chars"]
+    if long.empty:
+        return pd.DataFrame(columns=columns)
+    count = int(long["index"].max()) + 1
+    width = -(-count // bins)
+    rows = []
+    binned = long.assign(first=(long["index"] // width) * width)
+    for (strategy, first), cell in binned.groupby(["strategy", "first"], sort=False):
+        tally = cell["kept"].value_counts()
+        last = min(int(first) + width - 1, count - 1)
+        rows.append(
+            {
+                "strategy": strategy,
+                "index": int(first),
+                "message": f"#{first} to #{last}",
+                "kept": str(tally.index[0]),
+                "counts": ", ".join(f"{n} {kind}" for kind, n in tally.items()),
+                "chars": int(cell["chars"].sum()),
+                "original_chars": int(cell["original_chars"].sum()),
+            }
+        )
+    return pd.DataFrame(rows, columns=columns)
+
+
 def strategy_order(comparison: StrategyComparison) -> list[str]:
     """The names of the strategies that ran, in the order they are compared."""
     return [o.name for o in comparison.results if o.available]

@@ -15,7 +15,7 @@ from typing import Any
 import pandas as pd
 
 from compactor import InvalidRequest, validate
-from compactor.contract import LIMITS
+from compactor.contract import AUTO_LIMITS, LIMITS
 from compactor.errors import FormatError, Problem, UnreadableJSON
 from compactor.formats import (
     FORMATS,
@@ -35,7 +35,8 @@ EDITOR_COLUMNS = ("position", "role", "content", "id", "pin")
 #: The formats a user can pick instead of detection (name -> its line in the registry): every
 #: format the import reads.
 FORMAT_CHOICES: Mapping[str, str] = {name: entry.label for name, entry in FORMATS.items()}
-#: Change kinds whose fix the user must choose before loading (see compactor.formats).
+#: Change kinds a user may fix (a window, a cut) before loading; without a fix the conversation
+#: loads whole, in the agent mode (see compactor.formats).
 FIX_KINDS = {"too-many-messages": "keep_last", "content-too-long": "cut_long"}
 MAX_MESSAGES = LIMITS["max_messages"]
 #: The fixes' checkbox labels, by option.
@@ -67,8 +68,9 @@ class Attempt:
         return self.conversion is not None and not self.problems
 
     @property
-    def waits_for_fixes(self) -> bool:
-        """A read that loads once the user has chosen enough fixes."""
+    def over_limits(self) -> bool:
+        """A read over the contract's limits: it loads whole (the agent mode), or with a window
+        or a cut the user chooses."""
         return (
             self.conversion is not None
             and self.kind in ("", "fixes")
@@ -110,10 +112,31 @@ def record_options(collection: Collection) -> dict[int, str]:
     return out
 
 
+#: The largest file or paste the explorer reads (bytes): a larger one is refused before it is read
+#: whole (its size and this limit said). A session of this size takes several times as much memory
+#: once read (its text, the request, the analysis); Streamlit's upload limit is the same
+#: (``server.maxUploadSize`` in .streamlit/config.toml).
+MAX_INPUT_BYTES = 64 * 1024 * 1024
+
+
+def too_large(size: int, what: str = "This file") -> Problem | None:
+    """Why an input of ``size`` bytes is refused unread (None when it may be read)."""
+    if size <= MAX_INPUT_BYTES:
+        return None
+    return Problem(
+        f"{what} is {size:,} bytes ({size / 2**20:,.1f} MB), over the explorer's limit of "
+        f"{MAX_INPUT_BYTES:,} bytes ({MAX_INPUT_BYTES // 2**20} MB); it was not read. Window it "
+        "first (python -m compactor import --keep-last ... or --first/--last), or use the "
+        "command line, which reads files of any size."
+    )
+
+
 def schema_problems(request: Mapping[str, Any]) -> tuple[Problem, ...]:
-    """Every schema violation of ``request`` as the engine reports it (empty when valid)."""
+    """Every schema violation of ``request`` as the engine reports it (empty when valid), in
+    the ``auto`` mode: a whole session over the contract's limits is checked in the agent mode
+    (any number of messages, contents of any length, budgets up to 2,000,000)."""
     try:
-        validate(request)
+        validate(request, limits=AUTO_LIMITS)
     except InvalidRequest as error:
         return error.problems
     return ()
@@ -131,24 +154,20 @@ def finish(
     file_name: str | None = None,
     record: int | None = None,
 ) -> tuple[Conversation | None, Attempt]:
-    """Apply the fixes the user chose and validate; a conversation, or why there is none.
+    """Apply the fixes the user chose, if any, and validate; a conversation, or why there is none.
 
-    Fixes that are not enough (none, a window that cannot make a request, or a pending fix not
-    chosen) give an attempt of kind ``fixes`` holding the read as it was, so the choice stays
-    open, and a problem per fix still needed, naming it.
+    With no fix chosen a conversation over the contract's limits loads whole (validated in the
+    ``auto`` mode: the agent mode for it). A window that cannot make a request gives an attempt
+    of kind ``fixes`` holding the read as it was, so the choice stays open.
     """
     read = conversion
-    if conversion.needs_fixes:
-        if not (keep_last or cut_long or window is not None):
-            return None, Attempt(read, (nothing_chosen(read),), "fixes")
+    if conversion.needs_fixes and (keep_last or cut_long or window is not None):
         try:
             conversion = apply_fixes(
                 conversion, keep_last=keep_last, cut_long=cut_long, window=window
             )
         except FormatError as error:
             return None, Attempt(read, error.problems, "fixes")
-        if conversion.needs_fixes:
-            return None, Attempt(read, tuple(still_needed(conversion)), "fixes")
     problems = schema_problems(conversion.request)
     if problems:
         return None, Attempt(conversion, problems, "schema")
@@ -168,39 +187,6 @@ def finish(
         window_orphans=tuple(conversion.window_orphans),
     )
     return conv, Attempt(conversion)
-
-
-def nothing_chosen(conversion: Conversion) -> Problem:
-    """What to tick, when Load was pressed with no fix chosen."""
-    labels = [f'"{FIX_LABELS[option]}"' for option in pending_fixes(conversion)]
-    return Problem(
-        "No fix is ticked, so nothing was loaded: tick " + " and ".join(labels) + " first."
-    )
-
-
-def still_needed(conversion: Conversion) -> list[Problem]:
-    """After some fixes: each remaining problem and the fix (its checkbox) that makes it."""
-    pending = [c for c in conversion.changes if c.kind in FIX_KINDS]
-    out = []
-    if any(c.kind == "too-many-messages" for c in pending):
-        count = len(conversion.request["messages"])
-        out.append(
-            Problem(
-                f"{count:,} messages are more than a request holds ({MAX_MESSAGES}): tick "
-                f'"{FIX_LABELS["keep_last"]}" too.'
-            )
-        )
-    long = [c for c in pending if c.kind == "content-too-long"]
-    if long:
-        names = ", ".join(f"#{c.index}" if c.index is not None else c.source or "" for c in long)
-        out.append(
-            Problem(
-                f"{len(long):,} {'content is' if len(long) == 1 else 'contents are'} over "
-                f"{LIMITS['max_content_chars']:,} characters ({names}): tick "
-                f'"{FIX_LABELS["cut_long"]}" too.'
-            )
-        )
-    return out
 
 
 def window_preview(conversion: Conversion, window: Window) -> str:

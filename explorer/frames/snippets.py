@@ -27,21 +27,24 @@ from compactor.wording import install_command
 from explorer.session.conversation import Conversation
 
 ENDPOINT = "/v1/memory-compact"
+#: The service's agent-mode endpoint (whole sessions over the contract's limits).
+AGENT_ENDPOINT = "/v1/memory-compact/agent"
 DEFAULT_BASE_URL = "http://127.0.0.1:8080"
 #: Requests whose JSON is longer than this are referenced as request.json instead of inlined.
 INLINE_LIMIT = 4_000
 REQUEST_FILE = "request.json"
 
 
-def endpoint_url(base_url: str) -> str | None:
-    """The endpoint under ``base_url``, or None when that is not an http(s) address."""
+def endpoint_url(base_url: str, agent: bool = False) -> str | None:
+    """The endpoint under ``base_url`` (the agent mode's with ``agent``), or None when that is
+    not an http(s) address."""
     base = base_url.strip()
     parts = urlsplit(base)
     if parts.scheme not in ("http", "https") or not parts.netloc or parts.query or parts.fragment:
         return None
     if any(c.isspace() for c in base):
         return None
-    return base.rstrip("/") + ENDPOINT
+    return base.rstrip("/") + (AGENT_ENDPOINT if agent else ENDPOINT)
 
 
 def request_json(request: dict[str, Any], indent: int | None = 2) -> str:

@@ -73,6 +73,46 @@ def fate_frame(result: CompactionResult, preview_chars: int = PREVIEW_CHARS) -> 
     )
 
 
+#: The fate timeline draws a bar per message up to this many; a longer conversation is shown
+#: in windows of this many bars (each wide enough to click), under a strip of the whole.
+TIMELINE_WINDOW = 200
+#: The whole-conversation strip above a windowed timeline has at most this many columns.
+STRIP_BINS = 100
+
+
+def window_start(count: int, around: int | None, size: int = TIMELINE_WINDOW) -> int:
+    """The first message of the window of ``size`` that holds message ``around`` (from 0 in
+    steps of half a window, so the picked message is never at an edge); 0 when it fits."""
+    if count <= size or around is None:
+        return 0
+    half = max(1, size // 2)
+    start = max(0, around - half // 2)
+    if start >= count - size:
+        return count - size  # the last window: the picked message is in it
+    return (start // half) * half
+
+
+def fate_strip(frame: pd.DataFrame, bins: int = STRIP_BINS) -> pd.DataFrame:
+    """The whole conversation in at most ``bins`` runs of consecutive messages: each run's
+    input characters per fate (rows ``first``, ``last``, ``fate``, ``messages``,
+    ``original_chars``), every message counted once; the fate timeline's overview."""
+    count = len(frame)
+    columns = ["bin", "first", "last", "span", "fate", "messages", "original_chars"]
+    if not count:
+        return pd.DataFrame(columns=columns)
+    width = -(-count // bins)
+    binned = frame.assign(bin=frame["index"] // width)
+    grouped = (
+        binned.groupby(["bin", "fate"], sort=True)
+        .agg(messages=("index", "size"), original_chars=("original_chars", "sum"))
+        .reset_index()
+    )
+    grouped["first"] = grouped["bin"] * width
+    grouped["last"] = (grouped["first"] + width - 1).clip(upper=count - 1)
+    grouped["span"] = "#" + grouped["first"].astype(str) + " to #" + grouped["last"].astype(str)
+    return grouped[columns]
+
+
 def fate_counts(result: CompactionResult) -> pd.DataFrame:
     """Messages and characters per fate, every fate listed (zero when none)."""
     rows = []

@@ -8,6 +8,7 @@ from typing import Any
 
 import streamlit as st
 
+from compactor.contract import AGENT_LIMITS, budget_range
 from compactor.formats import compacted_messages
 from compactor.strategies import Setting
 from explorer.frames import snippets
@@ -123,11 +124,19 @@ def agent_setting(setting: Setting) -> None:
         st.code(snippets.setting_file(setting), language="toml")
 
 
-def service_request(conv: Conversation, request: dict[str, Any], setting: Setting) -> None:
-    """The same request with ``setting``, as curl and httpx send it to the service at the base
-    URL the user gives."""
+def service_request(conv: Conversation, request: dict[str, Any], setting: Setting | None) -> None:
+    """The same request with ``setting`` (the request as it is without one), as curl and httpx
+    send it to the service at the base URL the user gives: to the agent mode's endpoint for a
+    whole session over the contract's limits."""
     st.subheader("Send the same request to the service")
-    request = snippets.setting_request(request, setting)
+    if setting is not None:
+        request = snippets.setting_request(request, setting)
+    agent = conv.limits == AGENT_LIMITS or request["budget_chars"] > budget_range()[1]
+    if agent:
+        st.caption(
+            "Over the request contract's limits: it goes to the service's agent-mode endpoint "
+            f"({snippets.AGENT_ENDPOINT}), which takes whole sessions."
+        )
     base = st.text_input(
         "Service base URL",
         value=snippets.DEFAULT_BASE_URL,
@@ -135,7 +144,7 @@ def service_request(conv: Conversation, request: dict[str, Any], setting: Settin
         persist_state="session",
         help="Where `python -m compactor serve` listens.",
     )
-    url = snippets.endpoint_url(base)
+    url = snippets.endpoint_url(base, agent=agent)
     if url is None:
         st.error(
             "The base URL must be an http:// or https:// address without spaces, query or "

@@ -204,10 +204,17 @@ def fate_counts(result: CompactionResult) -> None:
 def fate_timeline(result: CompactionResult) -> None:
     """Every message's fate in a strip, with the legend and a link to the full timeline."""
     common.fate_legend()
-    st.altair_chart(
-        charts.fate_timeline(views.fate_frame(result), height=260, selectable=False),
-        width="stretch",
-    )
+    frame = views.fate_frame(result)
+    if len(frame) <= views.TIMELINE_WINDOW:
+        st.altair_chart(charts.fate_timeline(frame, height=260, selectable=False), width="stretch")
+    else:  # a bar per message would be hairlines: runs of messages, said as such
+        strip = views.fate_strip(frame)
+        width = int(strip["last"].iloc[0]) + 1
+        st.altair_chart(charts.fate_strip(strip, None, height=200), width="stretch")
+        st.caption(
+            f"{len(frame):,} messages in runs of {width:,} consecutive messages, each run's "
+            "characters stacked by fate; the fate timeline draws each message."
+        )
     st.page_link(
         navigation.file_of("pages/timeline.py"),
         label="Open a message in the fate timeline",

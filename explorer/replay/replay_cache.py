@@ -25,6 +25,7 @@ from compactor.analyses.replay import (
     ProviderCompact,
     SeedLoop,
 )
+from compactor.contract import AUTO_LIMITS
 from compactor.text import IncrementalAnalysis, history_tokens
 from explorer.replay.runs import (
     SEED_LOOP,
@@ -62,7 +63,7 @@ def _replay(
     only_watched: bool,
     _request: dict[str, Any],
 ) -> ReplayRun:
-    request = validate(_request)
+    request = validate(_request, limits=AUTO_LIMITS)
     facts, index = _facts(key, watched, only_watched, request.contents)
     analysis, lock = _analysis(key)
     with lock:  # one replay at a time uses the conversation's analysis
@@ -136,7 +137,7 @@ def run_loop(
 ) -> ReplayRun:
     """Replay the seeds/003 loop around ``compact`` (an LLM compact) and keep it for the
     session; raises what the provider raises only through the loop's fallback (never)."""
-    request = validate(conversation.request(params))
+    request = validate(conversation.request(params), limits=AUTO_LIMITS)
     facts, index = _facts(conversation.key, tuple(watched), only_watched, request.contents)
     strategy = SeedLoop(ProviderCompact(compact), token_limit=token_limit)
     done = replay_loop(SEED_LOOP, request, strategy, ALWAYS, facts, index, on_turn)

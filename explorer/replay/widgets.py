@@ -31,6 +31,10 @@ ONLY_WATCHED_KEY = "replay_only_watched"
 LOOP_LIMIT_KEY = "replay_loop_limit"
 #: The budget in tokens each token input last followed (input key -> tokens).
 FOLLOWED_KEY = "replay_followed_budget"
+#: The (conversation, parameters) the user asked to replay: a conversation longer than
+#: AUTO_REPLAY_MESSAGES replays on request only (a turn per message, each a compaction).
+GO_KEY = "replay_go"
+AUTO_REPLAY_MESSAGES = 250
 
 
 @dataclass(frozen=True)
@@ -190,10 +194,44 @@ def seed_loop(
     return done, limit
 
 
-def runs(conversation: Conversation, params: dict[str, Any], watched: list[str]) -> list[ReplayRun]:
+def _go(wanted: tuple[str, str]) -> None:
+    st.session_state[GO_KEY] = wanted
+
+
+def asked(conversation: Conversation, params: dict[str, Any]) -> bool:
+    """True when the replay may run now: a conversation of at most AUTO_REPLAY_MESSAGES, or
+    a longer one the user asked to replay with these parameters (a button, said why)."""
+    count = len(conversation.messages)
+    wanted = (conversation.key, replay_cache.params_key(params))
+    if count <= AUTO_REPLAY_MESSAGES or st.session_state.get(GO_KEY) == wanted:
+        return True
+    st.info(
+        f"This conversation has {count:,} messages: a replay is {count:,} turns, each a "
+        "compaction of the history so far, and takes a while (about a minute a loop for 1,000 "
+        "messages on a 2-core machine). It runs when you ask, with the sidebar's parameters, "
+        "and is then kept for them.",
+        icon=":material/hourglass_top:",
+    )
+    st.button(
+        f"Replay all {count:,} turns",
+        key="replay_go_button",
+        on_click=_go,
+        args=(wanted,),
+        type="primary",
+        icon=":material/replay:",
+    )
+    return False
+
+
+def runs(
+    conversation: Conversation, params: dict[str, Any], watched: list[str]
+) -> list[ReplayRun] | None:
     """The replays the controls ask for (the LLM loop only once it has run), and a warning
-    when the loops chosen do not work to the same budget."""
+    when the loops chosen do not work to the same budget; None while a long conversation waits
+    for the user to ask (:func:`asked`)."""
     choice = choose(watched, estimate_tokens(params["budget_chars"]))
+    if not asked(conversation, params):
+        return None
     out = []
     budgets = []
     for loop in choice.loops:

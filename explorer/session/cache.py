@@ -42,6 +42,7 @@ from compactor.analyses import (
     watch,
 )
 from compactor.analyses.anchors import AnchorReport, anchor_report, find_anchors
+from compactor.contract import AUTO_LIMITS
 from compactor.engine import build_response
 from compactor.errors import Problem
 from compactor.strategies import StrategyComparison, compare_strategies
@@ -68,7 +69,7 @@ def _analysis(key: str, _contents: tuple[str, ...], _roles: tuple[str, ...]) -> 
 @st.cache_resource(max_entries=64, show_spinner=False)
 def _compaction(key: str, params_key: str, _request: dict[str, Any]) -> Compaction:
     try:
-        request = validate(_request)
+        request = validate(_request, limits=AUTO_LIMITS)  # a whole session: the agent mode
     except InvalidRequest as error:
         return Compaction(_request, errors=error.problems)
     result = run(request, analysis=_analysis(key, request.contents, request.roles))
@@ -233,16 +234,22 @@ def pairing(conversation: Conversation, result: CompactionResult) -> Pairing:
 
 
 @st.cache_resource(max_entries=16, show_spinner="Checking a fix for each split pair...")
-def _pair_fixes(key: str, _result: CompactionResult, _report: PairingReport):
-    return tuple(pair_fix(_result, issue) for issue in _report.issues)
+def _pair_fixes(key: str, _result: CompactionResult, _issues: tuple):
+    return tuple(pair_fix(_result, issue) for issue in _issues)
 
 
 def pair_fixes(
-    conversation: Conversation, result: CompactionResult, report: PairingReport
+    conversation: Conversation,
+    result: CompactionResult,
+    report: PairingReport,
+    shown: slice | None = None,
 ) -> tuple[PairFix | None, ...]:
-    """A checked fix for each pair the run split (one run of the engine per fix tried)."""
+    """A checked fix for each pair the run split (one run of the engine per fix tried); with
+    ``shown``, for those split pairs only (a page of them: a whole session can have hundreds)."""
+    issues = tuple(report.issues[shown] if shown is not None else report.issues)
     pairs = ",".join(f"{p.call}-{p.result}" for p in report.pairs)
-    return _pair_fixes(f"{run_key(conversation, result)}:{pairs}", result, report)
+    where = "" if shown is None else f":{shown.start}-{shown.stop}"
+    return _pair_fixes(f"{run_key(conversation, result)}:{pairs}{where}", result, issues)
 
 
 @st.cache_resource(max_entries=8, show_spinner=False)
@@ -271,12 +278,19 @@ def _semantic(key: str, _contents: tuple[str, ...], _roles: tuple[str, ...]):
     return semantic_similarity(_contents, _roles)
 
 
+@st.cache_resource(max_entries=16, show_spinner=False)
+def _semantic_pairs(key: str, overlap: float, threshold: float, _result, _similarity):
+    return semantic_pairs(_result, threshold, semantic=_similarity)
+
+
 def semantic(conversation: Conversation, result: CompactionResult, threshold: float):
     """Same-role pairs close in meaning but under the word-overlap threshold (the semantic
     extra; raises ``SemanticUnavailable`` saying how to install it). Embedded once per
-    conversation."""
+    conversation; the pairs once per duplicate_threshold and meaning threshold (they do not
+    depend on the budget, so a budget move reuses them)."""
     similarity = _semantic(conversation.key, result.request.contents, result.request.roles)
-    return semantic_pairs(result, threshold, semantic=similarity)
+    overlap = float(result.request.params.duplicate_threshold)
+    return _semantic_pairs(conversation.key, overlap, float(threshold), result, similarity)
 
 
 @st.cache_resource(max_entries=16, show_spinner="Counting tokens...")

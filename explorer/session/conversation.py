@@ -8,7 +8,14 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from compactor.contract import DEFAULTS, PARAMETERS
+from compactor.contract import (
+    AGENT_LIMITS,
+    CONTRACT_LIMITS,
+    DEFAULTS,
+    LIMITS,
+    PARAMETERS,
+    budget_range,
+)
 
 #: The request's parameters, in the contract's order.
 PARAM_NAMES: tuple[str, ...] = PARAMETERS
@@ -74,6 +81,17 @@ class Conversation:
     def contents_chars(self) -> int:
         return sum(len(m["content"]) for m in self.messages)
 
+    @property
+    def limits(self) -> str:
+        """The engine's limit mode for it: ``"agent"`` for a whole session over the contract's
+        message or content limits (loaded whole, no window, no cut), else ``"contract"``."""
+        return limits_of(self.messages)
+
+    @property
+    def budget_high(self) -> int:
+        """The largest budget its mode takes (400,000; 2,000,000 in the agent mode)."""
+        return budget_range(self.limits)[1]
+
     def request(self, params: Mapping[str, Any]) -> dict[str, Any]:
         """The request for these messages with ``params``: a fresh dict, safe to hand out."""
         messages = [dict(m) for m in self.messages]
@@ -82,6 +100,17 @@ class Conversation:
             value = params[name]
             out[name] = list(value) if name == "keep_roles" else value
         return out
+
+
+def limits_of(messages: Sequence[Mapping[str, Any]]) -> str:
+    """``"agent"`` when ``messages`` are over the contract's limits (more than 200 messages, or
+    a content over 8,000 characters), else ``"contract"``: the mode ``limits="auto"`` picks."""
+    if len(messages) > LIMITS["max_messages"]:
+        return AGENT_LIMITS
+    most = LIMITS["max_content_chars"]
+    if any(len(str(m.get("content", ""))) > most for m in messages):
+        return AGENT_LIMITS
+    return CONTRACT_LIMITS
 
 
 def safe_name(name: str | None, limit: int = 60) -> str | None:

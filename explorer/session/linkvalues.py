@@ -9,7 +9,7 @@ import re
 from collections.abc import Sequence
 
 from compactor.analyses.outcomes import DEFAULT_FUTURE
-from compactor.contract import LIMITS, RANGES, ROLES
+from compactor.contract import AGENT_LIMITS, LIMITS, RANGES, ROLES, budget_range
 from compactor.text import ENCODINGS
 
 INTEGER = re.compile(r"[0-9]{1,9}")
@@ -33,9 +33,18 @@ def last_value(value: str | Sequence[str]) -> str:
     return value[-1] if value else ""
 
 
+def link_range(name: str) -> tuple[float, float]:
+    """The values a link may give ``name``: the schema's range, and for ``budget_chars`` the
+    agent mode's (up to 2,000,000: a whole session's link; the sidebar holds a conversation
+    within the contract to its 400,000)."""
+    if name == "budget_chars":
+        return budget_range(AGENT_LIMITS)
+    return RANGES[name]
+
+
 def parse_integer(name: str, raw: str) -> int | None:
     """An integer parameter from a link, or None when it is not a whole number in range."""
-    low, high = RANGES[name]
+    low, high = link_range(name)
     if not INTEGER.fullmatch(raw):
         return None
     value = int(raw)
@@ -100,7 +109,7 @@ def expected(name: str) -> str:
     """What a link's value for ``name`` must be, in words."""
     if name == "keep_roles":
         return "a comma-separated list of " + ", ".join(ROLES)
-    low, high = RANGES[name]
+    low, high = link_range(name)
     if name == "duplicate_threshold":
         return f"a number from {low} to {high}"
     return f"a whole number from {low:,} to {high:,}"

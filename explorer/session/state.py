@@ -255,14 +255,18 @@ def link_query(
     return query
 
 
-def budget_slider_range(input_chars: int, budget: int) -> tuple[int, int, int]:
+def budget_slider_range(
+    input_chars: int, budget: int, high: int | None = None
+) -> tuple[int, int, int]:
     """``(min, max, step)`` of the budget slider: the schema's minimum up to this conversation.
 
     The number box beside it takes the schema's full range; the slider spans what matters for
     the loaded conversation (its characters, or the budget when that is larger), so a drag of a
-    few pixels does not jump thousands of characters.
+    few pixels does not jump thousands of characters. ``high``: the largest budget of the
+    conversation's mode (default the contract's; 2,000,000 for a whole session).
     """
-    low, high = (int(v) for v in RANGES["budget_chars"])
+    low, top_of_mode = (int(v) for v in RANGES["budget_chars"])
+    high = top_of_mode if high is None else high
     top = max(input_chars, budget, low + 100)
     unit = 10 ** max(0, len(str(top)) - 2)
     top = min(high, -(-top // unit) * unit)

@@ -30,8 +30,9 @@ def threshold_format(value: float) -> str:
     return f"%.{min(6, max(2, decimals))}f"
 
 
-def budget_box_label(prefix: str = "") -> str:
-    low, high = (int(v) for v in RANGES["budget_chars"])
+def budget_box_label(prefix: str = "", high: int | None = None) -> str:
+    low, top = (int(v) for v in RANGES["budget_chars"])
+    high = top if high is None else high
     return f"{prefix}budget_chars, exact ({low:,} to {high:,})"
 
 
@@ -41,12 +42,15 @@ def draw(
     slots: Sequence[Any] | None = None,
     before_budget: Callable[[], None] | None = None,
     persist: str | None = None,
+    budget_high: int | None = None,
 ) -> None:
     """The five controls, labelled ``prefix + name``, each in its slot (a column; default: here).
 
     ``before_budget`` draws something above the exact budget box (the sidebar's slider);
     ``persist="session"`` keeps the values while the form is not drawn (the B form, drawn on
-    one page only) and through a page switch (the sidebar's A form).
+    one page only) and through a page switch (the sidebar's A form). ``budget_high``: the
+    largest budget the conversation's mode takes (default the contract's 400,000; 2,000,000 for
+    a whole session in the agent mode).
     """
     slot = list(slots) if slots is not None else [st.container() for _ in range(5)]
 
@@ -58,8 +62,9 @@ def draw(
         if before_budget is not None:
             before_budget()
         low, high = (int(v) for v in RANGES["budget_chars"])
+        high = high if budget_high is None else budget_high
         st.number_input(
-            budget_box_label(prefix) if before_budget else f"{prefix}budget_chars",
+            budget_box_label(prefix, high) if before_budget else f"{prefix}budget_chars",
             min_value=low,
             max_value=high,
             step=10,

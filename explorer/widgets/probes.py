@@ -16,6 +16,7 @@ import streamlit as st
 
 from compactor import CompactionResult, InvalidRequest, validate
 from compactor.analyses.outcomes import InvalidProbes, Probe, parse_probes
+from compactor.contract import AUTO_LIMITS
 from compactor.model import Message
 from compactor.strategies import StrategyComparison
 from explorer.charts import outcomes as charts
@@ -67,7 +68,7 @@ def probes_panel(conv: Conversation) -> None:
         "beside keep-last and random."
     )
     try:
-        messages = validate(conv.request(state.params())).messages
+        messages = validate(conv.request(state.params()), limits=AUTO_LIMITS).messages
     except InvalidRequest:
         st.caption("Probes can be given once the conversation is a valid request.")
         return

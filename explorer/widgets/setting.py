@@ -11,7 +11,7 @@ import streamlit as st
 
 from compactor.errors import Problem, ProblemError
 from compactor.integrations import IntegrationUnavailable, shrink_with_report
-from compactor.strategies import Setting, setting_from_toml
+from compactor.strategies import Setting, SettingError, setting_from_toml
 from explorer.frames import snippets
 from explorer.session import state
 from explorer.session.conversation import safe_name
@@ -31,10 +31,21 @@ HELP = (
 )
 
 
-def sidebar_setting() -> Setting:
-    """The sidebar's parameters as a setting, with the name and note typed beside the button."""
+def sidebar_setting() -> Setting | None:
+    """The sidebar's parameters as a setting, with the name and note typed beside the button;
+    None (and why, said on the page) when a setting file cannot hold them: a budget of the agent
+    mode over the setting's range."""
     kept = _keep_name_and_note()
-    return snippets.sidebar_setting(state.params(), kept.get(NAME_KEY), kept.get(NOTE_KEY))
+    try:
+        return snippets.sidebar_setting(state.params(), kept.get(NAME_KEY), kept.get(NOTE_KEY))
+    except SettingError as error:
+        said = "; ".join(p.message for p in error.problems)
+        st.info(
+            f"No setting file for this budget: a setting holds {said.split(': ', 1)[-1]}. "
+            "Set a budget within that range to download one.",
+            icon=":material/tune:",
+        )
+        return None
 
 
 def _keep_name_and_note() -> dict[str, str]:
@@ -67,6 +78,8 @@ def download(setting: Setting, key: str, label: str = "Download setting") -> Non
 def ship(key: str) -> None:
     """The sidebar's setting as a file: an optional name and note, and the download."""
     setting = sidebar_setting()
+    if setting is None:
+        return
     name, note, button = st.columns([2, 3, 1.4], vertical_alignment="bottom")
     name.text_input("Setting name", key=NAME_KEY, placeholder="optional", max_chars=80)
     note.text_input("Note", key=NOTE_KEY, placeholder="optional", max_chars=400)

@@ -109,7 +109,11 @@ def draw(samples: Mapping[str, Conversation], descriptions: Mapping[str, tuple[s
 
         st.subheader("Parameters")
         budget = st.session_state[keys["budget_chars"]]
-        low, high, step = state.budget_slider_range(conv.contents_chars, budget)
+        if budget > conv.budget_high:  # a budget of the agent mode, for a conversation within
+            budget = conv.budget_high  # the contract (a link, or the one loaded before)
+            st.session_state[keys["budget_chars"]] = budget
+            st.caption(f"budget_chars was over this conversation's maximum; set to {budget:,}.")
+        low, high, step = state.budget_slider_range(conv.contents_chars, budget, conv.budget_high)
         st.session_state[state.BUDGET_SLIDER_KEY] = budget
 
         def slider() -> None:
@@ -127,7 +131,7 @@ def draw(samples: Mapping[str, Conversation], descriptions: Mapping[str, tuple[s
             )
 
         # kept through every page switch, st.switch_page's too (which sends no widget values)
-        params.draw(keys, before_budget=slider, persist="session")
+        params.draw(keys, before_budget=slider, persist="session", budget_high=conv.budget_high)
         st.button(
             "Reset parameters",
             key="reset_params",

@@ -47,7 +47,11 @@ def _b_to_sidebar() -> None:
 def b_controls() -> None:
     """The B parameter set: the sidebar's five controls with the schema's ranges."""
     slots = st.columns([1.2, 1, 1.3, 1, 1], gap="medium")
-    params.draw(B_KEYS, prefix="B ", slots=slots, persist="session")
+    high = state.conversation().budget_high  # 2,000,000 for a whole session
+    budget_key = B_KEYS["budget_chars"]
+    if st.session_state.get(budget_key, 0) > high:
+        st.session_state[budget_key] = high
+    params.draw(B_KEYS, prefix="B ", slots=slots, persist="session", budget_high=high)
     left, right, _ = st.columns([1, 1, 2])
     left.button(
         "Copy A into B",

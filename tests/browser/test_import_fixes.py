@@ -1,15 +1,13 @@
-"""Issue 26 in Chromium: a real-sized Codex rollout (707 messages from real turns, two tool
-outputs over 8,000 characters) needs two fixes. Ticking one says which remaining problem needs
-which fix and keeps the choice; Load with nothing ticked says what to tick; removing and
-uploading the same file again brings the choice back; and the head and the tail (the session's
-instructions and task with its end) load, saying what was left out."""
+"""Issues 26 and 35 in Chromium: a real-sized Codex rollout (707 messages from real turns, two
+tool outputs over 8,000 characters) loads whole, with no fix asked; the window and the cut stay
+on offer, and the head and the tail (the session's instructions and task with its end) load,
+saying what was left out."""
 
 import pytest
 from playwright.sync_api import expect
 
 from compactor.formats import Window, convert_text
 from explorer.conversation.fixing import WINDOW_KINDS
-from explorer.conversation.importing import TITLES
 from explorer.frames import imports
 from explorer.frames.imports import FIX_LABELS
 from explorer.navigation import PAGES
@@ -33,44 +31,18 @@ def load_button(visit):
 
 def upload(visit):
     visit.upload_input.set_input_files(files=[FILE])
-    expect(checkbox(visit, "keep_last")).to_be_visible()
-    expect(checkbox(visit, "cut_long")).to_be_visible()
+    expect(visit.alert("Loaded: Uploaded file rollout.jsonl (codex)")).to_be_visible()
+    expect(visit.alert(f"Whole: {COUNT:,} messages")).to_be_visible()
 
 
 @pytest.mark.slow
-def test_two_fixes_one_ticked_nothing_ticked_reupload_and_a_head_and_tail(visit):
+def test_a_long_rollout_loads_whole_and_a_head_and_tail_is_an_option(visit):
     assert COUNT > 700 and len(LONG) == 2
-    # keep-last 200 keeps the second long output, not the first
-    kept_long = [i for i in LONG if i >= COUNT - 200]
-    assert len(kept_long) == 1
     visit.open()
     visit.go(CONVERSATION.title)
     visit.choose_mode("Upload")
     upload(visit)
-
-    # one fix of two: says which remaining problem needs which fix; the choice stays
-    checkbox(visit, "keep_last").click()
-    load_button(visit).click()
-    error = visit.alert(TITLES["fixes"])
-    expect(error).to_be_visible()
-    new_index = kept_long[0] - (COUNT - 200)
-    expect(error).to_contain_text(f"1 content is over 8,000 characters (#{new_index})")
-    expect(error).to_contain_text(f'tick "{FIX_LABELS["cut_long"]}" too')
-    expect(checkbox(visit, "keep_last")).to_be_visible()
-    expect(checkbox(visit, "cut_long")).to_be_visible()
-
-    # nothing ticked: says what to tick
-    checkbox(visit, "keep_last").click()
-    load_button(visit).click()
-    expect(visit.alert("No fix is ticked, so nothing was loaded")).to_be_visible()
-    expect(visit.alert(f'tick "{FIX_LABELS["keep_last"]}" and')).to_be_visible()
-
-    # remove the file and upload the same one again: the choice is back
-    visit.main.get_by_test_id("stFileChipDeleteBtn").first.click()
-    expect(checkbox(visit, "keep_last")).to_have_count(0)
-    upload(visit)
-
-    # the first 4 (instructions, developer message, environment, task) and the last 196
+    visit.main.get_by_text("Optional: load a window of it").click()
     checkbox(visit, "keep_last").click()
     checkbox(visit, "cut_long").click()
     # a range: from #507 to the last by default, with what it leaves out

@@ -55,7 +55,7 @@ def answer(data: str | bytes, source: str, fallback: Mapping[str, Any]) -> Answe
     if step.conversation is not None:
         return Answer(loaded=True)
     attempt = step.attempt
-    assert attempt.problems and not step.needs_fixes, attempt  # no hostile case waits for fixes
+    assert attempt.problems and not step.can_fix, attempt
     frame = imports.problem_rows(attempt.problems)
     rows = tuple(zip(frame["where"], frame["problem"], strict=True))
     return Answer(False, importing.TITLES[attempt.kind], rows)

@@ -312,12 +312,13 @@ def test_a_broken_upload_names_the_line_and_keeps_the_conversation(conv_page):
     assert conversation(at).sample == DEFAULT_SAMPLE
 
 
-def test_a_conversation_over_the_limits_waits_for_the_chosen_fix(conv_page):
+def test_a_conversation_over_the_limits_loads_whole_and_a_window_is_an_option(conv_page):
     messages = [{"role": "user", "content": f"question number {i}"} for i in range(230)]
     at = paste(conv_page, json.dumps(messages))
     assert_clean(at)
-    assert conversation(at).sample == DEFAULT_SAMPLE  # nothing loaded yet
-    assert any("over the request's limits" in w.value for w in at.warning)
+    assert list(conversation(at).messages) == messages  # whole: no fix asked
+    assert any(i.value.startswith("Whole: 230 messages") for i in at.info)
+    assert not at.warning
     at.checkbox(key=importing.FIX_KEY.format("pasted", "keep_last")).check().run()
     at.button[[b.label for b in at.button].index("Load with these fixes")].click().run()
     assert_clean(at)

@@ -1,4 +1,4 @@
-"""What an import does next: stop at problems, wait for the user's fixes, or load."""
+"""What an import does next: stop at problems, or load (whole, or with the fixes chosen)."""
 
 import json
 import time
@@ -18,7 +18,7 @@ def too_long() -> str:
 
 def test_problems_stop_the_import():
     step = importing.decide(imports.read("[1,"), "pasted", FALLBACK)
-    assert step.conversation is None and not step.needs_fixes
+    assert step.conversation is None and not step.can_fix
     assert step.attempt.kind == "syntax"
 
 
@@ -40,10 +40,11 @@ def test_a_bare_message_list_takes_the_budget_the_import_chose_and_default_param
     assert "budget-chosen" in kinds
 
 
-def test_an_import_over_the_limits_waits_until_a_fix_is_chosen():
+def test_an_import_over_the_limits_loads_whole_and_keeps_the_fixes_on_offer():
     attempt = imports.read(too_long())
-    waiting = importing.decide(attempt, "pasted", FALLBACK)
-    assert waiting.needs_fixes and waiting.conversation is None
+    whole = importing.decide(attempt, "pasted", FALLBACK)
+    assert len(whole.conversation.messages) == 201 and whole.can_fix
+    assert whole.read is attempt.conversion  # the read as it was, for a window chosen later
     fixed = importing.decide(attempt, "pasted", FALLBACK, keep_last=True)
     assert len(fixed.conversation.messages) == 200
     assert fixed.conversation.messages[0]["content"] == "message 1"
@@ -70,36 +71,21 @@ def two_fixes() -> str:
     return json.dumps(messages)
 
 
-def test_one_fix_of_two_says_which_fix_the_rest_needs_and_keeps_the_choice():
+def test_one_fix_of_two_loads_with_the_other_limit_lifted():
     attempt = imports.read(two_fixes())
-    step = importing.decide(attempt, "uploaded", FALLBACK, keep_last=True, asked=True)
-    assert step.conversation is None and step.needs_fixes  # the checkboxes stay
-    assert step.attempt.kind == "fixes"
-    assert step.attempt.conversion is attempt.conversion  # the read as it was, unfixed
-    (problem,) = step.attempt.problems
-    assert problem.message == (
-        "1 content is over 8,000 characters (#199): tick "
-        '"Cut every content to its first 8,000 characters" too.'
-    )
-    # pressing again with both, from the step kept, loads
-    both = importing.decide(step.attempt, "uploaded", FALLBACK, keep_last=True, cut_long=True)
+    step = importing.decide(attempt, "uploaded", FALLBACK, keep_last=True)
+    assert len(step.conversation.messages) == 200
+    assert step.conversation.messages[-1]["content"] == "long " * 2000  # not cut
+    both = importing.decide(attempt, "uploaded", FALLBACK, keep_last=True, cut_long=True)
     assert len(both.conversation.messages) == 200
-
-
-def test_load_with_nothing_ticked_says_what_to_tick():
-    attempt = imports.read(two_fixes())
-    step = importing.decide(attempt, "uploaded", FALLBACK, asked=True)
-    assert step.needs_fixes and step.attempt.kind == "fixes"
-    assert step.attempt.problems[0].message.startswith(
-        'No fix is ticked, so nothing was loaded: tick "Keep at most 200 messages'
-    )
+    assert len(both.conversation.messages[-1]["content"]) == 8000
 
 
 def test_a_window_too_large_says_so_and_keeps_the_choice():
     attempt = imports.read(two_fixes())
     window = imports.Window(first=150, last=100)
-    step = importing.decide(attempt, "uploaded", FALLBACK, cut_long=True, window=window, asked=True)
-    assert step.needs_fixes
+    step = importing.decide(attempt, "uploaded", FALLBACK, cut_long=True, window=window)
+    assert step.conversation is None and step.attempt.kind == "fixes"
     assert "the window keeps 201 messages" in step.attempt.problems[0].message
     fits = imports.Window(first=10, last=190)
     loaded = importing.decide(attempt, "uploaded", FALLBACK, cut_long=True, window=fits)

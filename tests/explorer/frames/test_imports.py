@@ -49,38 +49,46 @@ def test_a_request_that_breaks_the_schema_names_each_path():
     assert {p.path for p in attempt.problems} == {"messages[3].role", "keep_last_n"}
 
 
-def test_a_conversation_over_the_limits_waits_for_fixes_and_loads_with_them():
+def test_a_conversation_over_the_limits_loads_whole_and_with_the_fixes_chosen():
     messages = [{"role": "user", "content": f"message {i}"} for i in range(203)]
     messages[-1]["content"] = "x" * 9000
     attempt = imports.read(json.dumps(messages))
-    assert attempt.ok and attempt.conversion.needs_fixes
+    assert attempt.ok and attempt.conversion.needs_fixes and attempt.over_limits
     fixes = imports.pending_fixes(attempt.conversion)
     assert set(fixes) == {"keep_last", "cut_long"}
+    whole, checked = imports.finish(attempt.conversion, fallback=FALLBACK, label="x", source="y")
+    assert checked.ok  # nothing asked: every message, every character, in the agent mode
+    assert [m["content"] for m in whole.messages] == [m["content"] for m in messages]
+    assert whole.limits == "agent" and whole.budget_high == 2_000_000
     conv, checked = imports.finish(
         attempt.conversion, keep_last=True, cut_long=True, fallback=FALLBACK, label="x", source="y"
     )
     assert checked.ok
-    assert len(conv.messages) == 200
+    assert len(conv.messages) == 200 and conv.limits == "contract"
     assert conv.messages[0]["content"] == "message 3"
     assert len(conv.messages[-1]["content"]) == 8000
     lossy = imports.change_rows(checked.conversion.changes)
     assert lossy["lossy"].any()
 
 
-def test_choosing_only_one_fix_still_reports_the_other_limit():
+def test_choosing_only_one_fix_loads_the_rest_whole():
     messages = [{"role": "user", "content": f"message {i}"} for i in range(203)]
     messages[-1]["content"] = "x" * 9000
     attempt = imports.read(json.dumps(messages))
     conv, checked = imports.finish(
         attempt.conversion, keep_last=True, fallback=FALLBACK, label="x", source="y"
     )
-    assert conv is None
-    # the read stays as it was (the choice stays open); the problem names the message and fix
-    assert checked.kind == "fixes" and checked.conversion is attempt.conversion
-    assert [p.message for p in checked.problems] == [
-        '1 content is over 8,000 characters (#199): tick "Cut every content to its first '
-        '8,000 characters" too.'
-    ]
+    assert checked.ok and len(conv.messages) == 200
+    assert len(conv.messages[-1]["content"]) == 9000 and conv.limits == "agent"
+
+
+def test_an_input_over_the_size_limit_is_refused_with_its_size_and_the_limit():
+    assert imports.too_large(imports.MAX_INPUT_BYTES) is None
+    problem = imports.too_large(70 * 2**20)
+    assert problem.message.startswith(
+        "This file is 73,400,320 bytes (70.0 MB), over the explorer's limit of 67,108,864 bytes "
+        "(64 MB); it was not read."
+    )
 
 
 def test_every_format_can_be_chosen():

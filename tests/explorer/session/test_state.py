@@ -54,7 +54,7 @@ def test_each_bad_value_is_dropped_with_a_notice_naming_the_parameter():
     for name, notice in zip(bad, link.notices, strict=True):
         assert name in notice
         assert "using the conversation's own value" in notice
-    assert "is '99', which is not a whole number from 100 to 400,000" in link.notices[0]
+    assert "is '99', which is not a whole number from 100 to 2,000,000" in link.notices[0]
     assert "not a number from 0.5 to 1" in link.notices[3]
     assert "not a comma-separated list of system, user, assistant, tool" in link.notices[2]
 
