@@ -86,8 +86,12 @@ def recall_frame(check: ContinuationCheck) -> pd.DataFrame:
 
 
 def source_text(sources) -> str:
-    """Where each past source of an unmet need was lost: ``#3 trim; #5 drop (never kept)``."""
-    return "; ".join(f"#{s.index} {LOST.get(s.lost_at, s.lost_at)}" for s in sources)
+    """Where each past source of an unmet need was lost: ``#3 trim; #5 drop (never kept)``, each
+    message once (two occurrences in one message are one source to a reader)."""
+    by_message: dict[int, dict[str, None]] = {}
+    for s in sources:
+        by_message.setdefault(s.index, {})[LOST.get(s.lost_at, s.lost_at)] = None
+    return "; ".join(f"#{i} {' and '.join(how)}" for i, how in by_message.items())
 
 
 def unmet_frame(check: ContinuationCheck) -> pd.DataFrame:
