@@ -19,7 +19,7 @@ Dropping a match drops that occurrence only: ``file_path`` written in prose is s
 >>> texts = ['[tool call Edit id=t1] {"file_path": "src/app/main.py", "replace_all": false}',
 ...          "<system-reminder>x</system-reminder> see src/app/main.py and a:\\\\n"]
 >>> [a.text for a in find_anchors(texts)]
-["src/app/main.py", "main.py"]
+['src/app/main.py']
 """
 
 from __future__ import annotations
