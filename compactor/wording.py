@@ -50,6 +50,11 @@ def floor_share(share: float) -> float:
     return math.floor(round(share * 1000, 6)) / 1000
 
 
+def floor_percent(share: float | None) -> str:
+    """A share that is a promise, as a percentage rounded down (``99.6%``; 0.9999 is 99.9%)."""
+    return NONE if _missing(share) else f"{100 * floor_share(share):.1f}%"
+
+
 def met_share(met: int, total: int) -> str:
     """A promise kept ``met`` times of ``total``: the counts, then the share rounded down
     (``509 of 511, 99.6%``); 100.0% only when every one was met."""

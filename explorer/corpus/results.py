@@ -13,7 +13,7 @@ import pandas as pd
 import streamlit as st
 
 from compactor.evaluation import SUMMARY_BUDGETS, knee_budgets, summarise
-from compactor.wording import plural
+from compactor.wording import percent, plural, points
 from explorer import navigation
 from explorer.corpus import charts, frames
 from explorer.corpus import store as corpus_store
@@ -124,8 +124,9 @@ def _summary_table(summary: pd.DataFrame) -> None:
             **{
                 name: percent
                 for name in summary.columns
-                if name.startswith(("needed_recall", "probes_")) or name == "needed_lift"
+                if name.startswith(("needed_recall", "probes_"))
             },
+            "needed_lift": common.points_column("needed-later lift over keep-last"),
             **{f"output_chars_{p}": chars for p in ("median", "p10", "p90")},
             "output_chars": st.column_config.NumberColumn("output_chars (all)", format="localized"),
         },
@@ -180,18 +181,17 @@ def results(corpus: corpus_store.Corpus, run: corpus_store.Run) -> None:
     rows = frames.rows_frame(frames.setting_rows(run.rows, setting))
     ship(corpus, one, setting)
     cols = st.columns(4)
-    cols[0].metric("Budget met", f"{one['budget_met_rate']:.0%}")
-    kept = one["retention"]
-    cols[1].metric("Anchors kept", "—" if kept != kept else f"{kept:.1%}")
+    cols[0].metric("Budget met", frames.budget_met_text(one))
+    cols[1].metric("Anchors kept", percent(one["retention"]))
     cols[2].metric("Tool pairs broken", f"{int(one['tool_pairs_broken']):,}")
     if "needed_recall" in one:
         recall, keep_last = one["needed_recall"], one.get("needed_recall_keep_last")
         cols[3].metric(
             "Needed-later recall",
-            "—" if recall != recall else f"{recall:.1%}",
+            percent(recall),
             delta=None
             if keep_last is None or keep_last != keep_last or recall != recall
-            else f"{recall - keep_last:+.1%}",
+            else points(recall - keep_last),
             help="The delta is the lift over keep-last at the same budget.",
         )
     left, right = st.columns(2)

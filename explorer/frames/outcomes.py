@@ -14,6 +14,7 @@ from typing import Any
 
 import pandas as pd
 
+from compactor import wording
 from compactor.analyses.outcomes import (
     DEFAULT_FUTURE,
     ContinuationCheck,
@@ -57,16 +58,14 @@ def clamp_future(value: Any, messages: int) -> int:
 
 
 def percent(value: float | None) -> str:
-    """``83%``, or an em dash when there is no figure."""
-    return "—" if value is None else f"{value:.0%}"
+    """``83.3%`` (one decimal: :func:`compactor.wording.percent`), or an em dash when none."""
+    return wording.percent(value)
 
 
 def signed_points(value: float | None) -> str:
-    """A lift in percentage points: ``+12 pp``, ``-5 pp``, ``±0 pp``; an em dash when none."""
-    if value is None:
-        return "—"
-    points = round(value * 100)
-    return "±0 pp" if points == 0 else f"{points:+d} pp"
+    """A lift in percentage points: ``+12.5 pp``, ``-5.0 pp``, ``±0.0 pp``; an em dash when
+    none (:func:`compactor.wording.points`)."""
+    return wording.points(value)
 
 
 def recall_frame(check: ContinuationCheck) -> pd.DataFrame:

@@ -302,5 +302,5 @@ def _recall_columns() -> dict[str, Any]:
         "random": st.column_config.NumberColumn("random (mean)", format="percent"),
         "random_low": st.column_config.NumberColumn("random 2.5%", format="percent"),
         "random_high": st.column_config.NumberColumn("random 97.5%", format="percent"),
-        "lift": st.column_config.NumberColumn("lift over keep-last", format="percent"),
+        "lift": common.points_column("lift over keep-last"),
     }

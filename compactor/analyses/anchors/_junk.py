@@ -6,7 +6,9 @@ them as code or paths, but no later turn needs them as facts of the conversation
   call, not its content; its value (``"src/a.py"``) stays an anchor. Every ``Edit`` call of a
   Claude Code session repeats ``file_path``, ``old_string``, ``new_string``, so any strategy that
   kept one call met them all.
-- **the call line's head**: ``[tool call NAME id=ID]`` is the product's own markup.
+- **the call's id** in the head ``[tool call NAME id=ID]``: the product's own markup, pairing
+  a call with its result (the tool's NAME stays: a later call of it uses what the tools list
+  said).
 - **markup tags**: a match that is the name of a tag, right after ``<`` and before ``>``
   (``</system-reminder>`` reads as the path ``/system-reminder``; ``<tool_use_error>`` as code):
   the tags a host injects around its own blocks.
@@ -53,9 +55,10 @@ def junk_matches(text: str, start: np.ndarray, end: np.ndarray) -> np.ndarray:
             junk[k] = True  # <tag ...>, </tag>, or the path /tag read from </tag>
         elif _DRIVE.match(text, a) and not re.search(r"\w", _ESCAPES.sub("", text[a + 2 : b])):
             junk[k] = True
-    for head in CALL_HEAD.finditer(text):  # the markup's own words: the tool's name, the id
-        first, last = np.searchsorted(start, (head.start(), head.end()))
-        junk[first:last] = True
+    for head in CALL_HEAD.finditer(text):  # the call's id is the markup's (its name is a fact)
+        if head["id"] is not None:
+            first, last = np.searchsorted(start, (head.start("id"), head.end("id")))
+            junk[first:last] = True
     for line in CALL_LINE.finditer(text):
         if line["args"] is None:
             continue

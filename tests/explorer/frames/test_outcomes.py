@@ -71,10 +71,11 @@ def test_k_runs_from_1_to_n_minus_2_and_defaults_to_5():
 
 
 def test_percent_and_lift_words():
-    assert frames.percent(None) == "—" and frames.percent(0.826) == "83%"
-    assert frames.signed_points(0.029) == "+3 pp"
-    assert frames.signed_points(-1 / 3) == "-33 pp"
-    assert frames.signed_points(0.0) == "±0 pp"
+    assert frames.percent(None) == "—" and frames.percent(0.826) == "82.6%"
+    assert frames.signed_points(0.029) == "+2.9 pp"
+    assert frames.signed_points(-1 / 3) == "-33.3 pp"
+    assert frames.signed_points(0.0) == "±0.0 pp"
+    assert frames.percent(2 / 3) == "66.7%"
 
 
 def test_role_balance_has_an_input_and_an_output_share_per_role():
