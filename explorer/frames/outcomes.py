@@ -187,36 +187,73 @@ def strategy_frame(
     needs: Needs, comparison: StrategyComparison, check: ContinuationCheck
 ) -> pd.DataFrame:
     """Needed-later recall of each strategy of the lineup run on the past (the same judge for
-    all), its lift over keep-last, and random's mean and interval as the reference."""
+    all), its output size and whether it met the budget, its lift over keep-last, and random's
+    mean and interval as the reference.
+
+    Equal size (issue 36): a strategy that returned more than the budget is listed after every
+    one that met it, flagged ``over budget by N characters``, and set beside keep-last and
+    random *at its own size* (``keep_last_at_size``, ``random_at_size``: the baselines at a
+    budget of its output characters); its lift is over keep-last at that size."""
     base = None if check.keep_last is None else check.keep_last.recall
-    rows = []
+    met_rows, over_rows = [], []
     for o in comparison.results:
         recall = met = judged = None
         if o.available:
             judged_recall = judge_outcome(needs, o)
             recall, met, judged = judged_recall.recall, judged_recall.met, judged_recall.needs
-        rows.append(
+        over = max(0, o.output_chars - comparison.budget_chars) if o.available else 0
+        at_size = _baselines_at(check, o.output_chars) if over else None
+        reference = base if at_size is None else at_size.keep_last
+        (over_rows if over else met_rows).append(
             {
                 "key": o.key,
                 "strategy": o.name,
+                "chars": o.output_chars if o.available else None,
+                "budget": budget_text(over) if o.available else None,
                 "recall": recall,
                 "met": met,
                 "needs": judged,
-                "lift": None if recall is None or base is None else recall - base,
+                "lift": None if recall is None or reference is None else recall - reference,
+                "keep_last_at_size": None if at_size is None else at_size.keep_last,
+                "random_at_size": None if at_size is None else at_size.random.mean,
             }
         )
     r = check.random
-    rows.append(
+    random_row = {
+        "key": RANDOM,
+        "strategy": f"random (mean of {r.draws}; {percent(r.low)} to {percent(r.high)})",
+        "chars": None,
+        "budget": None,
+        "recall": r.mean,
+        "met": None,
+        "needs": None if check.setting is None else check.setting.needs,
+        "lift": None if r.mean is None or base is None else r.mean - base,
+        "keep_last_at_size": None,
+        "random_at_size": None,
+    }
+    frame = pd.DataFrame([*met_rows, *over_rows, random_row])
+    return frame.astype(
         {
-            "key": RANDOM,
-            "strategy": f"random (mean of {r.draws}; {percent(r.low)} to {percent(r.high)})",
-            "recall": r.mean,
-            "met": None,
-            "needs": None if check.setting is None else check.setting.needs,
-            "lift": None if r.mean is None or base is None else r.mean - base,
+            "chars": "Int64",
+            "met": "Int64",
+            "needs": "Int64",
+            "keep_last_at_size": "Float64",
+            "random_at_size": "Float64",
         }
     )
-    return pd.DataFrame(rows).astype({"met": "Int64", "needs": "Int64"})
+
+
+def budget_text(over: int) -> str:
+    """``met``, or ``over budget by 1,234 characters``."""
+    return "met" if over <= 0 else f"over budget by {over:,} characters"
+
+
+def _baselines_at(check: ContinuationCheck, chars: int) -> Any:
+    """Keep-last's and random's recall at a budget of ``chars`` (the curve's step there; the
+    largest budget of the range when ``chars`` is beyond it), None without a curve."""
+    if not check.curve:
+        return None
+    return check.at(min(max(chars, check.curve[0].from_budget), check.curve[-1].to_budget))
 
 
 def probe_frame(found: ProbeOutcomes) -> pd.DataFrame:

@@ -1,5 +1,6 @@
 """The outcome frames say what the engine's outcome figures say, on every sample."""
 
+import pandas as pd
 import pytest
 
 from compactor import run, validate
@@ -186,3 +187,34 @@ def test_the_miss_clause_names_the_first_miss_and_where_it_was_lost():
     assert f"lost at turn {first.lost_turn}" in clause and f"#{first.lost_index}." in clause
     frame = frames.misses_frame({"a": misses})
     assert frame["misses"].sum() == len(misses.misses)
+
+
+@pytest.mark.parametrize("slug", ["pins-and-ids", "support-chat"])
+def test_a_strategy_over_the_budget_is_flagged_ranked_after_and_set_beside_baselines_at_its_size(
+    slug,
+):
+    # issue 36: clearing strategies returned several times the budget and were listed, and
+    # lifted over keep-last, as if they had met it
+    request = SAMPLES[slug]
+    check = continuation_check(request)
+    needs = find_needs(request.contents, request.roles)
+    comparison = compare_strategies(check.result.request)
+    frame = frames.strategy_frame(needs, comparison, check)
+    budget = comparison.budget_chars
+    rows = frame[frame["key"] != frames.RANDOM]
+    over = [(o.output_chars - budget) > 0 for o in comparison.results if o.available]
+    assert any(over)
+    flags = [str(b).startswith("over budget") for b in rows["budget"]]
+    assert flags == sorted(flags)  # every strategy that met the budget comes first
+    for _, row in rows.iterrows():
+        o = comparison.result(row["key"])
+        assert row["chars"] == o.output_chars
+        if o.output_chars <= budget:
+            assert row["budget"] == "met" and pd.isna(row["keep_last_at_size"])
+            assert row["lift"] == pytest.approx(row["recall"] - check.keep_last.recall)
+            continue
+        assert row["budget"] == f"over budget by {o.output_chars - budget:,} characters"
+        at = check.at(min(o.output_chars, check.curve[-1].to_budget))
+        assert row["keep_last_at_size"] == pytest.approx(at.keep_last)
+        assert row["random_at_size"] == pytest.approx(at.random.mean)
+        assert row["lift"] == pytest.approx(row["recall"] - at.keep_last)
