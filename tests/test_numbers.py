@@ -54,3 +54,11 @@ def test_a_table_shows_shares_in_percent_and_lifts_in_points_and_keeps_the_frame
     # Streamlit's own "percent" (two decimals) is routed through the convention too
     legacy = {"recall": {"type_config": {"type": "number", "format": "percent"}}}
     assert shown_in_percent(frame, legacy)[1]["recall"]["type_config"]["format"] == "%.1f%%"
+
+
+def test_a_setting_that_missed_its_budget_is_not_called_a_win_over_keep_last():
+    rows = [row(0, 100, 50, 1, 1, True), row(1, 100, 150, 1, 1, False)]
+    (s,) = summarise(rows)
+    assert not corpus_frames.every_budget_met(s)
+    (s,) = summarise(rows[:1])
+    assert corpus_frames.every_budget_met(s)

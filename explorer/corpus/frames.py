@@ -337,6 +337,15 @@ def budget_met_text(summary: Mapping[str, Any]) -> str:
     return met_share(int(count), int(summary["conversations"]))
 
 
+def every_budget_met(summary: Mapping[str, Any]) -> bool:
+    """Whether the setting met its budget on every conversation (its lift over keep-last is
+    then at the same size)."""
+    count = summary.get("budget_met_count")
+    if count is None or count != count:
+        return summary["budget_met_rate"] >= 1
+    return int(count) == int(summary["conversations"])
+
+
 def setting_note(corpus: str, summary: Mapping[str, Any]) -> str:
     """The note a setting downloaded from the Corpus page carries: where it was chosen, and its
     figures there (the budget met, the anchors kept, the needed-later recall)."""

@@ -186,13 +186,22 @@ def results(corpus: corpus_store.Corpus, run: corpus_store.Run) -> None:
     cols[2].metric("Tool pairs broken", f"{int(one['tool_pairs_broken']):,}")
     if "needed_recall" in one:
         recall, keep_last = one["needed_recall"], one.get("needed_recall_keep_last")
+        every_met = frames.every_budget_met(one)
         cols[3].metric(
             "Needed-later recall",
             percent(recall),
             delta=None
             if keep_last is None or keep_last != keep_last or recall != recall
             else points(recall - keep_last),
-            help="The delta is the lift over keep-last at the same budget.",
+            # a lift over keep-last (which always fits) is no win when the setting returned more
+            delta_color="normal" if every_met else "off",
+            help="The delta is the lift over keep-last at the same budget."
+            + (
+                ""
+                if every_met
+                else " This setting missed its budget (budget met "
+                f"{frames.budget_met_text(one)}): it kept more than keep-last was allowed to."
+            ),
         )
     left, right = st.columns(2)
     with left:

@@ -161,15 +161,20 @@ def steps_frame(steps: Sequence[CurveStep], limit: int) -> pd.DataFrame:
 
 
 def ab_frame(checks: Mapping[str, ContinuationCheck]) -> pd.DataFrame:
-    """One row per side (A, B): needed-later recall, keep-last's and random's at its budget, the
-    lift, and the needs judged (an empty figure where the past is not a valid request)."""
+    """One row per side (A, B): the past's output characters and whether they met the budget
+    (``met`` or ``over budget by N characters``), needed-later recall, keep-last's and random's
+    at its budget, the lift, and the needs judged (an empty figure where the past is not a
+    valid request)."""
     rows = []
     for side, check in checks.items():
         valid = check.setting is not None and check.keep_last is not None
+        chars = None if check.result is None else check.result.totals.output
         rows.append(
             {
                 "side": side,
                 "budget_chars": check.budget_chars,
+                "chars": chars,
+                "budget": None if chars is None else budget_text(chars - check.budget_chars),
                 "recall": check.recall,
                 "keep_last": check.keep_last.recall if valid else None,
                 "random": check.random.mean,
@@ -180,7 +185,7 @@ def ab_frame(checks: Mapping[str, ContinuationCheck]) -> pd.DataFrame:
             }
         )
     frame = pd.DataFrame(rows)
-    return frame.astype({"needs": "Int64"}) if len(frame) else frame
+    return frame.astype({"needs": "Int64", "chars": "Int64"}) if len(frame) else frame
 
 
 def strategy_frame(

@@ -3,7 +3,7 @@
 import pandas as pd
 import pytest
 
-from compactor import run, validate
+from compactor import compact, run, validate
 from compactor.analyses.outcomes import (
     continuation_check,
     find_needs,
@@ -218,3 +218,21 @@ def test_a_strategy_over_the_budget_is_flagged_ranked_after_and_set_beside_basel
         assert row["keep_last_at_size"] == pytest.approx(at.keep_last)
         assert row["random_at_size"] == pytest.approx(at.random.mean)
         assert row["lift"] == pytest.approx(row["recall"] - at.keep_last)
+
+
+def test_a_b_states_each_sides_size_and_whether_it_met_the_budget():
+    sides = {
+        "A": continuation_check(SAMPLES["pins-and-ids"]),
+        "B": continuation_check(
+            validate({**SAMPLES["pins-and-ids"].to_dict(), "budget_chars": 100})
+        ),
+    }
+    frame = frames.ab_frame(sides).set_index("side")
+    for side, check in sides.items():
+        response = compact(check.result.request.to_dict())
+        chars = sum(len(m["content"]) for m in response["messages"])
+        assert frame.loc[side, "chars"] == chars == check.result.totals.output
+        over = chars - check.budget_chars
+        said = "met" if over <= 0 else f"over budget by {over:,} characters"
+        assert frame.loc[side, "budget"] == said
+    assert frame.loc["B", "budget"].startswith("over budget by")  # the pins alone exceed 100
