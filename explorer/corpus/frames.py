@@ -190,6 +190,8 @@ def summary_frame(summaries: Sequence[Mapping[str, Any]]) -> pd.DataFrame:
     if frame.empty:
         return frame
     first = ["setting", *PARAMETERS, "conversations", "budget_met_rate", "frontier"]
+    if "budget_met_count" in frame:  # the count beside its share (a run from before has none)
+        first.insert(first.index("budget_met_rate"), "budget_met_count")
     frame = frame[first + [c for c in frame.columns if c not in first]]
     frame = frame.drop(columns=[STRATEGY], errors="ignore")
     if "needed_recall" in frame:

@@ -118,7 +118,10 @@ def _summary_table(summary: pd.DataFrame) -> None:
         summary.drop(columns=["chars_per_conversation"]),
         column_config={
             "setting": st.column_config.TextColumn("setting", width="medium"),
-            "budget_met_rate": st.column_config.NumberColumn("budget met", format="percent"),
+            "budget_met_count": st.column_config.NumberColumn("budget met (conversations)"),
+            "budget_met_rate": common.share_column(
+                "budget met", help="Rounded down: 100.0% only when every conversation met it"
+            ),
             "retention": st.column_config.NumberColumn("anchors kept", format="percent"),
             **{f"anchor_retention_{p}": percent for p in ("median", "p10", "p90")},
             **{
