@@ -15,6 +15,7 @@ from streamlit.testing.v1 import AppTest
 
 from compactor import CompactionResult, run, validate
 from compactor.contract import AUTO_LIMITS
+from compactor.wording import PERCENT_FORMAT, POINTS_FORMAT
 from explorer.session import state
 from explorer.session.conversation import Conversation, params_from
 from explorer.widgets.page import FRIENDLY_ERROR
@@ -117,12 +118,34 @@ def metrics(at: AppTest) -> dict[str, str]:
     return {m.label: m.value for m in at.metric}
 
 
-def table(at: AppTest, column: str) -> pd.DataFrame:
-    """The first data frame on the page with ``column``."""
+def table(at: AppTest, column: str, *, as_shown: bool = False) -> pd.DataFrame:
+    """The first data frame on the page with ``column``, its shares 0..1 as the engine gives
+    them (a table shows shares and lifts times 100: ``compactor.wording``), or ``as_shown``."""
     for frame in at.dataframe:
         if column in frame.value.columns:
-            return frame.value
+            return frame.value if as_shown else in_shares(frame)
     raise AssertionError(f"no table with a {column!r} column")
+
+
+def column_formats(frame: Any) -> dict[str, str]:
+    """Each configured column's number format in a data frame element."""
+    config = json.loads(frame.proto.columns or "{}")
+    return {
+        name: column.get("type_config", {}).get("format")
+        for name, column in config.items()
+        if isinstance(column, dict)
+    }
+
+
+def in_shares(frame: Any) -> pd.DataFrame:
+    """A table's values with its percent and points columns back in shares 0..1."""
+    value = frame.value
+    scaled = [
+        name
+        for name, form in column_formats(frame).items()
+        if form in (PERCENT_FORMAT, POINTS_FORMAT) and name in value.columns
+    ]
+    return value.assign(**{n: value[n] / 100 for n in scaled}) if scaled else value
 
 
 def static_table(at: AppTest, column: str) -> pd.DataFrame:

@@ -49,8 +49,13 @@ def draw(compaction: Compaction) -> None:
                     "recorded", help="The summary the tool wrote"
                 ),
                 "chars": st.column_config.NumberColumn("characters", format="localized"),
-                "recall": st.column_config.NumberColumn(
-                    "needed-later recall", format="%.2f", help="Met needs / needs after it"
+                "size": st.column_config.TextColumn(
+                    "size",
+                    help="At the summary's size: at most 10% more characters than it. A "
+                    "strategy over that is flagged and not compared.",
+                ),
+                "recall": common.share_column(
+                    "needed-later recall", help="Met needs / needs after it"
                 ),
                 "needs_met": "needs met",
                 "anchors_kept": "anchors kept",

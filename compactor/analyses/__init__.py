@@ -19,6 +19,7 @@ from compactor.analyses._facts import (
 )
 from compactor.analyses._graded import (
     RECORDED,
+    SIZE_TOLERANCE,
     Graded,
     GradedCompaction,
     GradedRow,
@@ -94,6 +95,7 @@ __all__ = [
     "PairingReport",
     "parse_phrases",
     "RECORDED",
+    "SIZE_TOLERANCE",
     "REMOVED",
     "REMOVED_ALWAYS",
     "semantic_pairs",

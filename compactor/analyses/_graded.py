@@ -12,7 +12,9 @@ For compaction k with boundary b (:class:`~compactor.formats._types.RecordedComp
   with the conversation's parameters and ``budget_chars`` = the summary's characters (within
   the agent mode's 100..2,000,000), so each is held to the size the tool chose; focus is given
   the last user message before the boundary (a recorded one, not the previous summary), never
-  a later one;
+  a later one. A strategy that ignores the budget (a clearing strategy returns what it did not
+  clear) is compared only when it returned at most :data:`SIZE_TOLERANCE` (10%) more than
+  that; otherwise it is flagged with its excess, and no verdict counts it;
 - the *future* is the messages from b up to the next recorded compaction (or the end): the span
   in which the summary stood in for the history. Its needs (SPEC part D) with a source in the
   history are judged: for a strategy by :func:`~compactor.analyses.outcomes.judge_outcome` (a
@@ -48,6 +50,11 @@ from compactor.strategies import FOCUS, StrategyResult, compare_strategies
 #: The row of the summary the tool wrote.
 RECORDED = "recorded"
 RECORDED_NAME = "the recorded summary"
+
+
+#: "At the summary's size": a strategy's output may exceed the summary's characters by at most
+#: this share (10%) to be compared with it; a larger one is flagged with its excess (issue 36).
+SIZE_TOLERANCE = 0.10
 
 
 @dataclass(frozen=True)
@@ -97,6 +104,21 @@ class GradedCompaction:
     def row(self, key: str) -> GradedRow:
         return next(r for r in self.rows if r.key == key)
 
+    @property
+    def size_limit(self) -> int:
+        """The most characters a row may return and still be *at the summary's size*: the
+        summary's characters (``budget_chars``) and :data:`SIZE_TOLERANCE` more."""
+        return self.budget_chars + int(self.budget_chars * SIZE_TOLERANCE)
+
+    def over_size(self, row: GradedRow) -> int:
+        """How many characters ``row`` returned beyond :attr:`size_limit` (0 when at size)."""
+        return max(0, (row.output_chars or 0) - self.size_limit)
+
+    def at_size(self, row: GradedRow) -> bool:
+        """Whether ``row`` ran and returned at most :attr:`size_limit` characters: only such
+        rows are compared with the summary (a row that kept more is flagged, never ranked)."""
+        return row.available and row.output_chars is not None and not self.over_size(row)
+
     def to_dict(self) -> dict[str, Any]:
         c = self.compaction
         out: dict[str, Any] = {
@@ -116,7 +138,16 @@ class GradedCompaction:
             out["problems"] = [p.to_dict() for p in self.problems]
             return out
         out["anchors"] = self.anchors
-        out["rows"] = [r.to_dict() for r in self.rows]
+        out["size_limit"] = self.size_limit
+        out["rows"] = [self._row_dict(r) for r in self.rows]
+        return out
+
+    def _row_dict(self, row: GradedRow) -> dict[str, Any]:
+        out = row.to_dict()
+        if row.available:
+            out["budget_met"] = (row.output_chars or 0) <= self.budget_chars
+            out["at_size"] = self.at_size(row)
+            out["over_size_chars"] = self.over_size(row)
         return out
 
 

@@ -40,6 +40,7 @@ from compactor.evaluation import (
 )
 from compactor.formats import FORMATS
 from compactor.text import ENCODINGS, TokenizerUnavailable
+from compactor.wording import floor_percent, percent
 
 DESCRIPTION = f"""\
 Evaluate settings over a corpus: one row per (conversation, setting, budget), each equal to what
@@ -355,25 +356,26 @@ def summary_text(summary: Sequence[dict[str, Any]], conversations: int, sweep: b
         "frontier (no other setting keeps more anchors with fewer output characters)"
         + ("; + = on it by needed-later recall" if needed else ""),
         f"{'':2} {'budget':>7} {'last_n':>6} {'keep_roles':<22} {'dup':>5} {'max':>5} "
-        f"{'met':>5} {'chars p10/median/p90':>26} {'anchors p10/median/p90':>24} {'broken':>6}"
+        f"{'met':>6} {'chars p10/median/p90':>26} {'anchors p10/median/p90':>24} {'broken':>6}"
         + (f" {'needed: setting/keep-last/random':>33}" if needed else ""),
     ]
     for s in settings:
         roles = "+".join(s["keep_roles"]) or "none"
         chars = "/".join(f"{s[f'output_chars_{p}']:,.0f}" for p in ("p10", "median", "p90"))
         kept = "/".join(
-            "-" if s[f"anchor_retention_{p}"] is None else f"{s[f'anchor_retention_{p}']:.2f}"
+            "-" if s[f"anchor_retention_{p}"] is None else percent(s[f"anchor_retention_{p}"])
             for p in ("p10", "median", "p90")
         )
         marks = ("*" if s["frontier"] else " ") + ("+" if s.get("frontier_needed") else " ")
         line = (
             f"{marks} {s['budget_chars']:>7,} {s['keep_last_n']:>6} "
             f"{roles:<22} {s['duplicate_threshold']:>5.3g} {s['max_message_chars']:>5} "
-            f"{s['budget_met_rate']:>5.0%} {chars:>26} {kept:>24} {s['tool_pairs_broken']:>6,}"
+            f"{floor_percent(s['budget_met_rate']):>6} {chars:>26} {kept:>24} "
+            f"{s['tool_pairs_broken']:>6,}"
         )
         if needed:
             figures = "/".join(
-                "-" if s.get(k) is None else f"{s[k]:.2f}"
+                "-" if s.get(k) is None else percent(s[k])
                 for k in ("needed_recall", "needed_recall_keep_last", "needed_recall_random")
             )
             line += f" {figures:>33}"

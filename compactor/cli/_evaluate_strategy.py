@@ -28,6 +28,7 @@ from compactor.evaluation import (
     strategy_groups,
 )
 from compactor.strategies import get_strategy, require_strategy_available, strategy_names
+from compactor.wording import met_share, percent
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -117,14 +118,14 @@ def summary_text(
     broken, and needed-later recall (met needs over needs, pooled) when the rows have it."""
     lines = [
         f"{conversations:,} conversations, strategy {name}, {len(settings):,} settings",
-        f"{'parameters':<40} {'rows':>5} {'met':>5} {'chars median':>12} "
+        f"{'parameters':<40} {'rows':>5} {'budget met':>22} {'chars median':>12} "
         f"{'anchors kept':>12} {'broken':>6} {'needed-later':>12}",
     ]
     for setting in settings:
         mine = [r for r in rows if r["strategy_params"] == setting]
         if not mine:
             continue
-        met = sum(bool(r["budget_met"]) for r in mine) / len(mine)
+        met = met_share(sum(bool(r["budget_met"]) for r in mine), len(mine))
         chars = statistics.median(r["output_chars"] or 0 for r in mine)
         anchors = sum(r["anchors"] for r in mine)
         kept = sum(r["anchors_kept"] for r in mine) / anchors if anchors else None
@@ -132,9 +133,9 @@ def summary_text(
         recall = sum(r.get("needs_met") or 0 for r in mine) / needs if needs else None
         shown = json.dumps(setting, separators=(",", ":"))
         lines.append(
-            f"{shown:<40} {len(mine):>5} {met:>5.0%} {chars:>12,.0f} "
-            f"{'-' if kept is None else f'{kept:.2f}':>12} "
+            f"{shown:<40} {len(mine):>5} {met:>22} {chars:>12,.0f} "
+            f"{'-' if kept is None else percent(kept):>12} "
             f"{sum(r['tool_pairs_broken'] for r in mine):>6,} "
-            f"{'-' if recall is None else f'{recall:.2f}':>12}"
+            f"{'-' if recall is None else percent(recall):>12}"
         )
     return "\n".join(lines) + "\n"

@@ -320,7 +320,9 @@ class _Group:
         chars = np.asarray(self.chars, dtype=np.float64)
         retention = np.asarray(self.retention, dtype=np.float64)
         out: dict[str, Any] = {BUDGET: key[-1], **setting, "conversations": self.rows}
-        out["budget_met_rate"] = round(self.met / self.rows, 6)
+        # a promise: rounded down, never up to 1.0 while a row missed (issue 36)
+        out["budget_met_rate"] = self.met * 10**6 // self.rows / 10**6
+        out["budget_met_count"] = self.met
         for p, name in zip(_PERCENTILES, ("median", "p10", "p90"), strict=True):
             out[f"output_chars_{name}"] = float(np.percentile(chars, p))
         for p, name in zip(_PERCENTILES, ("median", "p10", "p90"), strict=True):

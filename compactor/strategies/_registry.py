@@ -26,6 +26,9 @@ from compactor.strategies import (
     _anchor_keep as anchor_keep,
 )
 from compactor.strategies import (
+    _clear_then as clear_then,
+)
+from compactor.strategies import (
     _context_editing as context_editing,
 )
 from compactor.strategies import (
@@ -354,6 +357,8 @@ register(
 # The strategies other teams ship, each from its own published documentation.
 register(context_editing.ANTHROPIC_STRATEGY)
 register(context_editing.LANGCHAIN_STRATEGY)
+# What a platform does with it: clear, then fit the budget with a second strategy.
+register(clear_then.STRATEGY)
 register(observation_masking.STRATEGY)
 register(prune_messages.STRATEGY)
 register(openai_truncation.STRATEGY)

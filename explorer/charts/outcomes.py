@@ -116,9 +116,9 @@ def recall_curve(
                 alt.Tooltip("budget:Q", title="From budget", format=","),
                 alt.Tooltip("to_budget:Q", title="To budget", format=","),
                 alt.Tooltip("line:N", title="Strategy"),
-                alt.Tooltip("recall:Q", title=title, format=".0%"),
-                alt.Tooltip("random_low:Q", title="Random 2.5%", format=".0%"),
-                alt.Tooltip("random_high:Q", title="Random 97.5%", format=".0%"),
+                alt.Tooltip("recall:Q", title=title, format=".1%"),
+                alt.Tooltip("random_low:Q", title="Random 2.5%", format=".1%"),
+                alt.Tooltip("random_high:Q", title="Random 97.5%", format=".1%"),
             ],
         )
     )

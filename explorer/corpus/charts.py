@@ -33,7 +33,7 @@ _SETTING_TOOLTIP = [
     alt.Tooltip("retention:Q", title="Anchors kept, of all", format=".1%"),
     alt.Tooltip("anchor_retention_median:Q", title="Anchor retention, median", format=".1%"),
     alt.Tooltip("needed_recall:Q", title="Needed-later recall", format=".1%"),
-    alt.Tooltip("budget_met_rate:Q", title="Budget met", format=".0%"),
+    alt.Tooltip("budget_met_rate:Q", title="Budget met (rounded down)", format=".1%"),
     alt.Tooltip("place:N", title="Frontier of its budget"),
 ]
 

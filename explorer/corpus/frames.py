@@ -17,6 +17,7 @@ from compactor.evaluation import (
     SetAside,
     worst_by_needed_recall,
 )
+from compactor.wording import floor_percent, floor_share, met_share, percent
 from explorer.session.linkvalues import format_threshold
 
 #: The columns of a row the engine reports, after the conversation and the five parameters.
@@ -180,6 +181,8 @@ def summary_frame(summaries: Sequence[Mapping[str, Any]]) -> pd.DataFrame:
         record["setting"] = setting_label(summary)
         record["keep_roles"] = roles_label(summary["keep_roles"])
         record["chars_per_conversation"] = summary["output_chars"] / summary["conversations"]
+        # a promise, shown to a tenth of a percent: rounded down, never up to 100% (issue 36)
+        record["budget_met_rate"] = floor_share(summary["budget_met_rate"])
         anchors = summary["anchors"]
         record["retention"] = summary["anchors_kept"] / anchors if anchors else None
         records.append(record)
@@ -187,6 +190,8 @@ def summary_frame(summaries: Sequence[Mapping[str, Any]]) -> pd.DataFrame:
     if frame.empty:
         return frame
     first = ["setting", *PARAMETERS, "conversations", "budget_met_rate", "frontier"]
+    if "budget_met_count" in frame:  # the count beside its share (a run from before has none)
+        first.insert(first.index("budget_met_rate"), "budget_met_count")
     frame = frame[first + [c for c in frame.columns if c not in first]]
     frame = frame.drop(columns=[STRATEGY], errors="ignore")
     if "needed_recall" in frame:
@@ -325,16 +330,34 @@ def summary_budgets(budgets: Sequence[int], largest_input: int) -> list[int]:
     return below + above[:1]
 
 
+def budget_met_text(summary: Mapping[str, Any]) -> str:
+    """A setting's budget met as a promise: its counts and the share rounded down (``509 of
+    511, 99.6%``), never 100% while a conversation missed (issue 36)."""
+    count = summary.get("budget_met_count")
+    if count is None or count != count:  # a summary from before the count: the share alone
+        return floor_percent(summary["budget_met_rate"])
+    return met_share(int(count), int(summary["conversations"]))
+
+
+def every_budget_met(summary: Mapping[str, Any]) -> bool:
+    """Whether the setting met its budget on every conversation (its lift over keep-last is
+    then at the same size)."""
+    count = summary.get("budget_met_count")
+    if count is None or count != count:
+        return summary["budget_met_rate"] >= 1
+    return int(count) == int(summary["conversations"])
+
+
 def setting_note(corpus: str, summary: Mapping[str, Any]) -> str:
     """The note a setting downloaded from the Corpus page carries: where it was chosen, and its
     figures there (the budget met, the anchors kept, the needed-later recall)."""
-    said = [f"budget met {summary['budget_met_rate']:.0%}"]
+    said = [f"budget met {budget_met_text(summary)}"]
     retention = summary.get("retention")
     if retention is not None and retention == retention:  # not NaN: some anchors
-        said.append(f"anchors kept {retention:.1%}")
+        said.append(f"anchors kept {percent(retention)}")
     recall = summary.get("needed_recall")
     if recall is not None and recall == recall:
-        said.append(f"needed-later recall {recall:.1%}")
+        said.append(f"needed-later recall {percent(recall)}")
     return (
         f"chosen on the Corpus page over {corpus} ({int(summary['conversations']):,} "
         f"conversations): {', '.join(said)}"
@@ -358,7 +381,7 @@ def strategy_summary(rows: Sequence[Mapping[str, Any]]) -> pd.DataFrame:
                 "parameters": shown,
                 "budget_chars": budget,
                 "conversations": len(mine),
-                "budget_met": sum(bool(r["budget_met"]) for r in mine) / len(mine),
+                "budget_met": floor_share(sum(bool(r["budget_met"]) for r in mine) / len(mine)),
                 "chars_median": float(pd.Series([r["output_chars"] or 0 for r in mine]).median()),
                 "anchors_kept": sum(r["anchors_kept"] for r in mine) / anchors if anchors else None,
                 "tool_pairs_broken": sum(r["tool_pairs_broken"] for r in mine),

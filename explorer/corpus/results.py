@@ -13,7 +13,7 @@ import pandas as pd
 import streamlit as st
 
 from compactor.evaluation import SUMMARY_BUDGETS, knee_budgets, summarise
-from compactor.wording import plural
+from compactor.wording import percent, plural, points
 from explorer import navigation
 from explorer.corpus import charts, frames
 from explorer.corpus import store as corpus_store
@@ -118,14 +118,18 @@ def _summary_table(summary: pd.DataFrame) -> None:
         summary.drop(columns=["chars_per_conversation"]),
         column_config={
             "setting": st.column_config.TextColumn("setting", width="medium"),
-            "budget_met_rate": st.column_config.NumberColumn("budget met", format="percent"),
+            "budget_met_count": st.column_config.NumberColumn("budget met (conversations)"),
+            "budget_met_rate": common.share_column(
+                "budget met", help="Rounded down: 100.0% only when every conversation met it"
+            ),
             "retention": st.column_config.NumberColumn("anchors kept", format="percent"),
             **{f"anchor_retention_{p}": percent for p in ("median", "p10", "p90")},
             **{
                 name: percent
                 for name in summary.columns
-                if name.startswith(("needed_recall", "probes_")) or name == "needed_lift"
+                if name.startswith(("needed_recall", "probes_"))
             },
+            "needed_lift": common.points_column("needed-later lift over keep-last"),
             **{f"output_chars_{p}": chars for p in ("median", "p10", "p90")},
             "output_chars": st.column_config.NumberColumn("output_chars (all)", format="localized"),
         },
@@ -180,19 +184,27 @@ def results(corpus: corpus_store.Corpus, run: corpus_store.Run) -> None:
     rows = frames.rows_frame(frames.setting_rows(run.rows, setting))
     ship(corpus, one, setting)
     cols = st.columns(4)
-    cols[0].metric("Budget met", f"{one['budget_met_rate']:.0%}")
-    kept = one["retention"]
-    cols[1].metric("Anchors kept", "—" if kept != kept else f"{kept:.1%}")
+    cols[0].metric("Budget met", frames.budget_met_text(one))
+    cols[1].metric("Anchors kept", percent(one["retention"]))
     cols[2].metric("Tool pairs broken", f"{int(one['tool_pairs_broken']):,}")
     if "needed_recall" in one:
         recall, keep_last = one["needed_recall"], one.get("needed_recall_keep_last")
+        every_met = frames.every_budget_met(one)
         cols[3].metric(
             "Needed-later recall",
-            "—" if recall != recall else f"{recall:.1%}",
+            percent(recall),
             delta=None
             if keep_last is None or keep_last != keep_last or recall != recall
-            else f"{recall - keep_last:+.1%}",
-            help="The delta is the lift over keep-last at the same budget.",
+            else points(recall - keep_last),
+            # a lift over keep-last (which always fits) is no win when the setting returned more
+            delta_color="normal" if every_met else "off",
+            help="The delta is the lift over keep-last at the same budget."
+            + (
+                ""
+                if every_met
+                else " This setting missed its budget (budget met "
+                f"{frames.budget_met_text(one)}): it kept more than keep-last was allowed to."
+            ),
         )
     left, right = st.columns(2)
     with left:

@@ -14,6 +14,7 @@ from typing import Any
 
 import pandas as pd
 
+from compactor import wording
 from compactor.analyses.outcomes import (
     DEFAULT_FUTURE,
     ContinuationCheck,
@@ -57,16 +58,14 @@ def clamp_future(value: Any, messages: int) -> int:
 
 
 def percent(value: float | None) -> str:
-    """``83%``, or an em dash when there is no figure."""
-    return "—" if value is None else f"{value:.0%}"
+    """``83.3%`` (one decimal: :func:`compactor.wording.percent`), or an em dash when none."""
+    return wording.percent(value)
 
 
 def signed_points(value: float | None) -> str:
-    """A lift in percentage points: ``+12 pp``, ``-5 pp``, ``±0 pp``; an em dash when none."""
-    if value is None:
-        return "—"
-    points = round(value * 100)
-    return "±0 pp" if points == 0 else f"{points:+d} pp"
+    """A lift in percentage points: ``+12.5 pp``, ``-5.0 pp``, ``±0.0 pp``; an em dash when
+    none (:func:`compactor.wording.points`)."""
+    return wording.points(value)
 
 
 def recall_frame(check: ContinuationCheck) -> pd.DataFrame:
@@ -86,8 +85,12 @@ def recall_frame(check: ContinuationCheck) -> pd.DataFrame:
 
 
 def source_text(sources) -> str:
-    """Where each past source of an unmet need was lost: ``#3 trim; #5 drop (never kept)``."""
-    return "; ".join(f"#{s.index} {LOST.get(s.lost_at, s.lost_at)}" for s in sources)
+    """Where each past source of an unmet need was lost: ``#3 trim; #5 drop (never kept)``, each
+    message once (two occurrences in one message are one source to a reader)."""
+    by_message: dict[int, dict[str, None]] = {}
+    for s in sources:
+        by_message.setdefault(s.index, {})[LOST.get(s.lost_at, s.lost_at)] = None
+    return "; ".join(f"#{i} {' and '.join(how)}" for i, how in by_message.items())
 
 
 def unmet_frame(check: ContinuationCheck) -> pd.DataFrame:
@@ -158,15 +161,20 @@ def steps_frame(steps: Sequence[CurveStep], limit: int) -> pd.DataFrame:
 
 
 def ab_frame(checks: Mapping[str, ContinuationCheck]) -> pd.DataFrame:
-    """One row per side (A, B): needed-later recall, keep-last's and random's at its budget, the
-    lift, and the needs judged (an empty figure where the past is not a valid request)."""
+    """One row per side (A, B): the past's output characters and whether they met the budget
+    (``met`` or ``over budget by N characters``), needed-later recall, keep-last's and random's
+    at its budget, the lift, and the needs judged (an empty figure where the past is not a
+    valid request)."""
     rows = []
     for side, check in checks.items():
         valid = check.setting is not None and check.keep_last is not None
+        chars = None if check.result is None else check.result.totals.output
         rows.append(
             {
                 "side": side,
                 "budget_chars": check.budget_chars,
+                "chars": chars,
+                "budget": None if chars is None else budget_text(chars - check.budget_chars),
                 "recall": check.recall,
                 "keep_last": check.keep_last.recall if valid else None,
                 "random": check.random.mean,
@@ -177,43 +185,80 @@ def ab_frame(checks: Mapping[str, ContinuationCheck]) -> pd.DataFrame:
             }
         )
     frame = pd.DataFrame(rows)
-    return frame.astype({"needs": "Int64"}) if len(frame) else frame
+    return frame.astype({"needs": "Int64", "chars": "Int64"}) if len(frame) else frame
 
 
 def strategy_frame(
     needs: Needs, comparison: StrategyComparison, check: ContinuationCheck
 ) -> pd.DataFrame:
     """Needed-later recall of each strategy of the lineup run on the past (the same judge for
-    all), its lift over keep-last, and random's mean and interval as the reference."""
+    all), its output size and whether it met the budget, its lift over keep-last, and random's
+    mean and interval as the reference.
+
+    Equal size (issue 36): a strategy that returned more than the budget is listed after every
+    one that met it, flagged ``over budget by N characters``, and set beside keep-last and
+    random *at its own size* (``keep_last_at_size``, ``random_at_size``: the baselines at a
+    budget of its output characters); its lift is over keep-last at that size."""
     base = None if check.keep_last is None else check.keep_last.recall
-    rows = []
+    met_rows, over_rows = [], []
     for o in comparison.results:
         recall = met = judged = None
         if o.available:
             judged_recall = judge_outcome(needs, o)
             recall, met, judged = judged_recall.recall, judged_recall.met, judged_recall.needs
-        rows.append(
+        over = max(0, o.output_chars - comparison.budget_chars) if o.available else 0
+        at_size = _baselines_at(check, o.output_chars) if over else None
+        reference = base if at_size is None else at_size.keep_last
+        (over_rows if over else met_rows).append(
             {
                 "key": o.key,
                 "strategy": o.name,
+                "chars": o.output_chars if o.available else None,
+                "budget": budget_text(over) if o.available else None,
                 "recall": recall,
                 "met": met,
                 "needs": judged,
-                "lift": None if recall is None or base is None else recall - base,
+                "lift": None if recall is None or reference is None else recall - reference,
+                "keep_last_at_size": None if at_size is None else at_size.keep_last,
+                "random_at_size": None if at_size is None else at_size.random.mean,
             }
         )
     r = check.random
-    rows.append(
+    random_row = {
+        "key": RANDOM,
+        "strategy": f"random (mean of {r.draws}; {percent(r.low)} to {percent(r.high)})",
+        "chars": None,
+        "budget": None,
+        "recall": r.mean,
+        "met": None,
+        "needs": None if check.setting is None else check.setting.needs,
+        "lift": None if r.mean is None or base is None else r.mean - base,
+        "keep_last_at_size": None,
+        "random_at_size": None,
+    }
+    frame = pd.DataFrame([*met_rows, *over_rows, random_row])
+    return frame.astype(
         {
-            "key": RANDOM,
-            "strategy": f"random (mean of {r.draws}; {percent(r.low)} to {percent(r.high)})",
-            "recall": r.mean,
-            "met": None,
-            "needs": None if check.setting is None else check.setting.needs,
-            "lift": None if r.mean is None or base is None else r.mean - base,
+            "chars": "Int64",
+            "met": "Int64",
+            "needs": "Int64",
+            "keep_last_at_size": "Float64",
+            "random_at_size": "Float64",
         }
     )
-    return pd.DataFrame(rows).astype({"met": "Int64", "needs": "Int64"})
+
+
+def budget_text(over: int) -> str:
+    """``met``, or ``over budget by 1,234 characters``."""
+    return "met" if over <= 0 else f"over budget by {over:,} characters"
+
+
+def _baselines_at(check: ContinuationCheck, chars: int) -> Any:
+    """Keep-last's and random's recall at a budget of ``chars`` (the curve's step there; the
+    largest budget of the range when ``chars`` is beyond it), None without a curve."""
+    if not check.curve:
+        return None
+    return check.at(min(max(chars, check.curve[0].from_budget), check.curve[-1].to_budget))
 
 
 def probe_frame(found: ProbeOutcomes) -> pd.DataFrame:

@@ -8,7 +8,8 @@ from typing import Any
 
 import pandas as pd
 
-from compactor.analyses import RECORDED, GradedCompaction
+from compactor.analyses import RECORDED, SIZE_TOLERANCE, GradedCompaction
+from compactor.wording import plural
 
 #: Triggers the page names as they are; anything else a log says is shown as "other".
 TRIGGERS = ("auto", "manual")
@@ -41,7 +42,16 @@ def history_frame(messages: Sequence[Mapping[str, Any]], boundary: int) -> pd.Da
 def lineup_frame(graded: GradedCompaction) -> pd.DataFrame:
     """One row per way to replace the history (the recorded summary first): its characters,
     needed-later recall with the needs met, and the history's anchors kept."""
-    columns = ["strategy", "recorded", "chars", "recall", "needs_met", "anchors_kept", "note"]
+    columns = [
+        "strategy",
+        "recorded",
+        "chars",
+        "size",
+        "recall",
+        "needs_met",
+        "anchors_kept",
+        "note",
+    ]
     rows = []
     for row in graded.rows:
         base = {"strategy": row.name, "recorded": row.key == RECORDED}
@@ -53,6 +63,7 @@ def lineup_frame(graded: GradedCompaction) -> pd.DataFrame:
             {
                 **base,
                 "chars": row.output_chars,
+                "size": size_text(graded, row),
                 "recall": row.recall.recall,
                 "needs_met": f"{row.recall.met} of {needs}" if needs else "no needs",
                 "anchors_kept": f"{row.anchors_kept} of {graded.anchors}",
@@ -65,15 +76,32 @@ def lineup_frame(graded: GradedCompaction) -> pd.DataFrame:
     return frame
 
 
+def size_text(graded: GradedCompaction, row: Any) -> str:
+    """Whether a row is at the summary's size: ``at its size`` or ``over its size by N
+    characters`` (beyond the tolerance), the summary itself ``the summary``."""
+    if row.key == RECORDED:
+        return "the summary"
+    over = graded.over_size(row)
+    return "at its size" if not over else f"over its size by {over:,} characters"
+
+
 def verdict(graded: GradedCompaction) -> str | None:
-    """One sentence: how many strategies at the summary's size met more later needs than the
-    summary did (None when there is no figure or no need)."""
+    """One sentence: how many strategies at the summary's size (at most 10% more characters)
+    met more later needs than the summary did, and how many returned more and are not compared
+    (None when there is no figure or no need)."""
     recorded = graded.row(RECORDED).recall if graded.valid else None
     if recorded is None or recorded.recall is None:
         return None
-    others = [r for r in graded.rows if r.key != RECORDED and r.recall is not None]
+    ran = [r for r in graded.rows if r.key != RECORDED and r.recall is not None]
+    others = [r for r in ran if graded.at_size(r)]
     better = [r for r in others if (r.recall.recall or 0) > recorded.recall]
-    return (
+    said = (
         f"The summary kept {recorded.met} of {recorded.needs} later needs; "
-        f"{len(better)} of {len(others)} strategies at its size kept more."
+        f"{len(better)} of {len(others)} strategies at its size "
+        f"(at most {SIZE_TOLERANCE:.0%} more characters) kept more."
     )
+    over = len(ran) - len(others)
+    if over:
+        verb = "is" if over == 1 else "are"
+        said += f" {plural(over, 'strategy', 'strategies')} returned more and {verb} not compared."
+    return said

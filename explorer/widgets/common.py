@@ -5,10 +5,13 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
+import pandas as pd
 import streamlit as st
 
 from compactor import CompactionResult
 from compactor.errors import Problem
+from compactor.wording import PERCENT_FORMAT as PERCENT
+from compactor.wording import POINTS_FORMAT as POINTS
 from explorer import navigation
 from explorer.frames import checks, views
 from explorer.frames.imports import problem_row_height, problem_rows
@@ -20,13 +23,46 @@ from explorer.theme import FATE_COLOURS, FATE_MEANINGS, FATES
 MISSING = "—"
 
 
+def share_column(label: str | None = None, **kwargs: Any) -> Any:
+    """A column of shares 0..1 shown as percentages with one decimal (``66.7%``)."""
+    return st.column_config.NumberColumn(label, format=PERCENT, **kwargs)
+
+
+def points_column(label: str | None = None, **kwargs: Any) -> Any:
+    """A column of differences of shares (lifts) shown in percentage points (``+3.1 pp``)."""
+    return st.column_config.NumberColumn(label, format=POINTS, **kwargs)
+
+
 def table(data: Any, **kwargs: Any) -> Any:
     """``st.dataframe`` as every page draws it: full width, no index, and an em dash in an empty
-    cell (numbers stay numbers, so they still sort and align as numbers)."""
+    cell (numbers stay numbers, so they still sort and align as numbers). Shares and lifts
+    follow the one convention of :mod:`compactor.wording` (issue 36): a column shown as a
+    percentage (:func:`share_column`, or Streamlit's ``"percent"``) has one decimal, a lift
+    (:func:`points_column`) is in percentage points; the frame keeps its shares 0..1 and the
+    table shows them times 100."""
     kwargs.setdefault("hide_index", True)
     kwargs.setdefault("width", "stretch")
     kwargs.setdefault("placeholder", MISSING)
+    data, kwargs["column_config"] = shown_in_percent(data, kwargs.get("column_config"))
     return st.dataframe(data, **kwargs)
+
+
+def shown_in_percent(data: Any, config: dict[str, Any] | None) -> tuple[Any, Any]:
+    """``data`` and ``config`` with every share or lift column times 100 and formatted as
+    :data:`PERCENT` or :data:`POINTS` (a frame is copied, never changed)."""
+    if not config or not isinstance(data, pd.DataFrame):
+        return data, config
+    config = dict(config)
+    scaled = []
+    for name, column in config.items():
+        form = column.get("type_config", {}) if isinstance(column, dict) else {}
+        if form.get("format") in ("percent", PERCENT, POINTS) and name in data.columns:
+            shape = POINTS if form["format"] == POINTS else PERCENT
+            config[name] = {**column, "type_config": {**form, "format": shape}}
+            scaled.append(name)
+    if scaled:
+        data = data.assign(**{n: pd.to_numeric(data[n], errors="coerce") * 100 for n in scaled})
+    return data, config
 
 
 def page_slice(count: int, per_page: int, what: str, key: str) -> slice:

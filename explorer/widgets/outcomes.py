@@ -302,5 +302,17 @@ def _recall_columns() -> dict[str, Any]:
         "random": st.column_config.NumberColumn("random (mean)", format="percent"),
         "random_low": st.column_config.NumberColumn("random 2.5%", format="percent"),
         "random_high": st.column_config.NumberColumn("random 97.5%", format="percent"),
-        "lift": st.column_config.NumberColumn("lift over keep-last", format="percent"),
+        "lift": common.points_column(
+            "lift over keep-last",
+            help="Over keep-last at the same size: the budget, or for a strategy over the "
+            "budget its own output size",
+        ),
+        "chars": st.column_config.NumberColumn("characters", format="localized"),
+        "budget": st.column_config.TextColumn("budget"),
+        "keep_last_at_size": common.share_column(
+            "keep-last at its size", help="Keep-last at a budget of this strategy's output size"
+        ),
+        "random_at_size": common.share_column(
+            "random at its size", help="Random (mean) at a budget of this strategy's output size"
+        ),
     }

@@ -26,6 +26,7 @@ from typing import NamedTuple
 import numpy as np
 
 from compactor.analyses._facts import find_phrase
+from compactor.analyses.anchors._junk import junk_matches
 from compactor.analyses.anchors._memo import ContentsMemo
 from compactor.analyses.anchors._patterns import (
     ANCHOR_PATTERN,
@@ -234,6 +235,8 @@ def find_anchor_table(contents: Sequence[str]) -> AnchorTable:
 def _find_anchor_table(contents: Sequence[str]) -> AnchorTable:
     text, starts = joined(contents)
     span_start, span_end, group = find_match_arrays(text)
+    real = ~junk_matches(text, span_start, span_end)  # keys, tags, escapes: not anchors
+    span_start, span_end, group = span_start[real], span_end[real], group[real]
     if len(span_start) == 0:
         return AnchorTable((), (), (), _NO_INTS, _NO_INTS, _NO_INTS)
     texts = [text[a:b] for a, b in zip(span_start.tolist(), span_end.tolist(), strict=True)]

@@ -66,6 +66,7 @@ def test_dispatcher_at_300_characters():
         "langchain-trim": "removed",
         "anthropic-clear-tool-uses": "verbatim",
         "langchain-clear-tool-uses": "verbatim",
+        "clear-then-fit": "verbatim",
         "observation-masking": "verbatim",
         "vercel-prune": "verbatim",
         "openai-truncation": "removed",

@@ -235,7 +235,7 @@ def test_a_strategys_rows_are_summed_per_setting_and_budget():
     ]
     summary = frames.strategy_summary(rows).set_index("parameters")
     one = summary.loc['{"n": 1}']
-    assert one["conversations"] == 3 and one["budget_met"] == pytest.approx(2 / 3)
+    assert one["conversations"] == 3 and one["budget_met"] == 0.666  # rounded down
     assert one["chars_median"] == 400 and one["anchors_kept"] == pytest.approx(8 / 10)
     assert one["tool_pairs_broken"] == 1 and one["needs"] == 8
     assert one["needed_recall"] == pytest.approx(6 / 8)

@@ -1,8 +1,9 @@
 """The outcome frames say what the engine's outcome figures say, on every sample."""
 
+import pandas as pd
 import pytest
 
-from compactor import run, validate
+from compactor import compact, run, validate
 from compactor.analyses.outcomes import (
     continuation_check,
     find_needs,
@@ -45,7 +46,7 @@ def test_every_unmet_need_is_a_row_with_where_each_source_was_lost(slug):
     assert list(frame["message"]) == [f"#{u.user}" for u in check.setting.unmet]
     assert list(frame["anchor"]) == [u.anchor for u in check.setting.unmet]
     for lost, need in zip(frame["lost"], check.setting.unmet, strict=True):
-        assert lost.count("#") == len(need.sources)
+        assert lost.count("#") == len({s.index for s in need.sources})  # each message once
         assert all(f"#{s.index} " in lost for s in need.sources)
 
 
@@ -71,10 +72,11 @@ def test_k_runs_from_1_to_n_minus_2_and_defaults_to_5():
 
 
 def test_percent_and_lift_words():
-    assert frames.percent(None) == "—" and frames.percent(0.826) == "83%"
-    assert frames.signed_points(0.029) == "+3 pp"
-    assert frames.signed_points(-1 / 3) == "-33 pp"
-    assert frames.signed_points(0.0) == "±0 pp"
+    assert frames.percent(None) == "—" and frames.percent(0.826) == "82.6%"
+    assert frames.signed_points(0.029) == "+2.9 pp"
+    assert frames.signed_points(-1 / 3) == "-33.3 pp"
+    assert frames.signed_points(0.0) == "±0.0 pp"
+    assert frames.percent(2 / 3) == "66.7%"
 
 
 def test_role_balance_has_an_input_and_an_output_share_per_role():
@@ -185,3 +187,52 @@ def test_the_miss_clause_names_the_first_miss_and_where_it_was_lost():
     assert f"lost at turn {first.lost_turn}" in clause and f"#{first.lost_index}." in clause
     frame = frames.misses_frame({"a": misses})
     assert frame["misses"].sum() == len(misses.misses)
+
+
+@pytest.mark.parametrize("slug", ["pins-and-ids", "support-chat"])
+def test_a_strategy_over_the_budget_is_flagged_ranked_after_and_set_beside_baselines_at_its_size(
+    slug,
+):
+    # issue 36: clearing strategies returned several times the budget and were listed, and
+    # lifted over keep-last, as if they had met it
+    request = SAMPLES[slug]
+    check = continuation_check(request)
+    needs = find_needs(request.contents, request.roles)
+    comparison = compare_strategies(check.result.request)
+    frame = frames.strategy_frame(needs, comparison, check)
+    budget = comparison.budget_chars
+    rows = frame[frame["key"] != frames.RANDOM]
+    over = [(o.output_chars - budget) > 0 for o in comparison.results if o.available]
+    assert any(over)
+    flags = [str(b).startswith("over budget") for b in rows["budget"]]
+    assert flags == sorted(flags)  # every strategy that met the budget comes first
+    for _, row in rows.iterrows():
+        o = comparison.result(row["key"])
+        assert row["chars"] == o.output_chars
+        if o.output_chars <= budget:
+            assert row["budget"] == "met" and pd.isna(row["keep_last_at_size"])
+            assert row["lift"] == pytest.approx(row["recall"] - check.keep_last.recall)
+            continue
+        assert row["budget"] == f"over budget by {o.output_chars - budget:,} characters"
+        at = check.at(min(o.output_chars, check.curve[-1].to_budget))
+        assert row["keep_last_at_size"] == pytest.approx(at.keep_last)
+        assert row["random_at_size"] == pytest.approx(at.random.mean)
+        assert row["lift"] == pytest.approx(row["recall"] - at.keep_last)
+
+
+def test_a_b_states_each_sides_size_and_whether_it_met_the_budget():
+    sides = {
+        "A": continuation_check(SAMPLES["pins-and-ids"]),
+        "B": continuation_check(
+            validate({**SAMPLES["pins-and-ids"].to_dict(), "budget_chars": 100})
+        ),
+    }
+    frame = frames.ab_frame(sides).set_index("side")
+    for side, check in sides.items():
+        response = compact(check.result.request.to_dict())
+        chars = sum(len(m["content"]) for m in response["messages"])
+        assert frame.loc[side, "chars"] == chars == check.result.totals.output
+        over = chars - check.budget_chars
+        said = "met" if over <= 0 else f"over budget by {over:,} characters"
+        assert frame.loc[side, "budget"] == said
+    assert frame.loc["B", "budget"].startswith("over budget by")  # the pins alone exceed 100

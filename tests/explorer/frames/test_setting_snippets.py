@@ -72,6 +72,6 @@ def test_a_corpus_setting_note_says_where_and_how_it_did():
         "needed_recall": float("nan"),
     }
     assert corpus_frames.setting_note("runs.jsonl", summary) == (
-        "chosen on the Corpus page over runs.jsonl (12 conversations): budget met 50%, "
+        "chosen on the Corpus page over runs.jsonl (12 conversations): budget met 50.0%, "
         "anchors kept 81.2%"
     )

@@ -190,7 +190,9 @@ def test_on_a_real_rollout_the_anchors_lost_so_far_never_fall_and_each_fall_of_t
                 assert fact in recorded[t.turn].content
             before = now
         assert ever[-1] == len({x.fact for x in run.losses})  # the summary line's count
-    assert fell, "the file shows the fall this count explains"
+    # the Claude Code file's falls were tool-call argument keys (file_path, old_string), which
+    # are no anchors since issue 36; the Codex file still shows a fall
+    assert fell or name == "claude_code_coverage_fix.jsonl", "the file shows the fall"
     said = frames.drift_sentence(frame)
     assert "never falls" in said
     for loop, rows in frame.groupby("loop"):

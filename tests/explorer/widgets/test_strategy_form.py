@@ -11,6 +11,7 @@ def test_the_form_offers_the_strategies_whose_parameters_no_other_control_sets()
     assert offered() == [
         "anthropic-clear-tool-uses",
         "langchain-clear-tool-uses",
+        "clear-then-fit",
         "observation-masking",
         "vercel-prune",
         "openai-truncation",
