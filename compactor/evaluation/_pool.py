@@ -5,8 +5,10 @@ Work goes to the pool conversation by conversation, with a bounded window in fli
 back in corpus order. Every worker ends with the process that started the pool
 (:func:`compactor.processes.end_with_parent`), so a killed ``evaluate`` leaves none behind. A
 worker that dies (killed, or out of memory) breaks the pool: a new pool takes over, and the
-conversations that were in flight run again, each at most :data:`RETRIES` more time; one that
-breaks a pool again is an error that names it.
+conversations that were in flight run again, each at most :data:`RETRIES` more time. A
+conversation in flight when a pool breaks once more is run alone in a pool of its own: only one
+that kills its worker there too is an error that names it (another in flight beside the culprit
+dies with the pool but is not blamed).
 """
 
 from __future__ import annotations
@@ -112,15 +114,11 @@ class _Pool:
 
     def _again(self, item: CorpusItem, runs: int) -> None:
         if runs >= RETRIES:
-            raise WorkerDied(
-                [
-                    Problem(
-                        f"a worker process died evaluating conversation {item.conversation!r}, "
-                        f"run again {RETRIES} time{'s' * (RETRIES != 1)} already (killed, or "
-                        "out of memory?)"
-                    )
-                ]
-            )
+            # it may only have been in flight beside the culprit: alone, it dies or it is done
+            done: Future = Future()
+            done.set_result(self._alone(item))
+            self.pending[0] = (item, runs, done)
+            return
         _log.warning(
             "a worker process died (killed, or out of memory?): its pool starts again, and the "
             "%d conversations in flight run again, from %r",
@@ -134,9 +132,28 @@ class _Pool:
         for waiting, times, _ in again:
             self.submit(waiting, times + 1)
 
-    def _start(self) -> ProcessPoolExecutor:
+    def _alone(self, item: CorpusItem) -> ConversationRows:
+        """``item`` run in a pool of its own; :class:`WorkerDied` naming it when its worker
+        dies there too."""
+        solo = self._start(workers=1)
+        try:
+            return solo.submit(self.task, item).result()
+        except BrokenProcessPool:
+            raise WorkerDied(
+                [
+                    Problem(
+                        f"a worker process died evaluating conversation {item.conversation!r}, "
+                        f"run again {RETRIES} time{'s' * (RETRIES != 1)} already, the last alone "
+                        "(killed, or out of memory?)"
+                    )
+                ]
+            ) from None
+        finally:
+            solo.shutdown(wait=True, cancel_futures=True)
+
+    def _start(self, workers: int | None = None) -> ProcessPoolExecutor:
         return ProcessPoolExecutor(
-            max_workers=self.workers,
+            max_workers=workers or self.workers,
             mp_context=self.context,
             initializer=end_with_parent,
             initargs=parent_watch(),

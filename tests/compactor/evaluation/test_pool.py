@@ -4,6 +4,7 @@ again (once), and a killed ``evaluate`` leaves no worker behind."""
 import json
 import os
 import signal
+import time
 import subprocess
 import sys
 
@@ -46,6 +47,21 @@ def test_a_worker_killed_once_has_its_conversations_run_again(tmp_path, caplog):
     outcomes = list(local_rows(items, Task(str(tmp_path / "died")), 2))
     assert outcomes == list(range(12))  # in order, each once
     assert "a worker process died" in caplog.text
+
+
+def _dies_beside_a_slow_one(item):
+    if item.conversation == 3:
+        os.kill(os.getpid(), signal.SIGKILL)
+    if item.conversation == 2:
+        time.sleep(1.0)  # in flight whenever 3 kills the pool
+    return item.conversation
+
+
+def test_the_conversation_in_flight_beside_the_culprit_is_not_blamed():
+    """2 is in flight both times 3 kills the pool: run alone, it is done, and 3 is named."""
+    items = [CorpusItem(k, {}) for k in (2, 3)]
+    with pytest.raises(WorkerDied, match="evaluating conversation 3, run again 1 time"):
+        list(local_rows(items, _dies_beside_a_slow_one, 2))
 
 
 def test_a_conversation_that_kills_its_worker_again_is_named():
