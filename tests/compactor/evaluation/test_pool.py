@@ -4,9 +4,9 @@ again (once), and a killed ``evaluate`` leaves no worker behind."""
 import json
 import os
 import signal
-import time
 import subprocess
 import sys
+import time
 
 import pytest
 
