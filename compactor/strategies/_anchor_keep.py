@@ -30,14 +30,17 @@ from typing import Any
 from compactor.contract import PIN_REASON_TEXT
 from compactor.input import validate
 from compactor.model import Request
-from compactor.strategies._returned import (
-    CUT,
-    REMOVED,
-    VERBATIM,
-    StrategyMessage,
-    StrategyResult,
-    estimated_tokens,
-    unavailable_result,
+from compactor.strategies import _spans as spanned
+from compactor.strategies._returned import StrategyResult, unavailable_result
+from compactor.strategies._spans import (
+    GONE,
+    PART,
+    WHOLE,
+    Span,
+    SpannedMessage,
+    SpannedResult,
+    merged,
+    protected_because,
 )
 from compactor.text import (
     UNIT_CHARS,
@@ -54,14 +57,9 @@ NAME = "anchor-keep (the units that hold salient terms, then recent context)"
 #: request's own unless given here).
 PARAMETERS: Mapping[str, Any] = {"unit_chars": UNIT_CHARS, "fill_recent": True, "focus": None}
 
-# A message's fate (``KeptMessage.kept``).
-WHOLE, PART, GONE = "kept", "cut", "removed"
-
-Span = tuple[int, int]
-
 
 @dataclass(frozen=True)
-class KeptMessage:
+class KeptMessage(SpannedMessage):
     """What anchor-keep did with one input message, and why."""
 
     index: int
@@ -76,53 +74,15 @@ class KeptMessage:
     #: The focus terms its units kept for the focus matched, best first (none without a focus).
     focus_terms: tuple[str, ...] = ()
 
-    @property
-    def chars(self) -> int:
-        """Characters returned (0 when removed)."""
-        return sum(end - start for start, end in self.spans)
-
-    def content(self, text: str) -> str | None:
-        """The returned content of input ``text`` (None when removed)."""
-        if self.kept == GONE:
-            return None
-        return "".join(text[start:end] for start, end in self.spans)
-
 
 @dataclass(frozen=True)
-class AnchorKeepResult:
+class AnchorKeepResult(SpannedResult):
     """One anchor-keep run: the request, the budget and the account of every message."""
 
     request: Request
     budget_chars: int
     parameters: Mapping[str, Any]
     messages: tuple[KeptMessage, ...]
-
-    @property
-    def contents(self) -> tuple[str | None, ...]:
-        """Per input message, its returned content (None when removed)."""
-        return tuple(
-            m.content(c) for m, c in zip(self.messages, self.request.contents, strict=True)
-        )
-
-    @property
-    def output_chars(self) -> int:
-        return sum(m.chars for m in self.messages)
-
-    @property
-    def protected_chars(self) -> int:
-        return sum(m.original_chars for m in self.messages if m.protected_because)
-
-    @property
-    def budget_met(self) -> bool:
-        return self.output_chars <= self.budget_chars
-
-    @property
-    def protected_exceeds_budget(self) -> bool:
-        return self.protected_chars > self.budget_chars
-
-    def count(self, kept: str) -> int:
-        """How many messages were ``kept`` ("kept", "cut" or "removed")."""
-        return sum(m.kept == kept for m in self.messages)
 
     def to_messages(self) -> list[dict[str, Any]]:
         """The returned messages as a request carries them (input id and pin carried)."""
@@ -169,7 +129,7 @@ def apply(
     options = _options(request, params)
     budget = request.params.budget_chars if budget_chars is None else int(budget_chars)
     contents, n = request.contents, len(request.messages)
-    because = [_protected_because(m, n, options) for m in request.messages]
+    because = [protected_because(m, n, options) for m in request.messages]
     protected_chars = sum(len(c) for c, b in zip(contents, because, strict=True) if b)
     chosen: dict[int, set[Span]] = {}
     new_terms = [0] * n
@@ -189,7 +149,7 @@ def apply(
         if because[i]:
             spans: tuple[Span, ...] = ((0, len(text)),)
         else:
-            spans = _merged(chosen.get(i, ()))
+            spans = merged(chosen.get(i, ()))
         kept = GONE if not spans else WHOLE if spans == ((0, len(text)),) else PART
         said = [
             PIN_REASON_TEXT[r].format(role=message.role, n=options["keep_last_n"])
@@ -217,20 +177,6 @@ def lineup_result(
     except RelevanceUnavailable as missing:
         budget = request.params.budget_chars if budget_chars is None else int(budget_chars)
         return unavailable_result(KEY, NAME, "", str(missing), dict(params or {}), budget)
-    fates = {WHOLE: VERBATIM, PART: CUT, GONE: REMOVED}
-    messages = tuple(
-        StrategyMessage(
-            m.index,
-            m.role,
-            m.original_chars,
-            fates[m.kept],
-            m.chars,
-            content,
-            request.messages[m.index].id,
-            m.spans if m.kept == PART else None,
-        )
-        for m, content in zip(result.messages, result.contents, strict=True)
-    )
     options = result.parameters
     how = (
         f"protects pins, roles {list(options['keep_roles'])} and the last "
@@ -240,23 +186,8 @@ def lineup_result(
         + " by new salient terms per character"
         + (", then recent context" if options["fill_recent"] else "")
     )
-    returned = [c for c in result.contents if c is not None]
-    return StrategyResult(
-        key=KEY,
-        name=NAME,
-        how=how,
-        available=True,
-        unavailable=None,
-        parameters={**options, "keep_roles": list(options["keep_roles"])},
-        messages=messages,
-        budget_chars=result.budget_chars,
-        output_chars=result.output_chars,
-        output_messages=len(returned),
-        cut_messages=result.count(PART),
-        tokens_estimate=estimated_tokens(returned),
-        budget_met=result.budget_met,
-        replaced_messages=0,
-    )
+    parameters = {**options, "keep_roles": list(options["keep_roles"])}
+    return spanned.lineup_result(KEY, NAME, how, parameters, result)
 
 
 def apply_dict(
@@ -290,17 +221,6 @@ def _options(request: Request, params: Mapping[str, Any] | None) -> dict[str, An
 
 def _known() -> str:
     return ", ".join([*PARAMETERS, "keep_last_n", "keep_roles"])
-
-
-def _protected_because(message: Any, n: int, options: Mapping[str, Any]) -> tuple[str, ...]:
-    reasons = []
-    if message.pin:
-        reasons.append("pin")
-    if message.role in options["keep_roles"]:
-        reasons.append("role")
-    if message.index >= n - options["keep_last_n"]:
-        reasons.append("recent")
-    return tuple(reasons)
 
 
 @dataclass(frozen=True)
@@ -426,17 +346,6 @@ def _fill_recent(pieces: list[_Unit], left: int, chosen: dict[int, set[Span]], f
                 chosen.setdefault(index, set()).add(span)
                 filled.add(index)
                 left -= size
-
-
-def _merged(spans: Sequence[Span] | set[Span]) -> tuple[Span, ...]:
-    """Spans sorted, adjacent ones joined (so an occurrence across two units is in one span)."""
-    out: list[list[int]] = []
-    for start, end in sorted(spans):
-        if out and out[-1][1] == start:
-            out[-1][1] = end
-        else:
-            out.append([start, end])
-    return tuple((s, e) for s, e in out)
 
 
 def _reason(

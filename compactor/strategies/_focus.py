@@ -42,14 +42,17 @@ from typing import Any
 from compactor.contract import PIN_REASON_TEXT
 from compactor.errors import Problem
 from compactor.model import Request
-from compactor.strategies._returned import (
-    CUT,
-    REMOVED,
-    VERBATIM,
-    StrategyMessage,
-    StrategyResult,
-    estimated_tokens,
-    unavailable_result,
+from compactor.strategies import _spans as spanned
+from compactor.strategies._returned import StrategyResult, unavailable_result
+from compactor.strategies._spans import (
+    GONE,
+    PART,
+    WHOLE,
+    Span,
+    SpannedMessage,
+    SpannedResult,
+    merged,
+    protected_because,
 )
 from compactor.strategies._spec import (
     Parameter,
@@ -86,12 +89,8 @@ NAMED_TERMS = 5
 MATCHED_TERMS = 12
 INSTALL_HINT = RELEVANCE_HINT
 
-# A message's fate (``FocusedMessage.kept``).
-WHOLE, PART, GONE = "kept", "cut", "removed"
 # Why a part was kept.
 RECENT, MATCH, FILL = "recent", "match", "fill"
-
-Span = tuple[int, int]
 
 
 def focus_available() -> bool:
@@ -118,7 +117,7 @@ class Focus:
 
 
 @dataclass(frozen=True)
-class FocusedMessage:
+class FocusedMessage(SpannedMessage):
     """What focus did with one input message, and why."""
 
     index: int
@@ -133,20 +132,9 @@ class FocusedMessage:
     matched: tuple[tuple[str, float], ...]
     reason: str
 
-    @property
-    def chars(self) -> int:
-        """Characters returned (0 when removed)."""
-        return sum(end - start for start, end in self.spans)
-
-    def content(self, text: str) -> str | None:
-        """The returned content of input ``text`` (None when removed)."""
-        if self.kept == GONE:
-            return None
-        return "".join(text[start:end] for start, end in self.spans)
-
 
 @dataclass(frozen=True)
-class FocusResult:
+class FocusResult(SpannedResult):
     """One focus run: the request, the budget, the query and the account of every message."""
 
     request: Request
@@ -154,33 +142,6 @@ class FocusResult:
     parameters: Mapping[str, Any]
     focus: Focus
     messages: tuple[FocusedMessage, ...]
-
-    @property
-    def contents(self) -> tuple[str | None, ...]:
-        """Per input message, its returned content (None when removed)."""
-        return tuple(
-            m.content(c) for m, c in zip(self.messages, self.request.contents, strict=True)
-        )
-
-    @property
-    def output_chars(self) -> int:
-        return sum(m.chars for m in self.messages)
-
-    @property
-    def protected_chars(self) -> int:
-        return sum(m.original_chars for m in self.messages if m.protected_because)
-
-    @property
-    def budget_met(self) -> bool:
-        return self.output_chars <= self.budget_chars
-
-    @property
-    def protected_exceeds_budget(self) -> bool:
-        return self.protected_chars > self.budget_chars
-
-    def count(self, kept: str) -> int:
-        """How many messages were ``kept`` ("kept", "cut" or "removed")."""
-        return sum(m.kept == kept for m in self.messages)
 
 
 def default_focus(request: Request) -> tuple[str, str]:
@@ -234,7 +195,7 @@ def apply(
     options = _options(request, params)
     budget = request.params.budget_chars if budget_chars is None else int(budget_chars)
     contents, n = request.contents, len(request.messages)
-    because = [_protected_because(m, n, options) for m in request.messages]
+    because = [protected_because(m, n, options) for m in request.messages]
     protected_chars = sum(len(c) for c, b in zip(contents, because, strict=True) if b)
     focus = _query(request, options)
     pieces = _pieces(contents, because, options["part_chars"])
@@ -268,7 +229,7 @@ def apply(
         if because[i]:
             spans: tuple[Span, ...] = ((0, len(text)),)
         else:
-            spans = _merged([pieces[k][1:] for k in mine if k in why])
+            spans = merged([pieces[k][1:] for k in mine if k in why])
         kept = GONE if not spans else WHOLE if spans == ((0, len(text)),) else PART
         matched, count = matches.get(i, ((), 0))
         said = [
@@ -303,20 +264,6 @@ def lineup_result(
         result = apply(request, budget, params)
     except RelevanceUnavailable as missing:
         return unavailable_result(KEY, NAME, "", str(missing), dict(params or {}), budget)
-    fates = {WHOLE: VERBATIM, PART: CUT, GONE: REMOVED}
-    messages = tuple(
-        StrategyMessage(
-            m.index,
-            m.role,
-            m.original_chars,
-            fates[m.kept],
-            m.chars,
-            content,
-            request.messages[m.index].id,
-            m.spans if m.kept == PART else None,
-        )
-        for m, content in zip(result.messages, result.contents, strict=True)
-    )
     options, focus = result.parameters, result.focus
     how = (
         f"protects pins, roles {list(options['keep_roles'])} and the last "
@@ -325,30 +272,15 @@ def lineup_result(
         f"by BM25 against the focus ({focus.source}) and the last {options['query_messages']} "
         "messages, then recent context"
     )
-    returned = [c for c in result.contents if c is not None]
     shown = focus.text if len(focus.text) <= 500 else focus.text[:500] + "…"
-    return StrategyResult(
-        key=KEY,
-        name=NAME,
-        how=how,
-        available=True,
-        unavailable=None,
-        parameters={
-            **options,
-            "keep_roles": list(options["keep_roles"]),
-            "focus": shown,
-            "focus_from": focus.source,
-            "focus_terms": list(focus.focus_terms[:30]),
-        },
-        messages=messages,
-        budget_chars=result.budget_chars,
-        output_chars=result.output_chars,
-        output_messages=len(returned),
-        cut_messages=result.count(PART),
-        tokens_estimate=estimated_tokens(returned),
-        budget_met=result.budget_met,
-        replaced_messages=0,
-    )
+    parameters = {
+        **options,
+        "keep_roles": list(options["keep_roles"]),
+        "focus": shown,
+        "focus_from": focus.source,
+        "focus_terms": list(focus.focus_terms[:30]),
+    }
+    return spanned.lineup_result(KEY, NAME, how, parameters, result)
 
 
 def _run(
@@ -436,17 +368,6 @@ def _options(request: Request, params: Mapping[str, Any] | None) -> dict[str, An
     if problems:
         raise StrategyParameterError(problems)
     return options
-
-
-def _protected_because(message: Any, n: int, options: Mapping[str, Any]) -> tuple[str, ...]:
-    reasons = []
-    if message.pin:
-        reasons.append("pin")
-    if message.role in options["keep_roles"]:
-        reasons.append("role")
-    if message.index >= n - options["keep_last_n"]:
-        reasons.append("recent")
-    return tuple(reasons)
 
 
 def _query(request: Request, options: Mapping[str, Any]) -> Focus:
@@ -539,17 +460,6 @@ def _fill_recent(pieces: list[tuple[int, int, int]], left: int, why: dict[int, s
         if k not in why and size <= left:
             why[k] = FILL
             left -= size
-
-
-def _merged(spans: Sequence[Span]) -> tuple[Span, ...]:
-    """Spans sorted, adjacent ones joined."""
-    out: list[list[int]] = []
-    for start, end in sorted(spans):
-        if out and out[-1][1] == start:
-            out[-1][1] = end
-        else:
-            out.append([start, end])
-    return tuple((s, e) for s, e in out)
 
 
 def _named(matched: Sequence[tuple[str, float]]) -> str:

@@ -1,0 +1,151 @@
+"""What the strategies that keep spans of their input (anchor-keep, focus) share: a message's
+fate and its kept spans, the run's account read from them, the protection they read from the
+request, and the run as one result of the lineup."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from compactor.model import Message, Request
+from compactor.strategies._returned import (
+    CUT,
+    REMOVED,
+    VERBATIM,
+    StrategyMessage,
+    StrategyResult,
+    estimated_tokens,
+)
+
+# A message's fate (its ``kept``).
+WHOLE, PART, GONE = "kept", "cut", "removed"
+_FATES = {WHOLE: VERBATIM, PART: CUT, GONE: REMOVED}
+
+Span = tuple[int, int]
+
+
+class SpannedMessage:
+    """What a span-keeping strategy did with one message: a frozen dataclass with ``index``,
+    ``role``, ``original_chars``, ``kept`` (:data:`WHOLE`, :data:`PART` or :data:`GONE`),
+    ``spans`` (ordered, disjoint, not adjacent) and ``protected_because``."""
+
+    index: int
+    role: str
+    original_chars: int
+    kept: str
+    spans: tuple[Span, ...]
+    protected_because: tuple[str, ...]
+
+    @property
+    def chars(self) -> int:
+        """Characters returned (0 when removed)."""
+        return sum(end - start for start, end in self.spans)
+
+    def content(self, text: str) -> str | None:
+        """The returned content of input ``text`` (None when removed)."""
+        if self.kept == GONE:
+            return None
+        return "".join(text[start:end] for start, end in self.spans)
+
+
+class SpannedResult:
+    """A span-keeping run's account, read from its ``messages``: a frozen dataclass with
+    ``request``, ``budget_chars`` and ``messages`` (one :class:`SpannedMessage` each)."""
+
+    request: Request
+    budget_chars: int
+    messages: Sequence[SpannedMessage]
+
+    @property
+    def contents(self) -> tuple[str | None, ...]:
+        """Per input message, its returned content (None when removed)."""
+        return tuple(
+            m.content(c) for m, c in zip(self.messages, self.request.contents, strict=True)
+        )
+
+    @property
+    def output_chars(self) -> int:
+        return sum(m.chars for m in self.messages)
+
+    @property
+    def protected_chars(self) -> int:
+        return sum(m.original_chars for m in self.messages if m.protected_because)
+
+    @property
+    def budget_met(self) -> bool:
+        return self.output_chars <= self.budget_chars
+
+    @property
+    def protected_exceeds_budget(self) -> bool:
+        return self.protected_chars > self.budget_chars
+
+    def count(self, kept: str) -> int:
+        """How many messages were ``kept`` ("kept", "cut" or "removed")."""
+        return sum(m.kept == kept for m in self.messages)
+
+
+def protected_because(message: Message, n: int, options: Mapping[str, Any]) -> tuple[str, ...]:
+    """Why ``message`` (of ``n``) is protected, memory-compact's reasons: its pin, its role in
+    ``options["keep_roles"]``, one of the last ``options["keep_last_n"]``."""
+    reasons = []
+    if message.pin:
+        reasons.append("pin")
+    if message.role in options["keep_roles"]:
+        reasons.append("role")
+    if message.index >= n - options["keep_last_n"]:
+        reasons.append("recent")
+    return tuple(reasons)
+
+
+def merged(spans: Sequence[Span] | set[Span]) -> tuple[Span, ...]:
+    """Spans sorted, adjacent ones joined (so an occurrence across two units is in one span)."""
+    out: list[list[int]] = []
+    for start, end in sorted(spans):
+        if out and out[-1][1] == start:
+            out[-1][1] = end
+        else:
+            out.append([start, end])
+    return tuple((s, e) for s, e in out)
+
+
+def lineup_result(
+    key: str,
+    name: str,
+    how: str,
+    parameters: dict[str, Any],
+    result: SpannedResult,
+) -> StrategyResult:
+    """A span-keeping run as one result of the strategies' lineup: messages kept, cut or
+    removed; a cut message's ``chars`` are its kept spans' characters (not a prefix length) and
+    its ``spans`` list them, so the judge reads what it really kept."""
+    request = result.request
+    messages = tuple(
+        StrategyMessage(
+            m.index,
+            m.role,
+            m.original_chars,
+            _FATES[m.kept],
+            m.chars,
+            content,
+            request.messages[m.index].id,
+            m.spans if m.kept == PART else None,
+        )
+        for m, content in zip(result.messages, result.contents, strict=True)
+    )
+    returned = [c for c in result.contents if c is not None]
+    return StrategyResult(
+        key=key,
+        name=name,
+        how=how,
+        available=True,
+        unavailable=None,
+        parameters=parameters,
+        messages=messages,
+        budget_chars=result.budget_chars,
+        output_chars=result.output_chars,
+        output_messages=len(returned),
+        cut_messages=result.count(PART),
+        tokens_estimate=estimated_tokens(returned),
+        budget_met=result.budget_met,
+        replaced_messages=0,
+    )
