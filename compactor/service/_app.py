@@ -153,12 +153,48 @@ def _engine_call(pool: ComputePool, max_body_bytes: int, offload_bytes: int) -> 
     return engine_call
 
 
+def _engine_route(
+    app: FastAPI,
+    engine_call: _EngineCall,
+    max_body_bytes: int,
+    path: str,
+    engine: Callable[[Any], Any],
+    *,
+    summary: str,
+    description: str,
+    operation_id: str,
+    tag: str,
+    schema: str,
+    example: Any,
+    invalid: Any,
+) -> None:
+    """``POST path``: ``engine`` over HTTP, documented with ``example`` (its 200), ``invalid``
+    (its 422) and every other error."""
+
+    async def endpoint(request: Request) -> Response:
+        return await engine_call(request, engine)
+
+    app.post(
+        path,
+        summary=summary,
+        description=description,
+        operation_id=operation_id,
+        tags=[tag],
+        response_class=Response,
+        responses=openapi.responses(engine, example, invalid, max_body_bytes),
+        openapi_extra=openapi.request_body(schema, example),
+    )(endpoint)
+
+
 def _add_engine_routes(app: FastAPI, engine_call: _EngineCall, max_body_bytes: int) -> None:
     """``POST /v1/memory-compact`` and ``POST /v1/context/trim``: the engines over HTTP, each
     documented with its example and its errors."""
-
-    @app.post(
+    _engine_route(
+        app,
+        engine_call,
+        max_body_bytes,
         COMPACT_PATH,
+        compact,
         summary="Compact a conversation to a character budget",
         description=(
             "Runs memory-compact (pin, dedupe, trim, drop) on the request and returns exactly "
@@ -166,21 +202,17 @@ def _add_engine_routes(app: FastAPI, engine_call: _EngineCall, max_body_bytes: i
             "loss and budget accounting. The same request always gives the same bytes."
         ),
         operation_id="memoryCompact",
-        tags=["memory-compact"],
-        response_class=Response,
-        responses=openapi.responses(
-            compact,
-            REQUEST_EXAMPLE,
-            {"messages": [{"role": "user", "content": ""}]},
-            max_body_bytes,
-        ),
-        openapi_extra=openapi.request_body("MemoryCompactRequest", REQUEST_EXAMPLE),
+        tag="memory-compact",
+        schema="MemoryCompactRequest",
+        example=REQUEST_EXAMPLE,
+        invalid={"messages": [{"role": "user", "content": ""}]},
     )
-    async def memory_compact(request: Request) -> Response:
-        return await engine_call(request, compact)
-
-    @app.post(
+    _engine_route(
+        app,
+        engine_call,
+        max_body_bytes,
         TRIM_PATH,
+        trim_context,
         summary="Trim a conversation (seeds/003 trim)",
         description=(
             "Keeps the last `keepLastMessages`, drops tool parts if `dropToolParts`, then drops "
@@ -188,18 +220,11 @@ def _add_engine_routes(app: FastAPI, engine_call: _EngineCall, max_body_bytes: i
             "`maxTokensEstimate`. With only `messages` it changes nothing and reports `stats`."
         ),
         operation_id="trimContext",
-        tags=["other strategies"],
-        response_class=Response,
-        responses=openapi.responses(
-            trim_context,
-            TRIM_REQUEST_EXAMPLE,
-            {"messages": [{"role": "user"}], "keepLastMessages": -1},
-            max_body_bytes,
-        ),
-        openapi_extra=openapi.request_body("TrimRequest", TRIM_REQUEST_EXAMPLE),
+        tag="other strategies",
+        schema="TrimRequest",
+        example=TRIM_REQUEST_EXAMPLE,
+        invalid={"messages": [{"role": "user"}], "keepLastMessages": -1},
     )
-    async def context_trim(request: Request) -> Response:
-        return await engine_call(request, trim_context)
 
 
 def compact_agent(request: Any) -> dict[str, Any]:
@@ -210,9 +235,12 @@ def compact_agent(request: Any) -> dict[str, Any]:
 
 def _add_agent_route(app: FastAPI, engine_call: _EngineCall, max_body_bytes: int) -> None:
     """``POST /v1/memory-compact/agent``: the same engine and response on a whole session."""
-
-    @app.post(
+    _engine_route(
+        app,
+        engine_call,
+        max_body_bytes,
         AGENT_COMPACT_PATH,
+        compact_agent,
         summary="Compact a whole agent session (the agent mode)",
         description=(
             "The same four stages and the same response as `POST /v1/memory-compact`, with "
@@ -222,18 +250,11 @@ def _add_agent_route(app: FastAPI, engine_call: _EngineCall, max_body_bytes: int
             "both answer the same bytes. Its body limit is its own."
         ),
         operation_id="memoryCompactAgent",
-        tags=["memory-compact"],
-        response_class=Response,
-        responses=openapi.responses(
-            compact_agent,
-            REQUEST_EXAMPLE,
-            {"messages": [{"role": "user", "content": ""}]},
-            max_body_bytes,
-        ),
-        openapi_extra=openapi.request_body("MemoryCompactAgentRequest", REQUEST_EXAMPLE),
+        tag="memory-compact",
+        schema="MemoryCompactAgentRequest",
+        example=REQUEST_EXAMPLE,
+        invalid={"messages": [{"role": "user", "content": ""}]},
     )
-    async def memory_compact_agent(request: Request) -> Response:
-        return await engine_call(request, compact_agent)
 
 
 def _add_operation_routes(app: FastAPI) -> None:

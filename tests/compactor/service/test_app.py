@@ -349,7 +349,8 @@ def test_an_unexpected_error_gets_a_500_without_details(client, monkeypatch):
     def explode(request):
         raise RuntimeError("secret internal detail")
 
-    monkeypatch.setattr(service_app, "compact", explode)
+    real = service_app.handle  # the route's own handling, with an engine that fails
+    monkeypatch.setattr(service_app, "handle", lambda engine, body: real(explode, body))
     response = post(client, COMPACT, REQUEST_EXAMPLE)
     [problem] = problems(response, 500)
     assert "secret" not in response.text and "Traceback" not in response.text
