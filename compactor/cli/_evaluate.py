@@ -18,6 +18,7 @@ from compactor.cli._evaluate_strategy import add_arguments, run_strategy
 from compactor.cli._io import fail
 from compactor.cli._params import add_setting_argument, setting_of
 from compactor.cli._progress import ProgressBar
+from compactor.cli._records import add_verbose_argument
 from compactor.cli._reports import write_lines
 from compactor.cli._resuming import written_before
 from compactor.errors import Problem, ProblemError
@@ -112,6 +113,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     parser.add_argument(
         "--format", choices=list(FORMATS), metavar="NAME", help="read every file as this format"
     )
+    add_verbose_argument(parser)
     parser.add_argument(
         "--grid",
         action="append",
@@ -250,7 +252,7 @@ def _run(args: argparse.Namespace) -> int:
     summaries = feed.summaries()
     verdict = fail_under.report(setting_groups(summaries, feed.rows), thresholds)
     if corpus.unusable:
-        return set_aside.report(corpus, args.out, verdict)
+        return set_aside.report(corpus, args.out, verdict, verbose=args.verbose)
     return verdict
 
 

@@ -107,7 +107,7 @@ def run_strategy(
     sys.stdout.flush()
     verdict = fail_under.report(strategy_groups(rows), thresholds)
     if corpus.unusable:
-        return set_aside.report(corpus, args.out, verdict)
+        return set_aside.report(corpus, args.out, verdict, verbose=args.verbose)
     return verdict
 
 
