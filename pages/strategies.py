@@ -65,7 +65,7 @@ def draw(compaction: Compaction) -> None:
     strategies.messages_table(comparison)
 
     seed = comparison.result(DROP_OLDEST)
-    st.subheader("The seed-003 trim's stats block")
+    st.subheader("What drop-oldest counted (its stats block)")
     st.caption(f"{seed.how}")
     st.json(dict(seed.stats or {}), expanded=True)
     llm_section(result)

@@ -71,7 +71,7 @@ COMMANDS = (
     Command(
         "summarize",
         "compactor.cli._summarize",
-        "summarise the older messages with a language model (seeds/003 compact)",
+        "summarise the older messages with a language model (LLM compact)",
     ),
     Command(
         "evaluate",

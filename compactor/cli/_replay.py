@@ -78,7 +78,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         default=None,
         metavar="NAME",
         help="memory-compact with the request's parameters, keep-last (the last messages "
-        "that fit budget_chars), drop-oldest (the seeds/003 trim: with its own options below, "
+        "that fit budget_chars), drop-oldest (the recency trim by token estimate: with its own options below, "
         "else at budget_chars), or any strategy of the registry at budget_chars "
         f"({', '.join(n for n in CHOICES if n not in STRATEGIES)}); "
         "default: the --setting file's strategy with its parameters, else memory-compact",
@@ -92,7 +92,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         "a,b); without any, the strategy runs with the lineup's parameters",
     )
     add_parameter_arguments(parser)
-    trim = parser.add_argument_group("drop-oldest's own parameters (the seeds/003 trim's)")
+    trim = parser.add_argument_group("drop-oldest's own parameters (the recency trim's)")
     trim.add_argument("--keep-last-messages", type=int, metavar="N", help="keepLastMessages")
     trim.add_argument("--drop-tool-parts", action="store_true", help="dropToolParts")
     trim.add_argument("--max-tokens-estimate", type=int, metavar="N", help="maxTokensEstimate")

@@ -364,13 +364,20 @@ def setting_note(corpus: str, summary: Mapping[str, Any]) -> str:
     )
 
 
+def setting_said(params: Mapping[str, Any]) -> str:
+    """A strategy's parameters as a person reads them, ``n = 1, roles = ["system"]``; with none
+    set, "its own defaults" (issue 40: the table said "{}")."""
+    said = ", ".join(f"{k} = {json.dumps(v)}" for k, v in sorted(params.items()))
+    return said or "its own defaults"
+
+
 def strategy_summary(rows: Sequence[Mapping[str, Any]]) -> pd.DataFrame:
     """A registry strategy's rows summed per setting and budget: conversations, the share
     within the budget, median output characters, anchors kept over anchors, tool pairs broken,
     and needed-later recall (met needs over needs, pooled; empty without needs)."""
     groups: dict[tuple[str, int], list[Mapping[str, Any]]] = {}
     for row in rows:
-        shown = json.dumps(row["strategy_params"], sort_keys=True, separators=(", ", ": "))
+        shown = setting_said(row["strategy_params"])
         groups.setdefault((shown, int(row["budget_chars"])), []).append(row)
     records = []
     for (shown, budget), mine in groups.items():

@@ -232,12 +232,14 @@ def test_a_strategys_rows_are_summed_per_setting_and_budget():
         row({"n": 1}, 500, False, 900, 6, 6, 1, None, None),
         row({"n": 1}, 500, True, 100, 0, 0, 0, 5, 5),
         row({"n": 3}, 500, True, 300, 0, 0, 2, 0, 0),
+        row({}, 500, True, 300, 0, 0, 2, 0, 0),
     ]
     summary = frames.strategy_summary(rows).set_index("parameters")
-    one = summary.loc['{"n": 1}']
+    assert list(summary.index) == ["n = 1", "n = 3", "its own defaults"]  # never "{}"
+    one = summary.loc["n = 1"]
     assert one["conversations"] == 3 and one["budget_met"] == 0.666  # rounded down
     assert one["chars_median"] == 400 and one["anchors_kept"] == pytest.approx(8 / 10)
     assert one["tool_pairs_broken"] == 1 and one["needs"] == 8
     assert one["needed_recall"] == pytest.approx(6 / 8)
-    three = summary.loc['{"n": 3}']
+    three = summary.loc["n = 3"]
     assert pd.isna(three["anchors_kept"]) and pd.isna(three["needed_recall"])
