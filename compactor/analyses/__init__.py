@@ -24,6 +24,7 @@ from compactor.analyses._graded import (
     Graded,
     GradedCompaction,
     GradedRow,
+    compaction_history,
     grade,
 )
 from compactor.analyses._markup import (
@@ -95,6 +96,7 @@ __all__ = [
     "find_rereads",
     "compare_params",
     "compare_results",
+    "compaction_history",
     "grade",
     "Graded",
     "GradedCompaction",

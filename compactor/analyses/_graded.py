@@ -250,11 +250,7 @@ def grade_compaction(
     b, summary = compaction.boundary, compaction.summary
     budget = summary_budget(summary)
     start = min(previous.boundary, b) if previous is not None else 0
-    lead = (
-        [{"role": "user", "content": previous.summary}]
-        if previous is not None and previous.summary
-        else []
-    )
+    lead = _lead(previous)
     head = (number, compaction, len(lead) + b - start, end - b, budget)
     past, problems = _history(request, compaction, start, lead)
     said = summary_recall(rereads, request, summary) if rereads is not None else None
@@ -296,6 +292,29 @@ def last_user_message(request: Request, boundary: int) -> str | None:
         if message.role == "user":
             return message.content
     return None
+
+
+def compaction_history(
+    request: Request, compactions: Sequence[RecordedCompaction], k: int
+) -> tuple[Request | None, int]:
+    """The history compaction ``k`` replaced, as it is graded (the previous summary as a user
+    message, then the messages from the previous boundary; at the summary's size), and how many
+    messages stand before the request's own (0, or 1 for that summary); None when it is no
+    request (no summary, fewer than two messages)."""
+    compaction = compactions[k]
+    previous = compactions[k - 1] if k else None
+    start = min(previous.boundary, compaction.boundary) if previous is not None else 0
+    lead = _lead(previous)
+    past, _ = _history(request, compaction, start, lead)
+    return past, len(lead)
+
+
+def _lead(previous: RecordedCompaction | None) -> list[dict[str, Any]]:
+    """What stands before a later compaction's history: the previous summary, as a user
+    message (the tool put it in place of the older history)."""
+    if previous is None or not previous.summary:
+        return []
+    return [{"role": "user", "content": previous.summary}]
 
 
 def _history(
