@@ -263,7 +263,7 @@ def _tool_calls(request: Request) -> list[_Call]:
             waiting.setdefault(m.id, []).append(i)
     out = []
     for i, m in enumerate(request.messages):
-        if m.role != "assistant" or "[tool call " not in m.content:
+        if m.role != "assistant":
             continue
         for call in calls_in(m.content):
             later = [j for j in waiting.get(call.id or "", ()) if j > i]
