@@ -28,8 +28,14 @@ boundary or the end. Tool calls are read back from the import's call lines
   repeated commands (``Bash``: the same ``command``) are listed apart: they are re-run for other
   reasons (changed files, new output) and are not needs.
 
-Codex has no file-read tool: it reads files with shell commands, which are not recognised as
-reads here (a Codex log has no re-reads; its repeated shell commands are not listed either).
+Codex has no file-read tool: it reads files with shell commands. Only the commands that clearly
+read one file's lines are reads (``cat FILE``, ``sed -n 'A,Bp' FILE``, ``nl -ba FILE | sed -n
+'A,Bp'``, ``head -n N FILE``; a relative path joined to the call's ``workdir``); writes are the
+files ``apply_patch`` names, a redirect's target (``> FILE``), and the files ``rm``, ``mv``,
+``cp``, ``tee``, ``touch``, ``truncate``, ``sed -i`` and ``perl -i`` name; a relative path and
+an absolute one name one file when the absolute one ends with it. Every other shell command is
+no read (a script that also reads is missed, never guessed) and is a command: repeated ones are
+listed apart, as Claude Code's ``Bash``.
 """
 
 from __future__ import annotations
@@ -37,6 +43,7 @@ from __future__ import annotations
 import json
 import posixpath
 import re
+import shlex
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -253,6 +260,7 @@ class _Call:
     id: str | None
     arguments: Any
     result: int | None
+    raw: str | None = None  # the arguments as written, when they were not JSON
 
 
 def _tool_calls(request: Request) -> list[_Call]:
@@ -267,12 +275,15 @@ def _tool_calls(request: Request) -> list[_Call]:
             continue
         for call in calls_in(m.content):
             later = [j for j in waiting.get(call.id or "", ()) if j > i]
-            out.append(_Call(i, call.name, call.id, call.arguments, later[0] if later else None))
+            result = later[0] if later else None
+            out.append(_Call(i, call.name, call.id, call.arguments, result, call.raw))
     return out
 
 
 def _file_read(call: _Call) -> FileRead | None:
     """The read a call makes, or None when it is no file read."""
+    if call.name in SHELLS:
+        return _shell_read(call)
     key = READS.get(call.name)
     args = call.arguments if isinstance(call.arguments, dict) else {}
     path = args.get(key) if key else None
@@ -284,20 +295,152 @@ def _file_read(call: _Call) -> FileRead | None:
     return FileRead(call.message, call.result, _norm(path), first, last)
 
 
-def _written(call: _Call) -> str | None:
+def _written(call: _Call) -> tuple[str, ...]:
+    """The files a call may change."""
+    if call.name in SHELLS or call.name == APPLY_PATCH:
+        return _shell_writes(call)
     key = WRITES.get(call.name)
     args = call.arguments if isinstance(call.arguments, dict) else {}
     path = args.get(key) if key else None
-    return _norm(path) if isinstance(path, str) and path else None
+    return (_norm(path),) if isinstance(path, str) and path else ()
 
 
 def _repeat_key(call: _Call) -> str | None:
     args = call.arguments if isinstance(call.arguments, dict) else {}
     if call.name in SEARCHES and args:
         return json.dumps(args, sort_keys=True, ensure_ascii=False)
+    if call.name in SHELLS:
+        found = _script(call)
+        return None if found is None or not found[0].strip() else found[0]
     key = COMMANDS.get(call.name)
     command = args.get(key) if key else None
     return command if isinstance(command, str) and command.strip() else None
+
+
+# -- Codex: files read and written through its shell ------------------------------------------
+
+#: Codex's shell tools (``function_call`` names, and the ``local_shell_call`` item).
+SHELLS = frozenset({"shell", "local_shell", "exec_command", "shell_command"})
+#: Codex's patch tool (a ``custom_tool_call`` whose input is the patch).
+APPLY_PATCH = "apply_patch"
+#: A script the recogniser reads as one command: no other operator, substitution or variable.
+_PLAIN = re.compile(r"^[^;&|<>`(){}\n]*$")
+#: A path the recogniser takes as a file: no variable, no glob.
+_FIXED = re.compile(r"^[^$*?\[\]~]+$")
+_SED_RANGE = re.compile(r"^(\d+)(?:,(\d+|\$))?p$")
+_PATCH_FILE = re.compile(r"^\*\*\* (?:Update|Add|Delete) File: (.+)$|^\*\*\* Move to: (.+)$", re.M)
+_REDIRECT = re.compile(r"(?<![0-9&])>>?\s*([^\s;&|<>]+)")
+#: Commands that change the files they name (``sed``/``perl`` only with ``-i``).
+_CHANGERS = frozenset({"rm", "mv", "cp", "tee", "touch", "truncate"})
+
+
+def _script(call: _Call) -> tuple[str, str | None] | None:
+    """A shell call's script and its working directory, or None when it has none."""
+    args = call.arguments if isinstance(call.arguments, dict) else {}
+    command = args.get("command", args.get("cmd"))
+    workdir = args.get("workdir", args.get("working_directory"))
+    workdir = workdir if isinstance(workdir, str) and workdir else None
+    if isinstance(command, list) and command and all(isinstance(c, str) for c in command):
+        if (
+            len(command) == 3
+            and command[0] in ("bash", "sh", "zsh")
+            and command[1]
+            in (
+                "-c",
+                "-lc",
+            )
+        ):
+            return command[2], workdir
+        return shlex.join(command), workdir
+    if isinstance(command, str):
+        return command, workdir
+    return None
+
+
+def _words(script: str) -> list[str] | None:
+    """The words of a plain one-command script (None when it is more than that)."""
+    if not _PLAIN.match(script):
+        return None
+    try:
+        return shlex.split(script)
+    except ValueError:
+        return None
+
+
+def _shell_read(call: _Call) -> FileRead | None:
+    """``cat FILE``, ``sed -n 'A,Bp' FILE``, ``nl -ba FILE | sed -n 'A,Bp'`` and
+    ``head -n N FILE``: the commands that clearly read one file's lines; any other is no read."""
+    found = _script(call)
+    if found is None:
+        return None
+    script, workdir = found
+    parts = script.strip().split(" | ")
+    lines: tuple[int, int | None] | None = None
+    path = None
+    if len(parts) == 2:  # nl -ba FILE | sed -n 'A,Bp'
+        numbered, sed = _words(parts[0]), _words(parts[1])
+        if numbered and sed and numbered[:-1] in (["nl", "-ba"], ["nl", "-b", "a"]):
+            lines = _sed_lines(sed)
+            path = numbered[-1] if lines else None
+    elif len(parts) == 1:
+        words = _words(parts[0]) or []
+        if len(words) == 2 and words[0] == "cat":
+            lines, path = (1, None), words[1]
+        elif len(words) == 4 and words[:2] == ["sed", "-n"]:
+            lines, path = _sed_lines(words[:3]), words[3]
+        elif len(words) == 4 and words[:2] == ["head", "-n"] and words[2].isdigit():
+            lines, path = (1, max(1, int(words[2]))), words[3]
+    if lines is None or not path or path.startswith("-") or not _FIXED.match(path):
+        return None
+    return FileRead(call.message, call.result, _at(path, workdir), *lines)
+
+
+def _sed_lines(words: list[str]) -> tuple[int, int | None] | None:
+    """The lines of ``sed -n 'A,Bp'`` (``Ap``: line A; ``A,$p``: to the end)."""
+    if len(words) != 3 or words[:2] != ["sed", "-n"]:
+        return None
+    match = _SED_RANGE.match(words[2])
+    if match is None:
+        return None
+    first = max(1, int(match[1]))
+    last = match[2]
+    if last is None:
+        return first, first
+    return (first, None) if last == "$" else (first, max(first, int(last)))
+
+
+def _shell_writes(call: _Call) -> tuple[str, ...]:
+    """The files a patch or a shell command may change: the patch's files, a redirect's target,
+    the files ``rm``, ``mv``, ``cp``, ``tee``, ``touch``, ``truncate`` and ``sed -i`` name."""
+    if call.name == APPLY_PATCH:
+        patch = call.arguments if isinstance(call.arguments, str) else call.raw or ""
+        if isinstance(call.arguments, dict):
+            patch = str(call.arguments.get("input", call.arguments.get("patch", "")))
+        return tuple(_norm((a or b).strip()) for a, b in _PATCH_FILE.findall(patch))
+    found = _script(call)
+    if found is None:
+        return ()
+    script, workdir = found
+    out = [(a or b).strip() for a, b in _PATCH_FILE.findall(script)]
+    out += _REDIRECT.findall(script)
+    for command in re.split(r"&&|\|\||[;|\n]", script):
+        try:
+            words = shlex.split(command)
+        except ValueError:
+            continue
+        if not words:
+            continue
+        edits = words[0] in ("sed", "perl") and any(w.startswith("-i") for w in words[1:])
+        if words[0] in _CHANGERS or edits:
+            out += [w for w in words[1:] if not w.startswith("-")]
+    return tuple(_at(p, workdir) for p in out if p and p != "/dev/null")
+
+
+def _at(path: str, workdir: str | None) -> str:
+    """A shell's path as a file: joined to the working directory when relative."""
+    if workdir and not path.startswith("/"):
+        path = posixpath.join(workdir, path)
+    return _norm(path)
 
 
 def _one(
@@ -318,8 +461,7 @@ def _one(
             continue
         if call.message >= end:
             break
-        written = _written(call)
-        if written is not None:
+        for written in _written(call):
             writes.setdefault(written, []).append(place)
         read = _file_read(call)
         key = _repeat_key(call)
@@ -336,18 +478,38 @@ def _one(
         if read is None:
             continue
         at, earlier = next(
-            ((p, e) for p, e in reversed(reads) if e.path == read.path and e.overlaps(read)),
+            (
+                (p, e)
+                for p, e in reversed(reads)
+                if same_file(e.path, read.path) and e.overlaps(read)
+            ),
             (None, None),
         )
         if earlier is None or at in taken:
             continue
-        if any(at < w < place for w in writes.get(read.path, ())):
+        if any(
+            at < w < place
+            for path, places in writes.items()
+            if same_file(path, read.path)
+            for w in places
+        ):
             continue
         taken.add(at)
         assert earlier.result is not None
         again = 0 if read.result is None or read.result >= end else len(contents[read.result])
         rereads.append(Reread(earlier, read, len(contents[earlier.result]), again))
     return CompactionRereads(b, start, end, tuple(rereads), tuple(searches), tuple(commands))
+
+
+def same_file(a: str, b: str) -> bool:
+    """Whether two paths name one file: equal, or a relative one the end of the other (a
+    Codex patch names files relative to where the session runs, a shell call may not)."""
+    if a == b:
+        return True
+    if a.startswith("/") == b.startswith("/"):
+        return False
+    relative, absolute = (a, b) if not a.startswith("/") else (b, a)
+    return absolute.endswith("/" + relative.removeprefix("./"))
 
 
 def _count(value: Any) -> int | None:

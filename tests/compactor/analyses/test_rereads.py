@@ -329,3 +329,123 @@ def test_random_logs_agree_with_the_plain_count(seed):
         [(messages[r.earlier.message], messages[r.again.message]) for r in c.rereads] for c in found
     ]
     assert got == plain_rereads(steps)
+
+
+# -- Codex: reads and writes through its shell ------------------------------------------------
+
+
+class Rollout:
+    """A Codex rollout written step by step: shell calls, patches and compactions."""
+
+    def __init__(self):
+        self.lines = [
+            self._item(
+                {
+                    "type": "message",
+                    "role": "user",
+                    "content": [{"type": "input_text", "text": "Fix it."}],
+                }
+            )
+        ]
+        self.calls = 0
+
+    @staticmethod
+    def _item(payload, kind="response_item"):
+        return {"timestamp": "2025-09-14T16:00:00.000Z", "type": kind, "payload": payload}
+
+    def _call(self, payload, output):
+        self.calls += 1
+        cid = f"call_{self.calls}"
+        self.lines.append(self._item({**payload, "call_id": cid}))
+        kind = "custom_tool_call_output" if payload["type"] == "custom_tool_call" else None
+        self.lines.append(
+            self._item({"type": kind or "function_call_output", "call_id": cid, "output": output})
+        )
+        return self
+
+    def shell(self, script, output="ok", workdir="/repo"):
+        arguments = {"command": ["bash", "-lc", script], "workdir": workdir}
+        payload = {"type": "function_call", "name": "shell", "arguments": json.dumps(arguments)}
+        return self._call(payload, output)
+
+    def patch(self, *paths):
+        body = "\n".join(f"*** Update File: {p}\n@@\n-x\n+y" for p in paths)
+        text = f"*** Begin Patch\n{body}\n*** End Patch"
+        return self._call({"type": "custom_tool_call", "name": "apply_patch", "input": text}, "ok")
+
+    def compact(self):
+        self.lines.append(
+            self._item({"message": "Summary of the work.", "replacement_history": []}, "compacted")
+        )
+        self.lines.append(
+            self._item(
+                {
+                    "type": "message",
+                    "role": "user",
+                    "content": [{"type": "input_text", "text": "Go on."}],
+                }
+            )
+        )
+        return self
+
+    def rereads(self):
+        conversion = convert_text("\n".join(json.dumps(x) for x in self.lines))
+        assert conversion.format == "codex"
+        request = validate(conversion.request, limits=AGENT_LIMITS)
+        return find_rereads(request, conversion.compactions)
+
+
+@pytest.mark.parametrize(
+    "before, after, lines",
+    [
+        ("cat a.py", "sed -n '5,9p' a.py", ("whole file", "lines 5-9")),
+        ("sed -n 1,40p a.py", "nl -ba /repo/a.py | sed -n '30,60p'", ("lines 1-40", "lines 30-60")),
+        ("head -n 20 a.py", "sed -n '20,$p' a.py", ("lines 1-20", "lines 20-end")),
+        ("sed -n 7p a.py", "cat ./a.py", ("lines 7-7", "whole file")),
+    ],
+)
+def test_codex_shell_commands_that_clearly_read_a_file_are_reads(before, after, lines):
+    (found,) = Rollout().shell(before).compact().shell(after).rereads()
+    assert [(r.earlier.path, r.earlier.lines, r.again.lines) for r in found.rereads] == [
+        ("/repo/a.py", *lines)
+    ]
+
+
+@pytest.mark.parametrize(
+    "after",
+    [
+        "sed -n '41,60p' a.py",  # no shared line
+        "cat a.py | grep load",  # more than a read: not recognised
+        "cat $FILE",
+        "cat b.py",
+        "python a.py",
+    ],
+)
+def test_codex_commands_that_are_no_reread(after):
+    (found,) = Rollout().shell("sed -n 1,40p a.py").compact().shell(after).rereads()
+    assert found.rereads == ()
+
+
+@pytest.mark.parametrize(
+    "write",
+    [
+        lambda r: r.patch("a.py"),
+        lambda r: r.shell("echo x > a.py"),
+        lambda r: r.shell("sed -i 's/x/y/' a.py"),
+        lambda r: r.shell("rm a.py && git checkout a.py"),
+    ],
+)
+def test_codex_patches_and_writing_commands_cancel_a_reread(write):
+    log = Rollout().shell("cat a.py").compact()
+    (found,) = write(log).shell("cat a.py").rereads()
+    assert found.rereads == ()
+    # the same write to another file leaves it a re-read
+    other = Rollout().shell("cat a.py").compact().patch("b.py").shell("cat a.py")
+    assert len(other.rereads()[0].rereads) == 1
+
+
+def test_codex_commands_run_again_are_listed_apart():
+    log = Rollout().shell("pytest -q").shell("rg region_id").compact()
+    (found,) = log.shell("pytest -q").shell("rg region_code").rereads()
+    assert [(c.tool, c.what) for c in found.commands] == [("shell", "pytest -q")]
+    assert found.rereads == ()
