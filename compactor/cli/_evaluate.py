@@ -69,7 +69,11 @@ needs_met (the continuation check: the last --future K messages, default {DEFAUL
 future, the rest the past, compacted with the row's setting at its budget; needs counts the
 future's needs of an anchor the past holds, needs_met those with a past source kept; both null
 when the conversation is too short for that future), and probes, probes_strict, probes_partial,
-probes_answer when the corpus's records carry probes. Keep-last and random (the mean of 20
+probes_answer when the corpus's records carry probes; a conversation that recorded compactions
+(a Claude Code or Codex log) adds rereads, rereads_held and reread_chars (judge: re-read, the
+files the agent read again after each compaction; each compaction's history compacted at the
+row's budget), and the summary re-read recall beside keep-last's and random's with the count
+each rests on. Keep-last and random (the mean of 20
 seeded draws) come as rows of their own (strategy keep-last or random, no parameter) at the
 listed budgets or the summary's; --no-outcomes leaves all of that out. --out FILE.jsonl
 appends the rows as they finish, flushed row by row; --out FILE.parquet writes Parquet at the
