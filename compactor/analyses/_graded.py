@@ -253,9 +253,9 @@ def grade_compaction(
     lead = _lead(previous)
     head = (number, compaction, len(lead) + b - start, end - b, budget)
     past, problems = _history(request, compaction, start, lead)
-    said = summary_recall(rereads, request, summary) if rereads is not None else None
     if past is None:
         return GradedCompaction(*head, 0, problems, (), rereads)
+    said = summary_recall(rereads, request, summary) if rereads is not None else None
     phrases = tuple(watched)
     contents = (*past.contents, *request.contents[b:end])
     roles = (*past.roles, *request.roles[b:end])
