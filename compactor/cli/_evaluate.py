@@ -9,7 +9,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from compactor.analyses import BUDGET_RANGE
+from compactor.analyses import BUDGET_RANGE, REREAD_JUDGE
 from compactor.analyses.outcomes import DEFAULT_FUTURE
 from compactor.cli import _fail_under as fail_under
 from compactor.cli import _set_aside as set_aside
@@ -70,7 +70,11 @@ needs_met (the continuation check: the last --future K messages, default {DEFAUL
 future, the rest the past, compacted with the row's setting at its budget; needs counts the
 future's needs of an anchor the past holds, needs_met those with a past source kept; both null
 when the conversation is too short for that future), and probes, probes_strict, probes_partial,
-probes_answer when the corpus's records carry probes. Keep-last and random (the mean of 20
+probes_answer when the corpus's records carry probes; a conversation that recorded compactions
+(a Claude Code or Codex log) adds rereads, rereads_held and reread_chars (judge: re-read, the
+files the agent read again after each compaction; each compaction's history compacted at the
+row's budget), and the summary re-read recall beside keep-last's and random's with the count
+each rests on. Keep-last and random (the mean of 20
 seeded draws) come as rows of their own (strategy keep-last or random, no parameter) at the
 listed budgets or the summary's; --no-outcomes leaves all of that out. --out FILE.jsonl
 appends the rows as they finish, flushed row by row; --out FILE.parquet writes Parquet at the
@@ -353,13 +357,15 @@ def summary_text(summary: Sequence[dict[str, Any]], conversations: int, sweep: b
     how = "each conversation read at these budgets from its sweep" if sweep else "listed budgets"
     settings = [s for s in summary if s.get(STRATEGY, MEMORY_COMPACT) == MEMORY_COMPACT]
     needed = any("needed_recall" in s for s in settings)
+    reread = any(s.get("rereads") for s in settings)
     lines = [
         f"{conversations:,} conversations, {len(settings):,} settings ({how}); * = on the "
         "frontier (no other setting keeps more anchors with fewer output characters)"
         + ("; + = on it by needed-later recall" if needed else ""),
         f"{'':2} {'budget':>7} {'last_n':>6} {'keep_roles':<22} {'dup':>5} {'max':>5} "
         f"{'met':>6} {'chars p10/median/p90':>26} {'anchors p10/median/p90':>24} {'broken':>6}"
-        + (f" {'needed: setting/keep-last/random':>33}" if needed else ""),
+        + (f" {'needed: setting/keep-last/random':>33}" if needed else "")
+        + (f" {'re-read: setting/keep-last/random (of N)':>42}" if reread else ""),
     ]
     for s in settings:
         roles = "+".join(s["keep_roles"]) or "none"
@@ -381,12 +387,27 @@ def summary_text(summary: Sequence[dict[str, Any]], conversations: int, sweep: b
                 for k in ("needed_recall", "needed_recall_keep_last", "needed_recall_random")
             )
             line += f" {figures:>33}"
+        if reread:
+            figures = "/".join(
+                "-" if s.get(k) is None else percent(s[k])
+                for k in ("reread_recall", "reread_recall_keep_last", "reread_recall_random")
+            )
+            figures += f" (of {s.get('rereads') or 0:,})"
+            line += f" {figures:>42}"
         lines.append(line)
     frontier = sum(s["frontier"] for s in settings)
     lines.append(f"frontier: {frontier:,} of {len(settings):,} settings")
     if needed:
         by_needs = sum(bool(s.get("frontier_needed")) for s in settings)
         lines.append(f"frontier by needed-later recall: {by_needs:,} of {len(settings):,}")
+    if reread:
+        most = max(settings, key=lambda s: s.get("rereads") or 0)
+        lines.append(
+            f"re-read: judge {REREAD_JUDGE}; {most['rereads']:,} re-reads "
+            f"({most['reread_chars']:,} characters) after the recorded compactions of "
+            f"{most['reread_conversations']:,} conversations; each strategy compacts the history "
+            "before each compaction at the row's budget"
+        )
     return "\n".join(lines) + "\n"
 
 

@@ -35,6 +35,7 @@ from compactor.formats import (
     Document,
     Files,
     Record,
+    RecordedCompaction,
     apply_fixes,
     convert_document,
     convert_record,
@@ -67,12 +68,15 @@ class CorpusItem:
     (:attr:`compactor.formats.Conversion.tool_links`); tool pairs not linked are paired by
     position, as :func:`compactor.analyses._pairing.tool_pairs` does. ``probes`` are the
     record's labelled evidence, refs resolved to message indices (none when it has none).
+    ``compactions`` are those the log recorded (Claude Code, Codex), boundaries into the
+    request's messages: the re-read columns judge them.
     """
 
     conversation: ConversationName
     request: dict[str, Any]
     tool_links: tuple[tuple[int, int], ...] = field(default=(), compare=True)
     probes: tuple[Probe, ...] = ()
+    compactions: tuple[RecordedCompaction, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -471,7 +475,12 @@ def _usable(
     invalid = errors_of(conversion.request, limits=AUTO_LIMITS)
     if invalid:
         return _set_aside(conversation, shown, invalid)
-    return CorpusItem(conversation, conversion.request, conversion.tool_links)
+    return CorpusItem(
+        conversation,
+        conversion.request,
+        conversion.tool_links,
+        compactions=conversion.compactions,
+    )
 
 
 def _set_aside(

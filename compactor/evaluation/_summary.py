@@ -19,7 +19,11 @@ with a future), ``needed_recall`` (pooled: needs met / needs), ``needed_recall_m
 the conversations with a need), the same pooled figure of keep-last and random at the same
 budget (``needed_recall_keep_last``, ``needed_recall_random``) and the ``needed_lift`` (the
 setting's minus keep-last's), the probe recalls (the mean over the conversations with probes),
-and ``frontier_needed``: the frontier read by needed-later recall instead of anchors. The
+and ``frontier_needed``: the frontier read by needed-later recall instead of anchors. With
+re-read columns (conversations that recorded compactions): ``rereads``, ``rereads_held`` and
+``reread_chars`` (totals over those conversations), ``reread_conversations`` (how many),
+``reread_recall`` (pooled: held / re-reads; None without a re-read) and keep-last's and
+random's at the same budget (``reread_recall_keep_last``, ``reread_recall_random``). The
 baselines' rows are summarised as settings of their own (``strategy`` keep-last or random, no
 parameter), read at their own budgets only, and are never on a frontier.
 """
@@ -289,6 +293,9 @@ class _Group:
         self.shares = array("d")  # needs met / needs, of the rows with needs
         self.probed = False  # whether a row has the probe columns
         self.probes = {kind: array("d") for kind in _PROBE_KINDS}
+        self.reread_rows = 0  # rows with the re-read columns (conversations with compactions)
+        self.rereads = self.reread_chars = 0
+        self.rereads_held: int | float = 0
 
     def add(self, row: Mapping[str, Any]) -> None:
         self.rows += 1
@@ -312,6 +319,11 @@ class _Group:
         for kind, found in self.probes.items():
             if row.get(f"probes_{kind}") is not None:
                 found.append(row[f"probes_{kind}"])
+        if row.get("rereads") is not None:
+            self.reread_rows += 1
+            self.rereads += row["rereads"]
+            self.rereads_held += row["rereads_held"]
+            self.reread_chars += row["reread_chars"]
 
     def summary(self, key: tuple[Any, ...]) -> dict[str, Any]:
         setting = dict(zip(GRID_PARAMETERS, key[1:-1], strict=True))
@@ -341,6 +353,13 @@ class _Group:
         if self.probed:
             for kind, found in self.probes.items():
                 out[f"probes_{kind}"] = round(float(np.mean(found)), 6) if found else None
+        if self.reread_rows:
+            held = _total(self.rereads_held)
+            out["reread_conversations"] = self.reread_rows
+            out["rereads"] = self.rereads
+            out["rereads_held"] = held
+            out["reread_chars"] = self.reread_chars
+            out["reread_recall"] = round(held / self.rereads, 6) if self.rereads else None
         return out
 
     def _needed(self, strategy: str) -> dict[str, Any]:
@@ -371,6 +390,16 @@ def _beside_baselines(summaries: list[dict[str, Any]]) -> None:
         mine = summary.get("needed_recall")
         lift = None if mine is None or keep_last is None else round(mine - keep_last, 6)
         summary["needed_lift"] = lift
+    rereads = {
+        (s[STRATEGY], s[BUDGET]): s["reread_recall"]
+        for s in summaries
+        if STRATEGY in s and "reread_recall" in s
+    }
+    for summary in summaries:
+        if "reread_recall" in summary:
+            budget = summary[BUDGET]
+            summary["reread_recall_keep_last"] = rereads.get((KEEP_LAST, budget))
+            summary["reread_recall_random"] = rereads.get((RANDOM, budget))
 
 
 def _mark_frontier(summaries: list[dict[str, Any]], measure: str, flag: str) -> None:

@@ -9,6 +9,7 @@ from typing import Any
 
 import pandas as pd
 
+from compactor.analyses import REREAD_JUDGE
 from compactor.contract import PARAMETERS
 from compactor.evaluation import (
     MEMORY_COMPACT,
@@ -17,7 +18,7 @@ from compactor.evaluation import (
     SetAside,
     worst_by_needed_recall,
 )
-from compactor.wording import floor_percent, floor_share, met_share, percent
+from compactor.wording import floor_percent, floor_share, met_share, percent, plural
 from explorer.session.linkvalues import format_threshold
 
 #: The columns of a row the engine reports, after the conversation and the five parameters.
@@ -328,6 +329,26 @@ def summary_budgets(budgets: Sequence[int], largest_input: int) -> list[int]:
     below = [b for b in budgets if b < largest_input]
     above = [b for b in budgets if b >= largest_input]
     return below + above[:1]
+
+
+def reread_text(summary: Mapping[str, Any]) -> str | None:
+    """A setting's re-read recall beside keep-last's and random's at its budget, with the count
+    it rests on and the judge named; None when its conversations had no re-read."""
+    rereads = summary.get("rereads")
+    if rereads is None or rereads != rereads or not rereads:
+        return None
+    figures = [f"re-read recall {percent(summary.get('reread_recall'))}"]
+    for key, name in (("reread_recall_keep_last", "keep-last"), ("reread_recall_random", "random")):
+        value = summary.get(key)
+        if value is not None and value == value:
+            figures.append(f"{name} {percent(value)}")
+    conversations = int(summary.get("reread_conversations") or 0)
+    return (
+        f"{'; '.join(figures)}, over {plural(int(rereads), 're-read')} "
+        f"({int(summary.get('reread_chars') or 0):,} characters) after the recorded compactions "
+        f"of {plural(conversations, 'conversation')}, each history compacted at this budget. "
+        f"Judge: {REREAD_JUDGE}."
+    )
 
 
 def budget_met_text(summary: Mapping[str, Any]) -> str:

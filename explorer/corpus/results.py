@@ -127,7 +127,7 @@ def _summary_table(summary: pd.DataFrame) -> None:
             **{
                 name: percent
                 for name in summary.columns
-                if name.startswith(("needed_recall", "probes_"))
+                if name.startswith(("needed_recall", "probes_", "reread_recall"))
             },
             "needed_lift": common.points_column("needed-later lift over keep-last"),
             **{f"output_chars_{p}": chars for p in ("median", "p10", "p90")},
@@ -206,6 +206,9 @@ def results(corpus: corpus_store.Corpus, run: corpus_store.Run) -> None:
                 f"{frames.budget_met_text(one)}): it kept more than keep-last was allowed to."
             ),
         )
+    reread = frames.reread_text(one)
+    if reread is not None:
+        st.caption(reread)
     left, right = st.columns(2)
     with left:
         st.altair_chart(charts.retention_histogram(rows), width="stretch")

@@ -7,16 +7,19 @@ import math
 import pandas as pd
 import pytest
 
+from compactor.analyses import REREAD_JUDGE
 from compactor.contract import PARAMETERS
 from compactor.evaluation import (
     SUMMARY_BUDGETS,
     RunOptions,
+    conversation_rows,
     evaluate,
     grid_points,
     load_corpus,
     summarise,
 )
 from explorer.corpus import frames
+from tests.compactor.evaluation.test_reread_rows import SETTING, session
 from tests.paths import ROOT
 
 SHAREGPT = ROOT / "tests" / "fixtures" / "real" / "sharegpt_glaive_toolcall_4_records.json"
@@ -243,3 +246,16 @@ def test_a_strategys_rows_are_summed_per_setting_and_budget():
     assert one["needed_recall"] == pytest.approx(6 / 8)
     three = summary.loc["n = 3"]
     assert pd.isna(three["anchors_kept"]) and pd.isna(three["needed_recall"])
+
+
+def test_the_corpus_page_says_a_settings_reread_recall_with_its_count_and_judge(tmp_path):
+    (item,) = load_corpus(session(tmp_path))
+    summaries = summarise(conversation_rows(item, [SETTING], [20_000]))
+    (one,) = frames.summary_frame(summaries).to_dict("records")
+    said = frames.reread_text(one)
+    recall = one["rereads_held"] / 5
+    assert said.startswith(f"re-read recall {100 * recall:.1f}%; keep-last 100.0%; random ")
+    assert "over 5 re-reads (" in said and "of 1 conversation," in said
+    assert said.endswith(f"Judge: {REREAD_JUDGE}.")
+    assert frames.reread_text({**one, "rereads": 0}) is None
+    assert frames.reread_text({"rereads": float("nan")}) is None
