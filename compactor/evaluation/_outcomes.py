@@ -34,6 +34,7 @@ from compactor.analyses.outcomes import (
     RANDOM,
     Needs,
     Probe,
+    failed_probes,
     find_needs,
     keep_last_from_budgets,
     met_needs,
@@ -52,7 +53,14 @@ from compactor.text import TextAnalysis
 #: The outcome keys of every row, after the counts (and ``output_tokens``).
 OUTCOME_KEYS: tuple[str, ...] = (STRATEGY, "needs", "needs_met")
 #: The probe keys, last, in every row of a corpus that carries probes.
-PROBE_KEYS: tuple[str, ...] = ("probes", "probes_strict", "probes_partial", "probes_answer")
+PROBE_KEYS: tuple[str, ...] = (
+    "probes",
+    "probes_strict",
+    "probes_partial",
+    "probes_answer",
+    "probes_answerable",
+    "probes_failed",
+)
 #: The baselines' pseudo-settings, in the order their rows come.
 BASELINES: tuple[str, ...] = (KEEP_LAST, RANDOM)
 
@@ -189,12 +197,17 @@ def baseline_rows(
 def _probe_figures(
     probes: Sequence[Probe], contents: Sequence[str], returned: Sequence[Sequence[int | None]]
 ) -> dict[str, Any]:
-    """The probe columns, the mean over the rows of ``returned`` (one per draw)."""
+    """The probe columns, the mean over the rows of ``returned`` (one per draw); the ids of
+    the probes failed, per recall, when there is one row (random's draws each fail others)."""
     recalls = [probe_recall(probes, contents, r) for r in returned]
     out: dict[str, Any] = {"probes": len(probes)}
     for kind in ("strict", "partial", "answer"):
         values = [getattr(r, kind) for r in recalls]
         out[f"probes_{kind}"] = None if values[0] is None else round(float(np.mean(values)), 6)
+    out["probes_answerable"] = recalls[0].answer_probes
+    out["probes_failed"] = (
+        failed_probes(probes, contents, returned[0]) if len(returned) == 1 else None
+    )
     return out
 
 

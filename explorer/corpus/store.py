@@ -226,7 +226,8 @@ def _items(items: str) -> tuple[CorpusItem, ...]:
             i["request"],
             tuple(tuple(t) for t in i["tool_links"]),
             tuple(
-                Probe(p["id"], tuple(p["evidence"]), p.get("answer")) for p in i.get("probes", ())
+                Probe(p["id"], tuple(p["evidence"]), p.get("answer"), p.get("question"))
+                for p in i.get("probes", ())
             ),
         )
         for i in json.loads(items)
