@@ -9,7 +9,7 @@ from typing import Any
 
 from compactor.cli._io import fail
 from compactor.errors import quoted
-from compactor.evaluation import MEMORY_COMPACT, STRATEGY, QuestionSet
+from compactor.evaluation import MEMORY_COMPACT, STRATEGY, QuestionSet, failure_text
 from compactor.wording import percent, plural
 
 #: How many failed questions are listed per setting (the rows' probes_failed hold them all).
@@ -30,17 +30,6 @@ def recall_text(summary: Mapping[str, Any], kind: str) -> str:
     met = summary[f"probes_met_{kind}"]
     count = f"{met:,}" if isinstance(met, int) else f"{met:,.1f}"
     return f"{count} of {of:,}, {percent(summary[f'probe_recall_{kind}'])}"
-
-
-def failure_text(failed: Sequence[str]) -> str:
-    """What a failed question lost, in words."""
-    if "partial" in failed:
-        said = "evidence dropped"
-    elif "strict" in failed:
-        said = "evidence cut"
-    else:
-        said = "evidence kept"
-    return said + ("; answer lost" if "answer" in failed else "")
 
 
 def questions_text(summaries: Sequence[Mapping[str, Any]], questions: QuestionSet) -> str:

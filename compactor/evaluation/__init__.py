@@ -49,6 +49,7 @@ from compactor.evaluation._questions import (
     Question,
     QuestionAside,
     QuestionSet,
+    failure_text,
     read_questions,
     read_questions_text,
 )
@@ -90,6 +91,7 @@ __all__ = [
     "describe_setting",
     "evaluate",
     "evaluate_strategy",
+    "failure_text",
     "FIXES",
     "GRID_PARAMETERS",
     "grid_point_key",

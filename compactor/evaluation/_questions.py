@@ -34,7 +34,7 @@ import bisect
 import json
 import re
 from collections import defaultdict
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -417,3 +417,16 @@ class _Lines:
     def at(self, offset: int) -> tuple[int, int]:
         k = bisect.bisect_left(self.ends, offset)
         return k + 1, offset - (self.ends[k - 1] + 1 if k else 0) + 1
+
+
+def failure_text(failed: Sequence[str]) -> str:
+    """What a failed question lost, in words, from the recalls it fails (a summary's
+    ``probes_failed`` entry): its evidence dropped (partial failed) or cut (strict failed),
+    and its answer lost."""
+    if "partial" in failed:
+        said = "evidence dropped"
+    elif "strict" in failed:
+        said = "evidence cut"
+    else:
+        said = "evidence kept"
+    return said + ("; answer lost" if "answer" in failed else "")

@@ -16,6 +16,7 @@ from compactor.evaluation import SUMMARY_BUDGETS, knee_budgets, summarise
 from compactor.wording import percent, plural, points
 from explorer import navigation
 from explorer.corpus import charts, frames
+from explorer.corpus import questions as corpus_questions
 from explorer.corpus import store as corpus_store
 from explorer.corpus.widgets import CORPUS_KEY, RUN_KEY, SETTING_KEY
 from explorer.frames import snippets
@@ -206,6 +207,7 @@ def results(corpus: corpus_store.Corpus, run: corpus_store.Run) -> None:
                 f"{frames.budget_met_text(one)}): it kept more than keep-last was allowed to."
             ),
         )
+    corpus_questions.results(corpus, raw, frames.settings_of(raw)[at])
     left, right = st.columns(2)
     with left:
         st.altair_chart(charts.retention_histogram(rows), width="stretch")
