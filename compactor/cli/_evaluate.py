@@ -217,7 +217,7 @@ def _run(args: argparse.Namespace) -> int:
         fail_under.check_measurable(
             thresholds, outcomes=False, strategy=args.strategy, swept=budgets is None
         )
-        return run_strategy(args, budgets, thresholds, base)
+        return run_strategy(args, budgets, thresholds, base, _questions(args))
     plan = _plan(args)
     fail_under.check_measurable(
         thresholds,

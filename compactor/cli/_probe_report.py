@@ -4,6 +4,7 @@ each setting fails, and the questions set aside with where they are."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -66,6 +67,62 @@ def questions_text(summaries: Sequence[Mapping[str, Any]], questions: QuestionSe
             more = len(failed) - FAILED_SHOWN
             lines.append(f"{'':>11}and {more:,} more (the rows' probes_failed list every one)")
     return "\n".join(lines) + "\n"
+
+
+def strategy_questions_text(
+    settings: Sequence[Mapping[str, Any]],
+    rows: Sequence[Mapping[str, Any]],
+    questions: QuestionSet,
+) -> str:
+    """A registry strategy's probe recall per parameter setting and budget (pooled over the
+    questions, with counts) beside keep-last's and random's at that budget, and the questions
+    it fails."""
+    texts = {q.id: q.fields.get("question") for q in questions.questions}
+    lines = [f"probe recall, {judge(questions)}; beside keep-last / random at the budget"]
+    for setting in settings:
+        budgets = sorted({r["budget_chars"] for r in rows if r["strategy_params"] == setting})
+        for budget in budgets:
+            mine = [
+                r
+                for r in rows
+                if r["strategy_params"] == setting and r["budget_chars"] == budget
+                and r.get("probes")
+            ]  # fmt: skip
+            shown = json.dumps(setting, separators=(",", ":"))
+            lines.append(f"{shown} at {budget:,}: " + "; ".join(_pooled(mine, k) for k in KINDS))
+            failed = [
+                (r["conversation"], probe, [k for k in KINDS if probe in r["probes_failed"][k]])
+                for r in mine
+                if r.get("probes_failed")
+                for probe in dict.fromkeys(sum(r["probes_failed"].values(), []))
+            ]
+            for conversation, probe, kinds in failed[:FAILED_SHOWN]:
+                asked = texts.get(probe)
+                lines.append(
+                    f"{'':>2}fails {quoted(probe)} of {conversation!r}: {failure_text(kinds)}"
+                    + (f": {quoted(asked, 100)}" if asked else "")
+                )
+            if len(failed) > FAILED_SHOWN:
+                more = len(failed) - FAILED_SHOWN
+                lines.append(f"{'':>2}and {more:,} more (the rows' probes_failed list every one)")
+    return "\n".join(lines) + "\n"
+
+
+def _pooled(rows: Sequence[Mapping[str, Any]], kind: str) -> str:
+    """``strict 7 of 12, 58.3% (keep-last 50.0%, random 41.2%)`` over a strategy's rows."""
+    of = sum((r.get("probes_answerable") or 0) if kind == "answer" else r["probes"] for r in rows)
+    if not of or any(r.get("probes_failed") is None for r in rows):
+        return f"{kind} -"
+    met = of - sum(len(r["probes_failed"][kind]) for r in rows)
+    said = []
+    for name, label in (("probes_keep_last", "keep-last"), ("probes_random", "random")):
+        total = sum(
+            (r[name][kind] or 0)
+            * ((r.get("probes_answerable") or 0) if kind == "answer" else r["probes"])
+            for r in rows
+        )
+        said.append(f"{label} {percent(total / of)}")
+    return f"{kind} {met:,} of {of:,}, {percent(met / of)} ({', '.join(said)})"
 
 
 def _baselines(summary: Mapping[str, Any], kind: str) -> str:

@@ -6,16 +6,21 @@ import json
 
 import pytest
 
+from compactor.analyses.outcomes import failed_probes_outcome
 from compactor.cli._main import main
+from compactor.contract import AUTO_LIMITS
 from compactor.errors import UnreadableJSON
 from compactor.evaluation import (
     CorpusStream,
     RunOptions,
     evaluate,
+    evaluate_strategy,
     grid_points,
     read_questions_text,
     summarise,
 )
+from compactor.input import validate
+from compactor.strategies import get_strategy
 from tests.compactor.evaluation.brute import brute_baseline, brute_row
 from tests.corpora import tau_bench_corpus
 from tests.paths import CORPUS
@@ -189,3 +194,23 @@ def test_evaluate_questions_end_to_end_names_the_judge_lists_failures_and_sets_a
     keep_last = [r for r in rows if r["strategy"] == "keep-last"]
     assert all(r["probes_failed"] is not None for r in keep_last)
     assert all(r["probes_failed"] is None for r in rows if r["strategy"] == "random")
+
+
+def test_a_registry_strategy_s_rows_judge_the_questions_beside_keep_last_and_random():
+    questions = read_questions_text(json.dumps(shared_questions()), "shared.json")
+    items = list(CorpusStream(CORPUS, questions=questions))
+    strategy = get_strategy("anchor-keep")
+    rows = list(evaluate_strategy(items, "anchor-keep", [{}], [2_000], workers=1))
+    by_name = {item.conversation: item for item in items}
+    for row in rows:
+        item = by_name[row["conversation"]]
+        request = validate(item.request, limits=AUTO_LIMITS)
+        result = strategy.apply(request, budget_chars=2_000, params={})
+        contents = request.contents
+        assert row["probes_failed"] == failed_probes_outcome(item.probes, contents, result)
+        for kind in ("strict", "partial"):
+            failed = len(row["probes_failed"][kind])
+            assert round(row[f"probes_{kind}"] * row["probes"]) == row["probes"] - failed
+        for name, baseline in (("probes_keep_last", "keep-last"), ("probes_random", "random")):
+            brute = brute_baseline(item, baseline, 2_000)
+            assert row[name] == {k: brute[f"probes_{k}"] for k in ("strict", "partial", "answer")}
