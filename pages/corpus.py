@@ -4,7 +4,7 @@ another strategy of the registry over a grid of its own parameters."""
 
 import streamlit as st
 
-from explorer.corpus import questions as corpus_questions
+from explorer.corpus import labelled as corpus_questions
 from explorer.corpus import results as corpus_results
 from explorer.corpus import strategy as corpus_strategy
 from explorer.corpus import widgets as corpus

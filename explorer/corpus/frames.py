@@ -416,14 +416,19 @@ PROBE_SHARES = tuple(
 
 
 def probe_frame(summaries: Sequence[Mapping[str, Any]]) -> pd.DataFrame:
-    """Per setting, its probe recall pooled over the labelled questions (strict, partial,
-    answer) with the counts it is made of, beside keep-last's and random's at its budget, and
-    its needed-later recall beside theirs: one row per grid setting."""
+    """Per setting, its budget met (a promise: counts, rounded down), its probe recall pooled
+    over the labelled questions (strict, partial, answer) with the counts it is made of, beside
+    keep-last's and random's at its budget, and its needed-later recall beside theirs: one row
+    per grid setting."""
     records = []
     for s in settings_of(summaries):
         if "probes_total" not in s:
             continue
-        record: dict[str, Any] = {"setting": setting_label(s), "questions": s["probes_total"]}
+        record: dict[str, Any] = {
+            "setting": setting_label(s),
+            "budget_met": budget_met_text(s),
+            "questions": s["probes_total"],
+        }
         for kind in PROBE_KINDS:
             record[kind] = s.get(f"probe_recall_{kind}")
             record[f"{kind}_met"] = s.get(f"probes_met_{kind}")
@@ -434,7 +439,7 @@ def probe_frame(summaries: Sequence[Mapping[str, Any]]) -> pd.DataFrame:
         for name in ("needed_recall", "needed_recall_keep_last", "needed_recall_random"):
             record[name] = s.get(name)
         records.append(record)
-    columns = ["setting", "questions"]
+    columns = ["setting", "budget_met", "questions"]
     for kind in PROBE_KINDS:
         columns += ["answerable"] if kind == "answer" else []
         columns += [kind, f"{kind}_met", f"{kind}_keep_last", f"{kind}_random"]

@@ -16,7 +16,7 @@ from compactor.evaluation import SUMMARY_BUDGETS, knee_budgets, summarise
 from compactor.wording import percent, plural, points
 from explorer import navigation
 from explorer.corpus import charts, frames
-from explorer.corpus import questions as corpus_questions
+from explorer.corpus import labelled as corpus_questions
 from explorer.corpus import store as corpus_store
 from explorer.corpus.widgets import CORPUS_KEY, RUN_KEY, SETTING_KEY
 from explorer.frames import snippets

@@ -13,7 +13,7 @@ from compactor.evaluation import (
     read_questions,
     summarise,
 )
-from explorer.corpus import questions as corpus_questions
+from explorer.corpus import labelled as corpus_questions
 from explorer.corpus import widgets
 from harness.apptest import assert_clean, goto, start, table
 from tests.paths import CORPUS
