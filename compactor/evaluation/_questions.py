@@ -214,8 +214,12 @@ def read_questions_text(text: str | bytes, name: str = "questions") -> QuestionS
         text = decode_text(text)
     text = text.removeprefix("\ufeff")
     found = QuestionSet(name, [])
-    lines = _is_lines(text)
-    read = _line_questions(text, found) if lines else _document_questions(text, found)
+    try:
+        read = _line_questions(text, found) if _is_lines(text) else _document_questions(text, found)
+    except UnreadableJSON:
+        if not _is_lines(text, any_line=True):
+            raise
+        read = _line_questions(text, found)  # JSON Lines whose first line is broken
     ids: dict[str, Question] = {}
     for q in read:
         if q.id in ids:
@@ -230,15 +234,19 @@ def read_questions_text(text: str | bytes, name: str = "questions") -> QuestionS
     return found
 
 
-def _is_lines(text: str) -> bool:
-    """JSON Lines: more than one non-blank line, the first a JSON object on its own."""
+def _is_lines(text: str, any_line: bool = False) -> bool:
+    """JSON Lines: more than one non-blank line, the first (``any_line``: one) a JSON object
+    on its own."""
     lines = [line for line in text.split("\n") if line.strip()]
     if len(lines) < 2:
         return False
-    try:
-        return isinstance(json.loads(lines[0]), dict)
-    except ValueError:
-        return False
+    for line in lines if any_line else lines[:1]:
+        try:
+            if isinstance(json.loads(line), dict):
+                return True
+        except ValueError:
+            continue
+    return False
 
 
 def _line_questions(text: str, found: QuestionSet) -> list[Question]:

@@ -143,6 +143,12 @@ def test_bad_lines_are_set_aside_with_their_line_and_the_rest_are_asked(tmp_path
     assert "no conversation of the corpus has the id 'nobody'" in text[5]
 
 
+def test_a_broken_first_line_of_json_lines_is_set_aside_like_any_other():
+    questions = read_questions_text('{"record": 0,\n{"record": 0, "evidence": [0]}\n', "q.jsonl")
+    assert [q.id for q in questions.questions] == ["1"]
+    assert [p.line for a in questions.set_aside for p in a.problems] == [1]
+
+
 def test_a_question_set_that_is_not_json_is_refused_with_its_line_and_column():
     with pytest.raises(UnreadableJSON) as error:
         read_questions_text('[\n  {"record": 0,\n  "evidence": [0]\n', "set.json")
