@@ -220,3 +220,31 @@ def test_a_registry_strategy_s_rows_judge_the_questions_beside_keep_last_and_ran
         for name, baseline in (("probes_keep_last", "keep-last"), ("probes_random", "random")):
             brute = brute_baseline(item, baseline, 2_000)
             assert row[name] == {k: brute[f"probes_{k}"] for k in ("strict", "partial", "answer")}
+
+
+def test_evaluate_strategy_questions_end_to_end_lists_what_the_strategy_fails(tmp_path, capsys):
+    corpus = tmp_path / "tau.json"
+    corpus.write_bytes(tau_bench_corpus(2, long_record=None))
+    lines = [{"record": r, "id": f"q{r}-{i}", "evidence": [i]} for r in (0, 1) for i in (0, 1, 5)]
+    (tmp_path / "q.json").write_text(json.dumps({"questions": lines}))
+    out = tmp_path / "rows.jsonl"
+    asked = ["--questions", str(tmp_path / "q.json"), "--strategy", "anchor-keep"]
+    code = main(["evaluate", str(corpus), *asked, "--budgets", "3000", "--workers", "1",
+                 "--out", str(out)])  # fmt: skip
+    shown = capsys.readouterr().out
+    assert code == 0 and "judge: labelled questions (q.json, 6 questions)" in shown
+    rows = [json.loads(line) for line in out.read_text().splitlines()]
+    failed = [(r["conversation"], i) for r in rows for i in r["probes_failed"]["partial"]]
+    assert failed  # 3,000 characters hold less than a system prompt of 6,000
+    for conversation, probe in failed:
+        assert f"fails '{probe}' of {conversation!r}: evidence dropped" in shown
+    met = sum(r["probes"] - len(r["probes_failed"]["strict"]) for r in rows)
+    assert f"strict {met} of 6, " in shown
+
+
+def test_questions_without_the_outcomes_are_refused(tmp_path, capsys):
+    (tmp_path / "q.json").write_text("[]")
+    corpus = tmp_path / "tau.json"
+    corpus.write_bytes(tau_bench_corpus(1, long_record=None))
+    code = main(["evaluate", str(corpus), "--questions", str(tmp_path / "q.json"), "--no-outcomes"])
+    assert code == 2 and "drop --no-outcomes" in capsys.readouterr().err
