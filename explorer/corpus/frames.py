@@ -391,6 +391,7 @@ def strategy_summary(rows: Sequence[Mapping[str, Any]]) -> pd.DataFrame:
                 "needed_recall": sum(r.get("needs_met") or 0 for r in mine) / needs
                 if needs
                 else None,
+                **strategy_probes(mine),
             }
         )
     columns = [
@@ -404,7 +405,30 @@ def strategy_summary(rows: Sequence[Mapping[str, Any]]) -> pd.DataFrame:
         "needs",
         "needed_recall",
     ]
+    if any("questions" in r for r in records):
+        columns += ["questions", *STRATEGY_PROBE_SHARES]
     return pd.DataFrame(records, columns=columns)
+
+
+def strategy_probes(rows: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+    """A registry strategy's probe recall over its rows of one setting and budget, pooled over
+    the questions (strict, partial; answer over the answerable ones), and keep-last's and
+    random's at that budget; nothing when the rows carry no probes."""
+    probed = [r for r in rows if r.get("probes") and r.get("probes_failed") is not None]
+    if not probed:
+        return {}
+    out: dict[str, Any] = {"questions": sum(r["probes"] for r in probed)}
+    for kind in PROBE_KINDS:
+        counts = [r["probes_answerable"] if kind == "answer" else r["probes"] for r in probed]
+        of = sum(counts)
+        met = of - sum(len(r["probes_failed"][kind]) for r in probed)
+        out[kind] = met / of if of else None
+        for name in ("keep_last", "random"):
+            held = sum(
+                (r[f"probes_{name}"][kind] or 0) * n for r, n in zip(probed, counts, strict=True)
+            )
+            out[f"{kind}_{name}"] = held / of if of else None
+    return out
 
 
 #: The probe recalls of the labelled questions, in the order they are shown.
@@ -413,6 +437,12 @@ PROBE_KINDS = ("strict", "partial", "answer")
 PROBE_SHARES = tuple(
     f"{kind}{suffix}" for kind in PROBE_KINDS for suffix in ("", "_keep_last", "_random")
 ) + ("needed_recall", "needed_recall_keep_last", "needed_recall_random")
+
+
+#: The probe columns of :func:`strategy_summary` (shares), when the rows carry probes.
+STRATEGY_PROBE_SHARES = tuple(
+    f"{kind}{suffix}" for kind in PROBE_KINDS for suffix in ("", "_keep_last", "_random")
+)
 
 
 def probe_frame(summaries: Sequence[Mapping[str, Any]]) -> pd.DataFrame:

@@ -22,32 +22,8 @@ from compactor.evaluation import (
 from compactor.input import validate
 from compactor.strategies import get_strategy
 from tests.compactor.evaluation.brute import brute_baseline, brute_row
-from tests.corpora import tau_bench_corpus
+from tests.corpora import shared_questions, tau_bench_corpus
 from tests.paths import CORPUS
-
-
-def shared_questions():
-    """Questions over the shared corpus folder: per conversation, one on its first message,
-    one on a pair in the middle, one on its last message, and two with an answer (the first
-    and the last words of a middle message): labels chosen by position, not by any strategy."""
-    items = []
-    for conversation in CorpusStream(CORPUS):
-        name, messages = conversation.conversation, conversation.request["messages"]
-        n = len(messages)
-        middle = n // 2
-        text = messages[middle].get("content") or ""
-        words = text.split()
-        items += [
-            {"record": name, "id": f"{name}:first", "evidence": [0], "question": "the opening?"},
-            {"record": name, "id": f"{name}:pair", "evidence": [middle - 1, middle]},
-            {"record": name, "id": f"{name}:last", "evidence": [n - 1]},
-        ]
-        if len(words) > 4:
-            items += [
-                {"record": name, "id": f"{name}:head", "evidence": [middle], "answer": words[0]},
-                {"record": name, "id": f"{name}:tail", "evidence": [middle], "answer": words[-1]},
-            ]
-    return items
 
 
 def test_every_row_s_probe_figures_and_failed_ids_equal_compacting_each_request():
