@@ -224,3 +224,18 @@ def test_questions_without_the_outcomes_are_refused(tmp_path, capsys):
     corpus.write_bytes(tau_bench_corpus(1, long_record=None))
     code = main(["evaluate", str(corpus), "--questions", str(tmp_path / "q.json"), "--no-outcomes"])
     assert code == 2 and "drop --no-outcomes" in capsys.readouterr().err
+
+
+def test_the_questions_of_a_conversation_set_aside_are_set_aside_with_it():
+    questions = read_questions_text(
+        '[{"record": 0, "id": "kept", "evidence": [0]}, {"record": 1, "id": "with", '
+        '"evidence": [0]}]',
+        "set.json",
+    )
+    records = json.loads(tau_bench_corpus(2, long_record=None))
+    records[1]["traj"] = [{"role": "narrator", "content": "not a conversation"}]
+    items = _read(json.dumps(records).encode(), questions)
+    assert [i.conversation for i in items] == [0] and [p.id for p in items[0].probes] == ["kept"]
+    (aside,) = questions.set_aside
+    assert aside.id == "with" and aside.problems[0].path == "$[1].record"
+    assert "its conversation 1 is set aside" in aside.problems[0].message
