@@ -12,6 +12,7 @@ from typing import Any
 from compactor.analyses import BUDGET_RANGE, REREAD_JUDGE
 from compactor.analyses.outcomes import DEFAULT_FUTURE
 from compactor.cli import _fail_under as fail_under
+from compactor.cli import _probe_report as probe_report
 from compactor.cli import _set_aside as set_aside
 from compactor.cli._commands import help_of
 from compactor.cli._evaluate_strategy import add_arguments, run_strategy
@@ -30,6 +31,7 @@ from compactor.evaluation import (
     SUMMARY_BUDGETS,
     BackendUnavailable,
     CorpusStream,
+    QuestionSet,
     RowWriter,
     RunOptions,
     SummaryFeed,
@@ -37,6 +39,7 @@ from compactor.evaluation import (
     evaluate,
     grid_points,
     parse_grid_option,
+    read_questions,
     setting_groups,
 )
 from compactor.formats import FORMATS
@@ -93,6 +96,17 @@ corpus (or one that is a device or a pipe), a bad grid, budget or threshold, a r
 exists without --resume or cannot be written, each problem with where it is, or every record
 set aside (nothing is evaluated); {set_aside.SET_ASIDE} when the run finished with records set
 aside (listed).
+
+--questions FILE judges the settings by a team's labelled evidence: a question set (a JSON list,
+{{"questions": [...]}}, or JSON Lines, one question a line), each question naming its conversation
+by record (the rows' conversation: N, "PATH" or "PATH#i") or record_id (the record's own id),
+with id, evidence (message ids or 0-based indices), answer and question. The rows then carry
+probes, probes_strict, probes_partial, probes_answer, probes_answerable and probes_failed (the
+ids failed per recall; null for random's draws); the summary adds probe recall per setting,
+pooled over the questions with its counts, beside keep-last and random at its budget, and the
+questions each setting fails. A question that cannot be used (a line that is not JSON, a wrong
+type, an unknown conversation, an evidence ref naming no message) is set aside with its line or
+JSON path, listed on standard error, and the run goes on (exit {set_aside.SET_ASIDE}).
 
 --strategy NAME evaluates another strategy of the registry at --budgets (default: each
 request's own budget_chars), with --strategy-param KEY=VALUE and --strategy-grid KEY=V1,V2,...
@@ -157,6 +171,12 @@ def register(sub: argparse._SubParsersAction) -> None:
         action="store_true",
         help="leave out the outcome columns and the baselines' rows",
     )
+    parser.add_argument(
+        "--questions",
+        metavar="FILE",
+        help="a question set (JSON or JSON Lines): labelled evidence over the corpus's "
+        "conversations, judged as probes beside needed-later recall",
+    )
     parser.add_argument("--out", metavar="FILE", help="write the rows to FILE.jsonl or .parquet")
     parser.add_argument(
         "--resume", action="store_true", help="continue the run whose rows are in --out"
@@ -203,7 +223,7 @@ def _run(args: argparse.Namespace) -> int:
         fail_under.check_measurable(
             thresholds, outcomes=False, strategy=args.strategy, swept=budgets is None
         )
-        return run_strategy(args, budgets, thresholds, base)
+        return run_strategy(args, budgets, thresholds, base, _questions(args))
     plan = _plan(args)
     fail_under.check_measurable(
         thresholds,
@@ -213,8 +233,13 @@ def _run(args: argparse.Namespace) -> int:
         tokens=args.encoding is not None,
     )
     _check_out(args)
+    questions = _questions(args)
     corpus = CorpusStream(
-        args.corpus, args.format, keep_last=args.keep_last, cut_long=args.cut_long
+        args.corpus,
+        args.format,
+        keep_last=args.keep_last,
+        cut_long=args.cut_long,
+        questions=questions,
     )
     write_lines(f"skipped {line}" for line in corpus.skipped)
     options = RunOptions(
@@ -252,12 +277,25 @@ def _run(args: argparse.Namespace) -> int:
     sys.stdout.write(summary_text(feed.summaries(), corpus.read, plan.sweep))
     if plan.sweep:
         sys.stdout.write(knee_text(feed.met_at_shares()))
-    sys.stdout.flush()
     summaries = feed.summaries()
+    if questions is not None:
+        sys.stdout.write(probe_report.questions_text(summaries, questions))
+    sys.stdout.flush()
     verdict = fail_under.report(setting_groups(summaries, feed.rows), thresholds)
+    if questions is not None and probe_report.report_set_aside(questions) and not verdict:
+        verdict = set_aside.SET_ASIDE
     if corpus.unusable:
         return set_aside.report(corpus, args.out, verdict, verbose=args.verbose)
     return verdict
+
+
+def _questions(args: argparse.Namespace) -> QuestionSet | None:
+    """The question set of ``--questions`` (None without it); raises for an unreadable file."""
+    if args.questions is None:
+        return None
+    if args.no_outcomes:
+        raise ProblemError([Problem("--questions is judged with the outcomes: drop --no-outcomes")])
+    return read_questions(args.questions)
 
 
 class _Feed:

@@ -16,6 +16,7 @@ from compactor.evaluation import SUMMARY_BUDGETS, knee_budgets, summarise
 from compactor.wording import percent, plural, points
 from explorer import navigation
 from explorer.corpus import charts, frames
+from explorer.corpus import labelled as corpus_questions
 from explorer.corpus import store as corpus_store
 from explorer.corpus.widgets import CORPUS_KEY, RUN_KEY, SETTING_KEY
 from explorer.frames import snippets
@@ -209,6 +210,7 @@ def results(corpus: corpus_store.Corpus, run: corpus_store.Run) -> None:
     reread = frames.reread_text(one)
     if reread is not None:
         st.caption(reread)
+    corpus_questions.results(corpus, raw, frames.settings_of(raw)[at])
     left, right = st.columns(2)
     with left:
         st.altair_chart(charts.retention_histogram(rows), width="stretch")

@@ -99,6 +99,11 @@ def _use(corpus: corpus_store.Corpus) -> None:
     st.session_state.pop(SETTING_KEY, None)
 
 
+def use_corpus(corpus: corpus_store.Corpus) -> None:
+    """Show ``corpus`` (another page part made it: the loaded one with labelled questions)."""
+    _use(corpus)
+
+
 def _fixes() -> dict[str, bool]:
     return {name: bool(st.session_state.get(key)) for name, key in FIX_KEYS.items()}
 
