@@ -78,7 +78,8 @@ def register(sub: argparse._SubParsersAction) -> None:
         default=None,
         metavar="NAME",
         help="memory-compact with the request's parameters, keep-last (the last messages "
-        "that fit budget_chars), drop-oldest (the recency trim by token estimate: with its own options below, "
+        "that fit budget_chars), drop-oldest (the recency trim by token estimate: with its "
+        "own options below, "
         "else at budget_chars), or any strategy of the registry at budget_chars "
         f"({', '.join(n for n in CHOICES if n not in STRATEGIES)}); "
         "default: the --setting file's strategy with its parameters, else memory-compact",
