@@ -27,8 +27,8 @@ before it, whole (from the start of the session, or from the previous compaction
 boundary), is compacted by every strategy of the lineup (memory-compact with the parameters,
 keep-last, drop-oldest (the recency trim), LangChain when installed) in the agent mode (no
 window or cut) with budget_chars = the characters of the summary the tool wrote (within
-100..2,000,000), and the summary and each strategy are judged on the messages after the boundary, up to the next
-recorded compaction: needed-later recall (SPEC part D; a summary keeps a need when the anchor's
+100..2,000,000), and the summary and each strategy are judged on the messages after the
+boundary, up to the next recorded compaction: needed-later recall (SPEC part D; a summary keeps a need when the anchor's
 text occurs in it), re-read recall (judge: re-read, files the agent read again after the
 compaction: a Read after it of lines a Read of the history returned, with no Edit, Write,
 MultiEdit or NotebookEdit of the file between; a strategy holds one when half of the earlier
