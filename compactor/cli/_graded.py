@@ -28,15 +28,15 @@ boundary), is compacted by every strategy of the lineup (memory-compact with the
 keep-last, drop-oldest (the recency trim), LangChain when installed) in the agent mode (no
 window or cut) with budget_chars = the characters of the summary the tool wrote (within
 100..2,000,000), and the summary and each strategy are judged on the messages after the
-boundary, up to the next recorded compaction: needed-later recall (SPEC part D; a summary keeps a need when the anchor's
-text occurs in it), re-read recall (judge: re-read, files the agent read again after the
-compaction: a Read after it of lines a Read of the history returned, with no Edit, Write,
-MultiEdit or NotebookEdit of the file between; a strategy holds one when half of the earlier
-result's characters are in what it kept verbatim, the summary when half of the result's lines
-occur in it; random, the mean of 20 draws of whole messages at the same budget, beside
-keep-last) and the history's anchors kept. Repeated Grep/Glob searches and Bash commands are
-listed apart, not as needs. Messages are counted as `import` makes them: an assistant turn with
-its tool calls is one message, each tool result one.
+boundary, up to the next recorded compaction: needed-later recall (SPEC part D; a summary keeps
+a need when the anchor's text occurs in it), re-read recall (judge: re-read, files the agent
+read again after the compaction: a Read after it of lines a Read of the history returned, with
+no Edit, Write, MultiEdit or NotebookEdit of the file between; a strategy holds one when half of
+the earlier result's characters are in what it kept verbatim, the summary when half of the
+result's lines occur in it; random, the mean of 20 draws of whole messages at the same budget,
+beside keep-last) and the history's anchors kept. Repeated Grep/Glob searches and Bash commands
+are listed apart, not as needs. Messages are counted as `import` makes them: an assistant turn
+with its tool calls is one message, each tool result one.
 
 Prints {"recorded_compactions", "compactions": [{"compaction", "boundary", "trigger",
 "pre_tokens", "post_tokens", "summary_chars", "past_messages", "future_messages",
