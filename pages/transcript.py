@@ -5,7 +5,7 @@ import streamlit as st
 
 from explorer.frames import safe_text
 from explorer.session.cache import Compaction
-from explorer.transcript import frames
+from explorer.frames import transcript as frames
 from explorer.widgets import common, page
 
 VIEW_KEY = "transcript_view"
