@@ -4,8 +4,8 @@ text struck through) or removed (greyed), so a reader sees what the model will b
 import streamlit as st
 
 from explorer.frames import safe_text
-from explorer.session.cache import Compaction
 from explorer.frames import transcript as frames
+from explorer.session.cache import Compaction
 from explorer.widgets import common, page
 
 VIEW_KEY = "transcript_view"

@@ -150,5 +150,6 @@ def _write(path: str, text: str) -> None:
     try:
         Path(path).write_text(text, "utf-8")
     except OSError as error:
-        raise ProblemError([Problem(f"cannot write the report: {error.strerror}", path=path)]) from None
-
+        raise ProblemError(
+            [Problem(f"cannot write the report: {error.strerror}", path=path)]
+        ) from None

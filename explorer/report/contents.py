@@ -20,11 +20,17 @@ import pandas as pd
 
 import compactor
 from compactor import CompactionResult, Request, Setting, SettingError, run
-from compactor.analyses.outcomes import DEFAULT_FUTURE, ContinuationCheck, continuation_check
+from compactor.analyses.outcomes import (
+    DEFAULT_FUTURE,
+    KEEP_LAST,
+    RANDOM,
+    ContinuationCheck,
+    continuation_check,
+)
 from compactor.analyses.replay import Turn, replay_request
 from compactor.contract import MEMORY_COMPACT
 from compactor.strategies import StrategyComparison, compare_strategies, setting_toml
-from compactor.wording import plural
+from compactor.wording import met_share, plural
 from explorer.charts import compare as compare_charts
 from explorer.charts import views as view_charts
 from explorer.frames import compare as compare_frames
@@ -432,16 +438,32 @@ def decision_report(
 
 # --- a corpus -----------------------------------------------------------------------------------
 
-#: The summary's columns the corpus report shows, with their titles and how each reads.
-SUMMARY_COLUMNS: Mapping[str, tuple[str, Callable[[Any], str]]] = {
-    "conversations": ("conversations", lambda v: f"{v:,}"),
-    "budget_met_rate": ("budget met", lambda v: outcome_frames.percent(v)),
-    "output_chars_median": ("characters out (median)", lambda v: f"{v:,.0f}"),
-    "anchor_retention_median": ("anchors kept (median)", lambda v: outcome_frames.percent(v)),
-    "needed_recall": ("needed-later recall", lambda v: outcome_frames.percent(v)),
-    "needed_lift": ("lift over keep-last", lambda v: outcome_frames.signed_points(v)),
-    "tool_pairs_broken": ("tool pairs split", lambda v: f"{v:,}"),
+#: The summary's columns the corpus report shows: each one's title and how a summary reads in it.
+SUMMARY_COLUMNS: Mapping[str, tuple[str, Callable[[Mapping[str, Any]], str]]] = {
+    "conversations": ("conversations", lambda s: f"{s['conversations']:,}"),
+    "budget_met_rate": (
+        "budget met",
+        lambda s: met_share(round(s["budget_met_rate"] * s["conversations"]), s["conversations"]),
+    ),
+    "output_chars_median": (
+        "characters out (median)",
+        lambda s: f"{s['output_chars_median']:,.0f}",
+    ),
+    "anchor_retention_median": (
+        "anchors kept (median)",
+        lambda s: outcome_frames.percent(s["anchor_retention_median"]),
+    ),
+    "needed_recall": ("needed-later recall", lambda s: outcome_frames.percent(s["needed_recall"])),
+    "needed_lift": (
+        "lift over keep-last",
+        lambda s: "" if _baseline(s) else outcome_frames.signed_points(s["needed_lift"]),
+    ),
+    "tool_pairs_broken": ("tool pairs split", lambda s: f"{s['tool_pairs_broken']:,}"),
 }
+
+
+def _baseline(summary: Mapping[str, Any]) -> bool:
+    return summary.get("strategy", MEMORY_COMPACT) in (KEEP_LAST, RANDOM)
 
 
 def summary_label(summary: Mapping[str, Any]) -> str:
@@ -504,10 +526,7 @@ def corpus_report(
         tuple(
             (
                 summary_label(s),
-                *(
-                    "" if s.get(c) is None else SUMMARY_COLUMNS[c][1](s[c])
-                    for c in shown
-                ),
+                *("" if s.get(c) is None else SUMMARY_COLUMNS[c][1](s) for c in shown),
             )
             for s in summaries
         ),

@@ -127,11 +127,15 @@ def render(report: Report) -> str:
         [chart_html(chart, f"chart-{s}-{c}") for c, chart in enumerate(section.charts)]
         for s, section in enumerate(report.sections)
     ]
-    return _environment().get_template(TEMPLATE).render(
-        report=report,
-        charts=charts,
-        nonce=secrets.token_urlsafe(16),
-        bundle=Markup(vega_bundle()),
-        colours=FATE_COLOURS,
-        made=report.made.strftime("%Y-%m-%d %H:%M UTC"),
+    return (
+        _environment()
+        .get_template(TEMPLATE)
+        .render(
+            report=report,
+            charts=charts,
+            nonce=secrets.token_urlsafe(16),
+            bundle=Markup(vega_bundle()),
+            colours=FATE_COLOURS,
+            made=report.made.strftime("%Y-%m-%d %H:%M UTC"),
+        )
     )
