@@ -300,7 +300,7 @@ def _strategies(request: Request, comparison: StrategyComparison | None) -> Sect
             f"({budget:,} characters); memory-compact with this setting's parameters.",
         ),
         (table,),
-        (compare_charts.strategy_totals(totals, budget),),
+        (compare_charts.strategy_totals(totals, budget, height=max(180, 30 * len(totals))),),
         key="strategies",
     )
 
