@@ -532,7 +532,7 @@ def corpus_report(
         ),
     )
     frame = summary_frame(summaries)
-    charts = (summary_chart(frame),) if len(frame) else ()
+    charts = (summary_chart(frame, max(160, 30 * len(frame))),) if len(frame) else ()
     section = Section(
         "The corpus summary",
         (
