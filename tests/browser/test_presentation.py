@@ -130,10 +130,10 @@ def test_the_dedupe_step_shows_each_pair_side_by_side_with_shared_words(demo):
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("title", ["Transcript", "Overview"])
-def test_transcript_and_overview_present_with_large_type_and_the_sidebar_folded(demo, title):
+def test_the_transcript_presents_with_large_type_and_the_sidebar_folded(demo):
+    # Overview has the same switch (tests/pages/test_report_download.py holds its styles)
     demo.open(LINK)
-    demo.go(title)
+    demo.go("Transcript")
     expect(demo.sidebar).to_be_visible()
     switch = demo.main.get_by_test_id("stCheckbox").filter(has_text="Presentation mode")
     switch.locator("label").click()
