@@ -75,3 +75,15 @@ def test_a_corpus_without_a_budget_and_a_bad_setting_are_said_in_one_line(tmp_pa
     err = capsys.readouterr().err
     assert "budget_chars" in err and "Traceback" not in err
     assert not (tmp_path / "y.html").exists()
+
+
+def test_a_file_of_many_conversations_gives_the_corpus_summary_unless_one_is_chosen(tmp_path):
+    tau = ROOT / "tests" / "fixtures" / "real" / "tau_airline_3_records.json"
+    many, one = tmp_path / "many.html", tmp_path / "one.html"
+    assert main(["report", str(tau), "--budget-chars", "3000", "-o", str(many)]) == 0
+    assert "The corpus summary" in many.read_text("utf-8")
+    assert (
+        main(["report", str(tau), "--record", "1", "--budget-chars", "3000", "-o", str(one)]) == 0
+    )
+    page = one.read_text("utf-8")
+    assert "The corpus summary" not in page and "The conversation before and after" in page
