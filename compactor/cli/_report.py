@@ -17,7 +17,7 @@ from compactor.analyses.outcomes import DEFAULT_FUTURE
 from compactor.cli._anchors import FILE_HELP, add_conversation_arguments, read_request
 from compactor.cli._commands import help_of
 from compactor.cli._io import MissingExtra, add_input_argument, read_bytes, reports_bad_input
-from compactor.cli._params import add_parameter_arguments, setting_of
+from compactor.cli._params import add_parameter_arguments, flag_values, setting_of
 from compactor.cli._reports import write_lines
 from compactor.errors import Problem, ProblemError
 from compactor.wording import install_command, plural
@@ -110,7 +110,7 @@ def run(args: argparse.Namespace) -> int:
         name = None if args.file == "-" else Path(args.file).name
         made = report.decision_report(
             request,
-            setting=setting_of(args),
+            setting=shown_setting(args, request),
             future=args.future,
             redacted=args.redacted,
             name=name,
@@ -118,6 +118,28 @@ def run(args: argparse.Namespace) -> int:
     _write(args.out, report.render(made))
     write_lines([f"wrote {args.out}"])
     return 0
+
+
+def shown_setting(args: argparse.Namespace, request: Any) -> Any:
+    """The setting the report shows: ``--setting``'s file as it is, or, when a flag overrides
+    it, the parameters that ran with the file's name and note (None: the request's own)."""
+    setting = setting_of(args)
+    if setting is None or not flag_values(args):
+        return setting
+    from compactor.strategies import Setting, SettingError
+
+    values = request.params.to_dict()
+    params = {k: v for k, v in values.items() if k != "budget_chars"}
+    try:
+        return Setting(
+            strategy=setting.strategy,
+            params=params,
+            budget_chars=values["budget_chars"],
+            name=setting.name,
+            note=setting.note,
+        )
+    except SettingError:  # a budget beyond a setting's range: the report says there is none
+        return None
 
 
 def corpus_report(args: argparse.Namespace, report: Any) -> Any:

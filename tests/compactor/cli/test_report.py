@@ -87,3 +87,14 @@ def test_a_file_of_many_conversations_gives_the_corpus_summary_unless_one_is_cho
     )
     page = one.read_text("utf-8")
     assert "The corpus summary" not in page and "The conversation before and after" in page
+
+
+def test_a_flag_over_the_setting_shows_the_parameters_that_ran(tmp_path, setting, capsys):
+    source = tmp_path / "one.json"
+    source.write_text(json.dumps(hostile_request()["messages"]), "utf-8")
+    out = tmp_path / "flag.html"
+    argv = ["report", str(source), "--setting", str(setting), "--keep-last-n", "3"]
+    assert main([*argv, "--budget-chars", "700", "-o", str(out)]) == 0
+    page = out.read_text("utf-8")
+    assert "keep_last_n = 3" in page and "budget_chars = 700" in page
+    assert "keep_last_n = 1" not in page and "name = &#34;support bot&#34;" in page
