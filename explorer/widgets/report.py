@@ -57,7 +57,8 @@ def decision(
     """The report of the page's decision: the redacted choice, then the button."""
     if not available():
         return
-    redacted = st.toggle("Redacted", key=f"{key}_redacted", help=REDACTED_HELP)
+    choice, button = st.columns([1, 1], vertical_alignment="center")
+    redacted = choice.toggle("Redacted", key=f"{key}_redacted", help=REDACTED_HELP)
     conv = state.conversation()
     name = None if redacted else (conv.file_name or conv.sample)
     setting = _setting(result.request.params.to_dict())
@@ -75,7 +76,8 @@ def decision(
         )
         return render(made).encode("utf-8")
 
-    _button(page, key)
+    with button:
+        _button(page, key)
 
 
 def corpus(
