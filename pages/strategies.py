@@ -18,6 +18,7 @@ from explorer.session.cache import Compaction
 from explorer.strategies import frames as llm_frames
 from explorer.strategies import widgets as strategies
 from explorer.widgets import common, outcomes, page
+from explorer.widgets import report as report_widgets
 
 
 def draw(compaction: Compaction) -> None:
@@ -38,6 +39,7 @@ def draw(compaction: Compaction) -> None:
     st.table(compare_frames.strategy_settings(totals), hide_index=True)
     strategies.unavailable_notes(comparison, options)
     st.altair_chart(compare_charts.strategy_totals(totals, budget), width="stretch")
+    report_widgets.decision(result, "strategies_download_report", comparison)
     outcomes.strategies_section(
         result,
         options.keep_last_messages,

@@ -54,6 +54,11 @@ COMMANDS = (
         "needed-later recall, role balance and probes, beside keep-last and random",
     ),
     Command(
+        "report",
+        "compactor.cli._report",
+        "write one decision (or a corpus's summary) as a self-contained HTML report",
+    ),
+    Command(
         "graded",
         "compactor.cli._graded",
         "grade the compactions a Claude Code or Codex log recorded against every strategy",
