@@ -33,7 +33,7 @@ whose log holds no summary, gets its problems and no figure.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
@@ -67,6 +67,9 @@ class GradedRow:
     recall: NeededRecall | None
     anchors_kept: int | None
     unavailable: str | None = None  # why a strategy could not run (an optional package)
+    #: The contents it returned (the summary alone for the recorded row): what a next call
+    #: sends, which pricing counts (docs/cost.md).
+    returned: tuple[str, ...] = field(default=(), repr=False, compare=False)
 
     @property
     def available(self) -> bool:
@@ -96,6 +99,8 @@ class GradedCompaction:
     anchors: int  # anchors of the history
     problems: tuple[Problem, ...]  # why it has no figure; empty when it has
     rows: tuple[GradedRow, ...]  # the recorded summary first, then the lineup in its order
+    #: The history's contents, as the tool (and every strategy) had them.
+    history: tuple[str, ...] = field(default=(), repr=False, compare=False)
 
     @property
     def valid(self) -> bool:
@@ -232,13 +237,14 @@ def grade_compaction(
         len(summary),
         judge_text(needs, len(past.messages), summary),
         sum(a.text in summary for a in found.anchors),
+        returned=(summary,),
     )
     rows = [recorded]
     pending = last_user_message(request, b)
     params = {} if pending is None else {FOCUS: {"focus": pending}}
     for result in compare_strategies(past, params=params).results:
         rows.append(_strategy_row(result, needs, found))
-    return GradedCompaction(*head, len(found.anchors), (), tuple(rows))
+    return GradedCompaction(*head, len(found.anchors), (), tuple(rows), history=past.contents)
 
 
 def last_user_message(request: Request, boundary: int) -> str | None:
@@ -295,5 +301,10 @@ def _strategy_row(result: StrategyResult, needs: Any, found: Any) -> GradedRow:
             for anchor in found.anchors
         )
     return GradedRow(
-        result.key, result.name, result.output_chars, judge_outcome(needs, result), kept
+        result.key,
+        result.name,
+        result.output_chars,
+        judge_outcome(needs, result),
+        kept,
+        returned=tuple(m["content"] for m in result.returned()),
     )

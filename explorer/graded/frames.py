@@ -9,6 +9,7 @@ from typing import Any
 import pandas as pd
 
 from compactor.analyses import RECORDED, SIZE_TOLERANCE, GradedCompaction
+from compactor.analyses.pricing import CompactionCost
 from compactor.wording import plural
 
 #: Triggers the page names as they are; anything else a log says is shown as "other".
@@ -39,9 +40,12 @@ def history_frame(messages: Sequence[Mapping[str, Any]], boundary: int) -> pd.Da
     return pd.DataFrame(rows, columns=["index", "role", "chars", "content"])
 
 
-def lineup_frame(graded: GradedCompaction) -> pd.DataFrame:
+def lineup_frame(
+    graded: GradedCompaction, costs: Mapping[str, CompactionCost] | None = None
+) -> pd.DataFrame:
     """One row per way to replace the history (the recorded summary first): its characters,
-    needed-later recall with the needs met, and the history's anchors kept."""
+    needed-later recall with the needs met, the history's anchors kept and, with ``costs``
+    (by row key, docs/cost.md), what the compaction costs."""
     columns = [
         "strategy",
         "recorded",
@@ -50,6 +54,7 @@ def lineup_frame(graded: GradedCompaction) -> pd.DataFrame:
         "recall",
         "needs_met",
         "anchors_kept",
+        *(["cost"] if costs is not None else []),
         "note",
     ]
     rows = []
@@ -67,13 +72,36 @@ def lineup_frame(graded: GradedCompaction) -> pd.DataFrame:
                 "recall": row.recall.recall,
                 "needs_met": f"{row.recall.met} of {needs}" if needs else "no needs",
                 "anchors_kept": f"{row.anchors_kept} of {graded.anchors}",
+                "cost": _cost_of(costs, row.key),
                 "note": None,
             }
         )
     frame = pd.DataFrame(rows, columns=columns)
     frame["chars"] = frame["chars"].astype("Int64")
     frame["recall"] = frame["recall"].astype("Float64")
+    if costs is not None:
+        frame["cost"] = frame["cost"].astype("Float64")
     return frame
+
+
+def _cost_of(costs: Mapping[str, CompactionCost] | None, key: str) -> float | None:
+    found = costs.get(key) if costs is not None else None
+    return found.cost.total if found is not None and found.cost is not None else None
+
+
+def cost_sentence(graded: GradedCompaction, costs: Mapping[str, CompactionCost], model: str) -> str:
+    """What the recorded compaction cost against the strategies at the model's prices."""
+    recorded = costs.get(RECORDED)
+    if recorded is None or recorded.cost is None:
+        return f"{model} has no input or output price in the table: no cost is shown."
+    call = recorded.call
+    return (
+        f"At {model}'s prices the recorded compaction cost ${recorded.cost.total:.4f}: its "
+        f"summary call read {call.reads:,} tokens of history and wrote {call.output:,} tokens "
+        f"of summary, which the next call writes to the cache again. A strategy calls no "
+        "model: its cost is the next call's rewrite of what it kept (what it left unchanged at "
+        "the start is read from the cache)."
+    )
 
 
 def size_text(graded: GradedCompaction, row: Any) -> str:

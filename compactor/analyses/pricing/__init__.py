@@ -14,6 +14,7 @@ from compactor.analyses.pricing._cost import (
     TokenCounter,
     compaction_cost,
     dollars,
+    graded_costs,
     price_histories,
 )
 from compactor.analyses.pricing._table import (
@@ -44,6 +45,7 @@ __all__ = [
     "compaction_cost",
     "context_window",
     "dollars",
+    "graded_costs",
     "load_prices",
     "price",
     "price_histories",

@@ -28,6 +28,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from compactor.analyses._graded import RECORDED
 from compactor.analyses.pricing._table import ModelPrice
 from compactor.text import DEFAULT_ENCODING, count_tokens, estimate_tokens, tokens_available
 
@@ -295,13 +296,16 @@ def compaction_cost(
     model: ModelPrice,
     *,
     summary_tokens: int | None = None,
+    kept_prefix_tokens: int = 0,
     lifetime_seconds: int | None = None,
 ) -> CompactionCost:
     """The cost of one compaction at ``model``: with ``summary_tokens`` (a model wrote the
     summary), a call whose input is the history (read from the cache the agent's last call
     wrote, when the model has a cache-read price; else uncached) and whose output is the
-    summary; then, for any compaction, the next call writes the ``kept_tokens`` of the new
-    context (a write when the model has a write price, else uncached input)."""
+    summary; then, for any compaction, the next call sends the ``kept_tokens`` of the new
+    context: its first ``kept_prefix_tokens`` (leading messages the compaction left as they
+    were) read from the cache, the rest written (uncached input when the model has no write
+    price)."""
     if summary_tokens is not None:
         cached = model.cache_read is not None
         call = Split(
@@ -310,6 +314,49 @@ def compaction_cost(
     else:
         call = Split()
     has_write = model.cache_write(lifetime_seconds) is not None
-    rewrite = Split(0, kept_tokens if has_write else 0, 0 if has_write else kept_tokens, 0)
+    reads = kept_prefix_tokens if model.cache_read is not None else 0
+    rest = kept_tokens - reads
+    rewrite = Split(reads, rest if has_write else 0, 0 if has_write else rest, 0)
     total = dollars(call + rewrite, model, lifetime_seconds)
     return CompactionCost(call, rewrite, total)
+
+
+def graded_costs(
+    graded: Any,
+    model: ModelPrice,
+    *,
+    counter: Callable[[str], int] | None = None,
+    lifetime_seconds: int | None = None,
+) -> dict[str, CompactionCost]:
+    """What each row of a graded compaction (a
+    :class:`~compactor.analyses._graded.GradedCompaction`) costs at ``model``, by row key: the
+    recorded summary's call (the history in, the summary out) and its rewrite of the cache; a
+    strategy's rewrite alone (it calls no model), where the leading messages it left as they
+    were are read from the cache. Rows that could not run are left out."""
+    count = counter or TokenCounter.best()
+    history = sum(count(c) for c in graded.history)
+    out = {}
+    for row in graded.rows:
+        if not row.available:
+            continue
+        kept = sum(count(c) for c in row.returned)
+        recorded = row.key == RECORDED
+        same = 0 if recorded else _common_contents(graded.history, row.returned)
+        out[row.key] = compaction_cost(
+            history,
+            kept,
+            model,
+            summary_tokens=kept if recorded else None,
+            kept_prefix_tokens=sum(count(c) for c in row.returned[:same]),
+            lifetime_seconds=lifetime_seconds,
+        )
+    return out
+
+
+def _common_contents(before: Sequence[str], after: Sequence[str]) -> int:
+    same = 0
+    for a, b in zip(before, after, strict=False):
+        if a != b:
+            break
+        same += 1
+    return same

@@ -151,3 +151,9 @@ def test_a_strategy_that_never_changes_the_prefix_pays_only_reads_and_the_new_to
         assert t.split.writes == t.prompt_tokens - previous
         assert t.split.uncached == 0
         previous = t.prompt_tokens
+
+
+def test_a_compaction_that_keeps_the_start_reads_it_from_the_cache():
+    cost = compaction_cost(1000, 300, MODEL, kept_prefix_tokens=120)
+    assert cost.rewrite == Split(120, 180, 0, 0)
+    assert cost.cost.total * 1e6 == pytest.approx(120 * 0.2 + 180 * 2.5)
