@@ -4,8 +4,10 @@ the price table) and ``--prices FILE`` (a table replacing the shipped one)."""
 from __future__ import annotations
 
 import argparse
+from typing import Any
 
-from compactor.analyses.pricing import PRICES_ENV, ModelPrice, load_prices
+from compactor.analyses.pricing import PRICES_ENV, ModelPrice, compaction_cost, load_prices
+from compactor.text import estimate_tokens
 
 
 def add_price_arguments(parser: argparse.ArgumentParser) -> None:
@@ -37,3 +39,17 @@ def priced_model(args: argparse.Namespace) -> ModelPrice | None:
         return None
     table = load_prices(args.prices)
     return table.get(args.model) if args.model is not None else table.models[0]
+
+
+def price_row(row: dict[str, Any], model: ModelPrice, lifetime_seconds: int | None) -> None:
+    """Add to a corpus row what the call after its compaction costs at ``model``
+    (``cost_model``, ``cost_usd``): the context it kept, written to the cache (its tokens,
+    ``output_tokens`` with --encoding, else characters / 4). A row does not say where the
+    compacted history first differs from the one before, so all of it is counted as written:
+    an upper bound (docs/cost.md)."""
+    tokens = row.get("output_tokens")
+    if tokens is None:
+        tokens = estimate_tokens(row.get("output_chars") or 0)
+    cost = compaction_cost(0, tokens, model, lifetime_seconds=lifetime_seconds).cost
+    row["cost_model"] = model.key
+    row["cost_usd"] = cost.total if cost is not None else None
