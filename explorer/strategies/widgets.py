@@ -202,9 +202,10 @@ def messages_table(comparison: StrategyComparison) -> None:
     )
 
 
-#: Above this many messages the cost per task waits for a button (each strategy is replayed
-#: turn by turn).
-TASK_COST_MESSAGES = 300
+#: Above this many messages or characters the cost per task waits for a button (each strategy
+#: is replayed turn by turn: seconds on a short chat, minutes on a long session).
+TASK_COST_MESSAGES = 60
+TASK_COST_CHARS = 100_000
 TASK_COST_KEY = "strategies_task_cost"
 
 
@@ -222,7 +223,11 @@ def task_costs(result: CompactionResult, comparison: StrategyComparison) -> None
     if model is None:
         return
     request = result.request
-    wanted = len(request.messages) <= TASK_COST_MESSAGES or st.button(
+    small = (
+        len(request.messages) <= TASK_COST_MESSAGES
+        and sum(len(c) for c in request.contents) <= TASK_COST_CHARS
+    )
+    wanted = small or st.button(
         f"Price the task for every strategy ({len(request.messages):,} messages)",
         key=TASK_COST_KEY,
     )
