@@ -6,6 +6,7 @@ import sys
 
 from compactor.analyses.pricing import TokenCounter, load_prices, price_histories
 from compactor.analyses.replay import replay_request
+from compactor.cli import main
 from compactor.input import validate
 from tests.paths import ROOT
 
@@ -70,14 +71,14 @@ def test_replay_prices_every_turn_as_the_engine_does(tmp_path):
     assert split["writes"] > 0 and printed["cost"]["approximate"] is True
 
 
-def test_a_bad_price_file_exits_2_naming_its_line(tmp_path):
+def test_a_bad_price_file_exits_2_naming_its_line(tmp_path, capsys):
     path = tmp_path / "prices.toml"
     path.write_text(PRICES.replace("output = 10.0", "output = -10"))
-    done = cli("--prices", str(path), "--model", "mine")
-    assert done.returncode == 2 and done.stdout == b""
-    assert (
-        f"{path}:7: models.mine.output: must be a number at least 0, not -10"
-        in done.stderr.decode()
-    )
-    done = cli("--model", "no-such-model")
-    assert done.returncode == 2 and "no model 'no-such-model'" in done.stderr.decode()
+    conversation = tmp_path / "chat.json"
+    conversation.write_text(json.dumps(REQUEST))
+    assert main(["replay", str(conversation), "--prices", str(path), "--model", "mine"]) == 2
+    said = capsys.readouterr()
+    assert said.out == ""
+    assert f"{path}:7: models.mine.output: must be a number at least 0, not -10" in said.err
+    assert main(["replay", str(conversation), "--model", "no-such-model"]) == 2
+    assert "no model 'no-such-model'" in capsys.readouterr().err
