@@ -69,12 +69,16 @@ def loops_frame(
     for loop, cost in costs.items():
         total = cost.cost
         split = cost.split
-        row = {"loop": loop, "calls": cost.calls, "cost (USD)": total.total if total else None}
+        row = {
+            "loop": loop,
+            "calls": cost.calls,
+            "cost (USD)": total.total if total else None,
+            "needs met": percent(recall.get(loop)),
+        }
         for part in SPLIT:
             row[f"{part} tokens"] = getattr(split, part)
         for part in SPLIT:
             row[f"{part} (USD)"] = getattr(total, part) if total else None
-        row["needs met"] = percent(recall.get(loop))
         rows.append(row)
     return pd.DataFrame(rows)
 

@@ -80,11 +80,11 @@ def task_costs_frame(
             {
                 "strategy": key,
                 "cost per task (USD)": total.total if total is not None else None,
-                "calls": cost.calls,
-                **{f"{part} tokens": getattr(cost.split, part) for part in cost_frames.SPLIT},
                 "needs met": percent(
                     (missed.needs - len(missed.misses)) / missed.needs if missed.needs else None
                 ),
+                "calls": cost.calls,
+                **{f"{part} tokens": getattr(cost.split, part) for part in cost_frames.SPLIT},
             }
         )
     return pd.DataFrame(rows)

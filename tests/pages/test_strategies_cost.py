@@ -29,4 +29,4 @@ def test_each_strategy_costs_its_replay_at_the_model_chosen():
         assert row[1] == cost.cost.total  # cost per task (USD)
         assert row.calls == cost.calls
         missed = replay_misses(replayed, needs)
-        assert row[-1] == percent((missed.needs - len(missed.misses)) / missed.needs)
+        assert row[2] == percent((missed.needs - len(missed.misses)) / missed.needs)
