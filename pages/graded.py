@@ -4,10 +4,11 @@ strategy at the same size, judged on what the conversation needed afterwards."""
 import streamlit as st
 
 from compactor.analyses import GradedCompaction
+from compactor.analyses.pricing import graded_costs
 from explorer.graded import frames as graded_frames
 from explorer.session import cache, state
 from explorer.session.cache import Compaction
-from explorer.widgets import common, page
+from explorer.widgets import common, page, pricing
 
 NONE_RECORDED = (
     "The loaded conversation has no recorded compaction. Import a Claude Code transcript "
@@ -34,6 +35,7 @@ def draw(compaction: Compaction) -> None:
     st.caption(HOW)
     graded = cache.graded(conv, compaction.result)
     st.metric("Recorded compactions", f"{len(graded.compactions):,}")
+    model = pricing.choose_model("graded")
     for g in graded.compactions:
         st.subheader(graded_frames.title(g))
         with st.expander(f"History before it: {g.past_messages:,} messages", expanded=False):
@@ -46,8 +48,11 @@ def draw(compaction: Compaction) -> None:
         said = graded_frames.verdict(g)
         if said:
             st.write(said)
+        costs = graded_costs(g, model) if model is not None else None
+        if costs is not None:
+            st.caption(graded_frames.cost_sentence(g, costs, model.name))
         common.table(
-            graded_frames.lineup_frame(g),
+            graded_frames.lineup_frame(g, costs),
             column_config={
                 "recorded": st.column_config.CheckboxColumn(
                     "recorded", help="The summary the tool wrote"
@@ -69,6 +74,11 @@ def draw(compaction: Compaction) -> None:
                 ),
                 "rereads_held": "re-reads held",
                 "anchors_kept": "anchors kept",
+                "cost": st.column_config.NumberColumn(
+                    "cost (USD)",
+                    format="$%.4f",
+                    help="The summary call and the cache rewrite after it (docs/cost.md)",
+                ),
             },
         )
         draw_rereads(g)

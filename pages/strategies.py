@@ -48,6 +48,7 @@ def draw(compaction: Compaction) -> None:
         options.params,
         comparison,
     )
+    strategies.task_costs(result, comparison)
 
     st.subheader("What each strategy keeps")
     long = compare_frames.strategy_long(comparison)

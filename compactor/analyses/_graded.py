@@ -38,7 +38,7 @@ whose log holds no summary, gets its problems and no figure.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import numpy as np
@@ -88,6 +88,9 @@ class GradedRow:
     anchors_kept: int | None
     unavailable: str | None = None  # why a strategy could not run (an optional package)
     rereads: RereadRecall | None = None  # re-read recall (None: not judged)
+    #: The contents it returned (the summary alone for the recorded row): what a next call
+    #: sends, which pricing counts (docs/cost.md).
+    returned: tuple[str, ...] = field(default=(), repr=False, compare=False)
 
     @property
     def available(self) -> bool:
@@ -123,6 +126,8 @@ class GradedCompaction:
     #: the summary's budget (None without a history to draw from).
     rereads: CompactionRereads | None = None
     random_rereads: RereadRecall | None = None
+    #: The history's contents, as the tool (and every strategy) had them.
+    history: tuple[str, ...] = field(default=(), repr=False, compare=False)
 
     @property
     def valid(self) -> bool:
@@ -268,6 +273,7 @@ def grade_compaction(
         judge_text(needs, len(past.messages), summary),
         sum(a.text in summary for a in found.anchors),
         rereads=said,
+        returned=(summary,),
     )
     rows = [recorded]
     pending = last_user_message(request, b)
@@ -282,7 +288,9 @@ def grade_compaction(
     if rereads is not None:
         lengths = random_lengths([len(c) for c in past.contents], past.params.budget_chars)
         drawn = lengths_recall(rereads, lengths, len(lead))
-    return GradedCompaction(*head, len(found.anchors), (), tuple(rows), rereads, drawn)
+    return GradedCompaction(
+        *head, len(found.anchors), (), tuple(rows), rereads, drawn, history=past.contents
+    )
 
 
 def last_user_message(request: Request, boundary: int) -> str | None:
@@ -362,5 +370,10 @@ def _strategy_row(result: StrategyResult, needs: Any, found: Any) -> GradedRow:
             for anchor in found.anchors
         )
     return GradedRow(
-        result.key, result.name, result.output_chars, judge_outcome(needs, result), kept
+        result.key,
+        result.name,
+        result.output_chars,
+        judge_outcome(needs, result),
+        kept,
+        returned=tuple(m["content"] for m in result.returned()),
     )

@@ -18,6 +18,7 @@ from compactor.cli._commands import help_of
 from compactor.cli._evaluate_strategy import add_arguments, run_strategy
 from compactor.cli._io import fail
 from compactor.cli._params import add_setting_argument, setting_of
+from compactor.cli._pricing import add_price_arguments, price_row, priced_model
 from compactor.cli._progress import ProgressBar
 from compactor.cli._records import add_verbose_argument
 from compactor.cli._reports import write_lines
@@ -68,7 +69,9 @@ share rises, which those steps can pass over).
 
 Rows: conversation, budget_chars, keep_last_n, keep_roles, duplicate_threshold,
 max_message_chars, output_chars, output_messages, budget_met, anchors, anchors_kept,
-tool_pairs_broken (and output_tokens with --encoding), then the outcomes: strategy, needs and
+tool_pairs_broken (and output_tokens with --encoding; cost_model and cost_usd with --model or
+--prices: the next call writing the kept context to the cache, docs/cost.md), then the
+outcomes: strategy, needs and
 needs_met (the continuation check: the last --future K messages, default {DEFAULT_FUTURE}, are the
 future, the rest the past, compacted with the row's setting at its budget; needs counts the
 future's needs of an anchor the past holds, needs_met those with a past source kept; both null
@@ -198,6 +201,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     )
     add_arguments(parser)
     fail_under.add_gate_arguments(parser)
+    add_price_arguments(parser)
     parser.set_defaults(run=run)
 
 
@@ -217,6 +221,7 @@ def run(args: argparse.Namespace) -> int:
 
 def _run(args: argparse.Namespace) -> int:
     thresholds = fail_under.thresholds_of(args)
+    model = priced_model(args)  # a bad price file is said before any work
     base, budget = _from_setting(args)
     if args.strategy != MEMORY_COMPACT or args.strategy_param or args.strategy_grid:
         budgets = _budgets(args.budgets) or budget
@@ -264,6 +269,8 @@ def _run(args: argparse.Namespace) -> int:
             whole=earlier.whole(plan.settings, plan.budgets),
         )
         for row in rows:
+            if model is not None:
+                price_row(row, model, args.cache_lifetime)
             if writer:
                 writer.write(row)
             feed.add(row)

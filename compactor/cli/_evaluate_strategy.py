@@ -15,6 +15,7 @@ from compactor.cli import _fail_under as fail_under
 from compactor.cli import _probe_report as probe_report
 from compactor.cli import _set_aside as set_aside
 from compactor.cli._params import strategy_name
+from compactor.cli._pricing import price_row, priced_model
 from compactor.cli._reports import write_lines
 from compactor.errors import Problem, ProblemError
 from compactor.evaluation import (
@@ -100,8 +101,11 @@ def run_strategy(
     found = evaluate_strategy(
         items, strategy.name, settings, budgets, workers=args.workers, future=future
     )
+    model = priced_model(args)
     try:
         for row in found:
+            if model is not None:
+                price_row(row, model, args.cache_lifetime)
             if writer:
                 writer.write(row)
             rows.append(row)

@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 
 from compactor.analyses import grade
+from compactor.analyses.pricing import TokenCounter, graded_costs
 from compactor.cli._anchors import add_conversation_arguments
 from compactor.cli._commands import help_of
 from compactor.cli._io import (
@@ -16,6 +17,7 @@ from compactor.cli._io import (
     reports_bad_input,
 )
 from compactor.cli._params import add_parameter_arguments, add_watch_argument, overrides
+from compactor.cli._pricing import add_price_arguments, priced_model
 from compactor.cli._records import read_input
 from compactor.contract import AUTO_LIMITS
 from compactor.input import validate
@@ -50,7 +52,10 @@ re-reads.
 A conversation with no recorded compaction prints an empty list. FILE is any conversation
 `import` reads, or '-' for standard input; it is read whole, and the fixes of `import`
 (--keep-last [M], --keep-first N, --range A:B, --cut-long) are there to choose, no longer needed
-(a compaction with no kept message before it is left out). Exit 0 on success; 2 when the
+(a compaction with no kept message before it is left out). With --model or --prices, each row
+has its cost: the recorded summary's call (the history read from the cache, the summary as
+output) and every row's rewrite of the cache (the next call writes what it kept); docs/cost.md.
+Exit 0 on success; 2 when the
 input cannot be used, one line per problem (a path, or line and column)."""
 
 
@@ -65,6 +70,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     add_conversation_arguments(parser)
     add_watch_argument(parser)
     add_parameter_arguments(parser)
+    add_price_arguments(parser)
     add_indent_argument(parser)
     parser.set_defaults(run=run)
 
@@ -73,5 +79,21 @@ def register(sub: argparse._SubParsersAction) -> None:
 def run(args: argparse.Namespace) -> int:
     found = read_input(args, overrides(args), limits=False)
     compactions = found.conversion.compactions if found.conversion else ()
+    model = priced_model(args)
     graded = grade(validate(found.request, limits=AUTO_LIMITS), compactions, watched=args.watch)
-    return emit(graded.to_dict(), indent_of(args))
+    out = graded.to_dict()
+    if model is not None:
+        counter = TokenCounter.best()
+        for g, said in zip(graded.compactions, out["compactions"], strict=True):
+            if not g.valid:
+                continue
+            costs = graded_costs(g, model, counter=counter, lifetime_seconds=args.cache_lifetime)
+            for row in said["rows"]:
+                if row["key"] in costs:
+                    row["cost"] = costs[row["key"]].to_dict()
+        out["cost"] = {
+            "model": model.key,
+            "tokens": counter.method,
+            "approximate": not counter.exact_for(model),
+        }
+    return emit(out, indent_of(args))

@@ -11,6 +11,7 @@ import pandas as pd
 
 from compactor.analyses import RECORDED, REREAD_JUDGE, SIZE_TOLERANCE, GradedCompaction
 from compactor.analyses.outcomes import DEFAULT_DRAWS
+from compactor.analyses.pricing import CompactionCost
 from compactor.wording import percent, plural
 
 #: The row of random's re-read recall (whole messages drawn at the summary's budget).
@@ -44,10 +45,13 @@ def history_frame(messages: Sequence[Mapping[str, Any]], boundary: int) -> pd.Da
     return pd.DataFrame(rows, columns=["index", "role", "chars", "content"])
 
 
-def lineup_frame(graded: GradedCompaction) -> pd.DataFrame:
+def lineup_frame(
+    graded: GradedCompaction, costs: Mapping[str, CompactionCost] | None = None
+) -> pd.DataFrame:
     """One row per way to replace the history (the recorded summary first): its characters,
-    needed-later recall with the needs met, re-read recall with the re-reads held, and the
-    history's anchors kept; random last, judged on re-reads alone."""
+    needed-later recall with the needs met, re-read recall with the re-reads held, the
+    history's anchors kept and, with ``costs`` (by row key, docs/cost.md), what the compaction
+    costs; random last, judged on re-reads alone."""
     columns = [
         "strategy",
         "recorded",
@@ -58,6 +62,7 @@ def lineup_frame(graded: GradedCompaction) -> pd.DataFrame:
         "reread_recall",
         "rereads_held",
         "anchors_kept",
+        *(["cost"] if costs is not None else []),
         "note",
     ]
     rows = []
@@ -76,6 +81,7 @@ def lineup_frame(graded: GradedCompaction) -> pd.DataFrame:
                 "needs_met": f"{row.recall.met} of {needs}" if needs else "no needs",
                 **_reread_cells(row.rereads),
                 "anchors_kept": f"{row.anchors_kept} of {graded.anchors}",
+                "cost": _cost_of(costs, row.key),
                 "note": None,
             }
         )
@@ -92,6 +98,8 @@ def lineup_frame(graded: GradedCompaction) -> pd.DataFrame:
     frame["chars"] = frame["chars"].astype("Int64")
     frame["recall"] = frame["recall"].astype("Float64")
     frame["reread_recall"] = frame["reread_recall"].astype("Float64")
+    if costs is not None:
+        frame["cost"] = frame["cost"].astype("Float64")
     return frame
 
 
@@ -150,6 +158,26 @@ def rereads_said(graded: GradedCompaction) -> str | None:
     if figures:
         said += "Re-read recall: " + ", ".join(figures) + f" (of {n}). "
     return said + repeats
+
+
+def _cost_of(costs: Mapping[str, CompactionCost] | None, key: str) -> float | None:
+    found = costs.get(key) if costs is not None else None
+    return found.cost.total if found is not None and found.cost is not None else None
+
+
+def cost_sentence(graded: GradedCompaction, costs: Mapping[str, CompactionCost], model: str) -> str:
+    """What the recorded compaction cost against the strategies at the model's prices."""
+    recorded = costs.get(RECORDED)
+    if recorded is None or recorded.cost is None:
+        return f"{model} has no input or output price in the table: no cost is shown."
+    call = recorded.call
+    return (
+        f"At {model}'s prices the recorded compaction cost ${recorded.cost.total:.4f}: its "
+        f"summary call read {call.reads:,} tokens of history and wrote {call.output:,} tokens "
+        f"of summary, which the next call writes to the cache again. A strategy calls no "
+        "model: its cost is the next call's rewrite of what it kept (what it left unchanged at "
+        "the start is read from the cache)."
+    )
 
 
 def size_text(graded: GradedCompaction, row: Any) -> str:

@@ -3,6 +3,7 @@ comparison they ask for, and its tables with their headers and notes."""
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -10,13 +11,17 @@ import pandas as pd
 import streamlit as st
 
 from compactor import CompactionResult
+from compactor.analyses.pricing import ModelPrice
 from compactor.contract import LIMITS
+from compactor.model import Request
 from compactor.strategies import LANGCHAIN, LANGCHAIN_HINT, SEMANTIC_DEDUPE, StrategyComparison
+from compactor.text import DEFAULT_ENCODING, tokens_available
 from compactor.text import SEMANTIC_THRESHOLD as DEFAULT_THRESHOLD
 from explorer.frames import compare as compare_frames
 from explorer.frames import tokens as token_frames
 from explorer.session import cache, state
-from explorer.widgets import common, strategy_form
+from explorer.strategies import frames as strategy_frames
+from explorer.widgets import common, pricing, strategy_form
 
 TOKEN_RULE = (
     "Tokens are estimated as ceil(characters / 4) per message, summed over the messages "
@@ -195,3 +200,73 @@ def messages_table(comparison: StrategyComparison) -> None:
             },
         },
     )
+
+
+#: Above this many messages or characters the cost per task waits for a button (each strategy
+#: is replayed turn by turn: seconds on a short chat, minutes on a long session).
+TASK_COST_MESSAGES = 60
+TASK_COST_CHARS = 100_000
+TASK_COST_KEY = "strategies_task_cost"
+
+
+def task_costs(result: CompactionResult, comparison: StrategyComparison) -> None:
+    """Each strategy's cost per task at a chosen model, beside the needs its replay met."""
+    st.subheader("Cost per task")
+    st.caption(
+        "Each strategy compacts the history on every turn of the conversation (a replay, as on "
+        "the Replay page) at the sidebar's budget with the lineup's parameters; each call is "
+        "priced at the model chosen: cache reads for the messages unchanged since the last "
+        "call, cache writes for the rest, and the recorded answers as output (docs/cost.md). "
+        "A strategy that rewrites the start of the history each turn pays for it here."
+    )
+    model = pricing.choose_model("strategies")
+    if model is None:
+        return
+    request = result.request
+    small = (
+        len(request.messages) <= TASK_COST_MESSAGES
+        and sum(len(c) for c in request.contents) <= TASK_COST_CHARS
+    )
+    wanted = small or st.button(
+        f"Price the task for every strategy ({len(request.messages):,} messages)",
+        key=TASK_COST_KEY,
+    )
+    if not wanted:
+        return
+    encoding = DEFAULT_ENCODING if tokens_available() else None
+    keys = [o.key for o in comparison.results if o.available]
+    frame = _task_costs(
+        json.dumps(request.to_dict()),
+        tuple(keys),
+        json.dumps(model.to_dict()),
+        encoding,
+        _request=request,
+        _model=model,
+    )
+    how = "o200k_base tokens" if encoding else "tokens estimated as characters / 4"
+    st.caption(
+        f"Counted in {how}; approximate for {model.name} unless its tokenizer is that one. "
+        "Calls are assumed within the cache lifetime (the import keeps no timestamps)."
+    )
+    common.table(
+        frame,
+        column_config={
+            "cost per task (USD)": st.column_config.NumberColumn(
+                "cost per task (USD)", format="$%.4f"
+            )
+        },
+    )
+
+
+@st.cache_data(show_spinner="Replaying every strategy...", max_entries=8)
+def _task_costs(
+    request_key: str,
+    keys: tuple[str, ...],
+    model_key: str,
+    encoding: str | None,
+    *,
+    _request: Request,
+    _model: ModelPrice,
+) -> pd.DataFrame:
+    """Cached by the request's and the model's JSON (the objects themselves are not hashed)."""
+    return strategy_frames.task_costs_frame(_request, keys, _model, encoding)

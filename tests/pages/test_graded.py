@@ -6,10 +6,12 @@ import json
 import pandas as pd
 
 from compactor.analyses import RECORDED, grade
+from compactor.analyses.pricing import graded_costs, load_prices
 from compactor.formats import convert_text
 from explorer.frames.imports import finish
 from explorer.graded import frames as graded_frames
 from explorer.session import state
+from explorer.widgets.pricing import DEFAULT_MODEL
 from harness.apptest import assert_clean, engine, goto, in_shares, page_text, start, table
 from tests.paths import ROOT
 
@@ -39,7 +41,11 @@ def test_each_recorded_compaction_shows_its_summary_and_the_lineup_as_graded():
     frames = [in_shares(f) for f in at.dataframe if "strategy" in f.value.columns]
     assert len(frames) == 2
     for frame, g in zip(frames, graded.compactions, strict=True):
-        pd.testing.assert_frame_equal(frame, graded_frames.lineup_frame(g), check_exact=False)
+        # priced at the page's first model (tests/pages/test_graded_cost.py checks the prices)
+        costs = graded_costs(g, load_prices().get(DEFAULT_MODEL))
+        pd.testing.assert_frame_equal(
+            frame, graded_frames.lineup_frame(g, costs), check_exact=False
+        )
         recorded = frame[frame["recorded"]].iloc[0]
         assert recorded["chars"] == len(g.compaction.summary)
         assert (
