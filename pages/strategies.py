@@ -76,7 +76,7 @@ def draw(compaction: Compaction) -> None:
 
 def llm_section(result) -> None:
     """LLM compact (seeds/003) beside memory-compact, run on a button: a call costs money."""
-    st.subheader("LLM compact (seeds/003, through a provider)")
+    st.subheader("LLM compact (a language model summarises, through a provider)")
     registry, problems = llm.providers()
     if problems:
         common.show_problems("The providers file cannot be used.", problems)

@@ -2,6 +2,7 @@
 (seeds/003)", "The seed-003 trim's stats block"): what a user reads in the registry, the CLI's
 help and the service's API documentation names no seed file."""
 
+import ast
 import re
 import subprocess
 import sys
@@ -47,3 +48,31 @@ def test_no_summary_of_the_services_api_names_a_seed_file():
     spec = create_app().openapi()
     said = [op.get("summary", "") for path in spec["paths"].values() for op in path.values()]
     assert said and [s for s in said if OURS.search(s)] == []
+
+
+def _said(path):
+    """The string literals of a module that a user may read: every one but its docstrings."""
+    tree = ast.parse(path.read_text("utf-8"))
+    docs = {
+        id(node.body[0].value)
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Module | ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef)
+        and node.body
+        and isinstance(node.body[0], ast.Expr)
+        and isinstance(node.body[0].value, ast.Constant)
+    }
+    return [
+        node.value
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in docs
+    ]
+
+
+def test_no_words_of_the_explorer_name_a_seed_file():
+    modules = [*(ROOT / "pages").glob("*.py"), *(ROOT / "explorer").rglob("*.py")]
+    found = {
+        str(p.relative_to(ROOT)): hits
+        for p in modules
+        if (hits := [s for s in _said(p) if OURS.search(s)])
+    }
+    assert len(modules) > 50 and found == {}

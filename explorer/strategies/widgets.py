@@ -25,7 +25,7 @@ from explorer.widgets import common, pricing, strategy_form
 
 TOKEN_RULE = (
     "Tokens are estimated as ceil(characters / 4) per message, summed over the messages "
-    "returned: the seed-003 trim's rule of thumb, not a tokenizer count. The seed-003 trim "
+    "returned: the recency trim's rule of thumb, not a tokenizer count. drop-oldest "
     "fits maxTokensEstimate = ceil(budget_chars / 4) under the same rule, or counted with a "
     "real tokenizer when its option says so."
 )
@@ -67,7 +67,7 @@ def options_from(
 def options_form() -> StrategyOptions:
     """The bordered form of the seed-003 trim's and semantic dedupe's options."""
     with st.container(border=True):
-        st.markdown("**Options of the seed-003 trim and of semantic dedupe**")
+        st.markdown("**Options of drop-oldest (the recency trim) and of semantic dedupe**")
         left, right = st.columns(2)
         keep_last = left.number_input(
             "keepLastMessages (empty: not set)",
@@ -92,7 +92,7 @@ def options_form() -> StrategyOptions:
             TRIM_COUNTERS,
             key="strategies_trim_counter",
             disabled=missing is not None,
-            help="The seed's estimate, ceil(characters / 4) per message, or a real tokenizer: "
+            help="The estimate ceil(characters / 4) per message, or a real tokenizer: "
             "the trim then fits the same number of real tokens.",
         )
         if missing is not None:
