@@ -4,6 +4,7 @@ with the current parameters, so the request JSON, the link and every page follow
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
 
@@ -33,3 +34,12 @@ def set_pin(index: int, pinned: bool) -> None:
     """A button's callback: pin or unpin ``index`` in the loaded conversation, keeping the
     parameters the sidebar holds."""
     state.load(with_pin(state.conversation(), index, pinned), state.params())
+
+
+def apply_fix(pins: tuple[int, ...], params: Mapping[str, Any]) -> None:
+    """A button's callback: pin ``pins`` and set ``params`` over the sidebar's (a checked fix of
+    a split tool pair, one click away)."""
+    conv = state.conversation()
+    for index in pins:
+        conv = with_pin(conv, index, True)
+    state.load(conv, {**state.params(), **params})
