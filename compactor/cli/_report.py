@@ -18,6 +18,7 @@ from compactor.cli._anchors import FILE_HELP, add_conversation_arguments, read_r
 from compactor.cli._commands import help_of
 from compactor.cli._io import MissingExtra, add_input_argument, read_bytes, reports_bad_input
 from compactor.cli._params import add_parameter_arguments, flag_values, setting_of
+from compactor.cli._pricing import add_price_arguments, priced_model
 from compactor.cli._reports import write_lines
 from compactor.errors import Problem, ProblemError
 from compactor.wording import install_command, plural
@@ -70,6 +71,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         f"{DEFAULT_FUTURE})",
     )
     add_parameter_arguments(parser)
+    add_price_arguments(parser)
     parser.set_defaults(run=run)
 
 
@@ -114,6 +116,8 @@ def run(args: argparse.Namespace) -> int:
             future=args.future,
             redacted=args.redacted,
             name=name,
+            model=priced_model(args),
+            cache_lifetime=args.cache_lifetime,
         )
     _write(args.out, report.render(made))
     write_lines([f"wrote {args.out}"])

@@ -141,7 +141,9 @@ def strategy_runs_strip(frame: pd.DataFrame, order: Sequence[str]) -> alt.Chart:
     )
 
 
-def strategy_totals(frame: pd.DataFrame, budget: int) -> alt.LayerChart:
+def strategy_totals(
+    frame: pd.DataFrame, budget: int, height: int | alt.Step | None = None
+) -> alt.LayerChart:
     """Each strategy's output characters against the shared budget: one bar per strategy with
     a gap between bars, over the budget in a darker grey (and said in the legend)."""
     shown = frame[frame["available"]].astype({"output_chars": "int64", "tokens_estimate": "int64"})
@@ -173,4 +175,6 @@ def strategy_totals(frame: pd.DataFrame, budget: int) -> alt.LayerChart:
             ],
         )
     )
-    return sized(alt.layer(bars, rule_line(budget, f"budget {budget:,}")), alt.Step(30))
+    # a band per strategy, however many (a fixed height with a fixed bar left no gaps)
+    chart = alt.layer(bars, rule_line(budget, f"budget {budget:,}"))
+    return sized(chart, alt.Step(30) if height is None else height)

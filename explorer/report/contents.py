@@ -27,6 +27,7 @@ from compactor.analyses.outcomes import (
     ContinuationCheck,
     continuation_check,
 )
+from compactor.analyses.pricing import CallCost, ModelPrice, ReplayCost, price_histories
 from compactor.analyses.replay import Turn, replay_request
 from compactor.contract import MEMORY_COMPACT
 from compactor.strategies import StrategyComparison, compare_strategies, setting_toml
@@ -305,10 +306,23 @@ def _strategies(request: Request, comparison: StrategyComparison | None) -> Sect
     )
 
 
-def _cost(request: Request, cost_columns: Sequence[CostColumn]) -> Section:
-    turns = replay_request(request, MEMORY_COMPACT).turns
+def _cost(
+    request: Request,
+    cost_columns: Sequence[CostColumn],
+    model: ModelPrice | None = None,
+    lifetime: int | None = None,
+) -> Section:
+    replayed = replay_request(request, MEMORY_COMPACT)
+    turns = replayed.turns
     if not turns:
         return Section("The cost per turn", ("One message: no turn to replay.",), key="cost")
+    priced: list[str] = []
+    if model is not None:
+        cost = price_histories(
+            replayed.histories, request.messages, model, lifetime_seconds=lifetime
+        )
+        cost_columns = (*cost_columns, *_price_columns(cost))
+        priced = [_priced_text(cost)]
     columns = (*COST_COLUMNS, *cost_columns)
     table = Table(
         tuple(c.title for c in columns), tuple(tuple(c.value(t) for c in columns) for t in turns)
@@ -323,6 +337,7 @@ def _cost(request: Request, cost_columns: Sequence[CostColumn]) -> Section:
             "the turn before's, which a prompt cache can reuse; the rest is new.",
             f"Over {plural(len(turns), 'turn')}: {sent:,} characters sent, {stable:,} of them "
             f"a stable prefix ({outcome_frames.percent(stable / sent if sent else None)}).",
+            *priced,
         ),
         (table,),
         (cost_chart(cost_frame(turns)),),
@@ -388,6 +403,8 @@ def decision_report(
     name: str | None = None,
     made: datetime | None = None,
     cost_columns: Sequence[CostColumn] = (),
+    model: ModelPrice | None = None,
+    cache_lifetime: int | None = None,
 ) -> Report:
     """The report of one decision: ``request`` compacted with its parameters (memory-compact).
 
@@ -395,7 +412,9 @@ def decision_report(
     memory-compact setting); ``result`` and ``comparison`` are ``run(request)`` and the lineup
     when the caller has them; ``future`` the k of the outcome figures; ``redacted`` replaces
     every message's content by its length and fate; ``name`` names the conversation (never in
-    a redacted report); ``cost_columns`` add columns to the cost per turn (a price).
+    a redacted report); ``cost_columns`` add columns to the cost per turn; ``model`` prices
+    every call of the replay at its entry of the price table (docs/cost.md), with the cache
+    write of ``cache_lifetime`` seconds (default: the model's shortest).
     """
     if result is None:
         result = run(request)
@@ -420,7 +439,7 @@ def decision_report(
         _stages(result),
         _outcomes(request, future),
         _strategies(request, comparison),
-        _cost(request, cost_columns),
+        _cost(request, cost_columns, model, cache_lifetime),
     )
     subtitle = "Redacted: every message is shown as its length and fate." if redacted else ""
     if name and not redacted:
@@ -433,6 +452,38 @@ def decision_report(
         redacted,
         sections,
         transcript_rows(result, redacted),
+    )
+
+
+def _price_columns(cost: ReplayCost) -> tuple[CostColumn, ...]:
+    """The priced replay's columns: each turn's tokens read from the cache, written, uncached,
+    and its dollars (blank on a turn with no model call)."""
+    by_turn = {c.turn: c for c in cost.turns}
+
+    def cell(t: Any, what: Callable[[CallCost], str]) -> str:
+        found = by_turn.get(t.turn)
+        return what(found) if found is not None and found.call else ""
+
+    dollars = lambda c: f"${c.cost.total:.4f}" if c.cost is not None else "no price"  # noqa: E731
+    return (
+        CostColumn("tokens read (cache)", lambda t: cell(t, lambda c: f"{c.split.reads:,}")),
+        CostColumn("tokens written", lambda t: cell(t, lambda c: f"{c.split.writes:,}")),
+        CostColumn("uncached", lambda t: cell(t, lambda c: f"{c.split.uncached:,}")),
+        CostColumn(f"cost at {cost.model}", lambda t: cell(t, dollars)),
+    )
+
+
+def _priced_text(cost: ReplayCost) -> str:
+    """The task's cost in one sentence, with how tokens were counted."""
+    total = cost.cost
+    split = cost.split
+    tokens = f"tokens counted as {cost.tokens}" + (" (approximate)" if cost.approximate else "")
+    if total is None:
+        return f"{cost.model} has no input or output price in the table: no cost ({tokens})."
+    return (
+        f"At {cost.model}'s prices the task's {plural(cost.calls, 'model call')} cost "
+        f"${total.total:.4f}: {split.reads:,} tokens read from the cache, {split.writes:,} "
+        f"written to it, {split.uncached:,} uncached, {split.output:,} output ({tokens})."
     )
 
 

@@ -98,3 +98,23 @@ def test_a_flag_over_the_setting_shows_the_parameters_that_ran(tmp_path, setting
     page = out.read_text("utf-8")
     assert "keep_last_n = 3" in page and "budget_chars = 700" in page
     assert "keep_last_n = 1" not in page and "name = &#34;support bot&#34;" in page
+
+
+def test_a_model_prices_every_call_of_the_cost_per_turn(tmp_path, setting, capsys):
+    from compactor.analyses.pricing import load_prices, price_histories
+    from compactor.analyses.replay import replay_request
+    from compactor.cli._anchors import read_request
+    from compactor.cli._main import build_parser
+
+    model = load_prices().models[0]
+    out = tmp_path / "priced.html"
+    args = ["report", str(LOG), "--setting", str(setting), "-o", str(out), "--model", model.key]
+    assert main(args) == 0, capsys.readouterr().err
+    page = out.read_text("utf-8")
+    request = read_request(build_parser().parse_args(args))
+    cost = price_histories(replay_request(request).histories, request.messages, model)
+    assert cost.calls > 0 and cost.cost is not None
+    assert f"cost at {model.key}" in page
+    assert f"the task&#39;s {cost.calls} model call" in page.replace("calls", "call")
+    assert f"${cost.cost.total:.4f}" in page
+    assert f"{cost.split.reads:,} tokens read from the cache" in page
