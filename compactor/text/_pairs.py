@@ -15,7 +15,7 @@ The whole matrix (what the views, sweeps and strategies read) is computed when f
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -181,25 +181,28 @@ class PairSimilarity:
         owner, word = owner[order], word[order]
         counts = np.bincount(owner, minlength=c)
         step = np.arange(len(owner)) - np.repeat(np.cumsum(counts) - counts, counts)
-        low, high = _candidates(owner, word, step, sizes, roles, frequency, threshold - _MARGIN)
-        if not len(low):
-            return {}
         shared = np.flatnonzero(frequency >= 2)
         column = np.full(v, -1, dtype=np.int64)
         column[shared] = np.arange(len(shared))
         bits = _bitsets(owner, column[word], c, len(shared))
+        t = threshold - _MARGIN
+        found = _candidates(owner, word, step, sizes, roles, frequency, t, bits.shape[1])
+        if found is None:  # the filters leave more pairs than there are: count them all
+            found = _all_pairs(roles, bits.shape[1])
         links: dict[int, list[tuple[int, float]]] = {}
-        block = max(1, _BLOCK // bits.shape[1])
-        for at in range(0, len(low), block):
-            x, y = low[at : at + block], high[at : at + block]
+        seen: set[tuple[int, int]] = set()  # a pair may come in two blocks
+        for x, y in found:
             both = np.bitwise_count(bits[x] & bits[y]).sum(axis=1, dtype=np.int64)
-            similarity = both / (sizes[x] + sizes[y] - both)
+            with np.errstate(invalid="ignore", divide="ignore"):  # 0 / 0: two without words
+                similarity = both / (sizes[x] + sizes[y] - both)
             reach = similarity >= threshold
-            for p, q, s in zip(
+            for p, q, value in zip(
                 x[reach].tolist(), y[reach].tolist(), similarity[reach].tolist(), strict=True
             ):
-                links.setdefault(p, []).append((q, s))
-                links.setdefault(q, []).append((p, s))
+                if (p, q) not in seen:
+                    seen.add((p, q))
+                    links.setdefault(p, []).append((q, value))
+                    links.setdefault(q, []).append((p, value))
         return links
 
 
@@ -261,10 +264,11 @@ def _candidates(
     roles: np.ndarray,
     frequency: np.ndarray,
     t: float,
-) -> tuple[np.ndarray, np.ndarray]:
-    """The distinct pairs of classes ``(x, y)`` of one role that can reach Jaccard ``t``, x
-    before y in (size, class) order: a word of y's probe prefix in x's index prefix, and
-    ``size(x) >= t * size(y)``.
+    width: int,
+) -> Iterator[tuple[np.ndarray, np.ndarray]] | None:
+    """The pairs of classes ``(x, y)`` of one role that can reach Jaccard ``t``, x before y in
+    (size, class) order, in blocks: a word of y's probe prefix in x's index prefix, and
+    ``size(x) >= t * size(y)``. None when they outnumber the role's pairs of classes.
 
     ``owner``, ``word`` and ``step`` list each class's words rarest first, ``step`` the
     position. For ``a <= b`` words, Jaccard >= t means at least ``t / (1 + t) * (a + b) >=
@@ -290,15 +294,48 @@ def _candidates(
     # for each probe entry y: the index entries of its list before it, of size >= t * size(y)
     least = np.ceil(t * sizes[owner[entries]]).astype(np.int64)
     start = np.searchsorted(keys_i, listed * c + np.searchsorted(sizes[by_size], least))
-    stop = np.searchsorted(keys_i, key)
-    count = np.maximum(stop - start, 0)
-    total = int(count.sum())
-    step_in = np.arange(total) - np.repeat(np.cumsum(count) - count, count)
-    x = owners_i[np.repeat(start, count) + step_in]
-    y = np.repeat(owner[entries], count)
-    pair = np.sort(x * c + y)  # a sort, then the first of each run: np.unique hashes, slower
-    pair = pair[np.concatenate(([True], pair[1:] != pair[:-1]))] if len(pair) else pair
-    return pair // c, pair % c
+    count = np.maximum(np.searchsorted(keys_i, key) - start, 0)
+    of_role = np.bincount(roles)
+    if int(count.sum()) > int((of_role * (of_role - 1) // 2).sum()):
+        return None
+    return _blocks(owner[entries], start, count, owners_i, c, max(1, _BLOCK // width))
+
+
+def _blocks(
+    y_owner: np.ndarray,
+    start: np.ndarray,
+    count: np.ndarray,
+    owners_i: np.ndarray,
+    c: int,
+    size: int,
+) -> Iterator[tuple[np.ndarray, np.ndarray]]:
+    """The candidate pairs, about ``size`` at a time, each block's pairs distinct: probe
+    entry k pairs with ``owners_i[start[k]:start[k] + count[k]]``."""
+    ends = np.cumsum(count)
+    at = 0
+    while at < len(count):
+        stop = max(at + 1, int(np.searchsorted(ends, ends[at] - count[at] + size, "right")))
+        part = slice(at, stop)
+        number = count[part]
+        step = np.arange(int(number.sum())) - np.repeat(np.cumsum(number) - number, number)
+        x = owners_i[np.repeat(start[part], number) + step]
+        y = np.repeat(y_owner[part], number)
+        # a sort, then the first of each run (np.unique hashes, slower)
+        pair = np.sort(x * c + y)
+        pair = pair[np.concatenate(([True], pair[1:] != pair[:-1]))] if len(pair) else pair
+        yield pair // c, pair % c
+        at = stop
+
+
+def _all_pairs(roles: np.ndarray, width: int) -> Iterator[tuple[np.ndarray, np.ndarray]]:
+    """Every pair of classes of one role, in blocks (the filters' fallback)."""
+    for role in np.unique(roles).tolist():
+        group = np.flatnonzero(roles == role)
+        rows_at_once = max(1, _BLOCK // max(1, width) // len(group))
+        for low in range(1, len(group), rows_at_once):
+            high = min(len(group), low + rows_at_once)
+            i, j = np.nonzero(np.arange(high)[None, :] < np.arange(low, high)[:, None])
+            yield group[j], group[i + low]
 
 
 def _bitsets(owner: np.ndarray, column: np.ndarray, c: int, width: int) -> np.ndarray:
