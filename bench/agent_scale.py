@@ -6,10 +6,11 @@ the median of interleaved rounds of ``compact(request, limits="agent")`` against
 tokenization pass over the same text (the engine bench's bar: at most 1.5 x), and the median of
 each round's ratio, so that the machine's noise is seen; the ratio should not grow with size.
 The same for 20,000 tiny messages (a few words each, many repeated: "ok", "exit 0", a line of
-a log), whose pairs are many while the text is short. Then, on the 1,000,000-character history: the strategy lineup (every registered strategy at the
-same budget) against one compact (goal at most 3 x), and peak memory of a compact in a fresh
-process (tracemalloc; goal at most 50 MB per million characters). Last, the import
-of the largest shared Claude Code session (about 4 MB; goal at most 1 s).
+a log), whose pairs are many while the text is short. Then, on the 1,000,000-character history:
+the strategy lineup (every registered strategy at the same budget) against one compact (goal at
+most 3 x) with each strategy's seconds, and peak memory of a compact in a fresh process
+(tracemalloc; goal at most 50 MB per million characters). Last, the import of the largest
+shared Claude Code session (about 4 MB; goal at most 1 s).
 
     python -m bench.agent_scale    # from the project root
 """
