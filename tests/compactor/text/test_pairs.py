@@ -113,3 +113,17 @@ def test_the_matrix_is_not_computed_for_a_compaction():
     _, report = stages.dedupe(stages.State.of(found), found, [False] * 3, analysis.pairs, 0.9)
     assert report.removed == (Removal(1, 0, 1.0, 16),)
     assert not analysis.pairs.computed
+
+
+def test_a_long_historys_nearest_is_computed_row_by_row(monkeypatch):
+    contents = ["ok", "run the tests", "ok", "", "run tests", "!!", "", "the tests pass", "ok ok"]
+    roles = ["user", "tool", "user", "user", "tool", "user", "user", "tool", "user"]
+    found = [Message(i, r, c) for i, (r, c) in enumerate(zip(roles, contents, strict=True))]
+    protected = [False, True, False, False, False, False, False, False, True]
+    args = (stages.State.of(found), found, protected)
+    _, whole = stages.dedupe(*args, analyse(contents, roles).pairs, 0.6)
+    monkeypatch.setattr(stages, "_WHOLE_MATRIX", 0)  # as if the history were over 3,000
+    pairs = analyse(contents, roles).pairs
+    _, by_row = stages.dedupe(*args, pairs, 0.6)
+    assert [by_row.nearest[i] for i in range(len(found))] == list(whole.nearest)
+    assert by_row.removed == whole.removed and not pairs.computed
