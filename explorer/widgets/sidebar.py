@@ -135,7 +135,9 @@ def draw(samples: Mapping[str, Conversation], descriptions: Mapping[str, tuple[s
                 persist_state="session",
                 on_change=_slider_to_box,
                 help=params.HELP["budget_chars"] + f" The slider spans this conversation "
-                f"({high:,}); the box below takes any value the schema allows.",
+                f"({high:,}): at its top everything fits. The box below takes up to "
+                f"{conv.budget_high:,}; a budget over the conversation's size keeps what "
+                "the top keeps.",
             )
 
         # kept through every page switch, st.switch_page's too (which sends no widget values)
