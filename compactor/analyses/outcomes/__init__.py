@@ -4,7 +4,8 @@ does it compare with what a team would do without it?
 :mod:`~compactor.analyses.outcomes._needs` finds the needs (a later message using an anchor an
 earlier one holds); :mod:`~compactor.analyses.outcomes._judge` judges any strategy by what it
 returned of the past; :mod:`~compactor.analyses.outcomes._baselines` gives keep-last and the
-seeded random draws, bare or protected (keeping first what the setting protects); :mod:`~compactor.analyses.outcomes._continuation` compacts the past and
+seeded random draws, bare or protected (keeping first what the setting protects);
+:mod:`~compactor.analyses.outcomes._continuation` compacts the past and
 judges the future's needs, at the budget set and over every budget;
 :mod:`~compactor.analyses.outcomes._misses` reads a replay's misses;
 :mod:`~compactor.analyses.outcomes._probes` judges labelled evidence (at a budget, over every

@@ -71,7 +71,8 @@ def assert_check_is_plain(data: dict, future: int, draws: int = DEFAULT_DRAWS) -
     lengths = [len(c) for c in contents[:past]]
     protection = plain_protection(data)[:past]
     assert check.baselines.form == "protected"
-    for form, check in (("protected", check), ("bare", check.in_form("bare"))):
+    every = check
+    for form, check in (("protected", every), ("bare", every.in_form("bare"))):  # noqa: B020
         assert check.baselines.form == form
 
         def plain(rule, *seed, form=form):
