@@ -31,7 +31,12 @@ from compactor.engine import run
 from compactor.errors import InvalidRequest, Problem
 from compactor.evaluation._corpus import CorpusItem
 from compactor.evaluation._grid import BUDGET, GRID_PARAMETERS, grid_point_key
-from compactor.evaluation._outcomes import ConversationOutcomes, baseline_rows, change_points
+from compactor.evaluation._outcomes import (
+    ConversationOutcomes,
+    baseline_protections,
+    baseline_rows,
+    change_points,
+)
 from compactor.evaluation._summary import SUMMARY_BUDGETS
 from compactor.input import validate
 from compactor.model import Params, Request
@@ -143,6 +148,7 @@ def conversation_rows(
             baseline_budgets(settings, budgets),
             (found.pairs.calls, found.pairs.answers),
             tokens=None if found.tokens is None else found.tokens.whole(),
+            protections=baseline_protections(settings),
         )
     return rows
 

@@ -24,7 +24,7 @@ labels it ("keep-last, system prompt kept").
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
@@ -32,7 +32,7 @@ from typing import Any
 import numpy as np
 
 from compactor.engine import pin_rules
-from compactor.model import Request
+from compactor.model import Message, Request
 from compactor.strategies import KEEP_LAST as KEEP_LAST  # the baseline's name
 from compactor.strategies import keep_last_from_budgets
 
@@ -108,19 +108,27 @@ class BaselineForm:
         )
 
 
+def protected_messages(
+    messages: Sequence[Message], keep_roles: Collection[str]
+) -> tuple[bool, ...]:
+    """Per message, whether a setting with ``keep_roles`` protects it by ``pin`` or by its role
+    (stage 1's rule without the last ``keep_last_n``): what the protected baselines keep first."""
+    n, roles = len(messages), frozenset(keep_roles)
+    return tuple(any(pin_rules(m.index, n, m.role, m.pin, roles, 0)) for m in messages)
+
+
 def baseline_form(request: Request, form: str = PROTECTED) -> BaselineForm:
     """The baselines' ``form`` for ``request``: what its setting protects by ``pin`` or
     ``keep_roles`` (stage 1's rule, without the last ``keep_last_n``)."""
     if form not in FORMS:
         raise ValueError(f"the baselines are {' or '.join(FORMS)}, not {form!r}")
-    n, roles = len(request.messages), frozenset(request.params.keep_roles)
-    protected, by_role, pinned, chars = [], [], 0, 0
-    for m in request.messages:
-        pin, role, _ = pin_rules(m.index, n, m.role, m.pin, roles, 0)
-        protected.append(pin or role)
-        pinned += pin
-        chars += len(m.content) if pin or role else 0
-        if role and not pin and m.role not in by_role:
+    protected = protected_messages(request.messages, request.params.keep_roles)
+    by_role: list[str] = []
+    pinned = chars = 0
+    for m, kept in zip(request.messages, protected, strict=True):
+        pinned += m.pin
+        chars += len(m.content) if kept else 0
+        if kept and not m.pin and m.role not in by_role:
             by_role.append(m.role)
     system_prompt = (
         sum(protected) == 1 and protected[0] and not pinned and request.messages[0].role == "system"
