@@ -16,6 +16,7 @@ import pandas as pd
 
 from compactor import wording
 from compactor.analyses.outcomes import (
+    BARE,
     DEFAULT_FUTURE,
     ContinuationCheck,
     CurveStep,
@@ -31,6 +32,8 @@ from compactor.errors import Problem
 from compactor.strategies import StrategyComparison
 
 SETTING, KEEP_LAST, RANDOM = "this setting", "keep-last", "random"
+#: The Strategies table's row of the protected keep-last (the lineup's keep-last is bare).
+KEEP_LAST_PROTECTED = "keep-last-protected"
 #: The probe recalls, in the order they are reported, and their columns beside other figures.
 PROBE_KINDS = ("strict", "partial", "answer")
 PROBE_COLUMNS = tuple(f"probes_{kind}" for kind in PROBE_KINDS)
@@ -68,9 +71,43 @@ def signed_points(value: float | None) -> str:
     return wording.points(value)
 
 
+def baseline_label(found: ContinuationCheck | ProbeOutcomes | None, name: str = KEEP_LAST) -> str:
+    """The baseline ``name`` as ``found``'s figures are of it: "keep-last, system prompt kept"
+    (protected), "keep-last, bare", or just "keep-last" when the setting protects nothing."""
+    form = None if found is None else found.baselines
+    return name if form is None else form.label(name)
+
+
+def baselines_note(found: ContinuationCheck | ProbeOutcomes | None) -> str:
+    """One sentence on the baselines' form, for a caption: what they keep first, or that they
+    are bare; empty when the setting protects nothing (both forms are the same)."""
+    form = None if found is None else found.baselines
+    if form is None or not form.messages:
+        return ""
+    what = f"{form.messages:,} protected message{'s' if form.messages != 1 else ''}"
+    size = f"{form.chars:,} characters"
+    if form.form == BARE:
+        return (
+            f"Keep-last and random are bare: they may drop the {what} ({size}) the setting "
+            "keeps, and spend that budget on other messages."
+        )
+    return (
+        f"Keep-last and random keep first, whole, what the setting protects ({what}, {size}: "
+        f"{form.kept}), then apply recency or random to the rest with the budget left."
+    )
+
+
+def curve_names(found: ContinuationCheck | ProbeOutcomes | None) -> dict[str, str]:
+    """The recall curve's legend names of the baselines, in ``found``'s form."""
+    return {
+        "keep_last": baseline_label(found),
+        "random": f"{baseline_label(found, RANDOM)} (mean)",
+    }
+
+
 def recall_frame(check: ContinuationCheck) -> pd.DataFrame:
     """Needed-later recall of the setting, keep-last and random (mean, 2.5th and 97.5th
-    percentiles), with the needs judged and met."""
+    percentiles), with the needs judged and met; the baselines labelled with their form."""
     columns = ["strategy", "recall", "low", "high", "met", "needs"]
     if check.setting is None or check.keep_last is None:
         return pd.DataFrame(columns=columns)
@@ -78,8 +115,8 @@ def recall_frame(check: ContinuationCheck) -> pd.DataFrame:
     r = check.random
     rows = [
         [SETTING, check.setting.recall, None, None, check.setting.met, needs],
-        [KEEP_LAST, check.keep_last.recall, None, None, check.keep_last.met, needs],
-        [RANDOM, r.mean, r.low, r.high, None, needs],
+        [baseline_label(check), check.keep_last.recall, None, None, check.keep_last.met, needs],
+        [baseline_label(check, RANDOM), r.mean, r.low, r.high, None, needs],
     ]
     return pd.DataFrame(rows, columns=columns)
 
@@ -172,6 +209,7 @@ def ab_frame(checks: Mapping[str, ContinuationCheck]) -> pd.DataFrame:
         rows.append(
             {
                 "side": side,
+                "baselines": baseline_label(check),
                 "budget_chars": check.budget_chars,
                 "chars": chars,
                 "budget": None if chars is None else budget_text(chars - check.budget_chars),
@@ -224,9 +262,28 @@ def strategy_frame(
             }
         )
     r = check.random
+    references = []
+    form = check.baselines
+    if form is not None and form.form != BARE and form.messages and check.keep_last is not None:
+        # the lineup's keep-last is the bare rule: the protected one is the reference here
+        references.append(
+            {
+                "key": KEEP_LAST_PROTECTED,
+                "strategy": f"{baseline_label(check)} (the reference)",
+                "chars": None,
+                "budget": None,
+                "recall": base,
+                "met": check.keep_last.met,
+                "needs": check.keep_last.needs,
+                "lift": None if base is None else 0.0,
+                "keep_last_at_size": None,
+                "random_at_size": None,
+            }
+        )
     random_row = {
         "key": RANDOM,
-        "strategy": f"random (mean of {r.draws}; {percent(r.low)} to {percent(r.high)})",
+        "strategy": f"{baseline_label(check, RANDOM)} (mean of {r.draws}; {percent(r.low)} to "
+        f"{percent(r.high)})",
         "chars": None,
         "budget": None,
         "recall": r.mean,
@@ -236,7 +293,7 @@ def strategy_frame(
         "keep_last_at_size": None,
         "random_at_size": None,
     }
-    frame = pd.DataFrame([*met_rows, *over_rows, random_row])
+    frame = pd.DataFrame([*met_rows, *over_rows, *references, random_row])
     return frame.astype(
         {
             "chars": "Int64",
@@ -268,11 +325,11 @@ def probe_frame(found: ProbeOutcomes) -> pd.DataFrame:
     lift = found.lift
     rows = [
         [SETTING, *(getattr(found.setting, k) for k in kinds)],
-        [KEEP_LAST, *(getattr(found.keep_last, k) for k in kinds)],
-        [f"{RANDOM} (mean)", *(found.random[k].mean for k in kinds)],
-        [f"{RANDOM} (2.5%)", *(found.random[k].low for k in kinds)],
-        [f"{RANDOM} (97.5%)", *(found.random[k].high for k in kinds)],
-        ["lift over keep-last", *(lift[k] for k in kinds)],
+        [baseline_label(found), *(getattr(found.keep_last, k) for k in kinds)],
+        [f"{baseline_label(found, RANDOM)} (mean)", *(found.random[k].mean for k in kinds)],
+        [f"{baseline_label(found, RANDOM)} (2.5%)", *(found.random[k].low for k in kinds)],
+        [f"{baseline_label(found, RANDOM)} (97.5%)", *(found.random[k].high for k in kinds)],
+        [f"lift over {baseline_label(found)}", *(lift[k] for k in kinds)],
     ]
     return pd.DataFrame(rows, columns=["strategy", *kinds])
 
@@ -307,7 +364,7 @@ def strategy_probe_frame(
     rows.append(
         {
             "key": RANDOM,
-            "strategy": f"random (mean of {r['strict'].draws})",
+            "strategy": f"{baseline_label(found, RANDOM)} (mean of {r['strict'].draws})",
             **{f"probes_{k}": r[k].mean for k in PROBE_KINDS},
         }
     )

@@ -42,12 +42,17 @@ def engine(at, k=5):
 
 
 def shown(at):
+    """The metrics, the baselines' by their labels' start (the label names their form)."""
     m = metrics(at)
+
+    def starting(prefix):
+        return next((v for k, v in m.items() if k.startswith(prefix)), None)
+
     return {
         "recall": m.get("Needed-later recall"),
-        "keep_last": m.get("Keep-last"),
-        "random": m.get("Random (20 draws)"),
-        "lift": m.get("Lift over keep-last"),
+        "keep_last": starting("Keep-last"),
+        "random": starting("Random"),
+        "lift": starting("Lift over keep-last"),
     }
 
 
@@ -73,13 +78,15 @@ def check_overview(at, k=5):
     check = engine(at, k)
     assert shown(at) == expected(check)
     deltas = {m.label: m.proto.delta for m in at.metric}
+    random_label = f"{frames.baseline_label(check, frames.RANDOM).capitalize()} (20 draws)"
+    assert f"Lift over {frames.baseline_label(check)}" in deltas
     assert (
         deltas["Needed-later recall"]
         == f"{check.setting.met:,} of {check.setting.needs:,} needs met"
     )
     assert (
         f"{frames.percent(check.random.low)} to {frames.percent(check.random.high)}"
-        in (deltas["Random (20 draws)"])
+        in (deltas[random_label])
     )
     rows = unmet(at)
     assert [(m, a) for m, a, _ in rows] == [(f"#{u.user}", u.anchor) for u in check.setting.unmet]
@@ -261,8 +268,9 @@ def test_a_pasted_probe_file_shows_its_recall_on_overview():
     shown_probes = table(at, "strict").set_index("strategy")
     for kind in ("strict", "partial", "answer"):
         assert shown_probes.loc[frames.SETTING, kind] == getattr(found.setting, kind)
-        assert shown_probes.loc[frames.KEEP_LAST, kind] == getattr(found.keep_last, kind)
-        assert shown_probes.loc["random (mean)", kind] == pytest.approx(found.random[kind].mean)
+        keep_last, drawn = frames.baseline_label(found), frames.baseline_label(found, "random")
+        assert shown_probes.loc[keep_last, kind] == getattr(found.keep_last, kind)
+        assert shown_probes.loc[f"{drawn} (mean)", kind] == pytest.approx(found.random[kind].mean)
 
 
 def test_a_probe_that_names_no_message_is_an_error_with_its_path():
