@@ -285,3 +285,35 @@ def test_a_probe_that_names_no_message_is_an_error_with_its_path():
     at.text_area(key=PROBE_TEXT_KEY).set_value('{"probes": [').run()
     at.button(key="outcome_probes_use").click().run()
     assert table(at, "problem")["where"].iloc[0].startswith("line 1, column")
+
+
+def test_a_long_system_prompt_the_setting_keeps_is_kept_by_the_baselines_the_page_shows():
+    """The newcomer's finding (issue 36, item 2): the tau-bench file's 6,155-character system
+    prompt, kept by memory-compact (keep_roles system), was dropped by keep-last and random at
+    8,000 characters, and no page said so. Overview now compares with the protected forms and
+    names them; the bare ones are one click away, labelled too."""
+    from tests.paths import CORPUS
+
+    request = convert_text((CORPUS / "tau_airline_tool_heavy.json").read_bytes()).request
+    at = load(start(), {**request, "budget_chars": 8000})
+    assert_clean(at)
+    check = engine(at)
+    assert len(request_of(at)["messages"][0]["content"]) > 6000
+    m = metrics(at)
+    assert m["Keep-last, system prompt kept"] == frames.percent(check.keep_last.recall)
+    assert m["Random, system prompt kept (20 draws)"] == frames.percent(check.random.mean)
+    assert m["Lift over keep-last, system prompt kept"] == frames.signed_points(check.lift)
+    bare = check.in_form("bare")
+    assert bare.keep_last.recall > check.keep_last.recall  # it had spent the prompt on turns
+    assert any("keep first, whole, what the setting protects" in c.value for c in at.caption)
+    at.radio(key=state.BASELINES_KEY).set_value("bare").run()
+    assert_clean(at)
+    m = metrics(at)
+    assert m["Keep-last, bare"] == frames.percent(bare.keep_last.recall)
+    assert m["Lift over keep-last, bare"] == frames.signed_points(bare.lift)
+    assert any("may drop the 1 protected message" in c.value for c in at.caption)
+    # the choice holds on the next page that compares, whose table names each side's form
+    at = goto(at, "pages/compare.py")
+    assert_clean(at)
+    assert at.radio(key=state.BASELINES_KEY).value == "bare"
+    assert set(table(at, "lift")["baselines"]) == {"keep-last, bare"}
