@@ -320,25 +320,33 @@ def _baselines_at(check: ContinuationCheck, chars: int) -> Any:
 
 def probe_frame(found: ProbeOutcomes) -> pd.DataFrame:
     """Probe recall (strict, partial, answer) of the setting, keep-last and random (mean and
-    interval), and the lift."""
+    interval), the baselines labelled with their form; the lift is :func:`probe_lift_frame`
+    (in percentage points, not a share)."""
     kinds = PROBE_KINDS
-    lift = found.lift
     rows = [
         [SETTING, *(getattr(found.setting, k) for k in kinds)],
         [baseline_label(found), *(getattr(found.keep_last, k) for k in kinds)],
         [f"{baseline_label(found, RANDOM)} (mean)", *(found.random[k].mean for k in kinds)],
         [f"{baseline_label(found, RANDOM)} (2.5%)", *(found.random[k].low for k in kinds)],
         [f"{baseline_label(found, RANDOM)} (97.5%)", *(found.random[k].high for k in kinds)],
-        [f"lift over {baseline_label(found)}", *(lift[k] for k in kinds)],
     ]
     return pd.DataFrame(rows, columns=["strategy", *kinds])
 
 
-def ab_probe_frame(by_side: Mapping[str, ProbeOutcomes]) -> pd.DataFrame:
-    """:func:`probe_frame` of each side (A, B), one after the other, with its side and budget."""
+def probe_lift_frame(found: ProbeOutcomes) -> pd.DataFrame:
+    """The setting's probe recall minus keep-last's (in its form), one row: a difference of
+    shares, shown in percentage points."""
+    lift = found.lift
+    rows = [[f"lift over {baseline_label(found)}", *(lift[k] for k in PROBE_KINDS)]]
+    return pd.DataFrame(rows, columns=["strategy", *PROBE_KINDS])
+
+
+def ab_probe_frame(by_side: Mapping[str, ProbeOutcomes], lift: bool = False) -> pd.DataFrame:
+    """:func:`probe_frame` (or with ``lift`` :func:`probe_lift_frame`) of each side (A, B), one
+    after the other, with its side and budget."""
     frames = []
     for side, found in by_side.items():
-        frame = probe_frame(found)
+        frame = probe_lift_frame(found) if lift else probe_frame(found)
         frame.insert(0, "budget_chars", found.budget_chars)
         frame.insert(0, "side", side)
         frames.append(frame)

@@ -137,6 +137,7 @@ def probes_figures(result: CompactionResult) -> None:
         f"have one). {frames.baselines_note(found)}"
     )
     common.table(frames.probe_frame(found), column_config=_kind_columns())
+    common.table(frames.probe_lift_frame(found), column_config=_lift_columns())
 
 
 def ab_figures(results: Mapping[str, CompactionResult]) -> None:
@@ -160,6 +161,7 @@ def ab_figures(results: Mapping[str, CompactionResult]) -> None:
         f"{KIND_RULE}; keep-last and random at that side's budget."
     )
     common.table(frames.ab_probe_frame(found), column_config=_kind_columns())
+    common.table(frames.ab_probe_frame(found, lift=True), column_config=_lift_columns())
 
 
 def strategy_columns(
@@ -244,3 +246,8 @@ def curve_section(result: CompactionResult, budgets: pd.DataFrame, extent: int) 
 
 def _kind_columns() -> dict[str, Any]:
     return {kind: SHARE for kind in frames.PROBE_KINDS}
+
+
+def _lift_columns() -> dict[str, Any]:
+    """The probe lift's columns: differences of shares, in percentage points."""
+    return {kind: common.points_column(f"{kind} lift") for kind in frames.PROBE_KINDS}
