@@ -3,10 +3,12 @@ strategy at the same size, judged on what the conversation needed afterwards."""
 
 import streamlit as st
 
+from compactor.analyses.outcomes import JUDGE
 from explorer.graded import frames as graded_frames
 from explorer.session import cache, state
 from explorer.session.cache import Compaction
 from explorer.widgets import common, page
+from explorer.widgets import outcomes as outcome_widgets
 
 NONE_RECORDED = (
     "The loaded conversation has no recorded compaction. Import a Claude Code transcript "
@@ -18,7 +20,9 @@ HOW = (
     "the characters of the summary the tool wrote (at least 100), and each is judged on the "
     "messages after it, up to the next compaction: needed-later recall (a later message uses an "
     "anchor the history held; the summary keeps it when the anchor's text occurs in it) and the "
-    "history's anchors kept. The sidebar's parameters apply to memory-compact, except the budget."
+    "history's anchors kept. The sidebar's parameters apply to memory-compact, except the budget. "
+    f"Judge: {JUDGE}. A strategy over the summary's size is set beside keep-last and random at "
+    "its own size (protected: they keep first what the setting's keep_roles and pins protect)."
 )
 
 
@@ -28,6 +32,7 @@ def draw(compaction: Compaction) -> None:
         st.info(NONE_RECORDED, icon=":material/info:")
         return
     st.caption(HOW)
+    form = outcome_widgets.baselines_control()
     graded = cache.graded(conv, compaction.result)
     st.metric("Recorded compactions", f"{len(graded.compactions):,}")
     for g in graded.compactions:
@@ -43,7 +48,7 @@ def draw(compaction: Compaction) -> None:
         if said:
             st.write(said)
         common.table(
-            graded_frames.lineup_frame(g),
+            graded_frames.lineup_frame(g, form),
             column_config={
                 "recorded": st.column_config.CheckboxColumn(
                     "recorded", help="The summary the tool wrote"
@@ -57,7 +62,16 @@ def draw(compaction: Compaction) -> None:
                 "recall": common.share_column(
                     "needed-later recall", help="Met needs / needs after it"
                 ),
+                "keep_last_at_size": common.share_column(
+                    "keep-last at its size",
+                    help="Keep-last's recall at a budget of this strategy's own output size, "
+                    "in the chosen form (only for a strategy over the summary's size)",
+                ),
+                "random_at_size": common.share_column(
+                    "random at its size", help="Random's (mean) at that same size"
+                ),
                 "needs_met": "needs met",
+                "note": st.column_config.TextColumn("note", width="large"),
                 "anchors_kept": "anchors kept",
             },
         )

@@ -14,7 +14,9 @@ For compaction k with boundary b (:class:`~compactor.formats._types.RecordedComp
   the last user message before the boundary (a recorded one, not the previous summary), never
   a later one. A strategy that ignores the budget (a clearing strategy returns what it did not
   clear) is compared only when it returned at most :data:`SIZE_TOLERANCE` (10%) more than
-  that; otherwise it is flagged with its excess, and no verdict counts it;
+  that; otherwise it is flagged with its excess, no verdict counts it, and its figure is set
+  beside keep-last and random at its own size (:meth:`GradedCompaction.at_own_size`, protected
+  by default: they keep first what the setting's keep_roles and pins protect);
 - the *future* is the messages from b up to the next recorded compaction (or the end): the span
   in which the summary stood in for the history. Its needs (SPEC part D) with a source in the
   history are judged: for a strategy by :func:`~compactor.analyses.outcomes.judge_outcome` (a
@@ -33,13 +35,28 @@ whose log holds no summary, gets its problems and no figure.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 
 from compactor.analyses.anchors._finder import find_anchor_columns
-from compactor.analyses.outcomes import NeededRecall, find_needs, judge_outcome, judge_text
+from compactor.analyses.outcomes import (
+    BARE,
+    FORMS,
+    JUDGE,
+    PROTECTED,
+    BaselineForm,
+    CurveStep,
+    NeededRecall,
+    baseline_curve,
+    baseline_form,
+    find_needs,
+    judge_note,
+    judge_outcome,
+    judge_text,
+    step_at,
+)
 from compactor.contract import AGENT_LIMITS, budget_range
 from compactor.errors import InvalidRequest, Problem
 from compactor.formats import RecordedCompaction
@@ -96,10 +113,22 @@ class GradedCompaction:
     anchors: int  # anchors of the history
     problems: tuple[Problem, ...]  # why it has no figure; empty when it has
     rows: tuple[GradedRow, ...]  # the recorded summary first, then the lineup in its order
+    #: Keep-last's and random's needed-later recall on the history at every budget, per form
+    #: (protected: what the setting's keep_roles and pins protect kept first; bare).
+    curves: dict[str, tuple[CurveStep, ...]] = field(default_factory=dict, repr=False)
+    baselines: BaselineForm | None = None  # what the protected form keeps first
 
     @property
     def valid(self) -> bool:
         return not self.problems
+
+    def at_own_size(self, row: GradedRow, form: str = PROTECTED) -> CurveStep | None:
+        """Keep-last and random (in ``form``) at a budget of ``row``'s own output size, when
+        it returned more than the summary's size (None when it is at size): its figure is
+        compared there, as the Strategies page compares a strategy over the budget."""
+        if not self.over_size(row) or row.output_chars is None:
+            return None
+        return step_at(self.curves.get(form, ()), row.output_chars)
 
     def row(self, key: str) -> GradedRow:
         return next(r for r in self.rows if r.key == key)
@@ -139,15 +168,31 @@ class GradedCompaction:
             return out
         out["anchors"] = self.anchors
         out["size_limit"] = self.size_limit
+        if self.baselines is not None:
+            out["baselines"] = self.baselines.to_dict()
         out["rows"] = [self._row_dict(r) for r in self.rows]
         return out
 
     def _row_dict(self, row: GradedRow) -> dict[str, Any]:
         out = row.to_dict()
+        note = judge_note(row.key)
+        if note is not None:
+            out["judge_note"] = note
         if row.available:
             out["budget_met"] = (row.output_chars or 0) <= self.budget_chars
             out["at_size"] = self.at_size(row)
             out["over_size_chars"] = self.over_size(row)
+            if self.over_size(row):
+                found = {form: self.at_own_size(row, form) for form in FORMS}
+                out["at_own_size"] = {
+                    "budget_chars": row.output_chars,
+                    **{
+                        form: None
+                        if step is None
+                        else {"keep_last": step.keep_last, "random": step.random.to_dict()}
+                        for form, step in found.items()
+                    },
+                }
         return out
 
 
@@ -159,6 +204,7 @@ class Graded:
 
     def to_dict(self) -> dict[str, Any]:
         return {
+            "judge": JUDGE,
             "recorded_compactions": len(self.compactions),
             "compactions": [g.to_dict() for g in self.compactions],
         }
@@ -238,7 +284,8 @@ def grade_compaction(
     params = {} if pending is None else {FOCUS: {"focus": pending}}
     for result in compare_strategies(past, params=params).results:
         rows.append(_strategy_row(result, needs, found))
-    return GradedCompaction(*head, len(found.anchors), (), tuple(rows))
+    curves = {form: baseline_curve(past, needs, form=form) for form in (PROTECTED, BARE)}
+    return GradedCompaction(*head, len(found.anchors), (), tuple(rows), curves, baseline_form(past))
 
 
 def last_user_message(request: Request, boundary: int) -> str | None:

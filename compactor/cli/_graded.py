@@ -32,10 +32,15 @@ recorded compaction: needed-later recall (SPEC part D; a summary keeps a need wh
 text occurs in it) and the history's anchors kept. Messages are counted as `import` makes them:
 an assistant turn with its tool calls is one message, each tool result one.
 
-Prints {"recorded_compactions", "compactions": [{"compaction", "boundary", "trigger",
+Prints {"judge", "recorded_compactions", "compactions": [{"compaction", "boundary", "trigger",
 "pre_tokens", "post_tokens", "summary_chars", "past_messages", "future_messages",
-"budget_chars", "valid", "anchors", "rows": [{"key", "name", "output_chars",
-"needed_later_recall", "anchors_kept"}]}]} as JSON; the recorded summary is the row "recorded".
+"budget_chars", "valid", "anchors", "size_limit", "baselines", "rows": [{"key", "name",
+"output_chars", "needed_later_recall", "anchors_kept", "budget_met", "at_size",
+"over_size_chars", "at_own_size"?, "judge_note"?}]}]} as JSON; the recorded summary is the row
+"recorded". A strategy over the summary's size (more than 10% over) has "at_own_size": keep-last
+and random at a budget of its own output size, "protected" (they keep first what the setting's
+keep_roles and pins protect) and "bare". anchor-keep carries "judge_note": its selection
+resembles the judge's notion of a fact (salient terms ~ anchors), so its figure flatters it.
 A conversation with no recorded compaction prints an empty list. FILE is any conversation
 `import` reads, or '-' for standard input; it is read whole, and the fixes of `import`
 (--keep-last [M], --keep-first N, --range A:B, --cut-long) are there to choose, no longer needed

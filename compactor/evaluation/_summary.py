@@ -20,7 +20,8 @@ the conversations with a need), the same pooled figure of keep-last and random a
 budget (``needed_recall_keep_last``, ``needed_recall_random``) and the ``needed_lift`` (the
 setting's minus keep-last's), in the baselines' protected form of the setting's ``keep_roles``
 (they keep those roles' and the pinned messages first), and the same three of the bare form
-(``needed_recall_keep_last_bare``, ``needed_recall_random_bare``, ``needed_lift_bare``), the probe recalls (the mean over the conversations with probes),
+(``needed_recall_keep_last_bare``, ``needed_recall_random_bare``, ``needed_lift_bare``), the
+probe recalls (the mean over the conversations with probes),
 and ``frontier_needed``: the frontier read by needed-later recall instead of anchors. The
 baselines' rows are summarised as settings of their own (``strategy`` keep-last or random, no
 parameter but ``keep_roles``: the roles a protected form keeps, None for the bare form), read at

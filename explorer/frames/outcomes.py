@@ -25,8 +25,10 @@ from compactor.analyses.outcomes import (
     ProbeOutcomes,
     ReplayMisses,
     RoleBalance,
+    judge_note,
     judge_outcome,
     probe_recall_outcome,
+    step_at,
 )
 from compactor.errors import Problem
 from compactor.strategies import StrategyComparison
@@ -259,6 +261,7 @@ def strategy_frame(
                 "lift": None if recall is None or reference is None else recall - reference,
                 "keep_last_at_size": None if at_size is None else at_size.keep_last,
                 "random_at_size": None if at_size is None else at_size.random.mean,
+                "note": judge_note(o.key),
             }
         )
     r = check.random
@@ -278,6 +281,7 @@ def strategy_frame(
                 "lift": None if base is None else 0.0,
                 "keep_last_at_size": None,
                 "random_at_size": None,
+                "note": "the bare rule's figure is the lineup's keep-last row",
             }
         )
     random_row = {
@@ -292,6 +296,7 @@ def strategy_frame(
         "lift": None if r.mean is None or base is None else r.mean - base,
         "keep_last_at_size": None,
         "random_at_size": None,
+        "note": None,
     }
     frame = pd.DataFrame([*met_rows, *over_rows, *references, random_row])
     return frame.astype(
@@ -313,9 +318,7 @@ def budget_text(over: int) -> str:
 def _baselines_at(check: ContinuationCheck, chars: int) -> Any:
     """Keep-last's and random's recall at a budget of ``chars`` (the curve's step there; the
     largest budget of the range when ``chars`` is beyond it), None without a curve."""
-    if not check.curve:
-        return None
-    return check.at(min(max(chars, check.curve[0].from_budget), check.curve[-1].to_budget))
+    return step_at(check.curve, chars)
 
 
 def probe_frame(found: ProbeOutcomes) -> pd.DataFrame:

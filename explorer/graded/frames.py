@@ -9,6 +9,7 @@ from typing import Any
 import pandas as pd
 
 from compactor.analyses import RECORDED, SIZE_TOLERANCE, GradedCompaction
+from compactor.analyses.outcomes import PROTECTED, judge_note
 from compactor.wording import plural
 
 #: Triggers the page names as they are; anything else a log says is shown as "other".
@@ -39,15 +40,19 @@ def history_frame(messages: Sequence[Mapping[str, Any]], boundary: int) -> pd.Da
     return pd.DataFrame(rows, columns=["index", "role", "chars", "content"])
 
 
-def lineup_frame(graded: GradedCompaction) -> pd.DataFrame:
+def lineup_frame(graded: GradedCompaction, form: str = PROTECTED) -> pd.DataFrame:
     """One row per way to replace the history (the recorded summary first): its characters,
-    needed-later recall with the needs met, and the history's anchors kept."""
+    needed-later recall with the needs met, the history's anchors kept, and for a strategy
+    over the summary's size keep-last's and random's recall at its own size (in ``form``);
+    ``note`` says why a strategy did not run, or why the judge flatters it."""
     columns = [
         "strategy",
         "recorded",
         "chars",
         "size",
         "recall",
+        "keep_last_at_size",
+        "random_at_size",
         "needs_met",
         "anchors_kept",
         "note",
@@ -59,20 +64,24 @@ def lineup_frame(graded: GradedCompaction) -> pd.DataFrame:
             rows.append({**base, "note": row.unavailable or "did not run"})
             continue
         needs = row.recall.needs
+        own = graded.at_own_size(row, form)
         rows.append(
             {
                 **base,
                 "chars": row.output_chars,
                 "size": size_text(graded, row),
                 "recall": row.recall.recall,
+                "keep_last_at_size": None if own is None else own.keep_last,
+                "random_at_size": None if own is None else own.random.mean,
                 "needs_met": f"{row.recall.met} of {needs}" if needs else "no needs",
                 "anchors_kept": f"{row.anchors_kept} of {graded.anchors}",
-                "note": None,
+                "note": judge_note(row.key),
             }
         )
     frame = pd.DataFrame(rows, columns=columns)
     frame["chars"] = frame["chars"].astype("Int64")
-    frame["recall"] = frame["recall"].astype("Float64")
+    for column in ("recall", "keep_last_at_size", "random_at_size"):
+        frame[column] = frame[column].astype("Float64")
     return frame
 
 

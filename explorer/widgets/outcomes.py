@@ -19,6 +19,7 @@ from compactor import CompactionResult
 from compactor.analyses.outcomes import (
     BARE,
     FORMS,
+    JUDGE,
     PROTECTED,
     ContinuationCheck,
     ReplayMisses,
@@ -50,7 +51,7 @@ RULE = (
     "phrase) when an earlier message holds it too, and the need is met when one of its sources "
     "in the past is kept. Keep-last keeps the most recent whole messages that fit the same "
     "budget; random removes messages in a seeded random order until the rest fits (20 draws). "
-    "Judge: needed-later recall (anchors, the product's own notion of a fact)."
+    f"Judge: {JUDGE}."
 )
 #: The radio's words for each form of the baselines.
 FORM_WORDS = {
@@ -303,7 +304,7 @@ def ab_section(conv: Conversation, a: Compaction, b: Compaction) -> None:
         for side, o in (("A", a), ("B", b))
     }
     st.caption(
-        "Judge: needed-later recall (anchors, the product's own notion of a fact). Each side "
+        f"Judge: {JUDGE}. Each side "
         "is beside keep-last and random at its own budget, in the form its baselines column "
         "names (protected: what that side's keep_roles and pins protect is kept first)."
     )
@@ -347,7 +348,7 @@ def strategies_section(
             f"Every strategy compacts the past (all but the last {check.future:,} messages) at "
             "the same budget; the same judge reads what each returned: a need is met when a "
             "source lies whole in a part of its message returned verbatim (a placeholder holds "
-            "none). Judge: needed-later recall (anchors, the product's own notion of a fact). "
+            f"none). Judge: {JUDGE}; anchor-keep's note says why its figure flatters it. "
             f"{frames.baselines_note(check)}"
         )
         needed = frames.strategy_frame(found, past, check)
@@ -378,6 +379,9 @@ def _recall_columns(check: ContinuationCheck | None = None) -> dict[str, Any]:
         ),
         "chars": st.column_config.NumberColumn("characters", format="localized"),
         "budget": st.column_config.TextColumn("budget"),
+        "note": st.column_config.TextColumn(
+            "note", help="Why a figure may flatter a strategy under this judge", width="large"
+        ),
         "keep_last_at_size": common.share_column(
             f"{keep_last} at its size",
             help="Keep-last (in the form the radio chose) at a budget of this strategy's output "

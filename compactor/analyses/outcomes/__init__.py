@@ -47,23 +47,28 @@ from compactor.analyses.outcomes._continuation import (
     ContinuationCheck,
     CurveStep,
     Retention,
+    baseline_curve,
     continuation_check,
     past_analysis,
     past_request,
     recall_curve,
+    step_at,
 )
 from compactor.analyses.outcomes._figures import (
     Outcomes,
     outcomes,
 )
 from compactor.analyses.outcomes._judge import (
+    JUDGE,
     NEVER,
     NOT_WRITTEN,
+    RESEMBLES_JUDGE,
     NeededRecall,
     RoleRecall,
     SourceLoss,
     UnmetNeed,
     judge_lengths,
+    judge_note,
     judge_outcome,
     judge_spans,
     judge_text,
@@ -98,6 +103,8 @@ from compactor.analyses.outcomes._probes import (
 
 __all__ = [
     "BARE",
+    "baseline_curve",
+    "step_at",
     "baseline_form",
     "BaselineForm",
     "FORMS",
@@ -117,6 +124,9 @@ __all__ = [
     "Interval",
     "interval",
     "InvalidProbes",
+    "JUDGE",
+    "judge_note",
+    "RESEMBLES_JUDGE",
     "judge_lengths",
     "judge_outcome",
     "judge_spans",

@@ -289,6 +289,32 @@ def recall_curve(
     return curve_steps(setting, keep_last, drawn)
 
 
+def baseline_curve(
+    request: Request,
+    needs: Needs,
+    draws: int = DEFAULT_DRAWS,
+    form: str = PROTECTED,
+) -> tuple[CurveStep, ...]:
+    """Needed-later recall of keep-last and random (in ``form``, of ``request``'s setting) on
+    ``request``'s messages as the past, at every budget in range: what a strategy judged on the
+    same needs is set beside at its own size (:func:`step_at`). ``setting`` is keep-last's."""
+    lengths = np.array([len(c) for c in request.contents], dtype=np.int64)
+    mask = baseline_form(request, form).mask
+    _, keep_last = _need_from(needs, baselines.keep_last_from(lengths, mask))
+    _, drawn = _need_from(needs, baselines.random_from(lengths, mask, draws))
+    return curve_steps(keep_last, keep_last, drawn)
+
+
+def step_at(curve: tuple[CurveStep, ...], budget: int) -> CurveStep | None:
+    """The step of ``curve`` at ``budget`` (the range's ends beyond it), None without a curve:
+    keep-last and random at a strategy's own size, when it returned more than the budget."""
+    if not curve:
+        return None
+    low, high = curve[0].from_budget, curve[-1].to_budget
+    at = min(max(budget, low), high)
+    return next(s for s in curve if s.from_budget <= at <= s.to_budget)
+
+
 def survival_budgets(result: CompactionResult) -> tuple[np.ndarray, np.ndarray]:
     """``(from_budget, chars)``: per message of ``result``'s request, the smallest budget from
     which memory-compact returns it (NEVER when none in range) and its length then."""
