@@ -529,6 +529,10 @@ def test_a_registry_strategy_is_evaluated_over_a_grid_of_its_own_parameters():
     expected = frames.strategy_summary(rows)
     assert len(shown) == 4 and shown.equals(expected)
     assert expected["needs"].sum() > 0 and expected["needed_recall"].notna().all()
+    # judged by anchors, anchor-keep carries the note that the judge flatters it (issue 36)
+    said = " ".join(c.value for c in at.caption)
+    assert "Judge: needed-later recall (anchors, the product's own notion of a fact)" in said
+    assert "Note on anchor-keep: its selection resembles the judge's notion" in said
 
 
 def test_a_bad_strategy_grid_value_is_named_and_nothing_runs():

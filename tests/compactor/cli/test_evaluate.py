@@ -349,3 +349,14 @@ def test_the_summary_compares_with_the_protected_baselines_and_says_so():
     args = argparse.ArgumentParser()
     register(args.add_subparsers())
     assert args.parse_args(["evaluate", "x.json", "--baselines", "bare"]).baselines == "bare"
+
+
+def test_a_strategy_whose_selection_resembles_the_judge_carries_the_note():
+    """Issue 36 item 4: anchor-keep keeps the units with salient terms, the judge counts
+    anchors: its table line names the judge and says the figure flatters it."""
+    from compactor.cli._evaluate_strategy import summary_text
+
+    shown = summary_text("anchor-keep", [], [], 3)
+    assert "judge needed-later recall (anchors, the product's own notion of a fact)" in shown
+    assert "note on anchor-keep: its selection resembles the judge's notion" in shown
+    assert "note on" not in summary_text("keep-last", [], [], 3)
