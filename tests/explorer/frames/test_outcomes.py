@@ -133,6 +133,9 @@ def test_the_strategy_frame_sets_the_protected_keep_last_beside_the_lineups_bare
     assert frame.loc[frames.RANDOM, "strategy"].startswith(f"random, {pins} pinned + system")
     bare = frames.strategy_frame(needs, comparison, check.in_form("bare")).set_index("key")
     assert frames.KEEP_LAST_PROTECTED not in bare.index
+    # anchor-keep is judged by anchors, which its salient terms resemble: the note says so
+    assert "salient terms ~ anchors" in frame.loc["anchor-keep", "note"]
+    assert pd.isna(frame.loc["memory-compact", "note"])
     assert bare.loc["keep-last", "lift"] == 0  # the lineup's keep-last is the bare rule
 
 
