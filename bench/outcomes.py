@@ -82,10 +82,11 @@ def _cell(value: float | None) -> str:
     return "  -  " if value is None else f"{value:.2f}"
 
 
-def table() -> None:
+def table(form: str = "protected") -> None:
     print(
         "Needed-later recall (future = last 5 messages; schema defaults; budget = share of the "
-        "conversation's characters): setting / keep-last / random mean [2.5%, 97.5%]"
+        "conversation's characters): setting / keep-last / random mean [2.5%, 97.5%]; "
+        f"baselines {form}"
     )
     header = f"{'conversation':52} {'msgs':>4} {'chars':>7} {'needs':>5}"
     print(header + "".join(f" | {f'{int(s * 100)}%':^30}" for s in SHARES))
@@ -100,7 +101,7 @@ def table() -> None:
             row, needs = [], None
             for share in SHARES:
                 data = {"messages": messages, "budget_chars": max(100, int(share * chars))}
-                check = continuation_check(validate(data), future=future)
+                check = continuation_check(validate(data), future=future).in_form(form)
                 needs = check.setting.needs
                 if not needs:
                     row.append(f" | {'no needs':^30}")
@@ -127,5 +128,12 @@ def table() -> None:
 if __name__ == "__main__":
     parser = argparse.ArgumentParser(prog="python -m bench.outcomes", description=__doc__)
     parser.add_argument("--table", action="store_true", help="print the recall table instead")
+    parser.add_argument(
+        "--baselines",
+        choices=("protected", "bare"),
+        default="protected",
+        help="the baselines' form in the table (protected: the setting's keep_roles and pins "
+        "kept first)",
+    )
     args = parser.parse_args()
-    table() if args.table else speed()
+    table(args.baselines) if args.table else speed()

@@ -4,11 +4,13 @@ strategy at the same size, judged on what the conversation needed afterwards."""
 import streamlit as st
 
 from compactor.analyses import GradedCompaction
+from compactor.analyses.outcomes import JUDGE
 from compactor.analyses.pricing import graded_costs
 from explorer.graded import frames as graded_frames
 from explorer.session import cache, state
 from explorer.session.cache import Compaction
 from explorer.widgets import common, page, pricing
+from explorer.widgets import outcomes as outcome_widgets
 
 NONE_RECORDED = (
     "The loaded conversation has no recorded compaction. Import a Claude Code transcript "
@@ -23,7 +25,9 @@ HOW = (
     "re-read recall (a file the agent read before it and read again after it, with no edit "
     "between, is held when half of the earlier result's characters were kept verbatim, or, for "
     "the summary, half of its lines occur in it) and the history's anchors kept. The sidebar's "
-    "parameters apply to memory-compact, except the budget."
+    "parameters apply to memory-compact, except the budget. "
+    f"Judge: {JUDGE}. A strategy over the summary's size is set beside keep-last and random at "
+    "its own size (protected: they keep first what the setting's keep_roles and pins protect)."
 )
 
 
@@ -33,6 +37,7 @@ def draw(compaction: Compaction) -> None:
         st.info(NONE_RECORDED, icon=":material/info:")
         return
     st.caption(HOW)
+    form = outcome_widgets.baselines_control()
     graded = cache.graded(conv, compaction.result)
     st.metric("Recorded compactions", f"{len(graded.compactions):,}")
     model = pricing.choose_model("graded")
@@ -52,7 +57,7 @@ def draw(compaction: Compaction) -> None:
         if costs is not None:
             st.caption(graded_frames.cost_sentence(g, costs, model.name))
         common.table(
-            graded_frames.lineup_frame(g, costs),
+            graded_frames.lineup_frame(g, costs, form),
             column_config={
                 "recorded": st.column_config.CheckboxColumn(
                     "recorded", help="The summary the tool wrote"
@@ -66,6 +71,14 @@ def draw(compaction: Compaction) -> None:
                 "recall": common.share_column(
                     "needed-later recall", help="Met needs / needs after it"
                 ),
+                "keep_last_at_size": common.share_column(
+                    "keep-last at its size",
+                    help="Keep-last's recall at a budget of this strategy's own output size, "
+                    "in the chosen form (only for a strategy over the summary's size)",
+                ),
+                "random_at_size": common.share_column(
+                    "random at its size", help="Random's (mean) at that same size"
+                ),
                 "needs_met": "needs met",
                 "reread_recall": common.share_column(
                     "re-read recall",
@@ -73,6 +86,7 @@ def draw(compaction: Compaction) -> None:
                     "kept / files read again",
                 ),
                 "rereads_held": "re-reads held",
+                "note": st.column_config.TextColumn("note", width="large"),
                 "anchors_kept": "anchors kept",
                 "cost": st.column_config.NumberColumn(
                     "cost (USD)",

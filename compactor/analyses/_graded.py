@@ -14,7 +14,9 @@ For compaction k with boundary b (:class:`~compactor.formats._types.RecordedComp
   the last user message before the boundary (a recorded one, not the previous summary), never
   a later one. A strategy that ignores the budget (a clearing strategy returns what it did not
   clear) is compared only when it returned at most :data:`SIZE_TOLERANCE` (10%) more than
-  that; otherwise it is flagged with its excess, and no verdict counts it;
+  that; otherwise it is flagged with its excess, no verdict counts it, and its figure is set
+  beside keep-last and random at its own size (:meth:`GradedCompaction.at_own_size`, protected
+  by default: they keep first what the setting's keep_roles and pins protect);
 - the *future* is the messages from b up to the next recorded compaction (or the end): the span
   in which the summary stood in for the history. Its needs (SPEC part D) with a source in the
   history are judged: for a strategy by :func:`~compactor.analyses.outcomes.judge_outcome` (a
@@ -53,12 +55,22 @@ from compactor.analyses._rereads import (
 )
 from compactor.analyses.anchors._finder import find_anchor_columns
 from compactor.analyses.outcomes import (
+    BARE,
     DEFAULT_DRAWS,
+    FORMS,
+    JUDGE,
+    PROTECTED,
+    BaselineForm,
+    CurveStep,
     NeededRecall,
+    baseline_curve,
+    baseline_form,
     find_needs,
+    judge_note,
     judge_outcome,
     judge_text,
     random_lengths,
+    step_at,
 )
 from compactor.contract import AGENT_LIMITS, budget_range
 from compactor.errors import InvalidRequest, Problem
@@ -128,10 +140,22 @@ class GradedCompaction:
     random_rereads: RereadRecall | None = None
     #: The history's contents, as the tool (and every strategy) had them.
     history: tuple[str, ...] = field(default=(), repr=False, compare=False)
+    #: Keep-last's and random's needed-later recall on the history at every budget, per form
+    #: (protected: what the setting's keep_roles and pins protect kept first; bare).
+    curves: dict[str, tuple[CurveStep, ...]] = field(default_factory=dict, repr=False)
+    baselines: BaselineForm | None = None  # what the protected form keeps first
 
     @property
     def valid(self) -> bool:
         return not self.problems
+
+    def at_own_size(self, row: GradedRow, form: str = PROTECTED) -> CurveStep | None:
+        """Keep-last and random (in ``form``) at a budget of ``row``'s own output size, when
+        it returned more than the summary's size (None when it is at size): its figure is
+        compared there, as the Strategies page compares a strategy over the budget."""
+        if not self.over_size(row) or row.output_chars is None:
+            return None
+        return step_at(self.curves.get(form, ()), row.output_chars)
 
     def row(self, key: str) -> GradedRow:
         return next(r for r in self.rows if r.key == key)
@@ -178,15 +202,31 @@ class GradedCompaction:
             return out
         out["anchors"] = self.anchors
         out["size_limit"] = self.size_limit
+        if self.baselines is not None:
+            out["baselines"] = self.baselines.to_dict()
         out["rows"] = [self._row_dict(r) for r in self.rows]
         return out
 
     def _row_dict(self, row: GradedRow) -> dict[str, Any]:
         out = row.to_dict()
+        note = judge_note(row.key)
+        if note is not None:
+            out["judge_note"] = note
         if row.available:
             out["budget_met"] = (row.output_chars or 0) <= self.budget_chars
             out["at_size"] = self.at_size(row)
             out["over_size_chars"] = self.over_size(row)
+            if self.over_size(row):
+                found = {form: self.at_own_size(row, form) for form in FORMS}
+                out["at_own_size"] = {
+                    "budget_chars": row.output_chars,
+                    **{
+                        form: None
+                        if step is None
+                        else {"keep_last": step.keep_last, "random": step.random.to_dict()}
+                        for form, step in found.items()
+                    },
+                }
         return out
 
 
@@ -198,6 +238,7 @@ class Graded:
 
     def to_dict(self) -> dict[str, Any]:
         return {
+            "judge": JUDGE,
             "recorded_compactions": len(self.compactions),
             "compactions": [g.to_dict() for g in self.compactions],
         }
@@ -288,8 +329,17 @@ def grade_compaction(
     if rereads is not None:
         lengths = random_lengths([len(c) for c in past.contents], past.params.budget_chars)
         drawn = lengths_recall(rereads, lengths, len(lead))
+    curves = {form: baseline_curve(past, needs, form=form) for form in (PROTECTED, BARE)}
     return GradedCompaction(
-        *head, len(found.anchors), (), tuple(rows), rereads, drawn, history=past.contents
+        *head,
+        len(found.anchors),
+        (),
+        tuple(rows),
+        rereads,
+        drawn,
+        history=past.contents,
+        curves=curves,
+        baselines=baseline_form(past),
     )
 
 

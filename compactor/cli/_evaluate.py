@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from compactor.analyses import BUDGET_RANGE, REREAD_JUDGE
-from compactor.analyses.outcomes import DEFAULT_FUTURE
+from compactor.analyses.outcomes import BARE, DEFAULT_FUTURE, FORMS, PROTECTED
 from compactor.cli import _fail_under as fail_under
 from compactor.cli import _probe_report as probe_report
 from compactor.cli import _set_aside as set_aside
@@ -81,8 +81,12 @@ probes_answer when the corpus's records carry probes; a conversation that record
 files the agent read again after each compaction; each compaction's history compacted at the
 row's budget), and the summary re-read recall beside keep-last's and random's with the count
 each rests on. Keep-last and random (the mean of 20
-seeded draws) come as rows of their own (strategy keep-last or random, no parameter) at the
-listed budgets or the summary's; --no-outcomes leaves all of that out. --out FILE.jsonl
+seeded draws) come as rows of their own (strategy keep-last or random, no parameter but
+keep_roles) at the listed budgets or the summary's, in two forms: protected (keep_roles set: they
+keep first, whole, the messages of those roles and the pinned ones, then apply recency or random
+to the rest; one per keep_roles of the grid) and bare (keep_roles null). The summary compares
+each setting with the protected form of its own keep_roles (--baselines bare: the bare one) and
+names the form in its header; --no-outcomes leaves all of that out. --out FILE.jsonl
 appends the rows as they finish, flushed row by row; --out FILE.parquet writes Parquet at the
 end (rows go to
 FILE.parquet.rows.jsonl meanwhile). An interrupted run (Ctrl-C, a kill, a full disk) keeps the
@@ -179,6 +183,14 @@ def register(sub: argparse._SubParsersAction) -> None:
         metavar="FILE",
         help="a question set (JSON or JSON Lines): labelled evidence over the corpus's "
         "conversations, judged as probes beside needed-later recall",
+    )
+    parser.add_argument(
+        "--baselines",
+        choices=FORMS,
+        default=PROTECTED,
+        help="the form of keep-last and random the summary compares with: protected (default: "
+        "they keep first what the setting protects by keep_roles and pins) or bare; the rows "
+        "hold both",
     )
     parser.add_argument("--out", metavar="FILE", help="write the rows to FILE.jsonl or .parquet")
     parser.add_argument(
@@ -281,7 +293,7 @@ def _run(args: argparse.Namespace) -> int:
     finally:
         if writer:
             writer.close()
-    sys.stdout.write(summary_text(feed.summaries(), corpus.read, plan.sweep))
+    sys.stdout.write(summary_text(feed.summaries(), corpus.read, plan.sweep, args.baselines))
     if plan.sweep:
         sys.stdout.write(knee_text(feed.met_at_shares()))
     summaries = feed.summaries()
@@ -396,17 +408,35 @@ def _budgets(text: str | None) -> list[int] | None:
     return values
 
 
-def summary_text(summary: Sequence[dict[str, Any]], conversations: int, sweep: bool) -> str:
+def summary_text(
+    summary: Sequence[dict[str, Any]], conversations: int, sweep: bool, form: str = PROTECTED
+) -> str:
     """The summary as a table, the frontier marked with ``*`` (and ``+`` on the frontier read
-    by needed-later recall); the baselines' figures beside each setting, not as settings."""
+    by needed-later recall); the baselines' figures (in ``form``) beside each setting, not as
+    settings."""
     how = "each conversation read at these budgets from its sweep" if sweep else "listed budgets"
     settings = [s for s in summary if s.get(STRATEGY, MEMORY_COMPACT) == MEMORY_COMPACT]
     needed = any("needed_recall" in s for s in settings)
     reread = any(s.get("rereads") for s in settings)
+    suffix = "_bare" if form == BARE else ""
     lines = [
         f"{conversations:,} conversations, {len(settings):,} settings ({how}); * = on the "
         "frontier (no other setting keeps more anchors with fewer output characters)"
         + ("; + = on it by needed-later recall" if needed else ""),
+        *(
+            [
+                "needed: judge needed-later recall (anchors, the product's own notion of a "
+                "fact); keep-last and random "
+                + (
+                    "bare (nothing kept first)"
+                    if form == BARE
+                    else "protected (each keeps first, whole, what the setting's keep_roles "
+                    "and pins protect)"
+                )
+            ]
+            if needed
+            else []
+        ),
         f"{'':2} {'budget':>7} {'last_n':>6} {'keep_roles':<22} {'dup':>5} {'max':>5} "
         f"{'met':>6} {'chars p10/median/p90':>26} {'anchors p10/median/p90':>24} {'broken':>6}"
         + (f" {'needed: setting/keep-last/random':>33}" if needed else "")
@@ -429,7 +459,11 @@ def summary_text(summary: Sequence[dict[str, Any]], conversations: int, sweep: b
         if needed:
             figures = "/".join(
                 "-" if s.get(k) is None else percent(s[k])
-                for k in ("needed_recall", "needed_recall_keep_last", "needed_recall_random")
+                for k in (
+                    "needed_recall",
+                    f"needed_recall_keep_last{suffix}",
+                    f"needed_recall_random{suffix}",
+                )
             )
             line += f" {figures:>33}"
         if reread:

@@ -11,6 +11,7 @@ import sys
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from compactor.analyses.outcomes import JUDGE, judge_note
 from compactor.cli import _fail_under as fail_under
 from compactor.cli import _probe_report as probe_report
 from compactor.cli import _set_aside as set_aside
@@ -131,8 +132,10 @@ def summary_text(
 ) -> str:
     """One line per parameter setting: budget met, median characters, anchors kept, pairs
     broken, and needed-later recall (met needs over needs, pooled) when the rows have it."""
+    note = judge_note(name)
     lines = [
         f"{conversations:,} conversations, strategy {name}, {len(settings):,} settings",
+        f"needed-later: judge {JUDGE}" + (f"; note on {name}: {note}" if note else ""),
         f"{'parameters':<40} {'rows':>5} {'budget met':>22} {'chars median':>12} "
         f"{'anchors kept':>12} {'broken':>6} {'needed-later':>12}",
     ]

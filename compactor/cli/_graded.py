@@ -40,15 +40,19 @@ beside keep-last) and the history's anchors kept. Repeated Grep/Glob searches an
 are listed apart, not as needs. Messages are counted as `import` makes them: an assistant turn
 with its tool calls is one message, each tool result one.
 
-Prints {"recorded_compactions", "compactions": [{"compaction", "boundary", "trigger",
+Prints {"judge", "recorded_compactions", "compactions": [{"compaction", "boundary", "trigger",
 "pre_tokens", "post_tokens", "summary_chars", "past_messages", "future_messages",
 "budget_chars", "valid", "rereads": {"judge", "rereads", "chars", "chars_read_again", "files":
 [{"file", "before", "before_result", "before_lines", "after", "after_result", "after_lines",
 "chars", "chars_again"}], "repeated_searches", "repeated_commands", "random": {"draws",
-"rereads", "held", "recall"}}, "anchors", "rows": [{"key", "name", "output_chars",
-"needed_later_recall", "reread_recall": {"rereads", "held", "recall"}, "anchors_kept"}]}]} as
-JSON; the recorded summary is the row "recorded"; a recall is a share 0..1, null without
-re-reads.
+"rereads", "held", "recall"}}, "anchors", "size_limit", "baselines", "rows": [{"key", "name",
+"output_chars", "needed_later_recall", "reread_recall": {"rereads", "held", "recall"},
+"anchors_kept", "budget_met", "at_size", "over_size_chars", "at_own_size"?, "judge_note"?}]}]}
+as JSON; the recorded summary is the row "recorded"; a recall is a share 0..1, null without
+re-reads. A strategy over the summary's size (more than 10% over) has "at_own_size": keep-last
+and random at a budget of its own output size, "protected" (they keep first what the setting's
+keep_roles and pins protect) and "bare". anchor-keep carries "judge_note": its selection
+resembles the judge's notion of a fact (salient terms ~ anchors), so its figure flatters it.
 A conversation with no recorded compaction prints an empty list. FILE is any conversation
 `import` reads, or '-' for standard input; it is read whole, and the fixes of `import`
 (--keep-last [M], --keep-first N, --range A:B, --cut-long) are there to choose, no longer needed

@@ -5,7 +5,14 @@ from __future__ import annotations
 
 import argparse
 
-from compactor.analyses.outcomes import DEFAULT_DRAWS, DEFAULT_FUTURE, outcomes, parse_probes
+from compactor.analyses.outcomes import (
+    DEFAULT_DRAWS,
+    DEFAULT_FUTURE,
+    FORMS,
+    PROTECTED,
+    outcomes,
+    parse_probes,
+)
 from compactor.cli._anchors import FILE_HELP, add_conversation_arguments, read_request
 from compactor.cli._commands import help_of
 from compactor.cli._io import (
@@ -31,6 +38,12 @@ need with where each source was lost (dedupe, trim or drop), the past's anchor r
 lift over keep-last, and the recall curve over every budget (exact, from one run). Also the role
 balance (each role's share of the input and output characters) and, with --probes, the recall
 of labelled evidence.
+
+The baselines are protected by default: they keep first, whole, what the setting protects
+(messages of keep_roles, pinned messages) and apply recency or random to the rest, so a setting
+that keeps a long system prompt is not compared with a keep-last that dropped it. `baselines`
+names the form and its labels ("keep-last, system prompt kept"); the other form's figures are
+under its name (`bare` or `protected`). --baselines bare puts the bare ones first.
 
 Prints {{"parameters", "continuation", "role_balance", "probes"?}} as JSON. {FILE_HELP}
 Exit 0 on success; 2 when the input or the probes file cannot be used, one line per problem."""
@@ -76,6 +89,14 @@ def register(sub: argparse._SubParsersAction) -> None:
         metavar="R",
         help=f"random draws for the random baseline (default {DEFAULT_DRAWS})",
     )
+    parser.add_argument(
+        "--baselines",
+        choices=FORMS,
+        default=PROTECTED,
+        help="the form of keep-last and random the figures and the lift are of: protected "
+        "(default: they keep first what the setting protects by keep_roles and pins) or bare; "
+        "the other form is reported too",
+    )
     add_watch_argument(parser)
     add_parameter_arguments(parser)
     add_indent_argument(parser)
@@ -94,5 +115,12 @@ def run(args: argparse.Namespace) -> int:
             raise ProblemError(
                 Problem(f"{args.probes}: {p.where}: {p.message}") for p in error.problems
             ) from None
-    found = outcomes(request, args.future, draws=args.draws, probes=probes, watched=args.watch)
+    found = outcomes(
+        request,
+        args.future,
+        draws=args.draws,
+        probes=probes,
+        watched=args.watch,
+        form=args.baselines,
+    )
     return emit(found.to_dict(), indent_of(args))

@@ -10,9 +10,10 @@ from compactor.errors import Problem, ProblemError
 from compactor.evaluation import (
     BASELINES,
     BUDGET,
-    STRATEGY,
     RunOptions,
     Written,
+    baseline_point,
+    baseline_protections,
     describe_setting,
     grid_point_key,
     iter_rows,
@@ -37,11 +38,14 @@ def written_before(out: str | None, plan: Any, options: RunOptions, feed: Any = 
 
 
 def setting_keys(plan: Any, options: RunOptions) -> list[tuple[Any, ...]]:
-    """The settings this run writes rows of, in order: the grid's, then the baselines'."""
+    """The settings this run writes rows of, in order: the grid's, then the baselines' (each
+    in its protected form per keep_roles of the grid, and bare)."""
     keys = [grid_point_key(s) for s in plan.settings]
     if options.future is not None:
         keys += [
-            grid_point_key({**dict.fromkeys(plan.settings[0]), STRATEGY: b}) for b in BASELINES
+            grid_point_key(baseline_point(b, roles))
+            for b in BASELINES
+            for roles in baseline_protections(plan.settings)
         ]
     return keys
 

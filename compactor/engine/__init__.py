@@ -21,7 +21,7 @@ from compactor.engine._result import (
     Removal,
 )
 from compactor.engine._score import drop_order, value
-from compactor.engine._stages import duplicates, nearest
+from compactor.engine._stages import duplicates, nearest, pin_rules
 from compactor.engine._turn_stages import (
     TurnStages,
 )
@@ -38,6 +38,7 @@ __all__ = [
     "Fate",
     "MessageTrace",
     "outputs",
+    "pin_rules",
     "Removal",
     "run",
     "TurnStages",

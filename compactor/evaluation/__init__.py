@@ -41,7 +41,13 @@ from compactor.evaluation._grid import (
     parse_grid_option,
 )
 from compactor.evaluation._limits import FIXES
-from compactor.evaluation._outcomes import BASELINES, OUTCOME_KEYS, PROBE_KEYS
+from compactor.evaluation._outcomes import (
+    BASELINES,
+    OUTCOME_KEYS,
+    PROBE_KEYS,
+    baseline_point,
+    baseline_protections,
+)
 from compactor.evaluation._output import RowWriter, check_out, iter_rows
 from compactor.evaluation._pool import default_workers
 from compactor.evaluation._questions import (
@@ -81,6 +87,8 @@ __all__ = [
     "BACKENDS",
     "BackendUnavailable",
     "BASELINES",
+    "baseline_point",
+    "baseline_protections",
     "BUDGET",
     "check",
     "check_out",

@@ -107,7 +107,14 @@ FIGURES: Mapping[str, Figure] = {
     "needed_recall": _as(_NEEDED, "needed-later recall, pooled"),
     "needed_recall_median": _as(_NEEDED, "needed-later recall, median"),
     "needed_lift": Figure(
-        "needed-later recall minus keep-last's", False, _NEEDED.score, _NEEDED.said
+        "needed-later recall minus keep-last's (protected: the setting's keep_roles and pins "
+        "kept first)",
+        False,
+        _NEEDED.score,
+        _NEEDED.said,
+    ),
+    "needed_lift_bare": Figure(
+        "needed-later recall minus the bare keep-last's", False, _NEEDED.score, _NEEDED.said
     ),
     "needs_met": _as(_NEEDED, "needs met, total"),
     "probes_strict": _probe("strict"),
@@ -133,7 +140,9 @@ ALIASES: Mapping[str, str] = {
     "anchor_retention": "anchor_retention_median",
 }
 #: Figures only a run with outcomes measures (``evaluate --no-outcomes`` leaves them out).
-OUTCOME_FIGURES = frozenset({"needed_recall", "needed_recall_median", "needed_lift", "needs_met"})
+OUTCOME_FIGURES = frozenset(
+    {"needed_recall", "needed_recall_median", "needed_lift", "needed_lift_bare", "needs_met"}
+)
 
 
 def figure_names() -> str:

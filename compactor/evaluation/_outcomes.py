@@ -12,14 +12,19 @@ conversation; each setting compacts the past once, and the past's budget sweep g
 from which each need is met: no run per budget. The baselines (keep-last, and the mean of the
 random draws) keep whole messages from a budget on (their from-budgets), so their rows at any
 budget follow from those arrays with numpy. Baseline rows are pseudo-settings: ``strategy`` names
-them and every parameter is None; they are given at the budgets a summary reads (the listed
-ones, or :data:`~compactor.evaluation._summary.SUMMARY_BUDGETS` for a sweep), since their mean
-over draws changes at too many budgets to list every step.
+them and every parameter but ``keep_roles`` is None; they are given at the budgets a summary
+reads (the listed ones, or :data:`~compactor.evaluation._summary.SUMMARY_BUDGETS` for a sweep),
+since their mean over draws changes at too many budgets to list every step.
+
+Each baseline comes in both forms (SPEC part D): a **protected** row per ``keep_roles`` the
+settings use (``keep_roles`` that list; it keeps first, whole, the messages of those roles and
+the pinned ones, and applies recency or random to the rest), and the **bare** row (``keep_roles``
+None). A setting is compared with the protected rows of its own ``keep_roles``.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -36,14 +41,15 @@ from compactor.analyses.outcomes import (
     Probe,
     failed_probes,
     find_needs,
-    keep_last_from_budgets,
+    keep_last_from,
     keep_last_lengths,
     met_needs,
     need_from_budgets,
     past_analysis,
     past_request,
     probe_recall,
-    random_from_budgets,
+    protected_messages,
+    random_from,
     random_lengths,
 )
 from compactor.engine import run
@@ -137,6 +143,26 @@ def change_points(need_from: np.ndarray | None, low: int, high: int) -> list[int
     return sorted({int(b) for b in need_from.tolist() if low <= b <= high})
 
 
+def baseline_protections(settings: Sequence[Mapping[str, Any]]) -> list[list[str] | None]:
+    """The baselines' forms for ``settings``: the ``keep_roles`` of each protected form (one
+    per distinct value, in order), then None (the bare form)."""
+    found: list[list[str] | None] = []
+    for setting in settings:
+        roles = list(setting["keep_roles"])
+        if roles not in found:
+            found.append(roles)
+    return [*found, None]
+
+
+def baseline_point(strategy: str, keep_roles: Sequence[str] | None) -> dict[str, Any]:
+    """A baseline row's pseudo-setting: ``strategy``, ``keep_roles`` (None: bare), and every
+    other parameter None."""
+    point: dict[str, Any] = {name: None for name in GRID_PARAMETERS}
+    point["keep_roles"] = None if keep_roles is None else list(keep_roles)
+    point[STRATEGY] = strategy
+    return point
+
+
 def baseline_rows(
     conversation: Any,
     base: Request,
@@ -145,57 +171,81 @@ def baseline_rows(
     pairs: tuple[np.ndarray, np.ndarray],
     draws: int = DEFAULT_DRAWS,
     tokens: np.ndarray | None = None,
+    protections: Sequence[Sequence[str] | None] = (None,),
 ) -> list[dict[str, Any]]:
-    """The rows of keep-last and random (the mean over ``draws``) at each of ``budgets``: the
-    same columns as a setting's, every parameter None. ``pairs`` are the tool pairs' call and
-    result indices; ``tokens`` (per message, its tokens) adds ``output_tokens``."""
+    """The rows of keep-last and random (the mean over ``draws``) at each of ``budgets``, in
+    each form of ``protections`` (a ``keep_roles``: protected, keeping those roles' and the
+    pinned messages first; None: bare): the same columns as a setting's, every parameter but
+    ``keep_roles`` None. ``pairs`` are the tool pairs' call and result indices; ``tokens`` (per
+    message, its tokens) adds ``output_tokens``."""
     contents = base.contents
     lengths = np.array([len(c) for c in contents], dtype=np.int64)
     found = find_anchor_columns(contents, ())
     heads = np.cumsum(found.counts) - np.asarray(found.counts, dtype=np.int64)
     message = np.asarray(found.message, dtype=np.int64)
     p = 0 if shared.past is None else len(shared.past.messages)
-    froms = {
-        KEEP_LAST: (keep_last_from_budgets(lengths)[None, :], keep_last_from_budgets(lengths[:p])),
-        RANDOM: (random_from_budgets(lengths, draws), random_from_budgets(lengths[:p], draws)),
-    }
     calls, answers = pairs
     rows = []
     for strategy in BASELINES:
-        whole, past = froms[strategy]
-        past = past.reshape(len(whole), p)
-        for budget in sorted(budgets):
-            alive = whole <= budget
-            row: dict[str, Any] = {"conversation": conversation, BUDGET: budget}
-            row.update({name: None for name in GRID_PARAMETERS})
-            chars = (alive * lengths).sum(axis=1)
-            row["output_chars"] = _figure(chars)
-            row["output_messages"] = _figure(alive.sum(axis=1))
-            row["budget_met"] = bool((chars <= budget).all())
-            row["anchors"] = len(found.anchors)
-            kept = (
-                np.logical_or.reduceat(alive[:, message], heads, axis=1).sum(axis=1)
-                if len(found.anchors)
-                else np.zeros(len(alive), dtype=np.int64)
-            )
-            row["anchors_kept"] = _figure(kept)
-            row["tool_pairs_broken"] = _figure((alive[:, calls] != alive[:, answers]).sum(axis=1))
-            if tokens is not None:
-                row["output_tokens"] = _figure((alive * tokens).sum(axis=1))
-            row[STRATEGY] = strategy
-            if shared.needs is None:
-                row["needs"] = row["needs_met"] = None
+        for roles in protections:
+            mask = None if roles is None else protected_messages(base.messages, roles)
+            if strategy == KEEP_LAST:
+                whole = keep_last_from(lengths, mask)[None, :]
+                past = keep_last_from(lengths[:p], None if mask is None else mask[:p])
             else:
-                returned = np.where(past <= budget, lengths[:p], -1)
-                judged, met = met_needs(shared.needs, returned)
-                row["needs"] = len(judged)
-                row["needs_met"] = _figure(met.sum(axis=1))
-            if shared.probe_columns:
-                held = np.where(alive, lengths, -1).tolist()
-                returned_rows = [[None if x < 0 else x for x in r] for r in held]
-                row.update(_probe_figures(shared.probes, contents, returned_rows))
-            rows.append(row)
+                whole = random_from(lengths, mask, draws)
+                past = random_from(lengths[:p], None if mask is None else mask[:p], draws)
+            past = past.reshape(len(whole), p)
+            for budget in sorted(budgets):
+                row = _baseline_row(
+                    conversation, budget, whole, lengths, (found, heads, message), pairs, tokens
+                )
+                row.update(baseline_point(strategy, roles))
+                if shared.needs is None:
+                    row["needs"] = row["needs_met"] = None
+                else:
+                    returned = np.where(past <= budget, lengths[:p], -1)
+                    judged, met = met_needs(shared.needs, returned)
+                    row["needs"] = len(judged)
+                    row["needs_met"] = _figure(met.sum(axis=1))
+                if shared.probe_columns:
+                    held = np.where(whole <= budget, lengths, -1).tolist()
+                    returned_rows = [[None if x < 0 else x for x in r] for r in held]
+                    row.update(_probe_figures(shared.probes, contents, returned_rows))
+                rows.append(row)
     return rows
+
+
+def _baseline_row(
+    conversation: Any,
+    budget: int,
+    whole: np.ndarray,
+    lengths: np.ndarray,
+    anchors: tuple[Any, np.ndarray, np.ndarray],
+    pairs: tuple[np.ndarray, np.ndarray],
+    tokens: np.ndarray | None,
+) -> dict[str, Any]:
+    """A baseline row's counts at ``budget`` (``whole``: its from-budgets, one row per draw)."""
+    found, heads, message = anchors
+    calls, answers = pairs
+    alive = whole <= budget
+    row: dict[str, Any] = {"conversation": conversation, BUDGET: budget}
+    row.update({name: None for name in GRID_PARAMETERS})
+    chars = (alive * lengths).sum(axis=1)
+    row["output_chars"] = _figure(chars)
+    row["output_messages"] = _figure(alive.sum(axis=1))
+    row["budget_met"] = bool((chars <= budget).all())
+    row["anchors"] = len(found.anchors)
+    kept = (
+        np.logical_or.reduceat(alive[:, message], heads, axis=1).sum(axis=1)
+        if len(found.anchors)
+        else np.zeros(len(alive), dtype=np.int64)
+    )
+    row["anchors_kept"] = _figure(kept)
+    row["tool_pairs_broken"] = _figure((alive[:, calls] != alive[:, answers]).sum(axis=1))
+    if tokens is not None:
+        row["output_tokens"] = _figure((alive * tokens).sum(axis=1))
+    return row
 
 
 def _probe_figures(

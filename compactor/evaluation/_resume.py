@@ -98,10 +98,13 @@ def written_whole(
 
 def describe_setting(key: tuple[Any, ...]) -> str:
     """A setting key as the command line gives it: ``keep_last_n=5 keep_roles=system ...``, or
-    a baseline's ``strategy=keep-last``."""
+    a baseline's ``strategy=keep-last`` (``strategy=keep-last keep_roles=system`` protected)."""
     strategy, *values = key
     if strategy != MEMORY_COMPACT:
-        return f"strategy={strategy}"
+        roles = values[GRID_PARAMETERS.index("keep_roles")]
+        if roles is None:
+            return f"strategy={strategy}"
+        return f"strategy={strategy} keep_roles={'+'.join(roles) if roles else 'none'}"
     parts = []
     for name, value in zip(GRID_PARAMETERS, values, strict=True):
         if name == "keep_roles":

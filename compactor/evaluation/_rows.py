@@ -31,7 +31,12 @@ from compactor.engine import run
 from compactor.errors import InvalidRequest, Problem
 from compactor.evaluation._corpus import CorpusItem
 from compactor.evaluation._grid import BUDGET, GRID_PARAMETERS, grid_point_key
-from compactor.evaluation._outcomes import ConversationOutcomes, baseline_rows, change_points
+from compactor.evaluation._outcomes import (
+    ConversationOutcomes,
+    baseline_protections,
+    baseline_rows,
+    change_points,
+)
 from compactor.evaluation._reread_rows import ConversationRereads
 from compactor.evaluation._summary import SUMMARY_BUDGETS
 from compactor.input import validate
@@ -146,6 +151,7 @@ def conversation_rows(
             baseline_budgets(settings, budgets),
             (found.pairs.calls, found.pairs.answers),
             tokens=None if found.tokens is None else found.tokens.whole(),
+            protections=baseline_protections(settings),
         )
         if found.rereads is not None:
             for row in baselines:

@@ -19,10 +19,9 @@ from compactor.errors import InvalidRequest, Problem, ProblemError
 from compactor.evaluation._corpus import CorpusItem
 from compactor.evaluation._grid import (
     GRID_PARAMETERS,
-    STRATEGY,
     grid_points,
 )
-from compactor.evaluation._outcomes import BASELINES
+from compactor.evaluation._outcomes import BASELINES, baseline_point, baseline_protections
 from compactor.evaluation._pool import local_rows
 from compactor.evaluation._resume import Written
 from compactor.evaluation._rows import (
@@ -262,11 +261,11 @@ def _all_done(
         return False
     if baselines:
         for strategy in BASELINES:
-            for budget in baseline_budgets(settings, budgets):
-                pseudo = {name: None for name in GRID_PARAMETERS}
-                row = {**pseudo, STRATEGY: strategy, "budget_chars": budget}
-                if row_key({**row, "conversation": item.conversation}) not in skip:
-                    return False
+            for roles in baseline_protections(settings):
+                for budget in baseline_budgets(settings, budgets):
+                    row = {**baseline_point(strategy, roles), "budget_chars": budget}
+                    if row_key({**row, "conversation": item.conversation}) not in skip:
+                        return False
     for setting in settings:
         points = budgets_of(setting, budgets)
         if points is None:

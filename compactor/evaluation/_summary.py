@@ -18,14 +18,19 @@ With outcome columns (SPEC part D): ``needs`` and ``needs_met`` (totals over the
 with a future), ``needed_recall`` (pooled: needs met / needs), ``needed_recall_median`` (over
 the conversations with a need), the same pooled figure of keep-last and random at the same
 budget (``needed_recall_keep_last``, ``needed_recall_random``) and the ``needed_lift`` (the
-setting's minus keep-last's), the probe recalls (the mean over the conversations with probes),
+setting's minus keep-last's), in the baselines' protected form of the setting's ``keep_roles``
+(they keep those roles' and the pinned messages first), and the same three of the bare form
+(``needed_recall_keep_last_bare``, ``needed_recall_random_bare``, ``needed_lift_bare``), the
+probe recalls (the mean over the conversations with probes),
 and ``frontier_needed``: the frontier read by needed-later recall instead of anchors. With
 re-read columns (conversations that recorded compactions): ``rereads``, ``rereads_held`` and
 ``reread_chars`` (totals over those conversations), ``reread_conversations`` (how many),
 ``reread_recall`` (pooled: held / re-reads; None without a re-read) and keep-last's and
-random's at the same budget (``reread_recall_keep_last``, ``reread_recall_random``). The
+random's at the same budget (``reread_recall_keep_last``, ``reread_recall_random``, the
+protected form of the setting's ``keep_roles``, else the bare one). The
 baselines' rows are summarised as settings of their own (``strategy`` keep-last or random, no
-parameter), read at their own budgets only, and are never on a frontier.
+parameter but ``keep_roles``: the roles a protected form keeps, None for the bare form), read at
+their own budgets only, and are never on a frontier.
 """
 
 from __future__ import annotations
@@ -418,36 +423,46 @@ class _Group:
 
 
 def _beside_baselines(summaries: list[dict[str, Any]]) -> None:
-    """Each setting's needed-later recall (and pooled probe recall) beside keep-last's and
-    random's at its budget."""
+    """Each setting's needed-later recall beside keep-last's and random's at its budget: the
+    protected forms of its own ``keep_roles`` (``needed_recall_keep_last``,
+    ``needed_recall_random``, ``needed_lift``) and the bare ones (the same keys ``_bare``). A
+    baseline's row is beside the keep-last of its own form. Pooled probe recall and re-read
+    recall are beside the protected form of its ``keep_roles`` (else the bare one)."""
+    rows = {(s[STRATEGY], _roles(s), s[BUDGET]): s for s in summaries if STRATEGY in s}
+
+    def baseline(strategy: str, summary: Mapping[str, Any]) -> Mapping[str, Any]:
+        own = rows.get((strategy, _roles(summary), summary[BUDGET]))
+        return own if own is not None else rows.get((strategy, None, summary[BUDGET]), {})
+
     if any("probes_total" in s for s in summaries):
-        found = {(s.get(STRATEGY), s[BUDGET]): s for s in summaries}
         for summary in summaries:
-            for baseline, name in ((KEEP_LAST, "keep_last"), (RANDOM, "random")):
-                other = found.get((baseline, summary[BUDGET]), {})
+            for strategy, name in ((KEEP_LAST, "keep_last"), (RANDOM, "random")):
+                other = baseline(strategy, summary)
                 for kind in _PROBE_KINDS:
                     summary[f"probe_recall_{kind}_{name}"] = other.get(f"probe_recall_{kind}")
-    if not any("needed_recall" in s for s in summaries):
-        return
-    found = {(s[STRATEGY], s[BUDGET]): s["needed_recall"] for s in summaries if STRATEGY in s}
-    for summary in summaries:
-        budget = summary[BUDGET]
-        keep_last = found.get((KEEP_LAST, budget))
-        summary["needed_recall_keep_last"] = keep_last
-        summary["needed_recall_random"] = found.get((RANDOM, budget))
-        mine = summary.get("needed_recall")
-        lift = None if mine is None or keep_last is None else round(mine - keep_last, 6)
-        summary["needed_lift"] = lift
-    rereads = {
-        (s[STRATEGY], s[BUDGET]): s["reread_recall"]
-        for s in summaries
-        if STRATEGY in s and "reread_recall" in s
-    }
     for summary in summaries:
         if "reread_recall" in summary:
-            budget = summary[BUDGET]
-            summary["reread_recall_keep_last"] = rereads.get((KEEP_LAST, budget))
-            summary["reread_recall_random"] = rereads.get((RANDOM, budget))
+            for strategy, name in ((KEEP_LAST, "keep_last"), (RANDOM, "random")):
+                summary[f"reread_recall_{name}"] = baseline(strategy, summary).get("reread_recall")
+    if not any("needed_recall" in s for s in summaries):
+        return
+    found = {
+        (s[STRATEGY], _roles(s), s[BUDGET]): s["needed_recall"] for s in summaries if STRATEGY in s
+    }
+    for summary in summaries:
+        budget, mine = summary[BUDGET], summary.get("needed_recall")
+        for suffix, roles in (("", _roles(summary)), ("_bare", None)):
+            keep_last = found.get((KEEP_LAST, roles, budget))
+            summary[f"needed_recall_keep_last{suffix}"] = keep_last
+            summary[f"needed_recall_random{suffix}"] = found.get((RANDOM, roles, budget))
+            lift = None if mine is None or keep_last is None else round(mine - keep_last, 6)
+            summary[f"needed_lift{suffix}"] = lift
+
+
+def _roles(summary: Mapping[str, Any]) -> tuple[str, ...] | None:
+    """A summary's ``keep_roles`` as a key (None: a bare baseline's)."""
+    roles = summary.get("keep_roles")
+    return None if roles is None else tuple(roles)
 
 
 def _mark_frontier(summaries: list[dict[str, Any]], measure: str, flag: str) -> None:

@@ -4,6 +4,7 @@ in grey, random in olive with its 2.5-97.5% band."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
 
 import altair as alt
@@ -71,12 +72,15 @@ def recall_curve(
     extent: int | None = None,
     height: int = 240,
     title: str = "Needed-later recall",
+    names: Mapping[str, str] | None = None,
 ) -> alt.LayerChart:
     """A recall against the budget (a :func:`~explorer.frames.outcomes.curve_frame`, or a
     probe recall's :func:`~explorer.frames.outcomes.probe_curve_frame`, named by ``title``):
     the setting, keep-last and random's mean as step lines, random's band, the current budget.
-    ``domain`` and ``extent`` line it up with the Budget sweep's other charts."""
+    ``domain`` and ``extent`` line it up with the Budget sweep's other charts; ``names``
+    replaces the legend's names (the baselines' form: "keep-last, system prompt kept")."""
     colour = ink(frame)
+    named = {**CURVE_LINES, **(names or {})}
     low, high = domain or (int(frame["budget"].min()), int(frame["budget"].max()))
     x = alt.X(
         "budget:Q",
@@ -97,8 +101,8 @@ def recall_curve(
     )
     lines = (
         alt.Chart(frame)
-        .transform_fold(list(CURVE_LINES), as_=["measure", "recall"])
-        .transform_calculate(line=f"{dict(CURVE_LINES)}[datum.measure]".replace("'", '"'))
+        .transform_fold(list(named), as_=["measure", "recall"])
+        .transform_calculate(line=f"{json.dumps(named)}[datum.measure]")
         .mark_line(interpolate="step-after", strokeWidth=2.5)
         .encode(
             x=x,
@@ -107,7 +111,7 @@ def recall_curve(
                 "line:N",
                 title=None,
                 scale=alt.Scale(
-                    domain=list(CURVE_LINES.values()),
+                    domain=list(named.values()),
                     range=[colour, TOTAL_COLOUR, RANDOM_COLOUR],
                 ),
                 legend=alt.Legend(orient="top", symbolType="stroke", labelLimit=0),

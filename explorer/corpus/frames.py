@@ -10,6 +10,7 @@ from typing import Any
 import pandas as pd
 
 from compactor.analyses import REREAD_JUDGE
+from compactor.analyses.outcomes import BARE, PROTECTED
 from compactor.contract import PARAMETERS
 from compactor.evaluation import (
     MEMORY_COMPACT,
@@ -146,20 +147,44 @@ def settings_of(summaries: Sequence[Mapping[str, Any]]) -> list[Mapping[str, Any
     return [s for s in summaries if is_setting(s)]
 
 
-def baseline_frame(summaries: Sequence[Mapping[str, Any]]) -> pd.DataFrame:
-    """The baselines' summaries, one row per baseline and budget: the frontier chart's
-    reference points (characters out per conversation, anchors kept, needed-later recall)."""
+def baseline_label(strategy: str, keep_roles: Sequence[str] | None) -> str:
+    """A baseline's summary in words, naming its form: ``keep-last, system + pinned kept``
+    (protected: it keeps the messages of those roles and the pinned ones first), ``keep-last,
+    pinned kept`` (no role kept), or ``keep-last, bare``."""
+    if keep_roles is None:
+        return f"{strategy}, bare"
+    return f"{strategy}, {' + '.join([*keep_roles, 'pinned'])} kept"
+
+
+def in_form(summary: Mapping[str, Any], form: str) -> bool:
+    """Whether a baseline's summary is of ``form`` (protected rows name their keep_roles)."""
+    return (summary.get("keep_roles") is None) == (form == BARE)
+
+
+#: Per form of the baselines, the summary's keys of keep-last's and random's needed-later
+#: recall and of the lift over keep-last.
+FORM_KEYS: Mapping[str, tuple[str, str, str]] = {
+    PROTECTED: ("needed_recall_keep_last", "needed_recall_random", "needed_lift"),
+    BARE: ("needed_recall_keep_last_bare", "needed_recall_random_bare", "needed_lift_bare"),
+}
+
+
+def baseline_frame(summaries: Sequence[Mapping[str, Any]], form: str = PROTECTED) -> pd.DataFrame:
+    """The baselines' summaries in ``form``, one row per baseline, protection and budget: the
+    frontier chart's reference points (characters out per conversation, anchors kept,
+    needed-later recall)."""
     records = [
         {
             "strategy": s[STRATEGY],
             "budget_chars": s["budget_chars"],
-            "setting": f"{s[STRATEGY]} · budget {int(s['budget_chars']):,}",
+            "setting": f"{baseline_label(s[STRATEGY], s.get('keep_roles'))} · budget "
+            f"{int(s['budget_chars']):,}",
             "chars_per_conversation": s["output_chars"] / s["conversations"],
             "retention": s["anchors_kept"] / s["anchors"] if s["anchors"] else None,
             "needed_recall": s.get("needed_recall"),
         }
         for s in summaries
-        if not is_setting(s)
+        if not is_setting(s) and in_form(s, form)
     ]
     columns = [
         "strategy",

@@ -12,6 +12,7 @@ from typing import Any
 import pandas as pd
 import streamlit as st
 
+from compactor.analyses.outcomes import BARE, PROTECTED
 from compactor.evaluation import SUMMARY_BUDGETS, knee_budgets, summarise
 from compactor.wording import percent, plural, points
 from explorer import navigation
@@ -22,6 +23,7 @@ from explorer.corpus.widgets import CORPUS_KEY, RUN_KEY, SETTING_KEY
 from explorer.frames import snippets
 from explorer.session import state
 from explorer.widgets import common, page
+from explorer.widgets import outcomes as outcome_widgets
 from explorer.widgets import report as report_widgets
 from explorer.widgets import setting as setting_widgets
 
@@ -38,6 +40,8 @@ DOWNLOAD_KEY = "corpus_download_setting"
 REPORT_KEY = "corpus_download_report"
 #: The frontier chart's vertical axis: the measure's column and its label.
 MEASURES = {"retention": "Anchors kept", "needed_recall": "Needed-later recall"}
+#: The baselines' form in a column's words.
+FORM_WORDS = {PROTECTED: "protected", BARE: "bare"}
 #: The single-conversation views a worst conversation opens in.
 VIEWS = (
     "pages/overview.py",
@@ -114,11 +118,14 @@ def _view_titles() -> dict[str, str]:
     return {path: titles[path] for path in VIEWS}
 
 
-def _summary_table(summary: pd.DataFrame) -> None:
+def _summary_table(summary: pd.DataFrame, form: str) -> None:
     percent = st.column_config.NumberColumn(format="percent")
     chars = st.column_config.NumberColumn(format="localized")
+    other = frames.FORM_KEYS[BARE if form == PROTECTED else PROTECTED]
+    keep_last, drawn, lift = frames.FORM_KEYS[form]
+    words = FORM_WORDS[form]
     common.table(
-        summary.drop(columns=["chars_per_conversation"]),
+        summary.drop(columns=["chars_per_conversation", *other], errors="ignore"),
         column_config={
             "setting": st.column_config.TextColumn("setting", width="medium"),
             "budget_met_count": st.column_config.NumberColumn("budget met (conversations)"),
@@ -132,7 +139,9 @@ def _summary_table(summary: pd.DataFrame) -> None:
                 for name in summary.columns
                 if name.startswith(("needed_recall", "probes_", "reread_recall"))
             },
-            "needed_lift": common.points_column("needed-later lift over keep-last"),
+            keep_last: common.share_column(f"needed-later recall, keep-last ({words})"),
+            drawn: common.share_column(f"needed-later recall, random ({words})"),
+            lift: common.points_column(f"needed-later lift over keep-last ({words})"),
             **{f"output_chars_{p}": chars for p in ("median", "p10", "p90")},
             "output_chars": st.column_config.NumberColumn("output_chars (all)", format="localized"),
         },
@@ -171,14 +180,30 @@ def results(corpus: corpus_store.Corpus, run: corpus_store.Run) -> None:
         "draws) at each budget are the grey reference points.",
     )
     measure = st.session_state[MEASURE_KEY]
+    form = outcome_widgets.baselines_control()
+    reference = frames.baseline_frame(raw, form)
+    if reference.empty and any(not frames.is_setting(s) for s in raw):
+        st.caption(
+            "This run predates the protected baselines: run it again for them, or choose bare."
+        )
+    elif "needed_recall" in summary:
+        st.caption(
+            "Judge: needed-later recall (anchors, the product's own notion of a fact). "
+            + (
+                "Keep-last and random are bare: they may drop a system prompt a setting keeps."
+                if form == BARE
+                else "Keep-last and random keep first, whole, what each setting's keep_roles "
+                "and pins protect, then apply recency or random to the rest."
+            )
+        )
     st.altair_chart(
-        charts.frontier(summary, chosen, measure=measure, baselines=frames.baseline_frame(raw)),
+        charts.frontier(summary, chosen, measure=measure, baselines=reference),
         width="stretch",
     )
     st.subheader("Budget met, per setting")
     st.altair_chart(charts.budget_met(summary), width="stretch")
     with st.expander(f"Every setting's summary ({len(summary):,})"):
-        _summary_table(summary)
+        _summary_table(summary, form)
 
     st.subheader("One setting over the conversations")
     st.selectbox("Setting", labels, key=SETTING_KEY, persist_state="session")
@@ -191,7 +216,7 @@ def results(corpus: corpus_store.Corpus, run: corpus_store.Run) -> None:
     cols[1].metric("Anchors kept", percent(one["retention"]))
     cols[2].metric("Tool pairs broken", f"{int(one['tool_pairs_broken']):,}")
     if "needed_recall" in one:
-        recall, keep_last = one["needed_recall"], one.get("needed_recall_keep_last")
+        recall, keep_last = one["needed_recall"], one.get(frames.FORM_KEYS[form][0])
         every_met = frames.every_budget_met(one)
         cols[3].metric(
             "Needed-later recall",
@@ -201,7 +226,7 @@ def results(corpus: corpus_store.Corpus, run: corpus_store.Run) -> None:
             else points(recall - keep_last),
             # a lift over keep-last (which always fits) is no win when the setting returned more
             delta_color="normal" if every_met else "off",
-            help="The delta is the lift over keep-last at the same budget."
+            help=f"The delta is the lift over keep-last ({FORM_WORDS[form]}) at the same budget."
             + (
                 ""
                 if every_met

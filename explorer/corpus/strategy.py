@@ -11,6 +11,7 @@ from typing import Any
 
 import streamlit as st
 
+from compactor.analyses.outcomes import JUDGE, judge_note
 from compactor.errors import ProblemError
 from compactor.evaluation import (
     default_workers,
@@ -88,7 +89,8 @@ def panel(corpus: corpus_store.Corpus) -> None:
         f"{done.name} over {len(corpus.items):,} conversations, {len(done.settings):,} "
         f"settings, in {done.seconds:.1f} s. Needed-later recall: the last 5 messages are the "
         "future, the rest compacted by the strategy at the budget; a need is met when a source "
-        "lies whole in what it returns verbatim (a placeholder holds none)."
+        f"lies whole in what it returns verbatim (a placeholder holds none). Judge: {JUDGE}."
+        + (f" Note on {done.name}: {note}." if (note := judge_note(done.name)) else "")
     )
     if any(r.get("probes") for r in done.rows):
         st.caption(

@@ -16,6 +16,7 @@ import pandas as pd
 
 from compactor import wording
 from compactor.analyses.outcomes import (
+    BARE,
     DEFAULT_FUTURE,
     ContinuationCheck,
     CurveStep,
@@ -24,13 +25,17 @@ from compactor.analyses.outcomes import (
     ProbeOutcomes,
     ReplayMisses,
     RoleBalance,
+    judge_note,
     judge_outcome,
     probe_recall_outcome,
+    step_at,
 )
 from compactor.errors import Problem
 from compactor.strategies import StrategyComparison
 
 SETTING, KEEP_LAST, RANDOM = "this setting", "keep-last", "random"
+#: The Strategies table's row of the protected keep-last (the lineup's keep-last is bare).
+KEEP_LAST_PROTECTED = "keep-last-protected"
 #: The probe recalls, in the order they are reported, and their columns beside other figures.
 PROBE_KINDS = ("strict", "partial", "answer")
 PROBE_COLUMNS = tuple(f"probes_{kind}" for kind in PROBE_KINDS)
@@ -68,9 +73,43 @@ def signed_points(value: float | None) -> str:
     return wording.points(value)
 
 
+def baseline_label(found: ContinuationCheck | ProbeOutcomes | None, name: str = KEEP_LAST) -> str:
+    """The baseline ``name`` as ``found``'s figures are of it: "keep-last, system prompt kept"
+    (protected), "keep-last, bare", or just "keep-last" when the setting protects nothing."""
+    form = None if found is None else found.baselines
+    return name if form is None else form.label(name)
+
+
+def baselines_note(found: ContinuationCheck | ProbeOutcomes | None) -> str:
+    """One sentence on the baselines' form, for a caption: what they keep first, or that they
+    are bare; empty when the setting protects nothing (both forms are the same)."""
+    form = None if found is None else found.baselines
+    if form is None or not form.messages:
+        return ""
+    what = f"{form.messages:,} protected message{'s' if form.messages != 1 else ''}"
+    size = f"{form.chars:,} characters"
+    if form.form == BARE:
+        return (
+            f"Keep-last and random are bare: they may drop the {what} ({size}) the setting "
+            "keeps, and spend that budget on other messages."
+        )
+    return (
+        f"Keep-last and random keep first, whole, what the setting protects ({what}, {size}: "
+        f"{form.kept}), then apply recency or random to the rest with the budget left."
+    )
+
+
+def curve_names(found: ContinuationCheck | ProbeOutcomes | None) -> dict[str, str]:
+    """The recall curve's legend names of the baselines, in ``found``'s form."""
+    return {
+        "keep_last": baseline_label(found),
+        "random": f"{baseline_label(found, RANDOM)} (mean)",
+    }
+
+
 def recall_frame(check: ContinuationCheck) -> pd.DataFrame:
     """Needed-later recall of the setting, keep-last and random (mean, 2.5th and 97.5th
-    percentiles), with the needs judged and met."""
+    percentiles), with the needs judged and met; the baselines labelled with their form."""
     columns = ["strategy", "recall", "low", "high", "met", "needs"]
     if check.setting is None or check.keep_last is None:
         return pd.DataFrame(columns=columns)
@@ -78,8 +117,8 @@ def recall_frame(check: ContinuationCheck) -> pd.DataFrame:
     r = check.random
     rows = [
         [SETTING, check.setting.recall, None, None, check.setting.met, needs],
-        [KEEP_LAST, check.keep_last.recall, None, None, check.keep_last.met, needs],
-        [RANDOM, r.mean, r.low, r.high, None, needs],
+        [baseline_label(check), check.keep_last.recall, None, None, check.keep_last.met, needs],
+        [baseline_label(check, RANDOM), r.mean, r.low, r.high, None, needs],
     ]
     return pd.DataFrame(rows, columns=columns)
 
@@ -172,6 +211,7 @@ def ab_frame(checks: Mapping[str, ContinuationCheck]) -> pd.DataFrame:
         rows.append(
             {
                 "side": side,
+                "baselines": baseline_label(check),
                 "budget_chars": check.budget_chars,
                 "chars": chars,
                 "budget": None if chars is None else budget_text(chars - check.budget_chars),
@@ -221,12 +261,33 @@ def strategy_frame(
                 "lift": None if recall is None or reference is None else recall - reference,
                 "keep_last_at_size": None if at_size is None else at_size.keep_last,
                 "random_at_size": None if at_size is None else at_size.random.mean,
+                "note": judge_note(o.key),
             }
         )
     r = check.random
+    references = []
+    form = check.baselines
+    if form is not None and form.form != BARE and form.messages and check.keep_last is not None:
+        # the lineup's keep-last is the bare rule: the protected one is the reference here
+        references.append(
+            {
+                "key": KEEP_LAST_PROTECTED,
+                "strategy": f"{baseline_label(check)} (the reference)",
+                "chars": None,
+                "budget": None,
+                "recall": base,
+                "met": check.keep_last.met,
+                "needs": check.keep_last.needs,
+                "lift": None if base is None else 0.0,
+                "keep_last_at_size": None,
+                "random_at_size": None,
+                "note": "the bare rule's figure is the lineup's keep-last row",
+            }
+        )
     random_row = {
         "key": RANDOM,
-        "strategy": f"random (mean of {r.draws}; {percent(r.low)} to {percent(r.high)})",
+        "strategy": f"{baseline_label(check, RANDOM)} (mean of {r.draws}; {percent(r.low)} to "
+        f"{percent(r.high)})",
         "chars": None,
         "budget": None,
         "recall": r.mean,
@@ -235,8 +296,9 @@ def strategy_frame(
         "lift": None if r.mean is None or base is None else r.mean - base,
         "keep_last_at_size": None,
         "random_at_size": None,
+        "note": None,
     }
-    frame = pd.DataFrame([*met_rows, *over_rows, random_row])
+    frame = pd.DataFrame([*met_rows, *over_rows, *references, random_row])
     return frame.astype(
         {
             "chars": "Int64",
@@ -256,32 +318,38 @@ def budget_text(over: int) -> str:
 def _baselines_at(check: ContinuationCheck, chars: int) -> Any:
     """Keep-last's and random's recall at a budget of ``chars`` (the curve's step there; the
     largest budget of the range when ``chars`` is beyond it), None without a curve."""
-    if not check.curve:
-        return None
-    return check.at(min(max(chars, check.curve[0].from_budget), check.curve[-1].to_budget))
+    return step_at(check.curve, chars)
 
 
 def probe_frame(found: ProbeOutcomes) -> pd.DataFrame:
     """Probe recall (strict, partial, answer) of the setting, keep-last and random (mean and
-    interval), and the lift."""
+    interval), the baselines labelled with their form; the lift is :func:`probe_lift_frame`
+    (in percentage points, not a share)."""
     kinds = PROBE_KINDS
-    lift = found.lift
     rows = [
         [SETTING, *(getattr(found.setting, k) for k in kinds)],
-        [KEEP_LAST, *(getattr(found.keep_last, k) for k in kinds)],
-        [f"{RANDOM} (mean)", *(found.random[k].mean for k in kinds)],
-        [f"{RANDOM} (2.5%)", *(found.random[k].low for k in kinds)],
-        [f"{RANDOM} (97.5%)", *(found.random[k].high for k in kinds)],
-        ["lift over keep-last", *(lift[k] for k in kinds)],
+        [baseline_label(found), *(getattr(found.keep_last, k) for k in kinds)],
+        [f"{baseline_label(found, RANDOM)} (mean)", *(found.random[k].mean for k in kinds)],
+        [f"{baseline_label(found, RANDOM)} (2.5%)", *(found.random[k].low for k in kinds)],
+        [f"{baseline_label(found, RANDOM)} (97.5%)", *(found.random[k].high for k in kinds)],
     ]
     return pd.DataFrame(rows, columns=["strategy", *kinds])
 
 
-def ab_probe_frame(by_side: Mapping[str, ProbeOutcomes]) -> pd.DataFrame:
-    """:func:`probe_frame` of each side (A, B), one after the other, with its side and budget."""
+def probe_lift_frame(found: ProbeOutcomes) -> pd.DataFrame:
+    """The setting's probe recall minus keep-last's (in its form), one row: a difference of
+    shares, shown in percentage points."""
+    lift = found.lift
+    rows = [[f"lift over {baseline_label(found)}", *(lift[k] for k in PROBE_KINDS)]]
+    return pd.DataFrame(rows, columns=["strategy", *PROBE_KINDS])
+
+
+def ab_probe_frame(by_side: Mapping[str, ProbeOutcomes], lift: bool = False) -> pd.DataFrame:
+    """:func:`probe_frame` (or with ``lift`` :func:`probe_lift_frame`) of each side (A, B), one
+    after the other, with its side and budget."""
     frames = []
     for side, found in by_side.items():
-        frame = probe_frame(found)
+        frame = probe_lift_frame(found) if lift else probe_frame(found)
         frame.insert(0, "budget_chars", found.budget_chars)
         frame.insert(0, "side", side)
         frames.append(frame)
@@ -307,7 +375,7 @@ def strategy_probe_frame(
     rows.append(
         {
             "key": RANDOM,
-            "strategy": f"random (mean of {r['strict'].draws})",
+            "strategy": f"{baseline_label(found, RANDOM)} (mean of {r['strict'].draws})",
             **{f"probes_{k}": r[k].mean for k in PROBE_KINDS},
         }
     )

@@ -10,7 +10,7 @@ from typing import Any
 import pandas as pd
 
 from compactor.analyses import RECORDED, REREAD_JUDGE, SIZE_TOLERANCE, GradedCompaction
-from compactor.analyses.outcomes import DEFAULT_DRAWS
+from compactor.analyses.outcomes import DEFAULT_DRAWS, PROTECTED, judge_note
 from compactor.analyses.pricing import CompactionCost
 from compactor.wording import percent, plural
 
@@ -46,18 +46,24 @@ def history_frame(messages: Sequence[Mapping[str, Any]], boundary: int) -> pd.Da
 
 
 def lineup_frame(
-    graded: GradedCompaction, costs: Mapping[str, CompactionCost] | None = None
+    graded: GradedCompaction,
+    costs: Mapping[str, CompactionCost] | None = None,
+    form: str = PROTECTED,
 ) -> pd.DataFrame:
     """One row per way to replace the history (the recorded summary first): its characters,
-    needed-later recall with the needs met, re-read recall with the re-reads held, the
-    history's anchors kept and, with ``costs`` (by row key, docs/cost.md), what the compaction
-    costs; random last, judged on re-reads alone."""
+    needed-later recall with the needs met, for a strategy over the summary's size keep-last's
+    and random's recall at its own size (in ``form``), re-read recall with the re-reads held,
+    the history's anchors kept and, with ``costs`` (by row key, docs/cost.md), what the
+    compaction costs; random last, judged on re-reads alone. ``note`` says why a strategy did
+    not run, or why the judge flatters it."""
     columns = [
         "strategy",
         "recorded",
         "chars",
         "size",
         "recall",
+        "keep_last_at_size",
+        "random_at_size",
         "needs_met",
         "reread_recall",
         "rereads_held",
@@ -72,17 +78,20 @@ def lineup_frame(
             rows.append({**base, "note": row.unavailable or "did not run"})
             continue
         needs = row.recall.needs
+        own = graded.at_own_size(row, form)
         rows.append(
             {
                 **base,
                 "chars": row.output_chars,
                 "size": size_text(graded, row),
                 "recall": row.recall.recall,
+                "keep_last_at_size": None if own is None else own.keep_last,
+                "random_at_size": None if own is None else own.random.mean,
                 "needs_met": f"{row.recall.met} of {needs}" if needs else "no needs",
                 **_reread_cells(row.rereads),
                 "anchors_kept": f"{row.anchors_kept} of {graded.anchors}",
                 "cost": _cost_of(costs, row.key),
-                "note": None,
+                "note": judge_note(row.key),
             }
         )
     if graded.random_rereads is not None:
@@ -96,8 +105,8 @@ def lineup_frame(
         )
     frame = pd.DataFrame(rows, columns=columns)
     frame["chars"] = frame["chars"].astype("Int64")
-    frame["recall"] = frame["recall"].astype("Float64")
-    frame["reread_recall"] = frame["reread_recall"].astype("Float64")
+    for column in ("recall", "keep_last_at_size", "random_at_size", "reread_recall"):
+        frame[column] = frame[column].astype("Float64")
     if costs is not None:
         frame["cost"] = frame["cost"].astype("Float64")
     return frame

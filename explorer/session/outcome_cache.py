@@ -1,7 +1,8 @@
 """Cached outcome figures (SPEC part D), in the style of :mod:`explorer.session.cache`: the needs
 once per conversation and watched phrases (they depend on the contents alone), the continuation
 check per run and k, so moving a parameter or k pays for the past's stages only, and going back
-costs nothing.
+costs nothing. A check and probe outcomes hold both forms of the baselines (protected first):
+a view picks one with ``in_form``, at no cost.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ import streamlit as st
 
 from compactor import CompactionResult
 from compactor.analyses.outcomes import (
+    PROTECTED,
     ContinuationCheck,
     CurveStep,
     Needs,
@@ -77,17 +79,24 @@ def probes(
 
 @st.cache_resource(max_entries=16, show_spinner=False)
 def _probe_curve(
-    key: str, probes_key: str, kind: str, _probes, _result: CompactionResult
+    key: str, probes_key: str, kind: str, form: str, _probes, _result: CompactionResult
 ) -> tuple[CurveStep, ...]:
-    return probe_curve(_probes, _result, kind)
+    return probe_curve(_probes, _result, kind, form=form)
 
 
 def probes_curve(
-    conversation: Conversation, result: CompactionResult, probes: Sequence[Probe], kind: str
+    conversation: Conversation,
+    result: CompactionResult,
+    probes: Sequence[Probe],
+    kind: str,
+    form: str = PROTECTED,
 ) -> tuple[CurveStep, ...]:
-    """Probe recall of ``kind`` at every budget under ``result``'s setting and the baselines."""
+    """Probe recall of ``kind`` at every budget under ``result``'s setting and the baselines
+    (in ``form``)."""
     probes_key = json.dumps([p.to_dict() for p in probes], sort_keys=True)
-    return _probe_curve(run_key(conversation, result), probes_key, kind, tuple(probes), result)
+    return _probe_curve(
+        run_key(conversation, result), probes_key, kind, form, tuple(probes), result
+    )
 
 
 @st.cache_resource(max_entries=16, show_spinner="Running the strategies on the past...")

@@ -20,7 +20,7 @@ from typing import Any
 
 import streamlit as st
 
-from compactor.analyses.outcomes import DEFAULT_FUTURE
+from compactor.analyses.outcomes import DEFAULT_FUTURE, FORMS, PROTECTED
 from compactor.contract import RANGES
 from compactor.text import ENCODINGS, tokens_available
 from explorer.session import keeping, workspace
@@ -78,6 +78,10 @@ READY_KEY = "explorer_ready"
 #: file ({"key": conversation key, "name", "text"}), kept for the session.
 FUTURE_KEY = "outcomes_future"
 PROBES_KEY = "outcome_probes"
+#: The baselines' form the outcome views compare with (protected or bare; SPEC part D): the
+#: radio's key, and the form chosen (kept apart so the choice spans the pages).
+BASELINES_KEY = "outcomes_baselines"
+BASELINES_WANTED_KEY = "outcomes_baselines_wanted"
 
 _INTEGER_PARAMS = ("budget_chars", "keep_last_n", "max_message_chars")
 
@@ -424,3 +428,9 @@ def sync_url(conv: Conversation, values: Mapping[str, Any]) -> None:
     wanted = link_query(conv.sample, values, conv.key, current_view(conv))
     if st.query_params.to_dict() != wanted:
         st.query_params.from_dict(wanted)
+
+
+def baselines_form() -> str:
+    """The baselines' form the outcome views compare with: protected unless bare was chosen."""
+    chosen = st.session_state.get(BASELINES_WANTED_KEY)
+    return chosen if chosen in FORMS else PROTECTED

@@ -17,6 +17,10 @@ import streamlit as st
 
 from compactor import CompactionResult
 from compactor.analyses.outcomes import (
+    BARE,
+    FORMS,
+    JUDGE,
+    PROTECTED,
     ContinuationCheck,
     ReplayMisses,
     role_balance,
@@ -46,8 +50,14 @@ RULE = (
     "sidebar's parameters; a future message needs an anchor (id, number, date, path, watched "
     "phrase) when an earlier message holds it too, and the need is met when one of its sources "
     "in the past is kept. Keep-last keeps the most recent whole messages that fit the same "
-    "budget; random removes messages in a seeded random order until the rest fits (20 draws)."
+    "budget; random removes messages in a seeded random order until the rest fits (20 draws). "
+    f"Judge: {JUDGE}."
 )
+#: The radio's words for each form of the baselines.
+FORM_WORDS = {
+    PROTECTED: "protected: keep first what the setting protects",
+    BARE: "bare: recency or random over every message",
+}
 SHARE = st.column_config.NumberColumn(format="percent")
 
 
@@ -76,9 +86,41 @@ def _want() -> None:
     st.session_state[WANTED_KEY] = st.session_state[state.FUTURE_KEY]
 
 
+def baselines_control() -> str:
+    """The baselines' form every outcome view compares with (SPEC part D): protected by default
+    (keep-last and random keep first, whole, the messages the setting protects by keep_roles
+    and pins), or bare; the choice holds across the pages."""
+    st.session_state[state.BASELINES_KEY] = state.baselines_form()
+    value = st.radio(
+        "Baselines",
+        FORMS,
+        key=state.BASELINES_KEY,
+        format_func=FORM_WORDS.get,
+        horizontal=True,
+        on_change=_want_form,
+        help="Protected: keep-last and random first keep, whole, what the setting protects "
+        "(messages of keep_roles, pinned ones; not the last keep_last_n), then apply recency or "
+        "random to the rest with the budget left, so a kept system prompt is compared fairly. "
+        "Bare: they may drop it and spend its characters on other messages.",
+    )
+    return str(value)
+
+
+def _want_form() -> None:
+    st.session_state[state.BASELINES_WANTED_KEY] = st.session_state[state.BASELINES_KEY]
+
+
 def current_check(result: CompactionResult, k: int) -> ContinuationCheck:
     conv = state.conversation()
-    return outcome_cache.continuation(conv, result, k, tuning.watched_phrases())
+    found = outcome_cache.continuation(conv, result, k, tuning.watched_phrases())
+    return found.in_form(state.baselines_form())
+
+
+def baselines_caption(check: ContinuationCheck) -> None:
+    """Say which form the baselines are of, when the setting protects something."""
+    note = frames.baselines_note(check)
+    if note:
+        st.caption(note)
 
 
 def show_invalid(check: ContinuationCheck) -> bool:
@@ -116,15 +158,17 @@ def recall_metrics(check: ContinuationCheck) -> None:
         delta_color="off",
         delta_arrow="off",
     )
-    cols[1].metric("Keep-last", frames.percent(keep_last.recall), delta=None)
+    cols[1].metric(
+        frames.baseline_label(check).capitalize(), frames.percent(keep_last.recall), delta=None
+    )
     cols[2].metric(
-        f"Random ({r.draws} draws)",
+        f"{frames.baseline_label(check, frames.RANDOM).capitalize()} ({r.draws} draws)",
         frames.percent(r.mean),
         f"{frames.percent(r.low)} to {frames.percent(r.high)} (2.5-97.5%)",
         delta_color="off",
         delta_arrow="off",
     )
-    cols[3].metric("Lift over keep-last", frames.signed_points(check.lift))
+    cols[3].metric(f"Lift over {frames.baseline_label(check)}", frames.signed_points(check.lift))
 
 
 def needs_section(compaction: Compaction) -> None:
@@ -133,14 +177,19 @@ def needs_section(compaction: Compaction) -> None:
     result = compaction.result
     st.subheader("What the next k messages need")
     st.caption(RULE)
-    check = current_check(result, future_control(len(result.messages)))
+    k = future_control(len(result.messages))
+    baselines_control()
+    check = current_check(result, k)
     if not show_invalid(check) and not no_needs(check):
+        baselines_caption(check)
         recall_metrics(check)
         common.table(
             frames.role_recall_frame(check),
             column_config={
                 "recall": SHARE,
-                "keep_last": st.column_config.NumberColumn("keep-last", format="percent"),
+                "keep_last": st.column_config.NumberColumn(
+                    frames.baseline_label(check), format="percent"
+                ),
             },
         )
         unmet_table(frames.unmet_frame(check))
@@ -194,7 +243,9 @@ def curve_section(result: CompactionResult, budgets: pd.DataFrame, extent: int) 
     """Budget sweep: needed-later recall at every budget, on the axis of the budget charts
     (``budgets``, a budget steps frame), then the probe recall's when probes are given."""
     st.subheader("Needed-later recall against the budget")
-    check = current_check(result, future_control(len(result.messages)))
+    k = future_control(len(result.messages))
+    baselines_control()
+    check = current_check(result, k)
     if not show_invalid(check) and not no_needs(check):
         low, high = int(budgets["budget"].min()), int(budgets["budget"].max())
         current = check.budget_chars
@@ -202,12 +253,19 @@ def curve_section(result: CompactionResult, budgets: pd.DataFrame, extent: int) 
         st.caption(
             f"The past (all but the last {check.future:,} messages) compacted at every budget, "
             "each line exact from one run. At the current budget of "
-            f"{current:,}: this setting {frames.percent(step.setting)}, keep-last "
-            f"{frames.percent(step.keep_last)}, random {frames.percent(step.random.mean)} "
-            f"({frames.percent(step.random.low)} to {frames.percent(step.random.high)})."
+            f"{current:,}: this setting {frames.percent(step.setting)}, "
+            f"{frames.baseline_label(check)} {frames.percent(step.keep_last)}, "
+            f"{frames.baseline_label(check, frames.RANDOM)} {frames.percent(step.random.mean)} "
+            f"({frames.percent(step.random.low)} to {frames.percent(step.random.high)}). "
+            f"{frames.baselines_note(check)}"
         )
         frame = frames.curve_frame(check, high)
-        st.altair_chart(charts.recall_curve(frame, current, (low, high), extent), width="stretch")
+        st.altair_chart(
+            charts.recall_curve(
+                frame, current, (low, high), extent, names=frames.curve_names(check)
+            ),
+            width="stretch",
+        )
     probes.curve_section(result, budgets, extent)
 
 
@@ -239,11 +297,17 @@ def ab_section(conv: Conversation, a: Compaction, b: Compaction) -> None:
         return
     st.subheader("What the next k messages need, under A and under B")
     k = future_control(len(a.result.messages))
+    form = baselines_control()
     watched = tuning.watched_phrases()
     checks = {
-        side: outcome_cache.continuation(conv, o.result, k, watched)
+        side: outcome_cache.continuation(conv, o.result, k, watched).in_form(form)
         for side, o in (("A", a), ("B", b))
     }
+    st.caption(
+        f"Judge: {JUDGE}. Each side "
+        "is beside keep-last and random at its own budget, in the form its baselines column "
+        "names (protected: what that side's keep_roles and pins protect is kept first)."
+    )
     for side, check in checks.items():
         if not check.valid:
             common.show_problems(f"{side}: the past is not a valid request.", check.problems)
@@ -264,7 +328,9 @@ def strategies_section(
     returns verbatim; beside it, when probes are given, each strategy's probe recall on the
     whole conversation (``comparison``, the page's lineup)."""
     st.subheader("What the next k messages need, by strategy")
-    check = current_check(result, future_control(len(result.messages)))
+    k = future_control(len(result.messages))
+    baselines_control()
+    check = current_check(result, k)
     needed = None
     if not show_invalid(check) and not no_needs(check):
         conv = state.conversation()
@@ -282,7 +348,8 @@ def strategies_section(
             f"Every strategy compacts the past (all but the last {check.future:,} messages) at "
             "the same budget; the same judge reads what each returned: a need is met when a "
             "source lies whole in a part of its message returned verbatim (a placeholder holds "
-            "none)."
+            f"none). Judge: {JUDGE}; anchor-keep's note says why its figure flatters it. "
+            f"{frames.baselines_note(check)}"
         )
         needed = frames.strategy_frame(found, past, check)
     probe_columns = None if comparison is None else probes.strategy_columns(result, comparison)
@@ -291,28 +358,37 @@ def strategies_section(
     if needed is not None:
         common.table(
             needed.drop(columns=["key"]),
-            column_config=_recall_columns() | probes.probe_column_config(),
+            column_config=_recall_columns(check) | probes.probe_column_config(),
         )
 
 
-def _recall_columns() -> dict[str, Any]:
+def _recall_columns(check: ContinuationCheck | None = None) -> dict[str, Any]:
+    keep_last = frames.baseline_label(check)
     return {
         "recall": st.column_config.NumberColumn("needed-later recall", format="percent"),
-        "keep_last": st.column_config.NumberColumn("keep-last", format="percent"),
-        "random": st.column_config.NumberColumn("random (mean)", format="percent"),
+        "keep_last": st.column_config.NumberColumn(keep_last, format="percent"),
+        "random": st.column_config.NumberColumn(
+            f"{frames.baseline_label(check, frames.RANDOM)} (mean)", format="percent"
+        ),
         "random_low": st.column_config.NumberColumn("random 2.5%", format="percent"),
         "random_high": st.column_config.NumberColumn("random 97.5%", format="percent"),
         "lift": common.points_column(
-            "lift over keep-last",
+            f"lift over {keep_last}",
             help="Over keep-last at the same size: the budget, or for a strategy over the "
             "budget its own output size",
         ),
         "chars": st.column_config.NumberColumn("characters", format="localized"),
         "budget": st.column_config.TextColumn("budget"),
+        "note": st.column_config.TextColumn(
+            "note", help="Why a figure may flatter a strategy under this judge", width="large"
+        ),
         "keep_last_at_size": common.share_column(
-            "keep-last at its size", help="Keep-last at a budget of this strategy's output size"
+            f"{keep_last} at its size",
+            help="Keep-last (in the form the radio chose) at a budget of this strategy's output "
+            "size",
         ),
         "random_at_size": common.share_column(
-            "random at its size", help="Random (mean) at a budget of this strategy's output size"
+            f"{frames.baseline_label(check, frames.RANDOM)} at its size",
+            help="Random (mean) at a budget of this strategy's output size",
         ),
     }

@@ -129,12 +129,15 @@ def probes_figures(result: CompactionResult) -> None:
     probes = loaded(result)
     if probes is None:
         return
-    found = outcome_cache.probes(state.conversation(), result, probes)
+    found = outcome_cache.probes(state.conversation(), result, probes).in_form(
+        state.baselines_form()
+    )
     st.caption(
         f"{found.setting.probes:,} probes: {KIND_RULE} ({found.setting.answer_probes:,} probes "
-        "have one)."
+        f"have one). {frames.baselines_note(found)}"
     )
     common.table(frames.probe_frame(found), column_config=_kind_columns())
+    common.table(frames.probe_lift_frame(found), column_config=_lift_columns())
 
 
 def ab_figures(results: Mapping[str, CompactionResult]) -> None:
@@ -148,13 +151,17 @@ def ab_figures(results: Mapping[str, CompactionResult]) -> None:
     if probes is None:
         return
     conv = state.conversation()
-    found = {side: outcome_cache.probes(conv, r, probes) for side, r in results.items()}
+    form = state.baselines_form()
+    found = {
+        side: outcome_cache.probes(conv, r, probes).in_form(form) for side, r in results.items()
+    }
     st.markdown("**Probe recall under A and under B**")
     st.caption(
         f"The whole conversation compacted with each side's parameters, {len(probes):,} probes: "
         f"{KIND_RULE}; keep-last and random at that side's budget."
     )
     common.table(frames.ab_probe_frame(found), column_config=_kind_columns())
+    common.table(frames.ab_probe_frame(found, lift=True), column_config=_lift_columns())
 
 
 def strategy_columns(
@@ -169,10 +176,13 @@ def strategy_columns(
     probes = loaded(result)
     if probes is None:
         return None
-    found = outcome_cache.probes(state.conversation(), result, probes)
+    found = outcome_cache.probes(state.conversation(), result, probes).in_form(
+        state.baselines_form()
+    )
     st.caption(
         f"Probe columns: the lineup on the whole conversation at the same budget, "
-        f"{len(probes):,} probes: {KIND_RULE}. Keep the last N is the keep-last baseline."
+        f"{len(probes):,} probes: {KIND_RULE}. Keep the last N is the bare keep-last. "
+        f"{frames.baselines_note(found)}"
     )
     return frames.strategy_probe_frame(probes, result.request.contents, comparison, found)
 
@@ -198,7 +208,9 @@ def curve_section(result: CompactionResult, budgets: pd.DataFrame, extent: int) 
         st.segmented_control("Probe recall", frames.PROBE_KINDS, default="strict", key=KIND_KEY)
         or "strict"
     )
-    steps = outcome_cache.probes_curve(state.conversation(), result, probes, kind)
+    form = state.baselines_form()
+    steps = outcome_cache.probes_curve(state.conversation(), result, probes, kind, form)
+    labels = outcome_cache.probes(state.conversation(), result, probes).in_form(form)
     current = result.request.params.budget_chars
     step = next(s for s in steps if s.from_budget <= current <= s.to_budget)
     if step.setting is None:
@@ -211,17 +223,31 @@ def curve_section(result: CompactionResult, budgets: pd.DataFrame, extent: int) 
     st.caption(
         f"The whole conversation compacted at every budget, {len(probes):,} probes ({KIND_RULE}), "
         f"each line exact from one run. {kind.capitalize()} probe recall at the current budget "
-        f"of {current:,}: this setting {frames.percent(step.setting)}, keep-last "
-        f"{frames.percent(step.keep_last)}, random {frames.percent(step.random.mean)} "
-        f"({frames.percent(step.random.low)} to {frames.percent(step.random.high)})."
+        f"of {current:,}: this setting {frames.percent(step.setting)}, "
+        f"{frames.baseline_label(labels)} {frames.percent(step.keep_last)}, "
+        f"{frames.baseline_label(labels, frames.RANDOM)} {frames.percent(step.random.mean)} "
+        f"({frames.percent(step.random.low)} to {frames.percent(step.random.high)}). "
+        f"{frames.baselines_note(labels)}"
     )
     low, high = int(budgets["budget"].min()), int(budgets["budget"].max())
     frame = frames.probe_curve_frame(steps, kind, high)
     st.altair_chart(
-        charts.recall_curve(frame, current, (low, high), extent, title=f"Probe recall ({kind})"),
+        charts.recall_curve(
+            frame,
+            current,
+            (low, high),
+            extent,
+            title=f"Probe recall ({kind})",
+            names=frames.curve_names(labels),
+        ),
         width="stretch",
     )
 
 
 def _kind_columns() -> dict[str, Any]:
     return {kind: SHARE for kind in frames.PROBE_KINDS}
+
+
+def _lift_columns() -> dict[str, Any]:
+    """The probe lift's columns: differences of shares, in percentage points."""
+    return {kind: common.points_column(f"{kind} lift") for kind in frames.PROBE_KINDS}

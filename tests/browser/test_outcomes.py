@@ -16,7 +16,7 @@ from compactor.analyses.outcomes import (
     role_balance,
 )
 from compactor.samples import load_sample
-from explorer.frames.outcomes import percent, signed_points
+from explorer.frames.outcomes import baseline_label, percent, signed_points
 
 SAMPLE = "pins-and-ids"
 
@@ -28,9 +28,13 @@ def test_the_overview_needs_section_shows_the_engines_figures_and_its_chart(visi
     section = visit.main.get_by_role("heading", name="What the next k messages need")
     section.scroll_into_view_if_needed()
     expect(visit.metric("Needed-later recall")).to_contain_text(percent(check.recall))
-    expect(visit.metric("Keep-last")).to_contain_text(percent(check.keep_last.recall))
-    expect(visit.metric("Random (20 draws)")).to_contain_text(percent(check.random.mean))
-    expect(visit.metric("Lift over keep-last")).to_contain_text(signed_points(check.lift))
+    # the sample pins messages and has a system prompt: the baselines keep them first, and say so
+    keep_last = baseline_label(check)
+    assert keep_last.startswith("keep-last, ") and keep_last.endswith("pinned + system kept")
+    expect(visit.metric(keep_last.capitalize())).to_contain_text(percent(check.keep_last.recall))
+    random = f"{baseline_label(check, 'random').capitalize()} (20 draws)"
+    expect(visit.metric(random)).to_contain_text(percent(check.random.mean))
+    expect(visit.metric(f"Lift over {keep_last}")).to_contain_text(signed_points(check.lift))
     visit.wait_for_mark("side", "output")
     bars = visit.rows_with("side")
     balance = role_balance(run(request))
@@ -57,6 +61,6 @@ def test_a_link_with_k_and_pasted_probes_draw_the_probe_curve_on_the_budget_swee
     heading.scroll_into_view_if_needed()
     visit.wait_for_mark("kind", "strict")
     found = probe_outcomes(parse_probes(probes, request.messages), run(request))
-    sentence = f"this setting {percent(found.setting.strict)}, keep-last"
+    sentence = f"this setting {percent(found.setting.strict)}, {baseline_label(found)}"
     expect(visit.main.get_by_text(sentence, exact=False)).to_be_visible()
     assert not visit.exceptions()

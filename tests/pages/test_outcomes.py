@@ -42,12 +42,17 @@ def engine(at, k=5):
 
 
 def shown(at):
+    """The metrics, the baselines' by their labels' start (the label names their form)."""
     m = metrics(at)
+
+    def starting(prefix):
+        return next((v for k, v in m.items() if k.startswith(prefix)), None)
+
     return {
         "recall": m.get("Needed-later recall"),
-        "keep_last": m.get("Keep-last"),
-        "random": m.get("Random (20 draws)"),
-        "lift": m.get("Lift over keep-last"),
+        "keep_last": starting("Keep-last"),
+        "random": starting("Random"),
+        "lift": starting("Lift over keep-last"),
     }
 
 
@@ -73,13 +78,15 @@ def check_overview(at, k=5):
     check = engine(at, k)
     assert shown(at) == expected(check)
     deltas = {m.label: m.proto.delta for m in at.metric}
+    random_label = f"{frames.baseline_label(check, frames.RANDOM).capitalize()} (20 draws)"
+    assert f"Lift over {frames.baseline_label(check)}" in deltas
     assert (
         deltas["Needed-later recall"]
         == f"{check.setting.met:,} of {check.setting.needs:,} needs met"
     )
     assert (
         f"{frames.percent(check.random.low)} to {frames.percent(check.random.high)}"
-        in (deltas["Random (20 draws)"])
+        in (deltas[random_label])
     )
     rows = unmet(at)
     assert [(m, a) for m, a, _ in rows] == [(f"#{u.user}", u.anchor) for u in check.setting.unmet]
@@ -261,8 +268,9 @@ def test_a_pasted_probe_file_shows_its_recall_on_overview():
     shown_probes = table(at, "strict").set_index("strategy")
     for kind in ("strict", "partial", "answer"):
         assert shown_probes.loc[frames.SETTING, kind] == getattr(found.setting, kind)
-        assert shown_probes.loc[frames.KEEP_LAST, kind] == getattr(found.keep_last, kind)
-        assert shown_probes.loc["random (mean)", kind] == pytest.approx(found.random[kind].mean)
+        keep_last, drawn = frames.baseline_label(found), frames.baseline_label(found, "random")
+        assert shown_probes.loc[keep_last, kind] == getattr(found.keep_last, kind)
+        assert shown_probes.loc[f"{drawn} (mean)", kind] == pytest.approx(found.random[kind].mean)
 
 
 def test_a_probe_that_names_no_message_is_an_error_with_its_path():
@@ -277,3 +285,35 @@ def test_a_probe_that_names_no_message_is_an_error_with_its_path():
     at.text_area(key=PROBE_TEXT_KEY).set_value('{"probes": [').run()
     at.button(key="outcome_probes_use").click().run()
     assert table(at, "problem")["where"].iloc[0].startswith("line 1, column")
+
+
+def test_a_long_system_prompt_the_setting_keeps_is_kept_by_the_baselines_the_page_shows():
+    """The newcomer's finding (issue 36, item 2): the tau-bench file's 6,155-character system
+    prompt, kept by memory-compact (keep_roles system), was dropped by keep-last and random at
+    8,000 characters, and no page said so. Overview now compares with the protected forms and
+    names them; the bare ones are one click away, labelled too."""
+    from tests.paths import CORPUS
+
+    request = convert_text((CORPUS / "tau_airline_tool_heavy.json").read_bytes()).request
+    at = load(start(), {**request, "budget_chars": 8000})
+    assert_clean(at)
+    check = engine(at)
+    assert len(request_of(at)["messages"][0]["content"]) > 6000
+    m = metrics(at)
+    assert m["Keep-last, system prompt kept"] == frames.percent(check.keep_last.recall)
+    assert m["Random, system prompt kept (20 draws)"] == frames.percent(check.random.mean)
+    assert m["Lift over keep-last, system prompt kept"] == frames.signed_points(check.lift)
+    bare = check.in_form("bare")
+    assert bare.keep_last.recall > check.keep_last.recall  # it had spent the prompt on turns
+    assert any("keep first, whole, what the setting protects" in c.value for c in at.caption)
+    at.radio(key=state.BASELINES_KEY).set_value("bare").run()
+    assert_clean(at)
+    m = metrics(at)
+    assert m["Keep-last, bare"] == frames.percent(bare.keep_last.recall)
+    assert m["Lift over keep-last, bare"] == frames.signed_points(bare.lift)
+    assert any("may drop the 1 protected message" in c.value for c in at.caption)
+    # the choice holds on the next page that compares, whose table names each side's form
+    at = goto(at, "pages/compare.py")
+    assert_clean(at)
+    assert at.radio(key=state.BASELINES_KEY).value == "bare"
+    assert set(table(at, "lift")["baselines"]) == {"keep-last, bare"}

@@ -114,13 +114,14 @@ def test_a_b_compare_shows_probe_recall_under_a_and_b(sample):
         rows = shown[shown["side"] == side].set_index("strategy")
         assert set(rows["budget_chars"]) == {budget}
         same(kinds(rows.loc[frames.SETTING]), figures(found.setting))
-        same(kinds(rows.loc[frames.KEEP_LAST]), figures(found.keep_last))
+        keep_last, drawn = frames.baseline_label(found), frames.baseline_label(found, "random")
+        same(kinds(rows.loc[keep_last]), figures(found.keep_last))
         same(
-            kinds(rows.loc[f"{frames.RANDOM} (mean)"]),
+            kinds(rows.loc[f"{drawn} (mean)"]),
             tuple(found.random[k].mean for k in frames.PROBE_KINDS),
         )
         same(
-            kinds(rows.loc[f"{frames.RANDOM} (97.5%)"]),
+            kinds(rows.loc[f"{drawn} (97.5%)"]),
             tuple(found.random[k].high for k in frames.PROBE_KINDS),
         )
     # the needed-later table is still there, beside it
@@ -149,7 +150,7 @@ def test_strategies_shows_every_strategys_probe_recall_and_randoms(sample):
     )
     same(
         tuple(shown.loc["keep the last N", f"probes_{k}"] for k in frames.PROBE_KINDS),
-        figures(found.keep_last),
+        figures(found.in_form("bare").keep_last),  # the lineup's keep-last is the bare rule
     )
     random = next(i for i in shown.index if i.startswith("random"))
     same(
@@ -207,16 +208,19 @@ def test_a_small_case_equals_what_compact_returns_read_by_hand():
     assert_clean(at)
     rows = table(at, "strict").set_index(["side", "strategy"])
     assert kinds(rows.loc[("A", frames.SETTING)]) == setting
-    assert kinds(rows.loc[("A", frames.KEEP_LAST)]) == keep_last
+    (label,) = [s for side, s in rows.index if side == "A" and s.startswith(frames.KEEP_LAST)]
+    assert kinds(rows.loc[("A", label)]) == keep_last
 
     at = goto(at, "pages/sweeps.py")
     assert_clean(at)
     curve = chart_rows(at, "kind")
     at_budget = curve[curve["budget"] <= SMALL["budget_chars"]].iloc[-1]
     assert (at_budget["setting"], at_budget["keep_last"]) == (0.5, 0.0)
-    # keep-last meets "chat" once #2 to #5 fit whole, and "order" too once #1 to #5 do
-    assert curve[curve["keep_last"] >= 0.5]["budget"].min() == sum(map(len, contents[2:]))
-    assert curve[curve["keep_last"] == 1.0]["budget"].min() == sum(map(len, contents[1:]))
+    # the protected keep-last keeps the system prompt #0 first, then meets "chat" once #2 to #5
+    # fit whole in what is left, and "order" too once #1 to #5 do
+    prompt = len(contents[0])
+    assert curve[curve["keep_last"] >= 0.5]["budget"].min() == prompt + sum(map(len, contents[2:]))
+    assert curve[curve["keep_last"] == 1.0]["budget"].min() == sum(map(len, contents))
 
 
 @pytest.mark.parametrize("page", ["pages/compare.py", "pages/strategies.py", "pages/sweeps.py"])

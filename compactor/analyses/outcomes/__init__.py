@@ -4,7 +4,8 @@ does it compare with what a team would do without it?
 :mod:`~compactor.analyses.outcomes._needs` finds the needs (a later message using an anchor an
 earlier one holds); :mod:`~compactor.analyses.outcomes._judge` judges any strategy by what it
 returned of the past; :mod:`~compactor.analyses.outcomes._baselines` gives keep-last and the
-seeded random draws; :mod:`~compactor.analyses.outcomes._continuation` compacts the past and
+seeded random draws, bare or protected (keeping first what the setting protects);
+:mod:`~compactor.analyses.outcomes._continuation` compacts the past and
 judges the future's needs, at the budget set and over every budget;
 :mod:`~compactor.analyses.outcomes._misses` reads a replay's misses;
 :mod:`~compactor.analyses.outcomes._probes` judges labelled evidence (at a budget, over every
@@ -20,16 +21,24 @@ from compactor.analyses.outcomes._balance import (
     role_balance_of,
 )
 from compactor.analyses.outcomes._baselines import (
+    BARE,
     DEFAULT_DRAWS,
+    FORMS,
     KEEP_LAST,
     PERCENTILES,
+    PROTECTED,
     RANDOM,
+    BaselineForm,
     Interval,
+    baseline_form,
     draw_orders,
     interval,
+    keep_last_from,
     keep_last_from_budgets,
     keep_last_lengths,
     lift,
+    protected_messages,
+    random_from,
     random_from_budgets,
     random_lengths,
 )
@@ -38,23 +47,28 @@ from compactor.analyses.outcomes._continuation import (
     ContinuationCheck,
     CurveStep,
     Retention,
+    baseline_curve,
     continuation_check,
     past_analysis,
     past_request,
     recall_curve,
+    step_at,
 )
 from compactor.analyses.outcomes._figures import (
     Outcomes,
     outcomes,
 )
 from compactor.analyses.outcomes._judge import (
+    JUDGE,
     NEVER,
     NOT_WRITTEN,
+    RESEMBLES_JUDGE,
     NeededRecall,
     RoleRecall,
     SourceLoss,
     UnmetNeed,
     judge_lengths,
+    judge_note,
     judge_outcome,
     judge_spans,
     judge_text,
@@ -91,6 +105,16 @@ from compactor.analyses.outcomes._probes import (
 )
 
 __all__ = [
+    "BARE",
+    "baseline_curve",
+    "step_at",
+    "baseline_form",
+    "BaselineForm",
+    "FORMS",
+    "keep_last_from",
+    "PROTECTED",
+    "protected_messages",
+    "random_from",
     "continuation_check",
     "ContinuationCheck",
     "CurveStep",
@@ -105,6 +129,9 @@ __all__ = [
     "Interval",
     "interval",
     "InvalidProbes",
+    "JUDGE",
+    "judge_note",
+    "RESEMBLES_JUDGE",
     "judge_lengths",
     "judge_outcome",
     "judge_spans",

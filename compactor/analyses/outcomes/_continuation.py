@@ -26,7 +26,15 @@ from compactor.analyses._sweeps import BUDGET_RANGE, budget_sweep
 from compactor.analyses.anchors._finder import find_anchor_columns
 from compactor.analyses.anchors._memo import ContentsMemo
 from compactor.analyses.outcomes import _baselines as baselines
-from compactor.analyses.outcomes._baselines import DEFAULT_DRAWS, Interval, interval, lift
+from compactor.analyses.outcomes._baselines import (
+    DEFAULT_DRAWS,
+    PROTECTED,
+    BaselineForm,
+    Interval,
+    baseline_form,
+    interval,
+    lift,
+)
 from compactor.analyses.outcomes._judge import NEVER, NeededRecall, judge_lengths, met_needs
 from compactor.analyses.outcomes._judge import need_from_budgets as _need_from
 from compactor.analyses.outcomes._needs import Needs, find_needs
@@ -98,6 +106,16 @@ class ContinuationCheck:
     retention: Retention | None
     curve: tuple[CurveStep, ...]  # ascending, covering the budget range without gaps
     result: CompactionResult | None = field(default=None, repr=False)  # the past compacted
+    #: The baselines' form the figures above are of (None when the past is not a request).
+    baselines: BaselineForm | None = None
+    #: The same check with the baselines in the other form (None when there is none).
+    alternate: ContinuationCheck | None = field(default=None, repr=False)
+
+    def in_form(self, form: str) -> ContinuationCheck:
+        """This check with its baselines in ``form`` (protected or bare)."""
+        if self.baselines is None or self.baselines.form == form or self.alternate is None:
+            return self
+        return self.alternate
 
     @property
     def valid(self) -> bool:
@@ -119,7 +137,9 @@ class ContinuationCheck:
         """The curve's step that holds at ``budget``."""
         return next(s for s in self.curve if s.from_budget <= budget <= s.to_budget)
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self, *, alternate: bool = True) -> dict[str, Any]:
+        """The check as JSON: the figures in its form, the baselines' form (``baselines``) and,
+        under the other form's name (``bare`` or ``protected``), its baselines' figures."""
         out: dict[str, Any] = {
             "future": self.future,
             "past_messages": self.past_messages,
@@ -138,6 +158,17 @@ class ContinuationCheck:
         }
         out["anchor_retention"] = self.retention.to_dict() if self.retention else None
         out["curve"] = [s.to_dict() for s in self.curve]
+        if self.baselines is not None:
+            out["baselines"] = self.baselines.to_dict()
+        if alternate and self.alternate is not None and self.alternate.valid:
+            other = self.alternate.to_dict(alternate=False)
+            out[self.alternate.baselines.form] = {  # type: ignore[union-attr]
+                "needed_later_recall": {
+                    k: other["needed_later_recall"][k] for k in ("keep_last", "random", "lift")
+                },
+                "anchor_retention": other["anchor_retention"],
+                "curve": other["curve"],
+            }
         return out
 
 
@@ -166,10 +197,12 @@ def continuation_check(
     draws: int = DEFAULT_DRAWS,
     watched: Iterable[str] = (),
     needs: Needs | None = None,
+    form: str = PROTECTED,
 ) -> ContinuationCheck:
     """Compact all but the last ``future`` messages of ``request`` with its parameters and judge
     the future's needs, beside keep-last and ``draws`` random draws at the same budget (SPEC
-    part D, the continuation check).
+    part D, the continuation check), in the baselines' ``form`` (protected: they keep first
+    what the setting protects by ``keep_roles`` and pins); ``alternate`` holds the other form.
 
     Args:
         request: the whole conversation with the setting's parameters.
@@ -177,6 +210,7 @@ def continuation_check(
         draws: how many random draws at the same budget the random baseline averages.
         watched: phrases the user watches, needed wherever the future repeats them.
         needs: :func:`find_needs` of the whole conversation (found when omitted).
+        form: the baselines' form the check's figures are of (``protected`` or ``bare``).
 
     Returns:
         The check: needed-later recall of the setting, of keep-last and of random (with its
@@ -205,30 +239,80 @@ def continuation_check(
     p = len(past.messages)
     returned = [t.chars if t.survived else None for t in result.messages]
     lengths = np.array([len(c) for c in past.contents], dtype=np.int64)
-    keep_last = baselines.keep_last_lengths(lengths, budget)
-    drawn = baselines.random_lengths(lengths, budget, draws)
     setting = judge_lengths(needs, returned, _stage_lost(result))
-    keep_last_recall = judge_lengths(needs, [None if x < 0 else int(x) for x in keep_last])
-    judged, met = met_needs(needs, drawn)
-    random_recall = interval(met.mean(axis=1) if len(judged) else None, draws)
-    retention = _retention(past, watched, returned, keep_last, drawn)
-    curve = recall_curve(result, needs, draws)
-    return ContinuationCheck(
-        future, p, budget, (), setting, keep_last_recall, random_recall, retention, curve, result
-    )
+    chosen = baseline_form(past, form)
+    checks = []
+    for shown in (chosen, chosen.other()):
+        mask = shown.mask
+        keep_last = baselines.keep_last_lengths(lengths, budget, mask)
+        drawn = baselines.random_lengths(lengths, budget, draws, mask)
+        keep_last_recall = judge_lengths(needs, [None if x < 0 else int(x) for x in keep_last])
+        judged, met = met_needs(needs, drawn)
+        random_recall = interval(met.mean(axis=1) if len(judged) else None, draws)
+        retention = _retention(past, watched, returned, keep_last, drawn)
+        curve = recall_curve(result, needs, draws, mask)
+        checks.append(
+            ContinuationCheck(
+                future,
+                p,
+                budget,
+                (),
+                setting,
+                keep_last_recall,
+                random_recall,
+                retention,
+                curve,
+                result,
+                shown,
+            )
+        )
+    first, second = checks
+    object.__setattr__(first, "alternate", second)
+    object.__setattr__(second, "alternate", first)
+    return first
 
 
 def recall_curve(
-    result: CompactionResult, needs: Needs, draws: int = DEFAULT_DRAWS
+    result: CompactionResult,
+    needs: Needs,
+    draws: int = DEFAULT_DRAWS,
+    protected: np.ndarray | None = None,
 ) -> tuple[CurveStep, ...]:
-    """Needed-later recall of ``result`` (the past compacted) and of the baselines at every
-    budget in range, as ascending steps, exact from the one run."""
+    """Needed-later recall of ``result`` (the past compacted) and of the baselines (protected
+    when ``protected`` marks messages) at every budget in range, as ascending steps, exact
+    from the one run."""
     from_budget, chars = survival_budgets(result)
     lengths = np.array([len(c) for c in result.request.contents], dtype=np.int64)
     _, setting = _need_from(needs, from_budget, chars)
-    _, keep_last = _need_from(needs, baselines.keep_last_from_budgets(lengths))
-    _, drawn = _need_from(needs, baselines.random_from_budgets(lengths, draws))
+    _, keep_last = _need_from(needs, baselines.keep_last_from(lengths, protected))
+    _, drawn = _need_from(needs, baselines.random_from(lengths, protected, draws))
     return curve_steps(setting, keep_last, drawn)
+
+
+def baseline_curve(
+    request: Request,
+    needs: Needs,
+    draws: int = DEFAULT_DRAWS,
+    form: str = PROTECTED,
+) -> tuple[CurveStep, ...]:
+    """Needed-later recall of keep-last and random (in ``form``, of ``request``'s setting) on
+    ``request``'s messages as the past, at every budget in range: what a strategy judged on the
+    same needs is set beside at its own size (:func:`step_at`). ``setting`` is keep-last's."""
+    lengths = np.array([len(c) for c in request.contents], dtype=np.int64)
+    mask = baseline_form(request, form).mask
+    _, keep_last = _need_from(needs, baselines.keep_last_from(lengths, mask))
+    _, drawn = _need_from(needs, baselines.random_from(lengths, mask, draws))
+    return curve_steps(keep_last, keep_last, drawn)
+
+
+def step_at(curve: tuple[CurveStep, ...], budget: int) -> CurveStep | None:
+    """The step of ``curve`` at ``budget`` (the range's ends beyond it), None without a curve:
+    keep-last and random at a strategy's own size, when it returned more than the budget."""
+    if not curve:
+        return None
+    low, high = curve[0].from_budget, curve[-1].to_budget
+    at = min(max(budget, low), high)
+    return next(s for s in curve if s.from_budget <= at <= s.to_budget)
 
 
 def survival_budgets(result: CompactionResult) -> tuple[np.ndarray, np.ndarray]:

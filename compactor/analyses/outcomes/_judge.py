@@ -39,6 +39,21 @@ NOT_WRITTEN = "not in the text"
 NEVER = np.iinfo(np.int64).max
 
 
+#: The judge every needed-later figure is of, named wherever a strategy is judged by it.
+JUDGE = "needed-later recall (anchors, the product's own notion of a fact)"
+#: Strategies whose selection resembles the judge's notion of a fact, by registry key, with
+#: the note shown beside their figure wherever they are judged by it (issue 36, item 4).
+RESEMBLES_JUDGE = {
+    "anchor-keep": "its selection resembles the judge's notion (salient terms ~ anchors), so "
+    "the figure flatters it",
+}
+
+
+def judge_note(key: str) -> str | None:
+    """The note beside strategy ``key``'s figure under :data:`JUDGE`, None when none."""
+    return RESEMBLES_JUDGE.get(key)
+
+
 @dataclass(frozen=True)
 class SourceLoss:
     """A past source of an unmet need, and where it was lost."""

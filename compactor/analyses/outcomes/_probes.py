@@ -12,13 +12,21 @@ message. Recall is a share of probes; the baselines' are computed at the same bu
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from compactor.analyses.outcomes import _baselines as baselines
-from compactor.analyses.outcomes._baselines import DEFAULT_DRAWS, Interval, interval, lift
+from compactor.analyses.outcomes._baselines import (
+    DEFAULT_DRAWS,
+    PROTECTED,
+    BaselineForm,
+    Interval,
+    baseline_form,
+    interval,
+    lift,
+)
 from compactor.analyses.outcomes._continuation import CurveStep, curve_steps, survival_budgets
 from compactor.analyses.outcomes._judge import NEVER
 from compactor.engine import CompactionResult
@@ -294,6 +302,9 @@ class ProbeOutcomes:
     setting: ProbeRecall
     keep_last: ProbeRecall
     random: dict[str, Interval]  # per kind (strict, partial, answer)
+    baselines: BaselineForm | None = None  # the form keep_last and random are of
+    #: The same outcomes with the baselines in the other form.
+    alternate: ProbeOutcomes | None = field(default=None, repr=False)
 
     @property
     def lift(self) -> dict[str, float | None]:
@@ -301,41 +312,67 @@ class ProbeOutcomes:
             kind: lift(getattr(self.setting, kind), getattr(self.keep_last, kind)) for kind in KINDS
         }
 
-    def to_dict(self) -> dict[str, Any]:
-        return {
+    def in_form(self, form: str) -> ProbeOutcomes:
+        """These outcomes with the baselines in ``form`` (protected or bare)."""
+        if self.baselines is None or self.baselines.form == form or self.alternate is None:
+            return self
+        return self.alternate
+
+    def to_dict(self, *, alternate: bool = True) -> dict[str, Any]:
+        out = {
             "budget_chars": self.budget_chars,
             "setting": self.setting.to_dict(),
             "keep_last": self.keep_last.to_dict(),
             "random": {kind: value.to_dict() for kind, value in self.random.items()},
             "lift": {kind: _round(value) for kind, value in self.lift.items()},
         }
+        if self.baselines is not None:
+            out["baselines"] = self.baselines.to_dict()
+        if alternate and self.alternate is not None and self.alternate.baselines is not None:
+            other = self.alternate.to_dict(alternate=False)
+            out[self.alternate.baselines.form] = {
+                k: other[k] for k in ("keep_last", "random", "lift")
+            }
+        return out
 
 
 def probe_outcomes(
-    probes: Sequence[Probe], result: CompactionResult, draws: int = DEFAULT_DRAWS
+    probes: Sequence[Probe],
+    result: CompactionResult,
+    draws: int = DEFAULT_DRAWS,
+    form: str = PROTECTED,
 ) -> ProbeOutcomes:
-    """Probe recall under ``result`` and under keep-last and random at its budget."""
+    """Probe recall under ``result`` and under keep-last and random at its budget, the
+    baselines in ``form`` (``alternate``: in the other one)."""
     contents = result.request.contents
     budget = result.request.params.budget_chars
     lengths = np.array([len(c) for c in contents], dtype=np.int64)
     setting = probe_recall(
         probes, contents, [t.chars if t.survived else None for t in result.messages]
     )
-    keep_last = probe_recall(
-        probes, contents, _lengths(baselines.keep_last_lengths(lengths, budget))
-    )
-    per_draw = [
-        probe_recall(probes, contents, _lengths(row))
-        for row in baselines.random_lengths(lengths, budget, draws)
-    ]
-    random = {
-        kind: interval(
-            None if getattr(setting, kind) is None else [getattr(r, kind) for r in per_draw],
-            draws,
+    chosen = baseline_form(result.request, form)
+    found = []
+    for shown in (chosen, chosen.other()):
+        mask = shown.mask
+        keep_last = probe_recall(
+            probes, contents, _lengths(baselines.keep_last_lengths(lengths, budget, mask))
         )
-        for kind in KINDS
-    }
-    return ProbeOutcomes(budget, setting, keep_last, random)
+        per_draw = [
+            probe_recall(probes, contents, _lengths(row))
+            for row in baselines.random_lengths(lengths, budget, draws, mask)
+        ]
+        random = {
+            kind: interval(
+                None if getattr(setting, kind) is None else [getattr(r, kind) for r in per_draw],
+                draws,
+            )
+            for kind in KINDS
+        }
+        found.append(ProbeOutcomes(budget, setting, keep_last, random, shown))
+    first, second = found
+    object.__setattr__(first, "alternate", second)
+    object.__setattr__(second, "alternate", first)
+    return first
 
 
 def probe_curve(
@@ -343,21 +380,24 @@ def probe_curve(
     result: CompactionResult,
     kind: str = "strict",
     draws: int = DEFAULT_DRAWS,
+    form: str = PROTECTED,
 ) -> tuple[CurveStep, ...]:
     """Probe recall of ``kind`` (strict, partial or answer) under ``result``'s setting and the
     baselines at every budget in range, as ascending steps, exact from the one run: a message's
     returned length does not depend on the budget, and the budget sweep says from which budget
-    it is returned, so each probe is met from one budget on (the baselines' likewise)."""
+    it is returned, so each probe is met from one budget on (the baselines' likewise, in
+    ``form``)."""
     if kind not in KINDS:
         raise ValueError(f"the probe recall is one of {', '.join(KINDS)}, not {kind!r}")
     contents = result.request.contents
     lengths = np.array([len(c) for c in contents], dtype=np.int64)
     from_budget, chars = survival_budgets(result)
     setting = _probe_from(probes, contents, kind, from_budget[None, :], chars)[0]
-    keep_last = baselines.keep_last_from_budgets(lengths)
+    mask = baseline_form(result.request, form).mask
+    keep_last = baselines.keep_last_from(lengths, mask)
     keep_last = _probe_from(probes, contents, kind, keep_last[None, :], lengths)[0]
     drawn = _probe_from(
-        probes, contents, kind, baselines.random_from_budgets(lengths, draws), lengths
+        probes, contents, kind, baselines.random_from(lengths, mask, draws), lengths
     )
     return curve_steps(setting, keep_last, drawn)
 

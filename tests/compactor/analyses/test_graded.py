@@ -143,4 +143,8 @@ def test_a_compaction_without_a_summary_or_history_has_problems_and_no_figure():
 
 def test_no_recorded_compaction_grades_nothing():
     request = validate(load_samples()[0].request)
-    assert grade(request, []).to_dict() == {"recorded_compactions": 0, "compactions": []}
+    assert grade(request, []).to_dict() == {
+        "judge": "needed-later recall (anchors, the product's own notion of a fact)",
+        "recorded_compactions": 0,
+        "compactions": [],
+    }

@@ -4,6 +4,8 @@ import json
 import subprocess
 import sys
 
+import pytest
+
 from compactor import validate
 from compactor.analyses.anchors import find_anchors
 from compactor.analyses.outcomes import find_needs, outcomes, parse_probes, replay_misses
@@ -115,3 +117,50 @@ def test_the_replay_command_prints_needs_and_misses_per_turn():
     turns = json.loads(done.stdout)["turns"]
     assert [(t["needs"], t["misses"]) for t in turns] == [(t.needs, t.misses) for t in misses.turns]
     assert any(t["misses"] for t in turns)
+
+
+def test_a_long_system_prompt_is_kept_by_the_baselines_too_and_the_label_says_so(capsys):
+    """The newcomer's finding (issue 36, item 2): on a tau-bench file whose 6,155-character
+    system prompt memory-compact keeps (keep_roles system), keep-last and random dropped it at
+    8,000 characters and looked better than the product. They now keep it first, say so, and
+    the bare figures stay one key away."""
+    from compactor.cli import main
+    from compactor.formats import convert
+    from tests.compactor.analyses.outcomes.brute import (
+        plain_keep_last,
+        plain_needs,
+        plain_protected,
+        plain_recall,
+        whole,
+    )
+    from tests.paths import CORPUS
+
+    path = CORPUS / "tau_airline_tool_heavy.json"
+    assert main(["outcomes", str(path), "--budget-chars", "8000", "--indent", "0"]) == 0
+    check = json.loads(capsys.readouterr().out)["continuation"]
+    assert check["baselines"]["form"] == "protected"
+    assert check["baselines"]["keep_last_label"] == "keep-last, system prompt kept"
+    assert check["baselines"]["random_label"] == "random, system prompt kept"
+    assert check["baselines"]["protected_messages"] == [0]
+    assert check["baselines"]["protected_chars"] > 6000
+    # the figures are the protected keep-last's, by its plain definition
+    request = validate({**convert(json.loads(path.read_text())).request, "budget_chars": 8000})
+    contents, past = request.contents, len(request.contents) - 5
+    lengths = [len(c) for c in contents[:past]]
+    needs = plain_needs(contents, request.roles)
+    protected = [True] + [False] * (past - 1)
+    kept = plain_protected(plain_keep_last, lengths, 8000, protected)
+    assert 0 in kept and 0 not in plain_keep_last(lengths, 8000)
+    judged, met = plain_recall(needs, contents, whole(contents, kept), past)
+    figures = check["needed_later_recall"]
+    assert figures["keep_last"]["met"] == len(met) and figures["keep_last"]["needs"] == len(judged)
+    bare = check["bare"]["needed_later_recall"]
+    assert bare["keep_last"]["recall"] > figures["keep_last"]["recall"]  # it had dropped 6,155
+    assert figures["lift"] == pytest.approx(
+        figures["setting"]["recall"] - figures["keep_last"]["recall"],
+        abs=2e-6,  # 3 roundings
+    )
+    assert main(["outcomes", str(path), "--budget-chars", "8000", "--baselines", "bare"]) == 0
+    shown = json.loads(capsys.readouterr().out)["continuation"]
+    assert shown["baselines"]["keep_last_label"] == "keep-last, bare"
+    assert shown["needed_later_recall"]["keep_last"] == bare["keep_last"]

@@ -49,17 +49,36 @@ def brute_row(item, setting, budget, encoding=None, future=FUTURE):
     return row
 
 
-def brute_baseline(item, strategy, budget, encoding=None, future=FUTURE):
-    """A baseline's row: keep-last, or the mean over the random draws, by their definitions."""
+def brute_baseline(item, strategy, budget, encoding=None, future=FUTURE, keep_roles=None):
+    """A baseline's row: keep-last, or the mean over the random draws, by their definitions;
+    protected with ``keep_roles`` (the pinned messages and those roles' first, whole, then the
+    rule over the rest with the budget left), bare when None."""
     messages = item.request["messages"]
     lengths = [len(m["content"]) for m in messages]
     past = len(messages) - future
-    draws = _keep_last if strategy == "keep-last" else _random
+    rule = _keep_last if strategy == "keep-last" else _random
+    if keep_roles is None:
+        draws = rule
+    else:
+        protected = [bool(m.get("pin")) or m["role"] in keep_roles for m in messages]
+
+        def draws(lengths, budget):
+            first = [i for i in range(len(lengths)) if protected[i]]
+            rest = [i for i in range(len(lengths)) if not protected[i]]
+            left = budget - sum(lengths[i] for i in first)
+            if left < 0:
+                return [sorted(first)] * (1 if rule is _keep_last else DRAWS)
+            return [
+                sorted(first + [rest[k] for k in kept])
+                for kept in rule([lengths[i] for i in rest], left)
+            ]
+
     whole = draws(lengths, budget)
     outputs = [{i: lengths[i] for i in kept} for kept in whole]
     counts = [_kept_counts(item, returned) for returned in outputs]
     row = {"conversation": item.conversation, "budget_chars": budget}
     row.update({name: None for name in PARAMETERS})
+    row["keep_roles"] = None if keep_roles is None else list(keep_roles)
     row["output_chars"] = _mean([sum(r.values()) for r in outputs])
     row["output_messages"] = _mean([len(r) for r in outputs])
     row["budget_met"] = all(sum(r.values()) <= budget for r in outputs)

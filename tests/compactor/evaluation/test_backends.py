@@ -84,8 +84,9 @@ def test_progress_counts_conversations_up_to_all(items):
             progress=lambda *p: seen.append(p),
         )
     )
-    # 4 settings and the 2 baselines, at one budget, for each of 5 conversations
-    assert seen == [(k, 5) for k in range(6)] and len(rows) == 30
+    # 4 settings and the 2 baselines in 2 forms (protected with keep_roles system, bare), at
+    # one budget, for each of 5 conversations
+    assert seen == [(k, 5) for k in range(6)] and len(rows) == 40
 
 
 def test_skipped_rows_are_not_given_and_done_conversations_not_run(items, plain):
@@ -96,7 +97,11 @@ def test_skipped_rows_are_not_given_and_done_conversations_not_run(items, plain)
     broken = CorpusItem("broken", {"messages": [], "budget_chars": 100})
     done = {row_key({**s, "conversation": "broken", "budget_chars": 500}) for s in CHOSEN}
     assert list(evaluate([broken], CHOSEN, [500], options=RunOptions(future=None), skip=done)) == []
-    baselines = [{**dict.fromkeys(CHOSEN[0]), "strategy": s} for s in BASELINES]
+    baselines = [
+        {**dict.fromkeys(CHOSEN[0]), "strategy": s, "keep_roles": roles}
+        for s in BASELINES
+        for roles in (["system"], None)  # the protected form of the grid's keep_roles, and bare
+    ]
     done |= {row_key({**s, "conversation": "broken", "budget_chars": 500}) for s in baselines}
     assert list(evaluate([broken], CHOSEN, [500], skip=done)) == []  # not run: it would fail
 

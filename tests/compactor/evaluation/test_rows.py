@@ -24,6 +24,7 @@ from compactor.evaluation import (
     load_corpus,
 )
 from compactor.evaluation._corpus import Probe
+from compactor.evaluation._outcomes import baseline_protections
 from tests.compactor.analyses.test_pairing import SPLITS, linked
 from tests.compactor.evaluation.brute import brute_baseline, brute_row, in_force
 from tests.generate import requests
@@ -69,12 +70,17 @@ def test_every_sweep_row_equals_compact_at_its_budget_and_holds_to_the_next(
     chosen = grid_points({}, grid)
     rows = conversation_rows(item, chosen, future=future)
     keys = [*ROW_KEYS, *OUTCOME_KEYS, *(PROBE_KEYS if item.probes else ())]
+    protections = baseline_protections(chosen)
+    assert protections[-1] is None  # the bare form, after each keep_roles' protected one
     for strategy in BASELINES:
-        mine = [r for r in rows if r["strategy"] == strategy]
-        assert [r["budget_chars"] for r in mine] == list(SUMMARY_BUDGETS)
-        for row in mine[:: rnd.randint(1, 4)]:
-            assert list(row) == keys
-            assert row == brute_baseline(item, strategy, row["budget_chars"], future=future)
+        for roles in protections:
+            mine = [r for r in rows if r["strategy"] == strategy and r["keep_roles"] == roles]
+            assert [r["budget_chars"] for r in mine] == list(SUMMARY_BUDGETS)
+            for row in mine[:: rnd.randint(2, 8)]:
+                assert list(row) == keys
+                assert row == brute_baseline(
+                    item, strategy, row["budget_chars"], future=future, keep_roles=roles
+                )
     for setting in chosen:
         mine = [r for r in rows if all(r[k] == setting[k] for k in setting)]
         assert mine[0]["budget_chars"] == BUDGET_RANGE[0]
@@ -97,9 +103,15 @@ def test_rows_at_listed_budgets_equal_compact(request, grid, budgets):
     item = CorpusItem("x.json#3", request)
     chosen = grid_points({}, grid)
     rows = list(evaluate([item], chosen, budgets, options=RunOptions(workers=1)))
-    assert len(rows) == (len(chosen) + len(BASELINES)) * len(budgets)
+    protections = baseline_protections(chosen)
+    assert len(rows) == (len(chosen) + len(BASELINES) * len(protections)) * len(budgets)
     expected = [brute_row(item, s, b) for s in chosen for b in sorted(budgets)]
-    expected += [brute_baseline(item, s, b) for s in BASELINES for b in sorted(budgets)]
+    expected += [
+        brute_baseline(item, s, b, keep_roles=roles)
+        for s in BASELINES
+        for roles in protections
+        for b in sorted(budgets)
+    ]
     assert rows == expected
 
 
@@ -128,9 +140,14 @@ def test_a_setting_with_its_own_budget_is_evaluated_there():
     )
     chosen = grid_points({"keep_last_n": 1}, {"budget_chars": [150, 700]})
     rows = list(evaluate([item], chosen, options=RunOptions(workers=1)))
-    assert [r["budget_chars"] for r in rows] == [150, 700] * 3
+    assert [r["budget_chars"] for r in rows] == [150, 700] * 5
     assert rows[:2] == [brute_row(item, s, s["budget_chars"]) for s in chosen]
-    assert rows[2:] == [brute_baseline(item, s, b) for s in BASELINES for b in (150, 700)]
+    assert rows[2:] == [
+        brute_baseline(item, s, b, keep_roles=roles)
+        for s in BASELINES
+        for roles in (["system"], None)
+        for b in (150, 700)
+    ]
 
 
 def real_items():
@@ -147,7 +164,9 @@ def test_the_real_corpus_rows_equal_compact_at_every_sweep_point():
     for row in rows if len(rows) < 800 else rnd.sample(rows, 800):
         item = next(i for i in items if i.conversation == row["conversation"])
         if row["strategy"] in BASELINES:
-            assert row == brute_baseline(item, row["strategy"], row["budget_chars"])
+            assert row == brute_baseline(
+                item, row["strategy"], row["budget_chars"], keep_roles=row["keep_roles"]
+            )
             continue
         setting = {k: row[k] for k in chosen[0]}
         assert row == brute_row(item, setting, row["budget_chars"])
@@ -164,7 +183,10 @@ def test_token_counts_equal_the_tokens_of_the_returned_contents():
     assert [r["output_tokens"] > 0 for r in rows[:3]] == [True] * 3
     expected = [brute_row(items[0], chosen[0], b, "o200k_base") for b in (500, 5000, 40000)]
     expected += [
-        brute_baseline(items[0], s, b, "o200k_base") for s in BASELINES for b in (500, 5000, 40000)
+        brute_baseline(items[0], s, b, "o200k_base", keep_roles=roles)
+        for s in BASELINES
+        for roles in (["system"], None)
+        for b in (500, 5000, 40000)
     ]
     assert rows == expected
 

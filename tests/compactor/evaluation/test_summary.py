@@ -106,7 +106,7 @@ def test_sweep_rows_read_at_budgets_equal_listed_rows_on_random_conversations(re
 def settings_only(summaries):
     beside = ("needed_recall_keep_last", "needed_recall_random", "needed_lift")
     return [
-        {k: v for k, v in s.items() if k not in beside}
+        {k: v for k, v in s.items() if k.removesuffix("_bare") not in beside}
         for s in summaries
         if s["strategy"] == "memory-compact"
     ]
@@ -122,13 +122,16 @@ def test_the_rows_in_force_give_the_same_summary():
     assert summarise(few, SUMMARY_BUDGETS) == summarise(swept, SUMMARY_BUDGETS)
 
 
-def needs_row(conversation, budget, needs, met, strategy="memory-compact", chars=100):
+def needs_row(
+    conversation, budget, needs, met, strategy="memory-compact", chars=100, keep_roles=None
+):
     params = (
         {}
         if strategy == "memory-compact"
-        else dict.fromkeys(
-            ("keep_last_n", "keep_roles", "duplicate_threshold", "max_message_chars")
-        )
+        else {
+            **dict.fromkeys(("keep_last_n", "duplicate_threshold", "max_message_chars")),
+            "keep_roles": keep_roles,
+        }
     )
     return {
         **row(conversation, budget, chars, 0, 0, True),
@@ -148,15 +151,29 @@ def test_needed_later_recall_pooled_and_median_beside_the_baselines():
         needs_row(4, 500, 0, 0),  # no need
         *(needs_row(k, 500, n, m, "keep-last") for k, (n, m) in enumerate([(4, 0), (1, 1)])),
         needs_row(0, 500, 4, 2.5, "random"),
+        # the protected forms of the setting's keep_roles: they kept the system prompt first
+        *(
+            needs_row(k, 500, n, m, "keep-last", keep_roles=["system"])
+            for k, (n, m) in enumerate([(4, 2), (1, 1)])
+        ),
+        needs_row(0, 500, 4, 2, "random", keep_roles=["system"]),
     ]
-    mine, keep_last, drawn = summarise(rows)
+    mine, keep_last, drawn, protected, protected_drawn = summarise(rows)
     assert (mine["needs"], mine["needs_met"], mine["needed_recall"]) == (10, 7, 0.7)
     assert mine["needed_recall_median"] == 1.0  # of 0.25, 1 and 1
     assert (keep_last["strategy"], keep_last["needed_recall"]) == ("keep-last", 0.2)
     assert drawn["needed_recall"] == 0.625 and drawn["keep_last_n"] is None
-    assert mine["needed_recall_keep_last"] == 0.2 and mine["needed_recall_random"] == 0.625
-    assert mine["needed_lift"] == 0.5
+    assert protected["keep_roles"] == ["system"] and protected["needed_recall"] == 0.6
+    # compared with the protected form of its keep_roles by default, the bare one beside
+    assert mine["needed_recall_keep_last"] == 0.6 and mine["needed_recall_random"] == 0.5
+    assert mine["needed_lift"] == 0.1
+    assert mine["needed_recall_keep_last_bare"] == 0.2
+    assert mine["needed_recall_random_bare"] == 0.625
+    assert mine["needed_lift_bare"] == 0.5
+    assert protected_drawn["needed_recall_keep_last"] == 0.6  # a baseline beside its own form
+    assert keep_last["needed_recall_keep_last"] == 0.2
     assert mine["frontier"] and mine["frontier_needed"] and not keep_last["frontier_needed"]
+    assert not protected["frontier_needed"]
 
 
 @settings(max_examples=100, deadline=None)

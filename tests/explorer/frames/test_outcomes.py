@@ -28,8 +28,8 @@ def test_the_recall_frame_is_the_checks_figures(slug):
         assert frame.empty
         return
     assert frame.loc[frames.SETTING, "recall"] == check.recall
-    assert frame.loc[frames.KEEP_LAST, "recall"] == check.keep_last.recall
-    random = frame.loc[frames.RANDOM]
+    assert frame.loc[frames.baseline_label(check), "recall"] == check.keep_last.recall
+    random = frame.loc[frames.baseline_label(check, frames.RANDOM)]
     assert (random["recall"], random["low"], random["high"]) == (
         check.random.mean,
         check.random.low,
@@ -116,6 +116,29 @@ def test_the_strategy_frame_judges_every_strategy_run_on_the_past():
     assert frame.loc[frames.RANDOM, "recall"] == check.random.mean
 
 
+def test_the_strategy_frame_sets_the_protected_keep_last_beside_the_lineups_bare_one():
+    request = SAMPLES["pins-and-ids"]
+    check = continuation_check(request)
+    needs = find_needs(request.contents, request.roles)
+    comparison = compare_strategies(check.result.request)
+    frame = frames.strategy_frame(needs, comparison, check).set_index("key")
+    reference = frame.loc[frames.KEEP_LAST_PROTECTED]
+    assert reference["strategy"].startswith(frames.baseline_label(check) + " (the reference)")
+    assert (reference["recall"], reference["lift"]) == (check.keep_last.recall, 0)
+    assert frame.loc["memory-compact", "lift"] == pytest.approx(
+        check.recall - check.keep_last.recall
+    )
+    pins = sum(m.pin for m in check.result.request.messages)
+    assert pins and frames.baseline_label(check) == f"keep-last, {pins} pinned + system kept"
+    assert frame.loc[frames.RANDOM, "strategy"].startswith(f"random, {pins} pinned + system")
+    bare = frames.strategy_frame(needs, comparison, check.in_form("bare")).set_index("key")
+    assert frames.KEEP_LAST_PROTECTED not in bare.index
+    # anchor-keep is judged by anchors, which its salient terms resemble: the note says so
+    assert "salient terms ~ anchors" in frame.loc["anchor-keep", "note"]
+    assert pd.isna(frame.loc["memory-compact", "note"])
+    assert bare.loc["keep-last", "lift"] == 0  # the lineup's keep-last is the bare rule
+
+
 def test_the_probe_frame_reads_the_probe_outcomes():
     request = SAMPLES["pins-and-ids"]
     result = run(request)
@@ -123,8 +146,19 @@ def test_the_probe_frame_reads_the_probe_outcomes():
     found = probe_outcomes(probes, result)
     frame = frames.probe_frame(found).set_index("strategy")
     assert frame.loc[frames.SETTING, "strict"] == found.setting.strict
-    assert frame.loc[frames.KEEP_LAST, "partial"] == found.keep_last.partial
-    assert frame.loc["random (mean)", "strict"] == found.random["strict"].mean
+    keep_last = frames.baseline_label(found)
+    pins = sum(m.pin for m in request.messages)
+    assert keep_last == f"keep-last, {pins} pinned + system kept"  # the sample pins messages
+    assert frame.loc[keep_last, "partial"] == found.keep_last.partial
+    assert frame.loc[f"{frames.baseline_label(found, 'random')} (mean)", "strict"] == (
+        found.random["strict"].mean
+    )
+    lift = frames.probe_lift_frame(found).set_index("strategy")
+    assert lift.loc[f"lift over {keep_last}", "strict"] == pytest.approx(
+        found.setting.strict - found.keep_last.strict
+    )
+    bare = frames.probe_frame(found.in_form("bare")).set_index("strategy")
+    assert bare.loc["keep-last, bare", "partial"] == found.in_form("bare").keep_last.partial
 
 
 def test_probe_columns_join_the_strategy_table_by_key_and_randoms_row_stays_last():
@@ -158,8 +192,9 @@ def test_the_a_b_probe_frame_has_each_sides_rows_and_budget():
     b = validate({**SAMPLES["pins-and-ids"].to_dict(), "budget_chars": 900})
     found = {"A": probe_outcomes(probes, run(request)), "B": probe_outcomes(probes, run(b))}
     frame = frames.ab_probe_frame(found)
-    assert list(frame["side"]) == ["A"] * 6 + ["B"] * 6
-    assert list(frame["budget_chars"]) == [request.params.budget_chars] * 6 + [900] * 6
+    assert list(frame["side"]) == ["A"] * 5 + ["B"] * 5
+    assert list(frame["budget_chars"]) == [request.params.budget_chars] * 5 + [900] * 5
+    assert list(frames.ab_probe_frame(found, lift=True)["side"]) == ["A", "B"]
     rows = frame.set_index(["side", "strategy"])
     assert rows.loc[("B", frames.SETTING), "strict"] == found["B"].setting.strict
 
@@ -201,7 +236,7 @@ def test_a_strategy_over_the_budget_is_flagged_ranked_after_and_set_beside_basel
     comparison = compare_strategies(check.result.request)
     frame = frames.strategy_frame(needs, comparison, check)
     budget = comparison.budget_chars
-    rows = frame[frame["key"] != frames.RANDOM]
+    rows = frame[~frame["key"].isin([frames.RANDOM, frames.KEEP_LAST_PROTECTED])]  # references
     over = [(o.output_chars - budget) > 0 for o in comparison.results if o.available]
     assert any(over)
     flags = [str(b).startswith("over budget") for b in rows["budget"]]

@@ -77,6 +77,24 @@ def plain_random(lengths, budget, seed) -> set[int]:
     return present
 
 
+def plain_protected(rule, lengths, budget, protected, *args) -> set[int]:
+    """SPEC part D's protected form of a baseline ``rule``: keep the protected messages whole,
+    then the rule over the others with the budget that remains (none left: nothing else)."""
+    kept = {i for i, p in enumerate(protected) if p}
+    rest = [i for i, p in enumerate(protected) if not p]
+    remaining = budget - sum(lengths[i] for i in kept)
+    if remaining < 0:
+        return kept
+    chosen = rule([lengths[i] for i in rest], remaining, *args)
+    return kept | {rest[k] for k in chosen}
+
+
+def plain_protection(data: dict[str, Any]) -> list[bool]:
+    """Per message, whether the setting protects it by ``pin`` or ``keep_roles``."""
+    roles = data.get("keep_roles", ["system"])
+    return [bool(m.get("pin")) or m["role"] in roles for m in data["messages"]]
+
+
 def plain_percentile(values, q):
     ordered = sorted(values)
     rank = q / 100 * (len(ordered) - 1)

@@ -21,6 +21,8 @@ from tests.compactor.analyses.outcomes.brute import (
     plain_keep_last,
     plain_needs,
     plain_percentile,
+    plain_protected,
+    plain_protection,
     plain_random,
     plain_recall,
     returned_by_compact,
@@ -67,31 +69,41 @@ def assert_check_is_plain(data: dict, future: int, draws: int = DEFAULT_DRAWS) -
 
     budget = request.params.budget_chars
     lengths = [len(c) for c in contents[:past]]
-    kept = whole(contents, plain_keep_last(lengths, budget))
-    keep_judged, keep_met = plain_recall(needs, contents, kept, past)
-    assert (check.keep_last.needs, check.keep_last.met) == (len(keep_judged), len(keep_met))
-    shares = []
-    for seed in range(draws):
-        drawn = whole(contents, plain_random(lengths, budget, seed))
-        shares.append(
-            len(plain_recall(needs, contents, drawn, past)[1]) / len(judged) if judged else None
-        )
-    if judged:
-        assert check.random.mean == pytest.approx(sum(shares) / draws)
-        assert check.random.low == pytest.approx(plain_percentile(shares, 2.5))
-        assert check.random.high == pytest.approx(plain_percentile(shares, 97.5))
-        assert check.lift == pytest.approx(setting.recall - check.keep_last.recall)
-    else:
-        assert check.random.mean is None and check.lift is None
+    protection = plain_protection(data)[:past]
+    assert check.baselines.form == "protected"
+    every = check
+    for form, check in (("protected", every), ("bare", every.in_form("bare"))):  # noqa: B020
+        assert check.baselines.form == form
 
-    anchors = find_anchors(contents[:past])
-    retention = check.retention
-    assert retention.anchors == len(anchors)
-    for figure, kept_messages in ((retention.setting, returned), (retention.keep_last, kept)):
-        expected = sum(
-            any(kept_source(kept_messages, contents, o) for o in a.occurrences) for a in anchors
-        )
-        assert figure == (pytest.approx(expected / len(anchors)) if anchors else None)
+        def plain(rule, *seed, form=form):
+            if form == "bare":
+                return rule(lengths, budget, *seed)
+            return plain_protected(rule, lengths, budget, protection, *seed)
+
+        kept = whole(contents, plain(plain_keep_last))
+        keep_judged, keep_met = plain_recall(needs, contents, kept, past)
+        assert (check.keep_last.needs, check.keep_last.met) == (len(keep_judged), len(keep_met))
+        shares = []
+        for seed in range(draws):
+            drawn = whole(contents, plain(plain_random, seed))
+            shares.append(
+                len(plain_recall(needs, contents, drawn, past)[1]) / len(judged) if judged else None
+            )
+        if judged:
+            assert check.random.mean == pytest.approx(sum(shares) / draws)
+            assert check.random.low == pytest.approx(plain_percentile(shares, 2.5))
+            assert check.random.high == pytest.approx(plain_percentile(shares, 97.5))
+            assert check.lift == pytest.approx(setting.recall - check.keep_last.recall)
+        else:
+            assert check.random.mean is None and check.lift is None
+        anchors = find_anchors(contents[:past])
+        retention = check.retention
+        assert retention.anchors == len(anchors)
+        for figure, kept_messages in ((retention.setting, returned), (retention.keep_last, kept)):
+            expected = sum(
+                any(kept_source(kept_messages, contents, o) for o in a.occurrences) for a in anchors
+            )
+            assert figure == (pytest.approx(expected / len(anchors)) if anchors else None)
 
 
 @settings(max_examples=60, deadline=None)
@@ -108,10 +120,18 @@ def test_continuation_check_on_the_corpus_fixtures_and_samples(name, data):
 
 
 @pytest.mark.parametrize("name,data", CORPUS[:16], ids=[name for name, _ in CORPUS[:16]])
-def test_recall_curve_equals_compacting_the_past_at_each_budget(name, data):
+@pytest.mark.parametrize("form", ["protected", "bare"])
+def test_recall_curve_equals_compacting_the_past_at_each_budget(name, data, form):
     request = validate(data)
     future = min(5, len(data["messages"]) - 2)
-    check = continuation_check(request, future=future)
+    check = continuation_check(request, future=future).in_form(form)
+    protection = plain_protection(data)[: len(data["messages"]) - future]
+
+    def plain(rule, lengths, budget, *seed):
+        if form == "bare":
+            return rule(lengths, budget, *seed)
+        return plain_protected(rule, lengths, budget, protection, *seed)
+
     contents = request.contents
     past = len(contents) - future
     needs = plain_needs(contents, request.roles)
@@ -126,14 +146,14 @@ def test_recall_curve_equals_compacting_the_past_at_each_budget(name, data):
             continue
         assert step.setting == pytest.approx(len(met) / len(judged)), budget
         lengths = [len(c) for c in contents[:past]]
-        kept = whole(contents, plain_keep_last(lengths, budget))
+        kept = whole(contents, plain(plain_keep_last, lengths, budget))
         assert step.keep_last == pytest.approx(
             len(plain_recall(needs, contents, kept, past)[1]) / len(judged)
         )
         shares = [
             len(
                 plain_recall(
-                    needs, contents, whole(contents, plain_random(lengths, budget, s)), past
+                    needs, contents, whole(contents, plain(plain_random, lengths, budget, s)), past
                 )[1]
             )
             / len(judged)

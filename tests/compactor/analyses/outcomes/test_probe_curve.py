@@ -24,6 +24,8 @@ from tests.compactor.analyses.outcomes.brute import (
     corpus_requests,
     plain_keep_last,
     plain_percentile,
+    plain_protected,
+    plain_protection,
     plain_random,
     returned_by_compact,
     whole,
@@ -50,36 +52,46 @@ def some_probes(request):
     return parse_probes({"probes": items}, request.messages)
 
 
-def plain_at(data, probes, budget):
+def plain_at(data, probes, budget, form="protected"):
     """Per kind: the setting's, keep-last's and each draw's recall at ``budget``, by compacting
-    at that budget and by removing messages one at a time."""
+    at that budget and by removing messages one at a time (the baselines in ``form``)."""
     request = validate(data)
     contents = request.contents
     lengths = list(map(len, contents))
+    protection = plain_protection(data)
+
+    def plain(rule, *seed):
+        if form == "bare":
+            return rule(lengths, budget, *seed)
+        return plain_protected(rule, lengths, budget, protection, *seed)
+
     setting = plain_probe_recall(
         probes, contents, returned_by_compact({**data, "budget_chars": budget})
     )
-    keep_last = plain_probe_recall(
-        probes, contents, whole(contents, plain_keep_last(lengths, budget))
-    )
+    keep_last = plain_probe_recall(probes, contents, whole(contents, plain(plain_keep_last)))
     drawn = [
-        plain_probe_recall(probes, contents, whole(contents, plain_random(lengths, budget, s)))
+        plain_probe_recall(probes, contents, whole(contents, plain(plain_random, s)))
         for s in range(DEFAULT_DRAWS)
     ]
     return setting, keep_last, drawn
 
 
 def assert_curve_is_plain(data, budgets):
+    for form in ("protected", "bare"):
+        assert_form_is_plain(data, budgets, form)
+
+
+def assert_form_is_plain(data, budgets, form):
     request = validate(data)
     probes = some_probes(request)
     result = run(request)
-    curves = {kind: probe_curve(probes, result, kind) for kind in KINDS}
+    curves = {kind: probe_curve(probes, result, kind, form=form) for kind in KINDS}
     for curve in curves.values():  # ascending, covering the whole range without gaps
         assert curve[0].from_budget == BUDGET_RANGE[0] and curve[-1].to_budget == BUDGET_RANGE[1]
         for before, after in zip(curve, curve[1:], strict=False):
             assert after.from_budget == before.to_budget + 1
     for budget in budgets:
-        setting, keep_last, drawn = plain_at(data, probes, budget)
+        setting, keep_last, drawn = plain_at(data, probes, budget, form)
         for position, kind in enumerate(KINDS):
             step = next(s for s in curves[kind] if s.from_budget <= budget <= s.to_budget)
             assert step.setting == pytest.approx(setting[position]), (kind, budget)
@@ -115,8 +127,11 @@ def test_a_small_case_by_hand():
     probes = parse_probes(
         {"probes": [{"id": "p", "evidence": [1], "answer": "Lyon"}]}, request.messages
     )
-    curve = probe_curve(probes, run(request), "strict")
-    # keep-last returns #1 once #1, #2 and #3 fit; before that, never
+    protected = probe_curve(probes, run(request), "strict")
+    # the protected keep-last keeps the system prompt first, then #1 once #1, #2 and #3 fit
+    assert [s.from_budget for s in protected if s.keep_last == 1.0][0] == sum(lengths)
+    curve = probe_curve(probes, run(request), "strict", form="bare")
+    # the bare keep-last returns #1 once #1, #2 and #3 fit; before that, never
     from_keep_last = sum(lengths[1:])
     assert [(s.from_budget, s.keep_last) for s in curve if s.keep_last == 1.0][0][0] == (
         from_keep_last
@@ -198,7 +213,8 @@ def test_memory_compact_and_keep_last_of_the_lineup_equal_the_setting_and_the_ba
     probes = some_probes(request)
     comparison = compare_strategies(request)
     found = probe_outcomes(probes, run(request))
-    for key, expected in (("memory-compact", found.setting), ("keep-last", found.keep_last)):
+    bare = found.in_form("bare").keep_last  # the lineup's keep-last is the bare rule
+    for key, expected in (("memory-compact", found.setting), ("keep-last", bare)):
         assert probe_recall_outcome(probes, request.contents, comparison.result(key)) == expected
 
 

@@ -10,6 +10,8 @@ from tests.compactor.analyses.outcomes.brute import (
     corpus_requests,
     plain_keep_last,
     plain_percentile,
+    plain_protected,
+    plain_protection,
     plain_random,
     returned_by_compact,
     whole,
@@ -96,18 +98,30 @@ def test_probe_recall_equals_its_definition_for_the_setting_and_the_baselines(na
     )
     budget = request.params.budget_chars
     lengths = list(map(len, contents))
-    kept = whole(contents, plain_keep_last(lengths, budget))
-    k = found.keep_last
-    assert (k.strict, k.partial, k.answer) == pytest.approx(
-        plain_probe_recall(probes, contents, kept)
-    )
-    per_draw = [
-        plain_probe_recall(probes, contents, whole(contents, plain_random(lengths, budget, seed)))
-        for seed in range(20)
-    ]
-    for position, kind in enumerate(("strict", "partial")):
-        values = [d[position] for d in per_draw]
-        assert found.random[kind].mean == pytest.approx(sum(values) / 20)
-        assert found.random[kind].high == pytest.approx(plain_percentile(values, 97.5))
-    assert found.lift["strict"] == pytest.approx(s.strict - k.strict)
+    protection = plain_protection(data)
+    every = found
+    for form in ("protected", "bare"):
+        found = every.in_form(form)
+        assert found.baselines.form == form
+
+        def plain(rule, *seed, form=form):
+            if form == "bare":
+                return rule(lengths, budget, *seed)
+            return plain_protected(rule, lengths, budget, protection, *seed)
+
+        kept = whole(contents, plain(plain_keep_last))
+        k = found.keep_last
+        assert (k.strict, k.partial, k.answer) == pytest.approx(
+            plain_probe_recall(probes, contents, kept)
+        )
+        per_draw = [
+            plain_probe_recall(probes, contents, whole(contents, plain(plain_random, seed)))
+            for seed in range(20)
+        ]
+        for position, kind in enumerate(("strict", "partial")):
+            values = [d[position] for d in per_draw]
+            assert found.random[kind].mean == pytest.approx(sum(values) / 20)
+            assert found.random[kind].high == pytest.approx(plain_percentile(values, 97.5))
+        assert found.lift["strict"] == pytest.approx(s.strict - k.strict)
+    assert every.to_dict()["bare"]["keep_last"] == every.in_form("bare").keep_last.to_dict()
     assert found.to_dict()["setting"]["probes"] == len(probes)
