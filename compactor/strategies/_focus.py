@@ -61,9 +61,11 @@ from compactor.strategies._spec import (
     StrategyParameterError,
 )
 from compactor.text import (
+    FILLER,
     RELEVANCE_HINT,
     RelevanceUnavailable,
     query_terms,
+    rare_word_cover,
     relevance,
     relevance_available,
     units,
@@ -78,6 +80,7 @@ PARAMETERS: Mapping[str, Any] = {
     "part_chars": 1000,
     "recent_share": 0.5,
     "query_messages": 3,
+    "cover": True,
 }
 #: The weight of a recent turn's terms in the query (a focus term weighs 1).
 RECENT_TERM_WEIGHT = 0.3
@@ -90,7 +93,9 @@ MATCHED_TERMS = 12
 INSTALL_HINT = RELEVANCE_HINT
 
 # Why a part was kept.
-RECENT, MATCH, FILL = "recent", "match", "fill"
+RECENT, MATCH, RARE, FILL = "recent", "match", "rare", "fill"
+#: The most rare words a message's reason names.
+NAMED_WORDS = 6
 
 
 def focus_available() -> bool:
@@ -109,6 +114,9 @@ class Focus:
     terms: tuple[tuple[str, float], ...]
     #: How many last messages added their terms (their parts are not matched with them).
     turns: int = 0
+    #: The query-free mode: the focus says nothing (none, "", "ok", "continue"), so the parts
+    #: that cover the history's rare words are kept instead of those that match a query.
+    free: bool = False
 
     @property
     def focus_terms(self) -> tuple[str, ...]:
@@ -199,7 +207,8 @@ def apply(
     protected_chars = sum(len(c) for c, b in zip(contents, because, strict=True) if b)
     focus = _query(request, options)
     pieces = _pieces(contents, because, options["part_chars"])
-    why: dict[int, str] = {}  # part -> RECENT, MATCH or FILL
+    why: dict[int, str] = {}  # part -> RECENT, MATCH, RARE or FILL
+    rare: dict[int, tuple[str, ...]] = {}  # part -> the rare words it was first to hold
     # the recent turns' own words do not match their own parts
     sources = {m.index for m in request.messages[-focus.turns :]} if focus.turns else set()
     recent_terms = {t for t, w in focus.terms if w != 1.0}
@@ -210,7 +219,14 @@ def apply(
     if protected_chars <= budget:
         left = budget - protected_chars
         left -= _recent(pieces, int(left * options["recent_share"]), why)
-        left = _by_score(pieces, found.scores, left, why)
+        if focus.free:
+            cover = rare_word_cover([contents[i][s:e] for i, s, e in pieces], left, set(why))
+            for k, words in zip(cover.picked, cover.words, strict=True):
+                why[k] = RARE
+                rare[k] = words
+                left -= pieces[k][2] - pieces[k][1]
+        else:
+            left = _by_score(pieces, found.scores, left, why)
         _fill_recent(pieces, left, why)
     focus_set = frozenset(focus.focus_terms)
     messages = []
@@ -245,6 +261,8 @@ def apply(
             protected_chars > budget,
             focus_set,
             count,
+            [w for k in mine for w in rare.get(k, ())],
+            focus.free,
         )
         messages.append(
             FocusedMessage(i, message.role, len(text), kept, spans, because[i], matched, reason)
@@ -329,6 +347,13 @@ STRATEGY = RegisteredStrategy(
             "how many last messages add their terms to the query (weight 0.3)",
             0,
         ),
+        Parameter(
+            "cover",
+            "bool",
+            PARAMETERS["cover"],
+            "when the focus says nothing (none, empty, 'ok', 'continue'), keep the parts that "
+            "cover the history's rare words (else the recent turns are the query)",
+        ),
         Parameter("keep_last_n", "int", None, "the request's own unless given", 0, nullable=True),
         Parameter("keep_roles", "names", None, "the request's own unless given", nullable=True),
     ),
@@ -377,6 +402,10 @@ def _query(request: Request, options: Mapping[str, Any]) -> Focus:
     else:
         text, source = options["focus"], "given"
     terms: dict[str, float] = dict.fromkeys(query_terms(text), 1.0)
+    if options["cover"] and not set(terms) - FILLER:
+        said = "no text" if not text.strip() else "nothing about what comes next"
+        source = f"{source}; it says {said}: the history's rare words instead"
+        return Focus(text, source, (), 0, free=True)
     if options["query_messages"]:
         for message in reversed(request.messages[-options["query_messages"] :]):
             for term in query_terms(message.content[:QUERY_CHARS]):
@@ -490,6 +519,8 @@ def _reason(
     over: bool,
     focus_terms: Collection[str] = (),
     count: int = 0,
+    rare_words: Sequence[str] = (),
+    free: bool = False,
 ) -> str:
     if protected:
         return "protected, kept whole: " + "; ".join(protected)
@@ -501,12 +532,21 @@ def _reason(
                 f"removed: {_matches(matched, focus_terms, count)}, but did not fit in what the "
                 "budget held after better matches and recent context"
             )
+        if free:
+            return (
+                "removed: older than the recent context the budget held, and it added fewer "
+                "new rare words per character than the parts kept for them"
+            )
         return "removed: no focus term in it, and older than the recent context the budget held"
     said = []
     if RECENT in whys:
         said.append("one of the most recent messages (the share of the budget kept for them)")
     if MATCH in whys:
         said.append(_matches(matched, focus_terms, count))
+    if RARE in whys:
+        more = len(rare_words) - NAMED_WORDS
+        named = ", ".join(rare_words[:NAMED_WORDS]) + (f"; {more} more" if more > 0 else "")
+        said.append(f"it was the first to hold rare words of the history ({named})")
     if FILL in whys:
         said.append("recent context in the room left")
     head = "kept whole" if kept == WHOLE else f"cut to {parts[0]} of its {parts[1]} parts"
