@@ -17,9 +17,6 @@ from compactor.text._profile import (
     analyse,
 )
 from compactor.text._relevance import (
-    INSTALL_HINT as RELEVANCE_HINT,
-)
-from compactor.text._relevance import (
     FILLER,
     Cover,
     Relevance,
@@ -29,6 +26,9 @@ from compactor.text._relevance import (
     relevance,
     relevance_available,
     says_nothing,
+)
+from compactor.text._relevance import (
+    INSTALL_HINT as RELEVANCE_HINT,
 )
 from compactor.text._salient import UNIT_CHARS, salient_terms, units
 from compactor.text._semantic import (

@@ -22,8 +22,8 @@ scores, so a strategy can say why it kept a text.
 
 from __future__ import annotations
 
-from collections.abc import Collection, Mapping, Sequence
 import re
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -218,9 +218,57 @@ def relevance(
 #: "continue", "thanks"): a focus whose terms are all among these (or the stop words) is no
 #: focus.
 FILLER = frozenset(
-    """ok okay okey kk yes yeah yep yup sure fine good great cool nice perfect alright right
-    continue continuing go going proceed carry keep next please pls thanks thank thx ty
-    done lgtm ack got hmm hm mm sounds looks let lets us hi hello hey sir thats that's""".split()
+    [
+        "ok",
+        "okay",
+        "okey",
+        "kk",
+        "yes",
+        "yeah",
+        "yep",
+        "yup",
+        "sure",
+        "fine",
+        "good",
+        "great",
+        "cool",
+        "nice",
+        "perfect",
+        "alright",
+        "right",
+        "continue",
+        "continuing",
+        "go",
+        "going",
+        "proceed",
+        "carry",
+        "keep",
+        "next",
+        "please",
+        "pls",
+        "thanks",
+        "thank",
+        "thx",
+        "ty",
+        "done",
+        "lgtm",
+        "ack",
+        "got",
+        "hmm",
+        "hm",
+        "mm",
+        "sounds",
+        "looks",
+        "let",
+        "lets",
+        "us",
+        "hi",
+        "hello",
+        "hey",
+        "sir",
+        "thats",
+        "that's",
+    ]
 )
 
 
