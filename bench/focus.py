@@ -340,11 +340,20 @@ CORPUS = Path(__file__).resolve().parent.parent.parent / "shared" / "corpus"
 AGENT_SHARES = (0.1, 0.2, 0.3, 0.5)
 
 
+#: keep-last protects nothing (it keeps the newest messages that fit, the system prompt too
+#: only when it fits): focus is given the same protection, so both return at most the budget.
+SAME_PROTECTION = {"keep_last_n": 0, "keep_roles": []}
+
+
 def judged_pair(past, needs, params: dict, budget: int) -> tuple[int, int, int]:
-    """(needs judged, met by focus, met by keep-last) for one past at one budget."""
+    """(needs judged, met by focus, met by keep-last) for one past at one budget, at the same
+    protection (none)."""
     from compactor.analyses.outcomes import judge_outcome
 
-    focus = judge_outcome(needs, apply_strategy("focus", past, budget_chars=budget, params=params))
+    given = {**SAME_PROTECTION, **params}
+    result = apply_strategy("focus", past, budget_chars=budget, params=given)
+    assert result.output_chars <= budget
+    focus = judge_outcome(needs, result)
     last = judge_outcome(needs, apply_strategy("keep-last", past, budget_chars=budget))
     assert focus.needs == last.needs
     return focus.needs, focus.met, last.met

@@ -20,17 +20,22 @@ The rule:
 4. ``recent_share`` of the budget left (default half) goes to the most recent messages first,
    newest first, each whole while it fits, the first that does not fit cut to the parts that
    fit from its start: focus never keeps less recent context than that.
-5. The parts that match the query, best score first, while they fit (a part that does not fit
-   is passed over); then what budget is left goes to the remaining parts of the most recent
-   messages, newest first.
+5. The parts that match the query with at least ``min_score`` (default 0.3) of the best
+   part's score, best score first, while they fit (a part that does not fit is passed over):
+   a weak match (a word the whole history repeats) does not displace recent context; then
+   what budget is left goes to the remaining parts of the most recent messages, newest first.
+   When the focus says nothing (none, ``""``, "ok", "continue": only stop words and
+   :data:`~compactor.text.FILLER`), the parts that cover the history's rare words take the
+   matches' place (``cover``; :func:`~compactor.text.rare_word_cover`).
 
 A message's returned content is its kept parts joined, in order: every returned character is an
 input character, in order, and nothing is added. The result accounts for every message: kept
 whole, cut (its kept spans listed) or removed, and why, with the focus terms it matched and
 their scores.
 
-A focus of ``""`` is no focus (the recent turns are the query); a history with no user message
-has no default focus (the same); a focus of any length is read whole (each term counted once).
+A focus of ``""`` says nothing, and a history with no user message has no default focus: both
+run the query-free mode (with ``cover=False``, the recent turns are the query); a focus of any
+length is read whole (each term counted once). None of these raises.
 """
 
 from __future__ import annotations
@@ -81,6 +86,7 @@ PARAMETERS: Mapping[str, Any] = {
     "recent_share": 0.5,
     "query_messages": 3,
     "cover": True,
+    "min_score": 0.3,
 }
 #: The weight of a recent turn's terms in the query (a focus term weighs 1).
 RECENT_TERM_WEIGHT = 0.3
@@ -172,7 +178,9 @@ def apply(
         params: ``focus`` (a text; default: the last user message), ``part_chars`` (how long a
             part may be, default 1,000), ``recent_share`` (the share of the budget kept for the
             most recent messages first, 0 to 1, default 0.5), ``query_messages`` (how many last
-            messages add their terms to the query, default 3), ``keep_last_n`` and
+            messages add their terms to the query, default 3), ``min_score`` (the share of the
+            best part's score a match needs, default 0.3), ``cover`` (the query-free mode when
+            the focus says nothing, default on), ``keep_last_n`` and
             ``keep_roles`` (default: the request's).
 
     Returns:
@@ -226,7 +234,7 @@ def apply(
                 rare[k] = words
                 left -= pieces[k][2] - pieces[k][1]
         else:
-            left = _by_score(pieces, found.scores, left, why)
+            left = _by_score(pieces, found.scores, left, why, options["min_score"])
         _fill_recent(pieces, left, why)
     focus_set = frozenset(focus.focus_terms)
     messages = []
@@ -348,6 +356,13 @@ STRATEGY = RegisteredStrategy(
             0,
         ),
         Parameter(
+            "min_score",
+            "float",
+            PARAMETERS["min_score"],
+            "the share of the best part's score a part needs to be kept as a match (0 to 1)",
+            0,
+        ),
+        Parameter(
             "cover",
             "bool",
             PARAMETERS["cover"],
@@ -464,10 +479,21 @@ def _recent(pieces: list[tuple[int, int, int]], room: int, why: dict[int, str]) 
     return used
 
 
-def _by_score(pieces: list[tuple[int, int, int]], scores: Any, left: int, why: dict[int, str]):
-    """The parts that match the query, best score first (ties: the later part), while they fit
-    (one that does not fit is passed over); returns the characters left."""
-    order = sorted((k for k in range(len(pieces)) if scores[k] > 0), key=lambda k: (-scores[k], -k))
+def _by_score(
+    pieces: list[tuple[int, int, int]],
+    scores: Any,
+    left: int,
+    why: dict[int, str],
+    min_score: float = 0.0,
+) -> int:
+    """The parts that match the query with at least ``min_score`` of the best part's score,
+    best score first (ties: the later part), while they fit (one that does not fit is passed
+    over); returns the characters left."""
+    floor = max(float(max(scores, default=0.0)) * min_score, 0.0)
+    order = sorted(
+        (k for k in range(len(pieces)) if scores[k] > 0 and scores[k] >= floor),
+        key=lambda k: (-scores[k], -k),
+    )
     for k in order:
         if left <= 0:
             break
