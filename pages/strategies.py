@@ -28,6 +28,7 @@ def draw(compaction: Compaction) -> None:
         f"({budget:,}); memory-compact also uses the sidebar's other parameters."
     )
     options = strategies.own_parameters(strategies.options_form())
+    options = strategies.with_focus(options, strategies.focus_box(result))
     comparison = strategies.compare(result, options)
     totals = compare_frames.strategy_totals(comparison)
     st.subheader("Totals")
@@ -63,6 +64,7 @@ def draw(compaction: Compaction) -> None:
             "every message."
         )
     strategies.messages_table(comparison)
+    strategies.focus_section(comparison)
 
     seed = comparison.result(DROP_OLDEST)
     st.subheader("The seed-003 trim's stats block")

@@ -10,6 +10,8 @@ import pandas as pd
 from compactor import CompactionResult
 from compactor.analyses.anchors import anchor_report
 from compactor.contract import MEMORY_COMPACT
+from compactor.strategies import StrategyResult
+from explorer.frames.safe_text import term_segments
 
 
 def totals_frame(result: CompactionResult, answer: dict[str, Any]) -> pd.DataFrame:
@@ -52,3 +54,33 @@ def lost_by_summary(result: CompactionResult, answer: dict[str, Any]) -> pd.Data
         if a.kept and not any(a.text in c for c in contents)
     ]
     return pd.DataFrame(rows, columns=["kind", "anchor", "in_messages"])
+
+
+def pending_turn(result: CompactionResult) -> str:
+    """The turn the model is about to answer: the content of the last user message of the
+    history (what focus reads when no focus is given); empty when there is none."""
+    for message in reversed(result.request.messages):
+        if message.role == "user":
+            return message.content
+    return ""
+
+
+def focus_kept(focus: StrategyResult) -> pd.DataFrame:
+    """What focus returned, a row per message it kept (whole or cut), in order: the message, its
+    role, its fate, the text returned (its kept spans joined) and the focus terms in it."""
+    terms = list(focus.parameters.get("focus_terms", ()))
+    rows = []
+    for m in focus.messages:
+        if m.content is None:
+            continue
+        found = {piece.lower() for piece, hit in term_segments(m.content, terms) if hit}
+        rows.append(
+            {
+                "message": m.index,
+                "role": m.role,
+                "kept": m.kept,
+                "text": m.content,
+                "terms": [t for t in terms if t in found],
+            }
+        )
+    return pd.DataFrame(rows, columns=["message", "role", "kept", "text", "terms"])

@@ -3,6 +3,7 @@ comparison they ask for, and its tables with their headers and notes."""
 
 from __future__ import annotations
 
+import zlib
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -11,11 +12,19 @@ import streamlit as st
 
 from compactor import CompactionResult
 from compactor.contract import LIMITS
-from compactor.strategies import LANGCHAIN, LANGCHAIN_HINT, SEMANTIC_DEDUPE, StrategyComparison
+from compactor.strategies import (
+    FOCUS,
+    LANGCHAIN,
+    LANGCHAIN_HINT,
+    SEMANTIC_DEDUPE,
+    StrategyComparison,
+)
 from compactor.text import SEMANTIC_THRESHOLD as DEFAULT_THRESHOLD
 from explorer.frames import compare as compare_frames
+from explorer.frames import safe_text
 from explorer.frames import tokens as token_frames
 from explorer.session import cache, state
+from explorer.strategies import frames as llm_frames
 from explorer.widgets import common, strategy_form
 
 TOKEN_RULE = (
@@ -195,3 +204,60 @@ def messages_table(comparison: StrategyComparison) -> None:
             },
         },
     )
+
+
+#: The most messages the focus section shows, kept text and all.
+FOCUS_SHOWN = 30
+
+
+def focus_box(result: CompactionResult) -> str | None:
+    """The Focus box: what focus (and the comparison's focus row) is about, starting as the
+    pending turn (the last user message), editable. Returns the focus to run with, or None
+    when it is the pending turn (focus's own default)."""
+    pending = llm_frames.pending_turn(result)
+    given = st.text_area(
+        "Focus (default: the pending turn, the last user message)",
+        value=pending,
+        key=f"strategies_focus_{zlib.crc32(pending.encode('utf-8', 'replace')):08x}",
+        height=90,
+        help="What the model is about to be asked: focus keeps the parts that match it, then "
+        "recent context. Edit it to see what another question would keep; empty, or only "
+        "'ok' or 'continue', runs focus's query-free mode (the history's rare words).",
+    )
+    return None if given == pending else given
+
+
+def with_focus(options: StrategyOptions, focus: str | None) -> StrategyOptions:
+    """``options`` with focus given ``focus`` (None: focus's own default, the pending turn)."""
+    if focus is None:
+        return options
+    own = dict(options.params.get(FOCUS, {}))
+    return replace(options, params={**options.params, FOCUS: {**own, "focus": focus}})
+
+
+def focus_section(comparison: StrategyComparison) -> None:
+    """What focus kept, the focus terms highlighted in the kept text (escaped text with marks,
+    never content as HTML or Markdown)."""
+    focus = comparison.result(FOCUS)
+    st.subheader("What focus kept")
+    if not focus.available:
+        st.caption(focus.unavailable or "focus did not run")
+        return
+    source = focus.parameters.get("focus_from", "")
+    terms = list(focus.parameters.get("focus_terms", ()))
+    st.caption(
+        safe_text.markdown_literal(
+            f"The focus: {source}. Its terms (at most 30 shown): {', '.join(terms) or 'none'}. "
+            "Each message focus returned, whole or cut to its kept parts, the terms marked."
+        )
+    )
+    kept = llm_frames.focus_kept(focus)
+    for row in kept.head(FOCUS_SHOWN).itertuples():
+        st.caption(
+            safe_text.markdown_literal(
+                f"#{row.message} · {row.role} · {row.kept} · terms: {', '.join(row.terms) or '-'}"
+            )
+        )
+        st.html(safe_text.terms_html(row.text, terms, height=200))
+    if len(kept) > FOCUS_SHOWN:
+        st.caption(f"The first {FOCUS_SHOWN} of {len(kept):,} kept messages are shown.")
