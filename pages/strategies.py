@@ -18,6 +18,7 @@ from explorer.session.cache import Compaction
 from explorer.strategies import frames as llm_frames
 from explorer.strategies import widgets as strategies
 from explorer.widgets import common, outcomes, page
+from explorer.widgets import focus as focus_widgets
 
 
 def draw(compaction: Compaction) -> None:
@@ -28,7 +29,8 @@ def draw(compaction: Compaction) -> None:
         f"({budget:,}); memory-compact also uses the sidebar's other parameters."
     )
     options = strategies.own_parameters(strategies.options_form())
-    options = strategies.with_focus(options, strategies.focus_box(result))
+    focus = focus_widgets.focus_box(result.request, "strategies_focus")
+    options = strategies.with_focus(options, focus)
     comparison = strategies.compare(result, options)
     totals = compare_frames.strategy_totals(comparison)
     st.subheader("Totals")

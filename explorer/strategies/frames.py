@@ -56,15 +56,6 @@ def lost_by_summary(result: CompactionResult, answer: dict[str, Any]) -> pd.Data
     return pd.DataFrame(rows, columns=["kind", "anchor", "in_messages"])
 
 
-def pending_turn(result: CompactionResult) -> str:
-    """The turn the model is about to answer: the content of the last user message of the
-    history (what focus reads when no focus is given); empty when there is none."""
-    for message in reversed(result.request.messages):
-        if message.role == "user":
-            return message.content
-    return ""
-
-
 def focus_kept(focus: StrategyResult) -> pd.DataFrame:
     """What focus returned, a row per message it kept (whole or cut), in order: the message, its
     role, its fate, the text returned (its kept spans joined) and the focus terms in it."""

@@ -3,7 +3,6 @@ comparison they ask for, and its tables with their headers and notes."""
 
 from __future__ import annotations
 
-import zlib
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -208,23 +207,6 @@ def messages_table(comparison: StrategyComparison) -> None:
 
 #: The most messages the focus section shows, kept text and all.
 FOCUS_SHOWN = 30
-
-
-def focus_box(result: CompactionResult) -> str | None:
-    """The Focus box: what focus (and the comparison's focus row) is about, starting as the
-    pending turn (the last user message), editable. Returns the focus to run with, or None
-    when it is the pending turn (focus's own default)."""
-    pending = llm_frames.pending_turn(result)
-    given = st.text_area(
-        "Focus (default: the pending turn, the last user message)",
-        value=pending,
-        key=f"strategies_focus_{zlib.crc32(pending.encode('utf-8', 'replace')):08x}",
-        height=90,
-        help="What the model is about to be asked: focus keeps the parts that match it, then "
-        "recent context. Edit it to see what another question would keep; empty, or only "
-        "'ok' or 'continue', runs focus's query-free mode (the history's rare words).",
-    )
-    return None if given == pending else given
 
 
 def with_focus(options: StrategyOptions, focus: str | None) -> StrategyOptions:
