@@ -8,7 +8,10 @@ import zlib
 import streamlit as st
 
 from compactor.model import Request
-from compactor.strategies import default_focus
+from compactor.strategies import default_focus, focus_account
+from compactor.text import RelevanceUnavailable
+from explorer.frames import compare as compare_frames
+from explorer.widgets import common
 
 HELP = (
     "What the model is about to be asked: focus keeps the parts that match it, then recent "
@@ -30,3 +33,24 @@ def focus_box(request: Request, key: str) -> str | None:
         help=HELP,
     )
     return None if given == pending else given
+
+
+def focus_ab(a: Request, b: Request) -> None:
+    """focus under A's parameters and under B's (their budgets and protection), with one Focus
+    box: the totals and, message by message, what each kept."""
+    st.subheader("focus under A and under B")
+    given = focus_box(a, "ab_focus")
+    params = {} if given is None else {"focus": given}
+    try:
+        under_a, under_b = (focus_account(r, None, params) for r in (a, b))
+    except RelevanceUnavailable as missing:
+        st.warning(str(missing), icon=":material/extension_off:")
+        return
+    frame = compare_frames.focus_ab_frame(under_a, under_b)
+    st.caption(
+        f"focus (issue 38) at each side's budget and protection; the focus: "
+        f"{under_a.focus.source}. A returns {under_a.output_chars:,} characters, B "
+        f"{under_b.output_chars:,}; {int(frame['differs'].sum()):,} of {len(frame):,} messages "
+        "differ."
+    )
+    common.table(frame)
