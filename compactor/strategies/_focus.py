@@ -44,6 +44,8 @@ from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+import numpy as np
+
 from compactor.contract import PIN_REASON_TEXT
 from compactor.errors import Problem
 from compactor.model import Request
@@ -87,6 +89,7 @@ PARAMETERS: Mapping[str, Any] = {
     "query_messages": 3,
     "cover": True,
     "min_score": 0.3,
+    "spread": 0,
 }
 #: The weight of a recent turn's terms in the query (a focus term weighs 1).
 RECENT_TERM_WEIGHT = 0.3
@@ -234,7 +237,8 @@ def apply(
                 rare[k] = words
                 left -= pieces[k][2] - pieces[k][1]
         else:
-            left = _by_score(pieces, found.scores, left, why, options["min_score"])
+            scores = _spread(found.scores, options["spread"])
+            left = _by_score(pieces, scores, left, why, options["min_score"])
         _fill_recent(pieces, left, why)
     focus_set = frozenset(focus.focus_terms)
     messages = []
@@ -363,6 +367,13 @@ STRATEGY = RegisteredStrategy(
             0,
         ),
         Parameter(
+            "spread",
+            "int",
+            PARAMETERS["spread"],
+            "how many parts before and after a part add their scores to its own (0: none)",
+            0,
+        ),
+        Parameter(
             "cover",
             "bool",
             PARAMETERS["cover"],
@@ -479,6 +490,15 @@ def _recent(pieces: list[tuple[int, int, int]], room: int, why: dict[int, str]) 
     return used
 
 
+def _spread(scores: Any, width: int) -> Any:
+    """Each part's score summed with those of the ``width`` parts before and after it (0: its
+    own): a run of parts about the focus (a passage of short turns, some of which say only
+    "yes") ranks as a run."""
+    if not width or not len(scores):
+        return scores
+    return np.convolve(scores, np.ones(2 * width + 1), mode="same")
+
+
 def _by_score(
     pieces: list[tuple[int, int, int]],
     scores: Any,
@@ -568,7 +588,11 @@ def _reason(
     if RECENT in whys:
         said.append("one of the most recent messages (the share of the budget kept for them)")
     if MATCH in whys:
-        said.append(_matches(matched, focus_terms, count))
+        said.append(
+            _matches(matched, focus_terms, count)
+            if matched
+            else "it lies among parts that match the focus (spread)"
+        )
     if RARE in whys:
         more = len(rare_words) - NAMED_WORDS
         named = ", ".join(rare_words[:NAMED_WORDS]) + (f"; {more} more" if more > 0 else "")
