@@ -49,6 +49,9 @@ params = st.fixed_dictionaries(
         "part_chars": st.integers(1, 200),
         "recent_share": st.floats(0, 1),
         "query_messages": st.integers(0, 4),
+        "min_score": st.floats(0, 1),
+        "spread": st.integers(0, 3),
+        "cover": st.booleans(),
         "keep_last_n": st.integers(0, 6),
         "keep_roles": st.lists(st.sampled_from(ROLES), max_size=4, unique=True),
     },
@@ -301,3 +304,25 @@ except SettingError as error:
     assert done.returncode == 0, done.stderr
     assert done.stdout.startswith("strategy | focus needs the focus extra")
     assert '.venv/bin/pip install -e ".[focus]"' in done.stdout
+
+
+def test_spread_keeps_a_passage_of_short_turns_about_the_focus_as_a_run():
+    passage = [
+        "Let us settle the remote control battery.",
+        "Yeah, that sounds right to me.",
+        "Uh-huh, go on with that one.",
+        "The battery should be a kinetic one.",
+        "Okay, agreed by everyone here.",
+    ]
+    messages = [
+        {"role": "user", "content": f"Aside {k}: the weather and lunch."} for k in range(20)
+    ]
+    messages[6:6] = [{"role": "user", "content": t} for t in passage]
+    messages.append({"role": "user", "content": "What was decided about the battery?"})
+    request = validate({"messages": messages, "budget_chars": 230, "keep_last_n": 1})
+    alone = apply(request, None, {"recent_share": 0, "query_messages": 0})
+    run = apply(request, None, {"recent_share": 0, "query_messages": 0, "spread": 1})
+    inside = range(6, 6 + len(passage))
+    assert [alone.messages[i].kept for i in inside] != [WHOLE] * len(passage)
+    assert [run.messages[i].kept for i in inside] == [WHOLE] * len(passage)
+    assert run.messages[7].reason == "kept whole: it lies among parts that match the focus (spread)"
