@@ -21,12 +21,20 @@ from typing import Any
 
 from compactor.analyses import tool_pairs
 from compactor.analyses.anchors import find_anchors
-from compactor.analyses.outcomes import DEFAULT_FUTURE, Needs, find_needs, judge_outcome
+from compactor.analyses.outcomes import (
+    DEFAULT_FUTURE,
+    Needs,
+    failed_probes_outcome,
+    find_needs,
+    judge_outcome,
+    probe_recall_outcome,
+)
 from compactor.analyses.outcomes import past_request as past_of
 from compactor.contract import AUTO_LIMITS
 from compactor.errors import InvalidRequest, Problem, ProblemError
 from compactor.evaluation._corpus import CorpusItem
 from compactor.evaluation._grid import BUDGET
+from compactor.evaluation._outcomes import PROBE_KEYS, PROBE_KINDS, baseline_probes
 from compactor.evaluation._rows import ConversationRows
 from compactor.evaluation._run import local_rows
 from compactor.input import validate
@@ -56,6 +64,13 @@ STRATEGY_ROW_KEYS: tuple[str, ...] = (
 )
 #: The outcome keys after them, with a future.
 NEEDS_KEYS: tuple[str, ...] = ("needs", "needs_met")
+#: The probe keys last, when the corpus carries probes (or a question set is asked): the
+#: strategy's figures, then keep-last's and random's at the row's budget.
+STRATEGY_PROBE_KEYS: tuple[str, ...] = (
+    *PROBE_KEYS,
+    "probes_keep_last",
+    "probes_random",
+)
 
 
 def strategy_grid_points(
@@ -92,15 +107,19 @@ def strategy_rows(
     settings: Sequence[Mapping[str, Any]],
     budgets: Sequence[int] | None = None,
     future: int | None = DEFAULT_FUTURE,
+    probe_columns: bool | None = None,
 ) -> list[dict[str, Any]]:
     """The rows of one conversation: every setting at every budget (default: the request's
     own ``budget_chars``), with ``needs`` and ``needs_met`` for a ``future`` (None: without
-    them). Raises InvalidRequest for an invalid request."""
+    them), and the probe columns when ``probe_columns`` (None: when the item has probes; see
+    :func:`probe_columns_of`). Raises InvalidRequest for an invalid request."""
     request = validate(item.request, limits=AUTO_LIMITS)  # a whole session: the agent mode
     anchors = find_anchors(request.contents)
     pairs, _ = tool_pairs(request.roles, item.tool_links)
     past = None if future is None else _past(request, future)
     needs = None if past is None else find_needs(request.contents, request.roles)
+    probing = bool(item.probes) if probe_columns is None else probe_columns
+    baselines: dict[int, dict[str, Any]] = {}  # per budget: the same for every setting
     rows = []
     for setting in settings:
         for budget in sorted(budgets or [request.params.budget_chars]):
@@ -122,8 +141,33 @@ def strategy_rows(
             }
             if future is not None:
                 row.update(needs_columns(strategy, setting, budget, past, needs))
+            if probing:
+                if budget not in baselines:
+                    baselines[budget] = baseline_probes(item.probes, request.contents, budget)
+                row.update(probe_columns_of(item, request.contents, result))
+                row.update(baselines[budget])
             rows.append(row)
     return rows
+
+
+def probe_columns_of(
+    item: CorpusItem, contents: Sequence[str], result: StrategyResult
+) -> dict[str, Any]:
+    """A strategy row's probe columns (:data:`STRATEGY_PROBE_KEYS`): its recall of the item's
+    probes, read from what it returned of each message (a placeholder holds none), and the ids
+    it fails; None figures when the strategy could not run."""
+    probes = item.probes
+    out: dict[str, Any] = {"probes": len(probes)}
+    if not result.available:
+        return out | dict.fromkeys(STRATEGY_PROBE_KEYS[1:6])
+    recall = probe_recall_outcome(probes, contents, result)
+    for kind in PROBE_KINDS:
+        out[f"probes_{kind}"] = (
+            None if getattr(recall, kind) is None else round(getattr(recall, kind), 6)
+        )
+    out["probes_answerable"] = recall.answer_probes
+    out["probes_failed"] = failed_probes_outcome(probes, contents, result)
+    return out
 
 
 def needs_columns(
@@ -152,11 +196,13 @@ def strategy_conversation_rows(
     settings: Sequence[Mapping[str, Any]],
     budgets: Sequence[int] | None,
     future: int | None = DEFAULT_FUTURE,
+    probe_columns: bool | None = None,
 ) -> ConversationRows:
     """:func:`strategy_rows` of one conversation for the strategy registered as ``name``, or
     the problems of its request, each naming it (a worker returns them as values)."""
     try:
-        return strategy_rows(item, get_strategy(name), settings, budgets, future), ()
+        found = strategy_rows(item, get_strategy(name), settings, budgets, future, probe_columns)
+        return found, ()
     except InvalidRequest as error:
         named = f"(conversation {item.conversation!r})"
         return [], tuple(
@@ -181,7 +227,12 @@ def evaluate_strategy(
     StrategyUnavailable for a strategy whose extra is not installed."""
     require_strategy_available(name)  # an unknown name fails here, by name; a missing extra too
     task = functools.partial(
-        strategy_conversation_rows, name=name, settings=settings, budgets=budgets, future=future
+        strategy_conversation_rows,
+        name=name,
+        settings=settings,
+        budgets=budgets,
+        future=future,
+        probe_columns=any(item.probes for item in items) or None,
     )
     if progress:
         progress(0, len(items))

@@ -141,6 +141,8 @@ def _items_json(items: Sequence[CorpusItem]) -> str:
                 "tool_links": [list(link) for link in i.tool_links],
                 # only when there are any, so a corpus without probes keeps its key
                 **({"probes": [p.to_dict() for p in i.probes]} if i.probes else {}),
+                # the record's own id, by which a question set may name it (when it has one)
+                **({"record_id": i.record_id} if i.record_id is not None else {}),
             }
             for i in items
         ],
@@ -226,8 +228,10 @@ def _items(items: str) -> tuple[CorpusItem, ...]:
             i["request"],
             tuple(tuple(t) for t in i["tool_links"]),
             tuple(
-                Probe(p["id"], tuple(p["evidence"]), p.get("answer")) for p in i.get("probes", ())
+                Probe(p["id"], tuple(p["evidence"]), p.get("answer"), p.get("question"))
+                for p in i.get("probes", ())
             ),
+            i.get("record_id"),
         )
         for i in json.loads(items)
     )
