@@ -345,25 +345,34 @@ AGENT_SHARES = (0.1, 0.2, 0.3, 0.5)
 SAME_PROTECTION = {"keep_last_n": 0, "keep_roles": []}
 
 
-def judged_pair(past, needs, params: dict, budget: int) -> tuple[int, int, int]:
+def judged_pair(past, needs, params: dict, budget: int, rereads=None, offset: int = 0):
     """(needs judged, met by focus, met by keep-last) for one past at one budget, at the same
-    protection (none)."""
+    protection (none); with ``rereads`` (a compaction's, the history ``offset`` messages after
+    the request's start) also (re-reads, held by focus, held by keep-last)."""
+    from compactor.analyses._rereads import spans_recall
     from compactor.analyses.outcomes import judge_outcome
 
     given = {**SAME_PROTECTION, **params}
     result = apply_strategy("focus", past, budget_chars=budget, params=given)
     assert result.output_chars <= budget
-    focus = judge_outcome(needs, result)
-    last = judge_outcome(needs, apply_strategy("keep-last", past, budget_chars=budget))
+    baseline = apply_strategy("keep-last", past, budget_chars=budget)
+    focus, last = judge_outcome(needs, result), judge_outcome(needs, baseline)
     assert focus.needs == last.needs
-    return focus.needs, focus.met, last.met
+    if rereads is None:
+        return focus.needs, focus.met, last.met
+    held = [
+        spans_recall(rereads, [m.kept_spans for m in r.messages], offset)
+        for r in (result, baseline)
+    ]
+    return (focus.needs, focus.met, last.met), (held[0].rereads, held[0].held, held[1].held)
 
 
-def real_compaction_cells() -> list[tuple[str, int, int, int]]:
+def real_compaction_cells(rereads_too: list | None = None) -> list[tuple[str, int, int, int]]:
     """Each recorded compaction of the shared real sessions, graded as Graded grades it: the
     history before the boundary (after the previous summary), focus given the last user
     message recorded before the boundary, both at the summary's characters; needed-later
     recall on the messages up to the next compaction."""
+    from compactor.analyses import find_rereads
     from compactor.analyses._graded import last_user_message, summary_budget
     from compactor.analyses.outcomes import find_needs
     from compactor.contract import AGENT_LIMITS
@@ -374,6 +383,7 @@ def real_compaction_cells() -> list[tuple[str, int, int, int]]:
         conversion = convert_text(path.read_bytes())
         request = validate(conversion.request, limits=AGENT_LIMITS)
         marks = conversion.compactions
+        found = find_rereads(request, marks)
         for k, compaction in enumerate(marks):
             b, summary = compaction.boundary, compaction.summary
             end = marks[k + 1].boundary if k + 1 < len(marks) else len(request.messages)
@@ -395,7 +405,10 @@ def real_compaction_cells() -> list[tuple[str, int, int, int]]:
             needs = find_needs(contents, roles)
             pending = last_user_message(request, b)
             params = {} if pending is None else {"focus": pending}
-            cells.append((f"{path.name}#{k}", *judged_pair(past, needs, params, budget)))
+            judged, reread = judged_pair(past, needs, params, budget, found[k], len(lead))
+            cells.append((f"{path.name}#{k}", *judged))
+            if rereads_too is not None:
+                rereads_too.append((f"{path.name}#{k}", *reread))
     return cells
 
 
@@ -442,11 +455,18 @@ def paired(cells: list[tuple[str, int, int, int]]) -> str:
 def print_agents() -> None:
     print(
         "AGENT TRAFFIC (item 6): needed-later recall (SPEC part D; a source kept when a span "
-        "returned verbatim holds it), focus against keep-last at the same size, paired; the "
-        "95% interval resamples compactions/cuts. Goal: the interval's low end at -2 pp or above."
+        "returned verbatim holds it) and, on the real sessions, the re-read judge; focus against "
+        "keep-last at the same size and protection (none), paired; the 95% interval resamples "
+        "compactions/cuts. Goal: the interval's low end at -2 pp or above."
     )
-    real = real_compaction_cells()
+    rereads: list = []
+    real = real_compaction_cells(rereads)
     print(f"  real Claude Code compactions (shared, at the summary's size): {paired(real)}")
+    print(
+        "  the re-read judge (issue 36: a file read again after the compaction, unchanged; held "
+        "when half its earlier result is kept), the same compactions: "
+        + paired(rereads).replace("needs", "re-reads")
+    )
     for share in AGENT_SHARES:
         tau = tau_cells(share)
         print(f"  tau-bench records at {share:.0%}: {paired(tau)}")
