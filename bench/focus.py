@@ -30,8 +30,10 @@ from __future__ import annotations
 
 import argparse
 import random
+import re
 import statistics
 import time
+from pathlib import Path
 
 import numpy as np
 
@@ -192,10 +194,298 @@ def recall_table(conversations: int, draws: int = 2000) -> list[tuple[str, float
     return out
 
 
+# --- the query-free mode (item 7) ---------------------------------------------------------------
+
+#: The pending turns that say nothing: the conversation ends on one of these (or on no user
+#: message at all), and the question about a planted fact comes only after compaction.
+NOTHING = ("ok", "continue", "go on", "thanks", "Okay, carry on please.", None)
+MORE_CITIES = CITIES + ["Aarhus", "Trieste", "Bilbao", "Uppsala", "Cork", "Brno", "Ljubljana"]
+MORE_PETS = PETS + [("gecko", "Ziggy"), ("axolotl", "Mochi"), ("budgie", "Sunny")]
+MORE_JOBS = JOBS + [("welder", "Hafenwerk"), ("surveyor", "Geodis"), ("librarian", "Athenaeum")]
+#: Facts a person shares in passing, with the question asked about them later.
+PASSING = (
+    ("My {r} {n} moved to {city} last spring.", "Which city did my {r} {n} move to?"),
+    ("My {r} {n} adopted a {pet} called {name}.", "What pet did my {r} {n} adopt?"),
+    ("My {r} {n} now works as a {job} at {place}.", "Where does my {r} {n} work?"),
+    ("My {r} {n} is learning the {instrument}.", "What is my {r} {n} learning to play?"),
+    ("Our flat viewing with {n} is on the {day}th at {hour}:15.", "When is the viewing?"),
+)
+
+
+def prose() -> list[str]:
+    """Real English sentences from Python's own help topics (the filler: natural text, with
+    rare words of its own, so the planted facts are not the only rare words)."""
+    from pydoc_data.topics import topics
+
+    text = " ".join(" ".join(v.split()) for _, v in sorted(topics.items()))
+    return [
+        s
+        for s in re.split(r"(?<=[.!?])\s+", text)
+        if 40 < len(s) < 200 and not re.search(r"[>{}=\[\]()*\"']", s)
+    ]
+
+
+def quiet_conversation(
+    seed: int, sentences: list[str], turns: int = 70
+) -> tuple[dict, tuple[int, int, int]]:
+    """A conversation of ``2 * turns`` messages of filler prose with six facts planted in its
+    first 80% and a pending turn that says nothing; the evidence is one fact, the one the
+    (unseen) next question asks about."""
+    rng = random.Random(seed)
+    people = [(rng.choice(RELATIONS), name) for name in rng.sample(NAMES, 6)]
+    facts = []
+    for person, (fact, _) in zip(people, rng.sample(PASSING * 2, 6), strict=True):
+        pet, name = rng.choice(MORE_PETS)
+        job, place = rng.choice(MORE_JOBS)
+        fields = {"r": person[0], "n": person[1], "city": rng.choice(MORE_CITIES), "pet": pet}
+        fields |= {"name": name, "job": job, "place": place, "day": rng.randint(4, 28)}
+        fields |= {"instrument": rng.choice(INSTRUMENTS), "hour": rng.randint(8, 18)}
+        facts.append(fact.format(**fields))
+    at = dict(zip(rng.sample(range(1, int(turns * 0.8)), len(facts)), facts, strict=True))
+    target = rng.randrange(len(facts))
+    messages = [{"role": "system", "content": "You are a helpful assistant."}]
+    evidence = (0, 0, 0)
+    for turn in range(turns):
+        text = " ".join(rng.sample(sentences, rng.randint(1, 3)))
+        if turn in at:
+            start = len(text) + 1
+            text = f"{text} {at[turn]}"
+            if at[turn] == facts[target]:
+                evidence = (len(messages), start, start + len(at[turn]))
+        messages.append({"role": "user", "content": text})
+        reply = " ".join(rng.sample(sentences, rng.randint(1, 4)))
+        messages.append({"role": "assistant", "content": reply})
+    pending = NOTHING[seed % len(NOTHING)]
+    if pending is not None:
+        messages.append({"role": "user", "content": pending})
+    total = sum(len(m["content"]) for m in messages)
+    return {"messages": messages, "budget_chars": total // 5, "keep_last_n": 1}, evidence
+
+
+FREE_STRATEGIES = {
+    "focus (query-free: the pending turn says nothing)": ("focus", {}),
+    "focus, cover=False (recent turns as the query)": ("focus", {"cover": False}),
+    "keep-last": ("keep-last", {}),
+    "memory-compact": ("memory-compact", {}),
+    "anchor-keep": ("anchor-keep", {}),
+}
+RANDOM_DRAWS = 20
+
+
+def interval95(values: list[float], draws: int = 2000, seed: int = 20261206):
+    data = np.array(values, dtype=float)
+    means = data[np.random.default_rng(seed).integers(0, len(data), (draws, len(data)))].mean(1)
+    low, high = np.percentile(means, [2.5, 97.5])
+    return float(data.mean()), float(low), float(high)
+
+
+def query_free_table(seeds: range, shares=(0.1, 0.2, 0.3, 0.5)) -> dict:
+    """Per strategy (and random, the mean of 20 draws per conversation) and budget share, the
+    strict evidence recall with its 95% interval, and focus minus keep-last, paired."""
+    from compactor.analyses.outcomes import random_lengths
+
+    sentences = prose()
+    hits: dict[tuple[str, float], list[float]] = {}
+    for seed in seeds:
+        data, evidence = quiet_conversation(seed, sentences)
+        total = sum(len(m["content"]) for m in data["messages"])
+        lengths = [len(m["content"]) for m in data["messages"]]
+        for share in shares:
+            budget = int(total * share)
+            request = validate({**data, "budget_chars": budget}, limits="agent")
+            for name, (key, params) in FREE_STRATEGIES.items():
+                result = apply_strategy(key, request, params=params)
+                hits.setdefault((name, share), []).append(float(kept_whole(result, evidence)))
+            drawn = random_lengths(lengths, budget, RANDOM_DRAWS)[:, evidence[0]]
+            hits.setdefault(("random (20 draws)", share), []).append(
+                float((drawn >= evidence[2]).mean())
+            )
+    return hits
+
+
+def print_query_free(conversations: int) -> None:
+    tuning = range(0, conversations // 3)
+    test = range(10_000, 10_000 + conversations)
+    print(
+        "OWN GENERATOR, QUERY-FREE MODE (item 7; never counts toward the issue's target): the "
+        "pending turn says nothing ('ok', 'continue', 'go on', 'thanks', none); filler is real "
+        "prose (Python's help topics), six facts planted in the first 80%, the evidence is the "
+        "one a later question asks about. Strict evidence recall, 95% bootstrap interval over "
+        "conversations; the paired lift of focus over keep-last with its interval."
+    )
+    for label, seeds in (("tuning part", tuning), ("TEST PART", test)):
+        hits = query_free_table(seeds)
+        shares = sorted({s for _, s in hits})
+        print(f"  {label}: {len(seeds)} conversations (seeds {seeds.start}..{seeds.stop - 1})")
+        print(f"    {'strategy':<52}" + "".join(f"{f'{s:.0%}':>24}" for s in shares))
+        for name in [*FREE_STRATEGIES, "random (20 draws)"]:
+            cells = []
+            for share in shares:
+                mean, low, high = interval95(hits[(name, share)])
+                cells.append(f"{mean:6.1%} [{low:5.1%}, {high:5.1%}]")
+            print(f"    {name:<52}" + "".join(f"{c:>24}" for c in cells))
+        first = next(iter(FREE_STRATEGIES))
+        cells = []
+        for share in shares:
+            diff = np.array(hits[(first, share)]) - np.array(hits[("keep-last", share)])
+            mean, low, high = interval95(list(diff))
+            cells.append(f"{mean * 100:+5.1f} [{low * 100:+5.1f}, {high * 100:+5.1f}] pp")
+        print(f"    {'focus - keep-last (paired)':<52}" + "".join(f"{c:>24}" for c in cells))
+
+
+# --- do no harm on agent traffic (item 6) ------------------------------------------------------
+
+REAL = Path(__file__).resolve().parent.parent.parent / "shared" / "real-compactions"
+CORPUS = Path(__file__).resolve().parent.parent.parent / "shared" / "corpus"
+AGENT_SHARES = (0.1, 0.2, 0.3, 0.5)
+
+
+#: keep-last protects nothing (it keeps the newest messages that fit, the system prompt too
+#: only when it fits): focus is given the same protection, so both return at most the budget.
+SAME_PROTECTION = {"keep_last_n": 0, "keep_roles": []}
+
+
+def judged_pair(past, needs, params: dict, budget: int, rereads=None, offset: int = 0):
+    """(needs judged, met by focus, met by keep-last) for one past at one budget, at the same
+    protection (none); with ``rereads`` (a compaction's, the history ``offset`` messages after
+    the request's start) also (re-reads, held by focus, held by keep-last)."""
+    from compactor.analyses._rereads import spans_recall
+    from compactor.analyses.outcomes import judge_outcome
+
+    given = {**SAME_PROTECTION, **params}
+    result = apply_strategy("focus", past, budget_chars=budget, params=given)
+    assert result.output_chars <= budget
+    baseline = apply_strategy("keep-last", past, budget_chars=budget)
+    focus, last = judge_outcome(needs, result), judge_outcome(needs, baseline)
+    assert focus.needs == last.needs
+    if rereads is None:
+        return focus.needs, focus.met, last.met
+    held = [
+        spans_recall(rereads, [m.kept_spans for m in r.messages], offset)
+        for r in (result, baseline)
+    ]
+    return (focus.needs, focus.met, last.met), (held[0].rereads, held[0].held, held[1].held)
+
+
+def real_compaction_cells(rereads_too: list | None = None) -> list[tuple[str, int, int, int]]:
+    """Each recorded compaction of the shared real sessions, graded as Graded grades it: the
+    history before the boundary (after the previous summary), focus given the last user
+    message recorded before the boundary, both at the summary's characters; needed-later
+    recall on the messages up to the next compaction."""
+    from compactor.analyses import find_rereads
+    from compactor.analyses._graded import last_user_message, summary_budget
+    from compactor.analyses.outcomes import find_needs
+    from compactor.contract import AGENT_LIMITS
+    from compactor.formats import convert_text
+
+    cells = []
+    for path in sorted(REAL.glob("*.jsonl")):
+        conversion = convert_text(path.read_bytes())
+        request = validate(conversion.request, limits=AGENT_LIMITS)
+        marks = conversion.compactions
+        found = find_rereads(request, marks)
+        for k, compaction in enumerate(marks):
+            b, summary = compaction.boundary, compaction.summary
+            end = marks[k + 1].boundary if k + 1 < len(marks) else len(request.messages)
+            start = marks[k - 1].boundary if k else 0
+            lead = [{"role": "user", "content": marks[k - 1].summary}] if k else []
+            if not summary or b - start < 2:
+                continue
+            budget = summary_budget(summary)
+            past = validate(
+                {
+                    "messages": [*lead, *(m.to_dict() for m in request.messages[start:b])],
+                    **request.params.to_dict(),
+                    "budget_chars": budget,
+                },
+                limits=AGENT_LIMITS,
+            )
+            contents = (*past.contents, *request.contents[b:end])
+            roles = (*past.roles, *request.roles[b:end])
+            needs = find_needs(contents, roles)
+            pending = last_user_message(request, b)
+            params = {} if pending is None else {"focus": pending}
+            judged, reread = judged_pair(past, needs, params, budget, found[k], len(lead))
+            cells.append((f"{path.name}#{k}", *judged))
+            if rereads_too is not None:
+                rereads_too.append((f"{path.name}#{k}", *reread))
+    return cells
+
+
+def tau_cells(share: float) -> list[tuple[str, int, int, int]]:
+    """The tau-bench records of the shared corpus, cut after every 10th message from the 20th
+    (the past), compacted to ``share`` of the past's characters; focus takes its default (the
+    last user message of the past); needed-later recall on the rest."""
+    from compactor.analyses.outcomes import find_needs
+    from compactor.contract import AGENT_LIMITS
+    from compactor.evaluation import load_corpus
+
+    cells = []
+    for item in load_corpus(CORPUS):
+        if not item.conversation.startswith("tau"):
+            continue
+        request = validate(item.request, limits=AGENT_LIMITS)
+        needs = find_needs(request.contents, request.roles)
+        for cut in range(20, len(request.messages) - 4, 10):
+            head = [m.to_dict() for m in request.messages[:cut]]
+            budget = max(100, int(sum(len(m["content"]) for m in head) * share))
+            past = validate(
+                {"messages": head, **request.params.to_dict(), "budget_chars": budget},
+                limits=AGENT_LIMITS,
+            )
+            cells.append((f"{item.conversation}@{cut}", *judged_pair(past, needs, {}, budget)))
+    return cells
+
+
+def paired(cells: list[tuple[str, int, int, int]]) -> str:
+    from bench.recall_corpus import lift_interval
+
+    needs = [c[1] for c in cells if c[1]]
+    if not needs:
+        return "no needs"
+    focus = sum(c[2] for c in cells) / sum(needs)
+    last = sum(c[3] for c in cells) / sum(needs)
+    diff, low, high = lift_interval(needs, [c[2] - c[3] for c in cells if c[1]])
+    return (
+        f"focus {focus:.1%}, keep-last {last:.1%}, focus - keep-last {diff * 100:+.1f} pp "
+        f"[{low * 100:+.1f}, {high * 100:+.1f}] ({sum(needs)} needs in {len(needs)} cuts)"
+    )
+
+
+def print_agents() -> None:
+    print(
+        "AGENT TRAFFIC (item 6): needed-later recall (SPEC part D; a source kept when a span "
+        "returned verbatim holds it) and, on the real sessions, the re-read judge; focus against "
+        "keep-last at the same size and protection (none), paired; the 95% interval resamples "
+        "compactions/cuts. Goal: the interval's low end at -2 pp or above."
+    )
+    rereads: list = []
+    real = real_compaction_cells(rereads)
+    print(f"  real Claude Code compactions (shared, at the summary's size): {paired(real)}")
+    print(
+        "  the re-read judge (issue 36: a file read again after the compaction, unchanged; held "
+        "when half its earlier result is kept), the same compactions: "
+        + paired(rereads).replace("needs", "re-reads")
+    )
+    for share in AGENT_SHARES:
+        tau = tau_cells(share)
+        print(f"  tau-bench records at {share:.0%}: {paired(tau)}")
+        print(f"  pooled with the real compactions: {paired(real + tau)}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="fewer rounds and conversations")
+    parser.add_argument(
+        "--only", choices=("speed", "recall", "query-free", "agents"), help="one table only"
+    )
     args = parser.parse_args()
+    if args.only == "agents":
+        print_agents()
+        return
+    if args.only == "query-free":
+        print_query_free(60 if args.quick else 150)
+        return
     rounds = 5 if args.quick else 9
     print(f"focus / one memory-compact run, median of {rounds} interleaved rounds (spread)")
     cases = [
@@ -220,6 +510,8 @@ def main() -> None:
     )
     for name, share, low, high in recall_table(conversations):
         print(f"  {name:<52} {share:6.1%}  [{low:.1%}, {high:.1%}]")
+    print()
+    print_query_free(conversations)
 
 
 def _first(count: int) -> dict:

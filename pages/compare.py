@@ -7,6 +7,7 @@ from explorer.frames import compare as compare_frames
 from explorer.session import cache, state
 from explorer.theme import DIFF_ROW_BACKGROUND
 from explorer.widgets import common, outcomes, page
+from explorer.widgets import focus as focus_widgets
 from explorer.widgets import tuning as tuning_widgets
 
 DIFF_BACKGROUND = f"background-color: {DIFF_ROW_BACKGROUND}"
@@ -66,6 +67,7 @@ def draw() -> None:
             )
 
         outcomes.ab_section(conv, both.a, both.b)
+        focus_widgets.focus_ab(both.a.result.request, both.b.result.request)
 
         st.subheader("Every message under A and under B")
         common.fate_legend()

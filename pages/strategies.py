@@ -18,6 +18,7 @@ from explorer.session.cache import Compaction
 from explorer.strategies import frames as llm_frames
 from explorer.strategies import widgets as strategies
 from explorer.widgets import common, outcomes, page
+from explorer.widgets import focus as focus_widgets
 from explorer.widgets import report as report_widgets
 
 
@@ -29,6 +30,8 @@ def draw(compaction: Compaction) -> None:
         f"({budget:,}); memory-compact also uses the sidebar's other parameters."
     )
     options = strategies.own_parameters(strategies.options_form())
+    focus = focus_widgets.focus_box(result.request, "strategies_focus")
+    options = strategies.with_focus(options, focus)
     comparison = strategies.compare(result, options)
     totals = compare_frames.strategy_totals(comparison)
     st.subheader("Totals")
@@ -66,6 +69,7 @@ def draw(compaction: Compaction) -> None:
             "every message."
         )
     strategies.messages_table(comparison)
+    strategies.focus_section(comparison)
 
     seed = comparison.result(DROP_OLDEST)
     st.subheader("What drop-oldest counted (its stats block)")

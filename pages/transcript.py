@@ -3,10 +3,13 @@ text struck through) or removed (greyed), so a reader sees what the model will b
 
 import streamlit as st
 
+from compactor.strategies import focus_account
+from compactor.text import RelevanceUnavailable
 from explorer.frames import safe_text
 from explorer.frames import transcript as frames
 from explorer.session.cache import Compaction
 from explorer.widgets import common, page
+from explorer.widgets import focus as focus_widgets
 from explorer.widgets import report as report_widgets
 from explorer.widgets import tuning as tuning_widgets
 
@@ -30,18 +33,41 @@ def text(content: str) -> None:
         st.text(content)
 
 
-def message(row, view: str) -> None:
+MODE_KEY = "transcript_by"
+SIDEBAR, FOCUS = (
+    "memory-compact (the sidebar's parameters)",
+    "focus (what the pending turn is about)",
+)
+
+
+def message(row, view: str, terms: list[str] | None = None) -> None:
     with st.chat_message(row.role, avatar=AVATARS.get(row.role)):
         st.caption(
             f"**{row.shown}** "
             + safe_text.markdown_literal(f"{row.message} · {row.role} · {row.note}")
         )
-        if row.shown == frames.KEPT or view == AFTER:
+        if terms is not None and row.shown != frames.REMOVED:
+            # focus's kept parts, its terms marked (escaped text with marks)
+            st.html(safe_text.terms_html(row.sent, terms, BOX_HEIGHT))
+        elif row.shown == frames.KEPT or view == AFTER:
             text(row.sent)
         elif row.shown == frames.CUT:
             st.html(safe_text.trimmed_html(row.sent + row.cut_off, len(row.sent), row.cut))
         else:
             st.html(safe_text.removed_html(row.removed, BOX_HEIGHT))
+
+
+def by_focus(compaction: Compaction):
+    """The transcript of focus at the sidebar's budget, with the Focus box; and its terms."""
+    request = compaction.result.request
+    given = focus_widgets.focus_box(request, "transcript_focus")
+    try:
+        result = focus_account(request, None, {} if given is None else {"focus": given})
+    except RelevanceUnavailable as missing:
+        st.warning(str(missing), icon=":material/extension_off:")
+        return None, None
+    st.caption(safe_text.markdown_literal(f"The focus: {result.focus.source}."))
+    return frames.focus_frame(result), list(result.focus.focus_terms[:200])
 
 
 def draw(compaction: Compaction) -> None:
@@ -51,7 +77,6 @@ def draw(compaction: Compaction) -> None:
 
 
 def body(compaction: Compaction) -> None:
-    frame = frames.transcript_frame(compaction.result)
     switch, report = st.columns([1, 1], vertical_alignment="center")
     with switch:
         tuning_widgets.presentation_toggle()
@@ -62,12 +87,18 @@ def body(compaction: Compaction) -> None:
         "cut (the cut-off text struck through) or removed (greyed). What the model sees: only "
         "what is sent, in order."
     )
+    mode = st.segmented_control("Compacted by", [SIDEBAR, FOCUS], default=SIDEBAR, key=MODE_KEY)
+    frame, terms = frames.transcript_frame(compaction.result), None
+    if mode == FOCUS:
+        frame, terms = by_focus(compaction)
+        if frame is None:
+            return
     st.markdown(safe_text.markdown_literal(frames.summary(frame)))
     view = st.segmented_control("Show", [BOTH, AFTER], default=BOTH, key=VIEW_KEY) or BOTH
     rows = frame if view == BOTH else frame[frame["shown"] != frames.REMOVED]
     shown = common.page_slice(len(rows), PER_PAGE, "messages", "transcript_page")
     for row in rows.iloc[shown].itertuples():
-        message(row, view)
+        message(row, view, terms)
 
 
 page.run("Transcript", draw)

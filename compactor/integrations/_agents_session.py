@@ -18,6 +18,19 @@ and its result within one ``Runner.run``) are not read through the session, so t
 model whole until the next run. ``get_items(limit=N)`` returns the last N items as stored,
 unshrunk: the SDK asks for a tail that way when it checks which of its writes landed, and a
 shrunk tail would not match what it wrote.
+
+The runner reads the history before it adds the run's new input, so ``get_items()`` cannot see
+the turn the model is about to answer. A strategy that reads it (``focus``: by default the last
+user message) then reads the previous one. With ``with_new_input=True`` the session shrinks the
+history and the new input together instead, in the SDK's own hook for merging them::
+
+    session = ShrinkingSession(store, {"strategy": "focus", "budget_chars": 20_000},
+                               with_new_input=True)
+    await Runner.run(agent, "Where was the quokka photo taken?", session=session,
+                     run_config=RunConfig(session_input_callback=session.input_callback))
+
+``get_items()`` then returns the stored items as they are, and ``input_callback`` returns them
+and the new input shrunk, so focus reads the new input and nothing later.
 """
 
 from __future__ import annotations
@@ -39,19 +52,39 @@ class ShrinkingSession:
     and cuts longer contents first instead.
     """
 
-    def __init__(self, session: Session, setting: SettingLike, *, lossy_fixes: bool = False):
+    def __init__(
+        self,
+        session: Session,
+        setting: SettingLike,
+        *,
+        lossy_fixes: bool = False,
+        with_new_input: bool = False,
+    ):
         self.session = session
         self.session_id = session.session_id
         self.session_settings = getattr(session, "session_settings", None)
         self.setting = as_setting(setting)
         self.lossy_fixes = lossy_fixes
+        #: Shrink in :meth:`input_callback` (history and new input together), not in get_items.
+        self.with_new_input = with_new_input
         #: The report of the last shrink (None before the first ``get_items()``).
         self.last_report: ShrinkReport | None = None
 
     async def get_items(self, limit: int | None = None) -> list[Any]:
         items = await self.session.get_items(limit)
-        if limit is not None:
+        if limit is not None or self.with_new_input:
             return items
+        return self._shrunk(items)
+
+    def input_callback(self, history: list[Any], new_input: list[Any]) -> list[Any]:
+        """The SDK's ``session_input_callback``: the history and the run's new input, shrunk
+        together (with ``with_new_input=True``; otherwise the history was shrunk already and
+        the new input is appended as the SDK would)."""
+        if not self.with_new_input:
+            return [*history, *new_input]
+        return self._shrunk([*history, *new_input])
+
+    def _shrunk(self, items: list[Any]) -> list[Any]:
         shrunk = shrink_with_report(
             items, self.setting, format=RESPONSES, lossy_fixes=self.lossy_fixes
         )

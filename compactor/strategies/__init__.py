@@ -15,6 +15,8 @@ from compactor.strategies._context_trim import (
     trim_token_counter,
 )
 from compactor.strategies._focus import KEY as FOCUS
+from compactor.strategies._focus import FocusResult, default_focus
+from compactor.strategies._focus import apply as focus_account
 from compactor.strategies._keep_last import (
     keep_last,
     keep_last_count,
@@ -103,9 +105,12 @@ __all__ = [
     "compare_strategies",
     "current_strategy_name",
     "CUT",
+    "default_focus",
     "DROP_OLDEST",
     "estimate_message_tokens",
     "FOCUS",
+    "focus_account",
+    "FocusResult",
     "get_strategy",
     "KEEP_LAST",
     "keep_last",

@@ -20,17 +20,22 @@ The rule:
 4. ``recent_share`` of the budget left (default half) goes to the most recent messages first,
    newest first, each whole while it fits, the first that does not fit cut to the parts that
    fit from its start: focus never keeps less recent context than that.
-5. The parts that match the query, best score first, while they fit (a part that does not fit
-   is passed over); then what budget is left goes to the remaining parts of the most recent
-   messages, newest first.
+5. The parts that match the query with at least ``min_score`` (default 0.3) of the best
+   part's score, best score first, while they fit (a part that does not fit is passed over):
+   a weak match (a word the whole history repeats) does not displace recent context; then
+   what budget is left goes to the remaining parts of the most recent messages, newest first.
+   When the focus says nothing (none, ``""``, "ok", "continue": only stop words and
+   :data:`~compactor.text.FILLER`), the parts that cover the history's rare words take the
+   matches' place (``cover``; :func:`~compactor.text.rare_word_cover`).
 
 A message's returned content is its kept parts joined, in order: every returned character is an
 input character, in order, and nothing is added. The result accounts for every message: kept
 whole, cut (its kept spans listed) or removed, and why, with the focus terms it matched and
 their scores.
 
-A focus of ``""`` is no focus (the recent turns are the query); a history with no user message
-has no default focus (the same); a focus of any length is read whole (each term counted once).
+A focus of ``""`` says nothing, and a history with no user message has no default focus: both
+run the query-free mode (with ``cover=False``, the recent turns are the query); a focus of any
+length is read whole (each term counted once). None of these raises.
 """
 
 from __future__ import annotations
@@ -38,6 +43,8 @@ from __future__ import annotations
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
+
+import numpy as np
 
 from compactor.contract import PIN_REASON_TEXT
 from compactor.errors import Problem
@@ -61,9 +68,11 @@ from compactor.strategies._spec import (
     StrategyParameterError,
 )
 from compactor.text import (
+    FILLER,
     RELEVANCE_HINT,
     RelevanceUnavailable,
     query_terms,
+    rare_word_cover,
     relevance,
     relevance_available,
     units,
@@ -78,6 +87,9 @@ PARAMETERS: Mapping[str, Any] = {
     "part_chars": 1000,
     "recent_share": 0.5,
     "query_messages": 3,
+    "cover": True,
+    "min_score": 0.3,
+    "spread": 0,
 }
 #: The weight of a recent turn's terms in the query (a focus term weighs 1).
 RECENT_TERM_WEIGHT = 0.3
@@ -90,7 +102,9 @@ MATCHED_TERMS = 12
 INSTALL_HINT = RELEVANCE_HINT
 
 # Why a part was kept.
-RECENT, MATCH, FILL = "recent", "match", "fill"
+RECENT, MATCH, RARE, FILL = "recent", "match", "rare", "fill"
+#: The most rare words a message's reason names.
+NAMED_WORDS = 6
 
 
 def focus_available() -> bool:
@@ -109,6 +123,9 @@ class Focus:
     terms: tuple[tuple[str, float], ...]
     #: How many last messages added their terms (their parts are not matched with them).
     turns: int = 0
+    #: The query-free mode: the focus says nothing (none, "", "ok", "continue"), so the parts
+    #: that cover the history's rare words are kept instead of those that match a query.
+    free: bool = False
 
     @property
     def focus_terms(self) -> tuple[str, ...]:
@@ -164,7 +181,9 @@ def apply(
         params: ``focus`` (a text; default: the last user message), ``part_chars`` (how long a
             part may be, default 1,000), ``recent_share`` (the share of the budget kept for the
             most recent messages first, 0 to 1, default 0.5), ``query_messages`` (how many last
-            messages add their terms to the query, default 3), ``keep_last_n`` and
+            messages add their terms to the query, default 3), ``min_score`` (the share of the
+            best part's score a match needs, default 0.3), ``cover`` (the query-free mode when
+            the focus says nothing, default on), ``keep_last_n`` and
             ``keep_roles`` (default: the request's).
 
     Returns:
@@ -199,7 +218,8 @@ def apply(
     protected_chars = sum(len(c) for c, b in zip(contents, because, strict=True) if b)
     focus = _query(request, options)
     pieces = _pieces(contents, because, options["part_chars"])
-    why: dict[int, str] = {}  # part -> RECENT, MATCH or FILL
+    why: dict[int, str] = {}  # part -> RECENT, MATCH, RARE or FILL
+    rare: dict[int, tuple[str, ...]] = {}  # part -> the rare words it was first to hold
     # the recent turns' own words do not match their own parts
     sources = {m.index for m in request.messages[-focus.turns :]} if focus.turns else set()
     recent_terms = {t for t, w in focus.terms if w != 1.0}
@@ -210,7 +230,15 @@ def apply(
     if protected_chars <= budget:
         left = budget - protected_chars
         left -= _recent(pieces, int(left * options["recent_share"]), why)
-        left = _by_score(pieces, found.scores, left, why)
+        if focus.free:
+            cover = rare_word_cover([contents[i][s:e] for i, s, e in pieces], left, set(why))
+            for k, words in zip(cover.picked, cover.words, strict=True):
+                why[k] = RARE
+                rare[k] = words
+                left -= pieces[k][2] - pieces[k][1]
+        else:
+            scores = _spread(found.scores, options["spread"])
+            left = _by_score(pieces, scores, left, why, options["min_score"])
         _fill_recent(pieces, left, why)
     focus_set = frozenset(focus.focus_terms)
     messages = []
@@ -245,6 +273,8 @@ def apply(
             protected_chars > budget,
             focus_set,
             count,
+            [w for k in mine for w in rare.get(k, ())],
+            focus.free,
         )
         messages.append(
             FocusedMessage(i, message.role, len(text), kept, spans, because[i], matched, reason)
@@ -329,6 +359,27 @@ STRATEGY = RegisteredStrategy(
             "how many last messages add their terms to the query (weight 0.3)",
             0,
         ),
+        Parameter(
+            "min_score",
+            "float",
+            PARAMETERS["min_score"],
+            "the share of the best part's score a part needs to be kept as a match (0 to 1)",
+            0,
+        ),
+        Parameter(
+            "spread",
+            "int",
+            PARAMETERS["spread"],
+            "how many parts before and after a part add their scores to its own (0: none)",
+            0,
+        ),
+        Parameter(
+            "cover",
+            "bool",
+            PARAMETERS["cover"],
+            "when the focus says nothing (none, empty, 'ok', 'continue'), keep the parts that "
+            "cover the history's rare words (else the recent turns are the query)",
+        ),
         Parameter("keep_last_n", "int", None, "the request's own unless given", 0, nullable=True),
         Parameter("keep_roles", "names", None, "the request's own unless given", nullable=True),
     ),
@@ -377,6 +428,10 @@ def _query(request: Request, options: Mapping[str, Any]) -> Focus:
     else:
         text, source = options["focus"], "given"
     terms: dict[str, float] = dict.fromkeys(query_terms(text), 1.0)
+    if options["cover"] and not set(terms) - FILLER:
+        said = "no text" if not text.strip() else "nothing about what comes next"
+        source = f"{source}; it says {said}: the history's rare words instead"
+        return Focus(text, source, (), 0, free=True)
     if options["query_messages"]:
         for message in reversed(request.messages[-options["query_messages"] :]):
             for term in query_terms(message.content[:QUERY_CHARS]):
@@ -435,10 +490,30 @@ def _recent(pieces: list[tuple[int, int, int]], room: int, why: dict[int, str]) 
     return used
 
 
-def _by_score(pieces: list[tuple[int, int, int]], scores: Any, left: int, why: dict[int, str]):
-    """The parts that match the query, best score first (ties: the later part), while they fit
-    (one that does not fit is passed over); returns the characters left."""
-    order = sorted((k for k in range(len(pieces)) if scores[k] > 0), key=lambda k: (-scores[k], -k))
+def _spread(scores: Any, width: int) -> Any:
+    """Each part's score summed with those of the ``width`` parts before and after it (0: its
+    own): a run of parts about the focus (a passage of short turns, some of which say only
+    "yes") ranks as a run."""
+    if not width or not len(scores):
+        return scores
+    return np.convolve(scores, np.ones(2 * width + 1), mode="same")
+
+
+def _by_score(
+    pieces: list[tuple[int, int, int]],
+    scores: Any,
+    left: int,
+    why: dict[int, str],
+    min_score: float = 0.0,
+) -> int:
+    """The parts that match the query with at least ``min_score`` of the best part's score,
+    best score first (ties: the later part), while they fit (one that does not fit is passed
+    over); returns the characters left."""
+    floor = max(float(max(scores, default=0.0)) * min_score, 0.0)
+    order = sorted(
+        (k for k in range(len(pieces)) if scores[k] > 0 and scores[k] >= floor),
+        key=lambda k: (-scores[k], -k),
+    )
     for k in order:
         if left <= 0:
             break
@@ -490,6 +565,8 @@ def _reason(
     over: bool,
     focus_terms: Collection[str] = (),
     count: int = 0,
+    rare_words: Sequence[str] = (),
+    free: bool = False,
 ) -> str:
     if protected:
         return "protected, kept whole: " + "; ".join(protected)
@@ -501,12 +578,25 @@ def _reason(
                 f"removed: {_matches(matched, focus_terms, count)}, but did not fit in what the "
                 "budget held after better matches and recent context"
             )
+        if free:
+            return (
+                "removed: older than the recent context the budget held, and it added fewer "
+                "new rare words per character than the parts kept for them"
+            )
         return "removed: no focus term in it, and older than the recent context the budget held"
     said = []
     if RECENT in whys:
         said.append("one of the most recent messages (the share of the budget kept for them)")
     if MATCH in whys:
-        said.append(_matches(matched, focus_terms, count))
+        said.append(
+            _matches(matched, focus_terms, count)
+            if matched
+            else "it lies among parts that match the focus (spread)"
+        )
+    if RARE in whys:
+        more = len(rare_words) - NAMED_WORDS
+        named = ", ".join(rare_words[:NAMED_WORDS]) + (f"; {more} more" if more > 0 else "")
+        said.append(f"it was the first to hold rare words of the history ({named})")
     if FILL in whys:
         said.append("recent context in the room left")
     head = "kept whole" if kept == WHOLE else f"cut to {parts[0]} of its {parts[1]} parts"

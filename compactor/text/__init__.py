@@ -19,14 +19,18 @@ from compactor.text._profile import (
     analyse,
 )
 from compactor.text._relevance import (
-    INSTALL_HINT as RELEVANCE_HINT,
-)
-from compactor.text._relevance import (
+    FILLER,
+    Cover,
     Relevance,
     RelevanceUnavailable,
     query_terms,
+    rare_word_cover,
     relevance,
     relevance_available,
+    says_nothing,
+)
+from compactor.text._relevance import (
+    INSTALL_HINT as RELEVANCE_HINT,
 )
 from compactor.text._salient import UNIT_CHARS, salient_terms, units
 from compactor.text._semantic import (
@@ -72,23 +76,27 @@ __all__ = [
     "call_line",
     "CHARS_PER_TOKEN",
     "count_tokens",
+    "Cover",
     "cut",
     "cut_lengths",
     "DEFAULT_ENCODING",
     "ENCODINGS",
     "estimate_tokens",
+    "FILLER",
     "grapheme_floor",
     "history_tokens",
     "IncrementalAnalysis",
     "PairSimilarity",
     "query_terms",
     "Reaching",
+    "rare_word_cover",
     "Relevance",
     "relevance",
     "relevance_available",
     "RELEVANCE_HINT",
     "RelevanceUnavailable",
     "salient_terms",
+    "says_nothing",
     "semantic_available",
     "SEMANTIC_HINT",
     "semantic_similarity",

@@ -2,7 +2,12 @@
 
 Each text (a message, or a part of a long one) is a document. They are cut into terms by
 bm25s's own tokenizer (lower case, runs of two or more word characters, its built-in English
-stop words (NLTK's list) taken out; nothing is downloaded, no stemmer, no model) and indexed by
+stop words (NLTK's list) taken out; nothing is downloaded, no stemmer, no model), except that
+a run of characters of a script written without spaces between words (Chinese and Japanese:
+Han, Hiragana, Katakana) is read as its overlapping character pairs, the usual way to index
+such text without a dictionary ("婚礼在波尔图" -> 婚礼, 礼在, 在波, 波尔, 尔图; a run of one
+character is that character), so a question finds the sentence that answers it; words of
+other scripts beside them are terms as before. It is indexed by
 ``bm25s.BM25`` (Lucene's BM25, k1 = 1.5, b = 0.75: Lù, *BM25S: Orders of magnitude faster
 lexical search via eager sparse scoring*, 2024, https://github.com/xhluca/bm25s). A query is a
 set of terms, each with a weight; a text's score is the weighted sum of the BM25 scores of the
@@ -17,6 +22,7 @@ scores, so a strategy can say why it kept a text.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 
@@ -25,9 +31,15 @@ import numpy as np
 from compactor.wording import install_command
 
 INSTALL_HINT = f"relevance to a focus needs the focus extra (bm25s): {install_command('focus')}"
-#: bm25s's own token pattern (a run of two or more word characters) and its larger built-in
-#: English stop word list (NLTK's 179 words: "my", "does", "when" are not terms).
-TOKEN_PATTERN = r"(?u)\b\w\w+\b"
+#: Scripts written without spaces between words, read as character pairs: CJK ideographs
+#: (with extension A and the compatibility block), Hiragana, Katakana (and its phonetic
+#: extensions, half-width forms) and the prolonged sound mark.
+UNSPACED = "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\u3040-\u30ff\u31f0-\u31ff\uff66-\uff9f"
+_UNSPACED_RUN = re.compile(f"[{UNSPACED}]+")
+#: bm25s's own token pattern (a run of two or more word characters; here also one character
+#: of an unspaced script, a run of one) and its larger built-in English stop word list
+#: (NLTK's 179 words: "my", "does", "when" are not terms).
+TOKEN_PATTERN = f"(?u)\\b\\w\\w+\\b|[{UNSPACED}]"
 STOPWORDS = "en_plus"
 
 
@@ -51,6 +63,23 @@ def _bm25s():
     return bm25s
 
 
+def _pairs(run: re.Match[str]) -> str:
+    chars = run.group()
+    if len(chars) == 1:
+        return f" {chars} "
+    return " " + " ".join(chars[k : k + 2] for k in range(len(chars) - 1)) + " "
+
+
+def spaced(text: str) -> str:
+    """``text`` with each run of an unspaced script replaced by its overlapping character
+    pairs, spaced apart (what the tokenizer reads; other text is unchanged).
+
+    >>> spaced("会议在东京 at 9")
+    ' 会议 议在 在东 东京  at 9'
+    """
+    return _UNSPACED_RUN.sub(_pairs, text) if _UNSPACED_RUN.search(text) else text
+
+
 def query_terms(text: str) -> list[str]:
     """The distinct terms of ``text`` as BM25 reads them, in the order they first occur.
 
@@ -60,7 +89,7 @@ def query_terms(text: str) -> list[str]:
     if not text:
         return []
     tokens = _bm25s().tokenize(
-        [text],
+        [spaced(text)],
         token_pattern=TOKEN_PATTERN,
         stopwords=STOPWORDS,
         return_ids=False,
@@ -153,7 +182,10 @@ def relevance(
     if n == 0 or not query:
         return none
     tokenized = bm25s.tokenize(
-        list(texts), token_pattern=TOKEN_PATTERN, stopwords=STOPWORDS, show_progress=False
+        [spaced(t) for t in texts],
+        token_pattern=TOKEN_PATTERN,
+        stopwords=STOPWORDS,
+        show_progress=False,
     )
     wanted = [(t, w) for t, w in query.items() if t in tokenized.vocab and w > 0]
     if not wanted:
@@ -180,3 +212,146 @@ def relevance(
         )
     scores = np.bincount(hit_texts, weights=hit_scores, minlength=n)
     return Relevance(scores, hit_texts, hit_terms, hit_scores, tuple(t for t, _ in wanted))
+
+
+#: Words a pending turn says when it says nothing about what comes next ("ok", "go on",
+#: "continue", "thanks"): a focus whose terms are all among these (or the stop words) is no
+#: focus.
+FILLER = frozenset(
+    [
+        "ok",
+        "okay",
+        "okey",
+        "kk",
+        "yes",
+        "yeah",
+        "yep",
+        "yup",
+        "sure",
+        "fine",
+        "good",
+        "great",
+        "cool",
+        "nice",
+        "perfect",
+        "alright",
+        "right",
+        "continue",
+        "continuing",
+        "go",
+        "going",
+        "proceed",
+        "carry",
+        "keep",
+        "next",
+        "please",
+        "pls",
+        "thanks",
+        "thank",
+        "thx",
+        "ty",
+        "done",
+        "lgtm",
+        "ack",
+        "got",
+        "hmm",
+        "hm",
+        "mm",
+        "sounds",
+        "looks",
+        "let",
+        "lets",
+        "us",
+        "hi",
+        "hello",
+        "hey",
+        "sir",
+        "thats",
+        "that's",
+    ]
+)
+
+
+def says_nothing(text: str) -> bool:
+    """Whether ``text`` holds no term but stop words and :data:`FILLER` ("ok", "continue",
+    "go on", "thanks, carry on"; an empty or blank text too).
+
+    >>> says_nothing("OK, go on please."), says_nothing("continue"), says_nothing("Oslo?")
+    (True, True, False)
+    """
+    return not set(query_terms(text)) - FILLER
+
+
+@dataclass(frozen=True)
+class Cover:
+    """The texts a greedy cover of the history's rare words picked, in the order it picked
+    them, and the words each one was the first to hold."""
+
+    picked: tuple[int, ...]
+    words: tuple[tuple[str, ...], ...]
+
+
+def rare_word_cover(texts: Sequence[str], room: int, skip: Collection[int] = ()) -> Cover:
+    """Cover the rare content words of ``texts`` within ``room`` characters: greedily, the
+    text whose words not yet covered weigh most per character (a word's weight is its inverse
+    document frequency over ``texts``, BM25's ``ln(1 + (N - df + 0.5) / (df + 0.5))``; each
+    word counts once, in the first text picked that holds it), while it fits (a text that does
+    not fit is passed over); texts in ``skip`` are neither picked nor counted as covering.
+    Ties go to the later text. Stop words are not content words; a word in every text weighs
+    almost nothing.
+
+    >>> cover = rare_word_cover(["tea and cake", "Oslo, Bergen", "tea, cake and tea"], 30)
+    >>> cover.picked, cover.words
+    ((1, 0), (('oslo', 'bergen'), ('tea', 'cake')))
+
+    Raises:
+        RelevanceUnavailable: bm25s is not installed (the message says how to install it).
+    """
+    import heapq
+
+    bm25s = _bm25s()
+    n = len(texts)
+    if n == 0 or room <= 0:
+        return Cover((), ())
+    tokenized = bm25s.tokenize(
+        [spaced(t) for t in texts],
+        token_pattern=TOKEN_PATTERN,
+        stopwords=STOPWORDS,
+        show_progress=False,
+    )
+    # each text's distinct words in the order they first occur
+    words = [np.asarray(list(dict.fromkeys(ids)), dtype=np.int64) for ids in tokenized.ids]
+    vocab = {i: w for w, i in tokenized.vocab.items()}
+    df = np.zeros(len(vocab) + 1, dtype=np.float64)
+    for ids in words:
+        df[ids] += 1
+    idf = np.log1p((n - df + 0.5) / (df + 0.5))
+    covered = np.zeros(len(df), dtype=bool)
+    sizes = [max(1, len(t)) for t in texts]
+    skipped = set(skip)
+
+    def gain(k: int) -> float:
+        ids = words[k]
+        return float(idf[ids[~covered[ids]]].sum()) / sizes[k]
+
+    heap = [(-gain(k), -k) for k in range(n) if k not in skipped and len(words[k])]
+    heapq.heapify(heap)
+    picked, held = [], []
+    left = room
+    while heap and left > 0:
+        _, negative = heapq.heappop(heap)
+        k = -negative
+        now = gain(k)
+        if now <= 0:
+            continue
+        if heap and now < -heap[0][0]:
+            heapq.heappush(heap, (-now, negative))  # its words were covered since: re-rank
+            continue
+        if len(texts[k]) > left:
+            continue
+        fresh = words[k][~covered[words[k]]]
+        covered[fresh] = True
+        left -= len(texts[k])
+        picked.append(k)
+        held.append(tuple(vocab[int(i)] for i in fresh if int(i) in vocab))
+    return Cover(tuple(picked), tuple(held))

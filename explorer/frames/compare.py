@@ -9,7 +9,7 @@ import pandas as pd
 from pandas.io.formats.style import Styler
 
 from compactor.analyses import ABComparison
-from compactor.strategies import StrategyComparison
+from compactor.strategies import FocusResult, StrategyComparison
 from explorer.frames.safe_text import markdown_literal
 from explorer.session.conversation import PARAM_NAMES
 
@@ -241,3 +241,26 @@ def strategy_runs(long: pd.DataFrame, bins: int = 100) -> pd.DataFrame:
 def strategy_order(comparison: StrategyComparison) -> list[str]:
     """The names of the strategies that ran, in the order they are compared."""
     return [o.name for o in comparison.results if o.available]
+
+
+def focus_ab_frame(a: FocusResult, b: FocusResult) -> pd.DataFrame:
+    """One row per message: what focus did with it under A's parameters and under B's (kept,
+    cut or removed, and the characters), whether they differ, and the focus terms it matched
+    under either."""
+    rows = []
+    for ma, mb in zip(a.messages, b.messages, strict=True):
+        matched = dict.fromkeys([t for t, _ in ma.matched] + [t for t, _ in mb.matched])
+        rows.append(
+            {
+                "message": f"#{ma.index}",
+                "role": ma.role,
+                "focus_a": ma.kept,
+                "chars_a": ma.chars,
+                "focus_b": mb.kept,
+                "chars_b": mb.chars,
+                "differs": ma.spans != mb.spans,
+                "terms": ", ".join(list(matched)[:8]),
+            }
+        )
+    columns = ["message", "role", "focus_a", "chars_a", "focus_b", "chars_b", "differs", "terms"]
+    return pd.DataFrame(rows, columns=columns)

@@ -108,3 +108,45 @@ def markdown_literal(text: str) -> str:
     """
     flat = _LINE_BREAKS.sub(" ", text)
     return "".join("\\" + c if c in _PUNCTUATION else c for c in flat)
+
+
+#: The most terms :func:`terms_html` marks (a focus may have thousands).
+MARKED_TERMS = 200
+
+
+def term_segments(text: str, terms: Collection[str]) -> list[tuple[str, bool]]:
+    """``text`` split into pieces, each flagged when it is an occurrence of one of ``terms``
+    (case-insensitive): a term of word characters as a whole word, a term of a script without
+    spaces (a Chinese or Japanese character pair, as focus's relevance reads it) wherever it
+    occurs. The pieces join back to ``text`` exactly."""
+    wanted = sorted({t.lower() for t in terms if t}, key=lambda t: (-len(t), t))[:MARKED_TERMS]
+    if not wanted or not text:
+        return [(text, False)] if text else []
+    pattern = "|".join(
+        re.escape(t) if _UNSPACED.search(t) else rf"(?<!\w){re.escape(t)}(?!\w)" for t in wanted
+    )
+    out: list[tuple[str, bool]] = []
+    position = 0
+    for found in re.finditer(pattern, text, flags=re.IGNORECASE):
+        if found.start() > position:
+            out.append((text[position : found.start()], False))
+        out.append((found.group(), True))
+        position = found.end()
+    if position < len(text):
+        out.append((text[position:], False))
+    return out
+
+
+_UNSPACED = re.compile(
+    "[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\u3040-\u30ff\u31f0-\u31ff\uff66-\uff9f]"
+)
+
+
+def terms_html(text: str, terms: Collection[str], height: int = 320) -> str:
+    """``text`` with the occurrences of ``terms`` highlighted (:func:`term_segments`);
+    everything else escaped text."""
+    inner = "".join(
+        f'<mark style="{_MARK}">{escape(piece)}</mark>' if flag else escape(piece)
+        for piece, flag in term_segments(text, terms)
+    )
+    return box(inner, height)

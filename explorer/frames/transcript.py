@@ -13,6 +13,7 @@ from __future__ import annotations
 import pandas as pd
 
 from compactor import CompactionResult, Fate, MessageTrace
+from compactor.strategies import FocusResult
 from compactor.wording import plural
 
 #: What happened to a message, as a reader of the transcript sees it.
@@ -102,3 +103,35 @@ def summary(frame: pd.DataFrame) -> str:
         f"{cut:,} cut), {removed:,} removed{f' ({by})' if by else ''}; the model sees "
         f"{sent:,} of {plural(total, 'character')}."
     )
+
+
+def focus_frame(result: FocusResult) -> pd.DataFrame:
+    """The transcript of a focus run: one row per input message, as :func:`transcript_frame`'s
+    columns (``sent`` the kept parts joined; a cut message's other text is neither sent nor
+    cut off as a prefix, so ``cut_off`` stays empty), ``note`` focus's own reason, and
+    ``spans`` the kept spans."""
+    rows = []
+    for m, message, output in zip(
+        result.messages, result.request.messages, result.contents, strict=True
+    ):
+        what = {"kept": KEPT, "cut": CUT}.get(m.kept, REMOVED)
+        rows.append(
+            {
+                "index": m.index,
+                "message": f"#{m.index}",
+                "role": m.role,
+                "id": message.id,
+                "fate": m.kept,
+                "shown": what,
+                "removed_by": "focus" if what == REMOVED else "",
+                "note": m.reason,
+                "cut": "parts" if what == CUT else "",
+                "sent": output or "",
+                "cut_off": "",
+                "removed": message.content if what == REMOVED else "",
+                "original_chars": m.original_chars,
+                "sent_chars": m.chars,
+                "spans": list(m.spans),
+            }
+        )
+    return pd.DataFrame(rows, columns=[*COLUMNS, "spans"])

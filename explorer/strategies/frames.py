@@ -16,8 +16,10 @@ from compactor.analyses.pricing import ModelPrice, TokenCounter, price_histories
 from compactor.analyses.replay import replay_request
 from compactor.contract import MEMORY_COMPACT
 from compactor.model import Request
+from compactor.strategies import StrategyResult
 from compactor.wording import percent
 from explorer.frames import cost as cost_frames
+from explorer.frames.safe_text import term_segments
 
 
 def totals_frame(result: CompactionResult, answer: dict[str, Any]) -> pd.DataFrame:
@@ -60,6 +62,27 @@ def lost_by_summary(result: CompactionResult, answer: dict[str, Any]) -> pd.Data
         if a.kept and not any(a.text in c for c in contents)
     ]
     return pd.DataFrame(rows, columns=["kind", "anchor", "in_messages"])
+
+
+def focus_kept(focus: StrategyResult) -> pd.DataFrame:
+    """What focus returned, a row per message it kept (whole or cut), in order: the message, its
+    role, its fate, the text returned (its kept spans joined) and the focus terms in it."""
+    terms = list(focus.parameters.get("focus_terms", ()))
+    rows = []
+    for m in focus.messages:
+        if m.content is None:
+            continue
+        found = {piece.lower() for piece, hit in term_segments(m.content, terms) if hit}
+        rows.append(
+            {
+                "message": m.index,
+                "role": m.role,
+                "kept": m.kept,
+                "text": m.content,
+                "terms": [t for t in terms if t in found],
+            }
+        )
+    return pd.DataFrame(rows, columns=["message", "role", "kept", "text", "terms"])
 
 
 def task_costs_frame(

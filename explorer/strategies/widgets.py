@@ -14,10 +14,17 @@ from compactor import CompactionResult
 from compactor.analyses.pricing import ModelPrice
 from compactor.contract import LIMITS
 from compactor.model import Request
-from compactor.strategies import LANGCHAIN, LANGCHAIN_HINT, SEMANTIC_DEDUPE, StrategyComparison
+from compactor.strategies import (
+    FOCUS,
+    LANGCHAIN,
+    LANGCHAIN_HINT,
+    SEMANTIC_DEDUPE,
+    StrategyComparison,
+)
 from compactor.text import DEFAULT_ENCODING, tokens_available
 from compactor.text import SEMANTIC_THRESHOLD as DEFAULT_THRESHOLD
 from explorer.frames import compare as compare_frames
+from explorer.frames import safe_text
 from explorer.frames import tokens as token_frames
 from explorer.session import cache, state
 from explorer.strategies import frames as strategy_frames
@@ -200,6 +207,46 @@ def messages_table(comparison: StrategyComparison) -> None:
             },
         },
     )
+
+
+#: The most messages the focus section shows, kept text and all.
+FOCUS_SHOWN = 30
+
+
+def with_focus(options: StrategyOptions, focus: str | None) -> StrategyOptions:
+    """``options`` with focus given ``focus`` (None: focus's own default, the pending turn)."""
+    if focus is None:
+        return options
+    own = dict(options.params.get(FOCUS, {}))
+    return replace(options, params={**options.params, FOCUS: {**own, "focus": focus}})
+
+
+def focus_section(comparison: StrategyComparison) -> None:
+    """What focus kept, the focus terms highlighted in the kept text (escaped text with marks,
+    never content as HTML or Markdown)."""
+    focus = comparison.result(FOCUS)
+    st.subheader("What focus kept")
+    if not focus.available:
+        st.caption(focus.unavailable or "focus did not run")
+        return
+    source = focus.parameters.get("focus_from", "")
+    terms = list(focus.parameters.get("focus_terms", ()))
+    st.caption(
+        safe_text.markdown_literal(
+            f"The focus: {source}. Its terms (at most 30 shown): {', '.join(terms) or 'none'}. "
+            "Each message focus returned, whole or cut to its kept parts, the terms marked."
+        )
+    )
+    kept = strategy_frames.focus_kept(focus)
+    for row in kept.head(FOCUS_SHOWN).itertuples():
+        st.caption(
+            safe_text.markdown_literal(
+                f"#{row.message} · {row.role} · {row.kept} · terms: {', '.join(row.terms) or '-'}"
+            )
+        )
+        st.html(safe_text.terms_html(row.text, terms, height=200))
+    if len(kept) > FOCUS_SHOWN:
+        st.caption(f"The first {FOCUS_SHOWN} of {len(kept):,} kept messages are shown.")
 
 
 #: Above this many messages or characters the cost per task waits for a button (each strategy

@@ -202,3 +202,22 @@ def test_the_totals_count_the_anchors_each_side_lost_and_the_tool_pairs_it_split
     assert b_lost < a_lost and b_split > a_split
     assert totals.loc["Anchors lost", "B vs A"] == f"{b_lost - a_lost:+,}"
     assert totals.loc["Tool pairs split", "B vs A"] == f"{b_split - a_split:+,}"
+
+
+def test_focus_runs_under_a_and_under_b_with_one_focus_box():
+    from compactor.strategies import focus_account
+
+    at = on_page(PAGE, rich_request())
+    b_widget(at, "budget_chars").set_value(300).run()
+    box = next(t for t in at.text_area if t.key.startswith("ab_focus_"))
+    box.set_value("refund invoice").run()
+    assert_clean(at)
+    a = validate(request_of(at))
+    b = validate({**request_of(at), **b_params(at)})
+    under = [focus_account(r, None, {"focus": "refund invoice"}) for r in (a, b)]
+    shown = table(at, "focus_b")
+    assert list(shown["focus_a"]) == [m.kept for m in under[0].messages]
+    assert list(shown["focus_b"]) == [m.kept for m in under[1].messages]
+    assert list(shown["chars_b"]) == [m.chars for m in under[1].messages]
+    assert under[1].output_chars <= 300 < under[0].output_chars
+    assert any("the focus: given" in c.value for c in at.caption)

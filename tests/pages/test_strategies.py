@@ -175,3 +175,29 @@ def test_a_bad_parameter_is_named_and_the_lineup_still_runs():
     assert any("vercel-prune cannot take these parameters" in e.value for e in at.error)
     assert "vercel-prune.toolCalls" in str(table(at, "problem")["where"].tolist())
     assert reported(at) == expected_for(request_of(at))
+
+
+def test_the_focus_box_starts_at_the_pending_turn_and_an_edit_reaches_focus():
+    at = on_page(PAGE, rich_request())
+    assert_clean(at)
+    messages = request_of(at)["messages"]
+    pending = next(m["content"] for m in reversed(messages) if m["role"] == "user")
+    box = next(t for t in at.text_area if t.key.startswith("strategies_focus_"))
+    assert box.value == pending
+    # untouched, focus runs with its own default, as the engine's lineup does
+    assert reported(at) == expected_for(request_of(at))
+    shown = [h.proto.body for h in at.get("html")]
+    assert any("<mark" in body for body in shown)  # the focus terms in the kept text
+    box.set_value("<img src=x onerror=alert(1)> refund invoice").run()
+    assert_clean(at)
+    request = validate(request_of(at))
+    wanted = compare_strategies(
+        request, params={"focus": {"focus": "<img src=x onerror=alert(1)> refund invoice"}}
+    ).result("focus")
+    totals = table(at, "tokens_estimate").set_index("strategy")
+    assert int(totals.loc[wanted.name, "output_chars"]) == wanted.output_chars
+    assert list(table(at, "memory-compact")["focus"]) == [m.kept for m in wanted.messages]
+    captions = " ".join(c.value for c in at.caption)
+    assert "The focus\\: given" in captions
+    # content and focus are shown as escaped text: no element of theirs, only the marks
+    assert not any("<img" in h.proto.body for h in at.get("html"))

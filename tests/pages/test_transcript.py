@@ -100,3 +100,38 @@ def test_a_long_conversation_is_shown_a_page_at_a_time():
     assert len(sent) <= PER_PAGE
     assert "transcript_page" not in [box.key for box in at.number_input]
     assert [body(m)[1] for m in at.chat_message] == [m["content"] for m in sent]
+
+
+def test_compacted_by_focus_shows_what_focus_keeps_with_its_terms_marked():
+    from compactor import validate
+    from compactor.strategies import focus_account
+
+    at = on_page(PAGE, rich_request())
+    at.button_group(key="transcript_by").set_value("focus (what the pending turn is about)").run()
+    assert_clean(at)
+    request = validate(request_of(at))
+    wanted = focus_account(request)
+    shown = []
+    for message in at.chat_message:
+        (element,) = [c for c in message.children.values() if c.type == "html"]
+        shown.append(("removed" if "opacity" in element.value else "sent", visible(element.value)))
+    assert (
+        shown
+        == [
+            ("removed", m.content) if out is None else ("sent", out)
+            for m, out in zip(request.messages, wanted.contents, strict=True)
+        ][:PER_PAGE]
+    )
+    box = next(t for t in at.text_area if t.key.startswith("transcript_focus_"))
+    assert box.value == next(m.content for m in reversed(request.messages) if m.role == "user")
+    box.set_value("ok").run()  # says nothing: the query-free mode, said in the caption
+    assert_clean(at)
+    assert any("rare words instead" in c.value for c in at.caption)
+    again = focus_account(request, None, {"focus": "ok"})
+    kept = [
+        visible(c.value)
+        for m in at.chat_message
+        for c in m.children.values()
+        if c.type == "html" and "opacity" not in c.value
+    ]
+    assert kept == [out for out in again.contents if out is not None][: len(kept)]

@@ -192,3 +192,54 @@ def test_a_missing_extra_names_the_command(monkeypatch):
     monkeypatch.setitem(sys.modules, "agents.memory", None)
     with pytest.raises(ImportError, match=r'\.venv/bin/pip install -e "\.\[agents\]"'):
         integrations.ShrinkingSession  # noqa: B018
+
+
+WEDDING = "The wedding is in Porto, at the old chapel by the river."
+QUOKKA = "The quokka photo was filed as QK-7781 on Rottnest."
+FOCUS_SETTING = Setting(strategy="focus", budget_chars=300, params={"keep_last_n": 1})
+
+
+class Answering(ScriptedModel):
+    """Answers every input with a short message (no tool), keeping each input it is sent."""
+
+    async def get_response(self, system_instructions, input, *args, **kwargs) -> ModelResponse:
+        self.inputs.append([dict(i) for i in input] if isinstance(input, list) else input)
+        text = ResponseOutputText(annotations=[], text="Noted.", type="output_text")
+        output = ResponseOutputMessage(
+            id=f"msg_{len(self.inputs)}",
+            content=[text],
+            role="assistant",
+            status="completed",
+            type="message",
+        )
+        return ModelResponse(output=[output], usage=Usage(), response_id=None)
+
+
+def test_focus_reads_the_new_input_when_the_session_shrinks_it_with_the_history(tmp_path):
+    asks = ["Which city is the wedding in?", "Where was the quokka photo QK-7781 taken?"]
+
+    async def run(ask: str, thread: int, with_new_input: bool) -> list[str]:
+        store = SQLiteSession(f"s{thread}", tmp_path / "focus.db")
+        turns = [WEDDING, QUOKKA, *(f"Tulips or roses for bed {k}?" for k in range(8))]
+        for k, text in enumerate(turns):
+            await store.add_items(
+                [{"role": "user", "content": text}, {"role": "assistant", "content": f"Ok {k}."}]
+            )
+        session = ShrinkingSession(store, FOCUS_SETTING, with_new_input=with_new_input)
+        model = Answering()
+        agent = Agent(name="planner", instructions="You plan.", model=model)
+        config = RunConfig(tracing_disabled=True, session_input_callback=session.input_callback)
+        await Runner.run(agent, ask, session=session, run_config=config)
+        stored = await store.get_items()
+        assert len(stored) == 2 * len(turns) + 2  # the store keeps every item, the new too
+        return [str(item.get("content")) for item in model.inputs[0]]
+
+    wedding = asyncio.run(run(asks[0], 0, True))
+    quokka = asyncio.run(run(asks[1], 1, True))
+    assert wedding[-1] == asks[0] and quokka[-1] == asks[1]
+    # each question gets its own evidence, and never the other's, which it cannot know of
+    assert WEDDING in wedding and QUOKKA not in wedding
+    assert QUOKKA in quokka and WEDDING not in quokka
+    # without it, get_items shrinks before the question arrives: focus reads the stored turns
+    before = asyncio.run(run(asks[0], 2, False))
+    assert before[-1] == asks[0] and WEDDING not in before

@@ -173,3 +173,31 @@ def test_a_missing_extra_names_the_command(monkeypatch):
     monkeypatch.setitem(sys.modules, "langchain.agents.middleware", None)
     with pytest.raises(ImportError, match=r'\.venv/bin/pip install -e "\.\[langchain\]"'):
         integrations.ShrinkMiddleware  # noqa: B018
+
+
+WEDDING = "The wedding is in Porto, at the old chapel by the river."
+QUOKKA = "The quokka photo was filed as QK-7781 on Rottnest."
+FOCUS_SETTING = Setting(strategy="focus", budget_chars=260, params={"keep_last_n": 1})
+
+
+def test_focus_in_the_middleware_reads_the_latest_user_input():
+    history = []
+    for k, text in enumerate(
+        [WEDDING, QUOKKA, *(f"Tulips or roses for bed {j}?" for j in range(8))]
+    ):
+        history += [HumanMessage(text), AIMessage(f"Noted {k}.")]
+    asks = ["Which city is the wedding in?", "Where was the quokka photo QK-7781 taken?"]
+    model = ToolCallingFake(messages=iter([AIMessage("Porto."), AIMessage("Rottnest.")]))
+    model.sent = []
+    agent = create_agent(
+        model, tools=[], middleware=[ShrinkMiddleware(FOCUS_SETTING)], checkpointer=InMemorySaver()
+    )
+    for thread, ask in enumerate(asks):  # one thread a question, each after the same history
+        config = {"configurable": {"thread_id": f"focus-{thread}"}}
+        agent.invoke({"messages": [*history, HumanMessage(ask)]}, config)
+    wedding, quokka = ([m.text for m in sent] for sent in model.sent)
+    # asked about the wedding, the model gets its evidence, and not the photo's, whose words
+    # only the other question holds; keep-last at that size would have kept neither
+    assert WEDDING in wedding and QUOKKA not in wedding and wedding[-1] == asks[0]
+    assert QUOKKA in quokka and WEDDING not in quokka and quokka[-1] == asks[1]
+    assert sum(map(len, wedding)) <= FOCUS_SETTING.budget_chars

@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+import time
 
 import pytest
 from hypothesis import given, settings
@@ -48,6 +49,9 @@ params = st.fixed_dictionaries(
         "part_chars": st.integers(1, 200),
         "recent_share": st.floats(0, 1),
         "query_messages": st.integers(0, 4),
+        "min_score": st.floats(0, 1),
+        "spread": st.integers(0, 3),
+        "cover": st.booleans(),
         "keep_last_n": st.integers(0, 6),
         "keep_roles": st.lists(st.sampled_from(ROLES), max_size=4, unique=True),
     },
@@ -165,17 +169,45 @@ def test_a_given_focus_replaces_the_pending_turn():
 
 def test_no_focus_an_empty_focus_and_no_user_message_are_defined():
     data = chat("ok")
-    empty = apply(validate(data), None, {"focus": "", "query_messages": 0})
-    assert empty.focus.terms == () and empty.budget_met
-    assert all("matches the focus" not in m.reason for m in empty.messages)
-    # recency alone: the newest messages, as keep-last keeps them, then the room left
-    assert empty.messages[-2].kept == WHOLE and empty.messages[0].kept == GONE
+    for said in ("", "ok", "Continue.", "go on", "OK, thanks, carry on please"):
+        empty = apply(validate(data), None, {"focus": said, "query_messages": 0})
+        assert empty.focus.free and empty.focus.terms == () and empty.budget_met
+        assert empty.focus.source.startswith("given; it says ")
+        assert all("matches the focus" not in m.reason for m in empty.messages)
+        # the query-free mode: recent context first, then the history's rare words (the
+        # wedding's, which no filler holds), where recency alone drops them
+        assert empty.messages[-2].kept == WHOLE and empty.messages[0].kept == WHOLE
+        assert "rare words of the history (sister, wedding, ninth)" in empty.messages[0].reason
+    recency = apply(validate(data), None, {"focus": "", "query_messages": 0, "cover": False})
+    assert not recency.focus.free and recency.messages[0].kept == GONE
+    assert recency.messages[-2].kept == WHOLE
     nobody = {**data, "messages": [{**m, "role": "assistant"} for m in data["messages"]]}
     none = apply(validate(nobody))
-    assert none.focus.source == "none: the history has no user message"
-    assert none.focus.text == "" and none.budget_met
+    assert none.focus.source.startswith("none: the history has no user message; it says no text")
+    assert none.focus.text == "" and none.focus.free and none.budget_met
+    assert none.messages[0].kept == WHOLE
+    start = time.perf_counter()
     huge = apply(validate(data), None, {"focus": "wedding Porto " * 80_000})  # about 1 MB
+    assert time.perf_counter() - start < 10
     assert huge.messages[0].kept == WHOLE and huge.focus.focus_terms == ("wedding", "porto")
+    assert not huge.focus.free
+
+
+def test_a_chinese_question_finds_its_evidence_where_recency_drops_it():
+    filler = ["今天花园里的玫瑰开得很好，我们浇了水。", "我们讨论了预算和会议的安排，很顺利。"]
+    messages = [
+        {"role": "user", "content": "我妹妹的婚礼下个月在波尔图举行。"},
+        {"role": "assistant", "content": "好的，我记住了。"},
+    ]
+    for k in range(20):
+        messages.append({"role": "user", "content": filler[k % 2] + f"第{k}天。"})
+        messages.append({"role": "assistant", "content": "明白了。" + filler[(k + 1) % 2]})
+    messages.append({"role": "user", "content": "我妹妹的婚礼在哪个城市举行？"})
+    request = validate({"messages": messages, "budget_chars": 200, "keep_last_n": 1})
+    result = apply(request)
+    assert result.messages[0].kept == WHOLE and result.budget_met
+    assert "婚礼" in dict(result.messages[0].matched)
+    assert 0 not in apply_strategy("keep-last", request).kept
 
 
 def test_a_long_tool_result_is_cut_to_the_parts_that_match():
@@ -272,3 +304,25 @@ except SettingError as error:
     assert done.returncode == 0, done.stderr
     assert done.stdout.startswith("strategy | focus needs the focus extra")
     assert '.venv/bin/pip install -e ".[focus]"' in done.stdout
+
+
+def test_spread_keeps_a_passage_of_short_turns_about_the_focus_as_a_run():
+    passage = [
+        "Let us settle the remote control battery.",
+        "Yeah, that sounds right to me.",
+        "Uh-huh, go on with that one.",
+        "The battery should be a kinetic one.",
+        "Okay, agreed by everyone here.",
+    ]
+    messages = [
+        {"role": "user", "content": f"Aside {k}: the weather and lunch."} for k in range(20)
+    ]
+    messages[6:6] = [{"role": "user", "content": t} for t in passage]
+    messages.append({"role": "user", "content": "What was decided about the battery?"})
+    request = validate({"messages": messages, "budget_chars": 230, "keep_last_n": 1})
+    alone = apply(request, None, {"recent_share": 0, "query_messages": 0})
+    run = apply(request, None, {"recent_share": 0, "query_messages": 0, "spread": 1})
+    inside = range(6, 6 + len(passage))
+    assert [alone.messages[i].kept for i in inside] != [WHOLE] * len(passage)
+    assert [run.messages[i].kept for i in inside] == [WHOLE] * len(passage)
+    assert run.messages[7].reason == "kept whole: it lies among parts that match the focus (spread)"

@@ -102,3 +102,16 @@ def test_a_markdown_literal_leaves_no_bare_punctuation_and_reads_back(text):
             k += 1
     assert "".join(read) == re.sub(r"\s*[\r\n\v\f\x1c-\x1e\x85\u2028\u2029]+\s*", " ", text)
     assert len(literal.splitlines()) <= 1  # one line: a break would end a Markdown table cell
+
+
+def test_focus_terms_are_marked_as_whole_words_and_cjk_pairs_and_the_rest_escaped():
+    from explorer.frames.safe_text import term_segments, terms_html
+
+    text = "Retry <b>budget</b> in settings; 婚礼在波尔图 RETRY."
+    pieces = term_segments(text, ["retry", "set", "婚礼", "budget"])
+    assert "".join(p for p, _ in pieces) == text
+    assert [p for p, hit in pieces if hit] == ["Retry", "budget", "婚礼", "RETRY"]
+    html = terms_html(text, ["budget", "retry"])
+    assert "&lt;b&gt;" in html and "<b>" not in html
+    assert html.count("<mark") == 3
+    assert term_segments("", ["x"]) == [] and term_segments("abc", []) == [("abc", False)]
