@@ -78,6 +78,7 @@ ENGINE_LAYERS = (
     ("compactor.analyses",),
     ("compactor.evaluation",),
     ("compactor.integrations",),
+    ("compactor.recommend",),
     ("compactor.service",),
     ("compactor.cli", "compactor.__main__"),
 )

@@ -1,5 +1,6 @@
 """Corpus rows of any registry strategy: one per (conversation, parameters, budget), with the
-columns memory-compact's rows share (characters, anchors, tool pairs broken).
+columns memory-compact's rows share (characters, anchors, tool pairs broken), and whether
+every system message is still returned (``system_kept``).
 
 A strategy runs once per budget (no sweep: the peers' outputs are not prefixes of one order).
 An anchor is kept when one of its occurrences is still in what the strategy returns (a cut
@@ -8,7 +9,9 @@ when exactly one of the call and the result is returned (a cleared result still 
 call). With a future, ``needs`` and ``needs_met`` follow (:func:`needs_columns`): the
 continuation check, as memory-compact's rows have it, the past compacted by the strategy at
 the row's budget and judged by :func:`~compactor.analyses.outcomes.judge_outcome` (a kept
-span holds a source; a placeholder holds none). :func:`strategy_conversation_rows` is one
+span holds a source; a placeholder holds none). A conversation with labelled evidence adds
+the probe columns (``probes``, ``probes_strict``, ``probes_partial``, ``probes_answer``) of the
+whole conversation's output. :func:`strategy_conversation_rows` is one
 conversation's rows as a worker returns them, for :func:`~compactor.evaluation._pool.local_rows`.
 """
 
@@ -21,7 +24,13 @@ from typing import Any
 
 from compactor.analyses import tool_pairs
 from compactor.analyses.anchors import find_anchors
-from compactor.analyses.outcomes import DEFAULT_FUTURE, Needs, find_needs, judge_outcome
+from compactor.analyses.outcomes import (
+    DEFAULT_FUTURE,
+    Needs,
+    find_needs,
+    judge_outcome,
+    probe_recall_outcome,
+)
 from compactor.analyses.outcomes import past_request as past_of
 from compactor.contract import AUTO_LIMITS
 from compactor.errors import InvalidRequest, Problem, ProblemError
@@ -53,6 +62,7 @@ STRATEGY_ROW_KEYS: tuple[str, ...] = (
     "anchors",
     "anchors_kept",
     "tool_pairs_broken",
+    "system_kept",
 )
 #: The outcome keys after them, with a future.
 NEEDS_KEYS: tuple[str, ...] = ("needs", "needs_met")
@@ -101,6 +111,7 @@ def strategy_rows(
     pairs, _ = tool_pairs(request.roles, item.tool_links)
     past = None if future is None else _past(request, future)
     needs = None if past is None else find_needs(request.contents, request.roles)
+    system = [i for i, role in enumerate(request.roles) if role == "system"]
     rows = []
     for setting in settings:
         for budget in sorted(budgets or [request.params.budget_chars]):
@@ -119,9 +130,18 @@ def strategy_rows(
                 "anchors": len(anchors),
                 "anchors_kept": kept,
                 "tool_pairs_broken": sum(alive[c] != alive[r] for c, r, _ in pairs),
+                "system_kept": all(alive[i] for i in system),
             }
             if future is not None:
                 row.update(needs_columns(strategy, setting, budget, past, needs))
+            if item.probes and result.available:
+                recall = probe_recall_outcome(item.probes, request.contents, result)
+                row.update(
+                    probes=recall.probes,
+                    probes_strict=recall.strict,
+                    probes_partial=recall.partial,
+                    probes_answer=recall.answer,
+                )
             rows.append(row)
     return rows
 
@@ -173,10 +193,13 @@ def evaluate_strategy(
     workers: int | None = None,
     future: int | None = DEFAULT_FUTURE,
     progress: Callable[[int, int], None] | None = None,
+    backend: str = "local",
+    address: str | None = None,
 ) -> Iterator[dict[str, Any]]:
     """The rows of the strategy registered as ``name`` over ``items``, conversation by
     conversation in corpus order, one conversation per task on ``workers`` processes (1: in
-    this process; None: one per core). ``progress(done, total)`` follows the conversations.
+    this process; None: one per core), or as Ray tasks (``backend="ray"``, on the cluster at
+    ``address`` or a new local instance). ``progress(done, total)`` follows the conversations.
     Raises InvalidRequest (naming the conversation) for an invalid request, and
     StrategyUnavailable for a strategy whose extra is not installed."""
     require_strategy_available(name)  # an unknown name fails here, by name; a missing extra too
@@ -185,7 +208,13 @@ def evaluate_strategy(
     )
     if progress:
         progress(0, len(items))
-    for done, (found, problems) in enumerate(local_rows(items, task, workers), start=1):
+    if backend == "ray":
+        from compactor.evaluation._ray_backend import ray_map
+
+        outcomes = ray_map(items, task, workers, address)
+    else:
+        outcomes = local_rows(items, task, workers)
+    for done, (found, problems) in enumerate(outcomes, start=1):
         if problems:
             raise InvalidRequest(problems)
         yield from found
