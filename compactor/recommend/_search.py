@@ -326,6 +326,16 @@ def recommend(
     if progress:
         progress(0, options.trials, None)
     study.optimize(run_trial, n_trials=options.trials, timeout=options.timeout, callbacks=[after])
+    if all(t.recall is None for t in trials):
+        raise RecommendError(
+            [
+                Problem(
+                    f"judges nothing: no tuning conversation has a need ({objective.label}) "
+                    f"in its last {options.future} messages whose source is earlier",
+                    "corpus",
+                )
+            ]
+        )
     feasible = [t for t in trials if t.feasible and t.recall is not None]
     if not feasible:
         reasons = sorted({t.why_not for t in trials if t.why_not})
