@@ -46,6 +46,7 @@ from compactor.evaluation._output import RowWriter, check_out, iter_rows
 from compactor.evaluation._pool import default_workers
 from compactor.evaluation._ray_backend import INSTALL_HINT as RAY_INSTALL_HINT
 from compactor.evaluation._ray_backend import BackendUnavailable, ray_available
+from compactor.evaluation._repeated import RepeatedEvaluation
 from compactor.evaluation._resume import Written, describe_setting, written_whole
 from compactor.evaluation._rows import ROW_KEYS, TOKEN_KEYS, conversation_rows, row_key
 from compactor.evaluation._run import BACKENDS, RunOptions, evaluate
@@ -102,6 +103,7 @@ __all__ = [
     "ray_available",
     "RAY_INSTALL_HINT",
     "read_corpus_text",
+    "RepeatedEvaluation",
     "row_key",
     "ROW_KEYS",
     "rows_in_force",

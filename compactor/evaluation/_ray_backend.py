@@ -84,13 +84,7 @@ def ray_map(
     first = next(batches, None)
     if first is None:
         return
-    started = not ray.is_initialized()
-    if started:
-        os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")
-        if address is None:
-            _start_local(ray, workers)
-        else:
-            ray.init(address=address, logging_level="ERROR")
+    ray, started = start_ray(workers, address)
     try:
         remote = ray.remote(num_cpus=1)(_batch)
         shared = ray.put(task)
@@ -106,6 +100,24 @@ def ray_map(
     finally:
         if started:
             ray.shutdown()
+
+
+def start_ray(workers: int | None, address: str | None) -> tuple[Any, bool]:
+    """Ray, initialised: on the instance this process already started, else on the cluster at
+    ``address``, else on a new local instance; and whether this call started it (then the
+    caller shuts it down)."""
+    try:
+        import ray
+    except ImportError:
+        raise BackendUnavailable(INSTALL_HINT) from None
+    started = not ray.is_initialized()
+    if started:
+        os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")
+        if address is None:
+            _start_local(ray, workers)
+        else:
+            ray.init(address=address, logging_level="ERROR")
+    return ray, started
 
 
 def _start_local(ray: Any, workers: int | None) -> None:

@@ -20,6 +20,7 @@ from __future__ import annotations
 import functools
 import itertools
 from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from compactor.analyses import tool_pairs
@@ -96,6 +97,42 @@ def parse_strategy_grid(strategy: RegisteredStrategy, option: str) -> tuple[str,
     return name, [parameter.parse(v) for v in text.split(",")]
 
 
+@dataclass(frozen=True, eq=False)
+class PreparedConversation:
+    """What every setting of one conversation shares: its request (the agent mode), anchors,
+    tool pairs, system messages, and for a future its past and needs (None when the past alone
+    is not a valid request)."""
+
+    item: CorpusItem
+    request: Request
+    anchors: tuple[Any, ...]
+    pairs: tuple[Any, ...]
+    system: tuple[int, ...]
+    past: Request | None
+    needs: Needs | None
+    future: int | None
+
+
+def prepare_conversation(
+    item: CorpusItem, future: int | None = DEFAULT_FUTURE
+) -> PreparedConversation:
+    """The parameter-free parts of ``item``'s rows, found once. Raises InvalidRequest for an
+    invalid request."""
+    request = validate(item.request, limits=AUTO_LIMITS)  # a whole session: the agent mode
+    pairs, _ = tool_pairs(request.roles, item.tool_links)
+    past = None if future is None else _past(request, future)
+    return PreparedConversation(
+        item,
+        request,
+        tuple(find_anchors(request.contents)),
+        tuple(pairs),
+        tuple(i for i, role in enumerate(request.roles) if role == "system"),
+        past,
+        None if past is None else find_needs(request.contents, request.roles),
+        future,
+    )
+
+
 def strategy_rows(
     item: CorpusItem,
     strategy: RegisteredStrategy,
@@ -106,12 +143,24 @@ def strategy_rows(
     """The rows of one conversation: every setting at every budget (default: the request's
     own ``budget_chars``), with ``needs`` and ``needs_met`` for a ``future`` (None: without
     them). Raises InvalidRequest for an invalid request."""
-    request = validate(item.request, limits=AUTO_LIMITS)  # a whole session: the agent mode
-    anchors = find_anchors(request.contents)
-    pairs, _ = tool_pairs(request.roles, item.tool_links)
-    past = None if future is None else _past(request, future)
-    needs = None if past is None else find_needs(request.contents, request.roles)
-    system = [i for i, role in enumerate(request.roles) if role == "system"]
+    return prepared_rows(prepare_conversation(item, future), strategy, settings, budgets)
+
+
+def prepared_rows(
+    prepared: PreparedConversation,
+    strategy: RegisteredStrategy,
+    settings: Sequence[Mapping[str, Any]],
+    budgets: Sequence[int] | None = None,
+) -> list[dict[str, Any]]:
+    """:func:`strategy_rows` of a conversation prepared once (a tuner judges it under many
+    settings, one call after another)."""
+    item, request, anchors, pairs = (
+        prepared.item,
+        prepared.request,
+        prepared.anchors,
+        prepared.pairs,
+    )
+    system, future, past, needs = prepared.system, prepared.future, prepared.past, prepared.needs
     rows = []
     for setting in settings:
         for budget in sorted(budgets or [request.params.budget_chars]):

@@ -20,9 +20,9 @@ from compactor.contract import DEFAULTS, MEMORY_COMPACT
 from compactor.errors import Problem, ProblemError
 from compactor.evaluation import (
     CorpusItem,
+    RepeatedEvaluation,
     RunOptions,
     evaluate,
-    evaluate_strategy,
     grid_points,
 )
 from compactor.recommend._check import Check, check_report
@@ -292,17 +292,7 @@ def recommend(
         key = repr((strategy, sorted(params.items())))
         if key in judged:
             return _trial(len(trials), strategy, params, judged[key], goal, objective)
-        rows = judged[key] = list(
-            evaluate_strategy(
-                tuning,
-                strategy,
-                [dict(params)],
-                [goal.chars],
-                workers=options.workers,
-                future=options.future,
-                backend=options.backend,
-            )
-        )
+        rows = judged[key] = evaluation.rows(strategy, params, goal.chars)
         seen.update(row["conversation"] for row in rows)
         return _trial(len(trials), strategy, params, rows, goal, objective)
 
@@ -325,7 +315,13 @@ def recommend(
 
     if progress:
         progress(0, options.trials, None)
-    study.optimize(run_trial, n_trials=options.trials, timeout=options.timeout, callbacks=[after])
+    evaluation = RepeatedEvaluation(
+        tuning, future=options.future, workers=options.workers, backend=options.backend
+    )
+    with evaluation:
+        study.optimize(
+            run_trial, n_trials=options.trials, timeout=options.timeout, callbacks=[after]
+        )
     if all(t.recall is None for t in trials):
         raise RecommendError(
             [
