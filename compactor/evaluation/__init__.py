@@ -52,8 +52,10 @@ from compactor.evaluation._rows import ROW_KEYS, TOKEN_KEYS, conversation_rows, 
 from compactor.evaluation._run import BACKENDS, RunOptions, evaluate
 from compactor.evaluation._strategy_rows import (
     STRATEGY_ROW_KEYS,
+    PreparedConversation,
     evaluate_strategy,
     parse_strategy_grid,
+    prepare_conversation,
     strategy_grid_points,
 )
 from compactor.evaluation._stream import CorpusStream
@@ -99,6 +101,8 @@ __all__ = [
     "parse_grid_option",
     "parse_strategy_grid",
     "parse_threshold",
+    "PreparedConversation",
+    "prepare_conversation",
     "PROBE_KEYS",
     "ray_available",
     "RAY_INSTALL_HINT",

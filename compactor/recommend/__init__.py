@@ -13,6 +13,8 @@ from compactor.recommend._check import (
     RECOMMENDED,
     Check,
     Figure,
+    KeptNeed,
+    needs_kept_over_defaults,
 )
 from compactor.recommend._objectives import (
     OBJECTIVES,
@@ -46,6 +48,8 @@ __all__ = [
     "Dimension",
     "Figure",
     "Goal",
+    "KeptNeed",
+    "needs_kept_over_defaults",
     "INSTALL_HINT",
     "METHODS",
     "OBJECTIVES",

@@ -12,10 +12,18 @@ from typing import Any
 
 import numpy as np
 
-from compactor.analyses.outcomes import KEEP_LAST, RANDOM
+from compactor.analyses.outcomes import KEEP_LAST, RANDOM, judge_outcome
+from compactor.contract import DEFAULTS as DEFAULT_VALUES
 from compactor.contract import MEMORY_COMPACT
-from compactor.evaluation import CorpusItem, evaluate_strategy
+from compactor.errors import InvalidRequest
+from compactor.evaluation import (
+    GRID_PARAMETERS,
+    CorpusItem,
+    evaluate_strategy,
+    prepare_conversation,
+)
 from compactor.recommend._objectives import Objective
+from compactor.strategies import apply_strategy
 from compactor.wording import met_share, percent, points
 
 #: The methods the check reports, in order.
@@ -195,3 +203,50 @@ def _figure(
     return Figure(
         method, float(recall), float(low), float(high), lift, lift_low, lift_high, met, total
     )
+
+
+@dataclass(frozen=True)
+class KeptNeed:
+    """A need of a checked conversation the recommended setting keeps and the schema defaults
+    lose: the message that needs it, the anchor and its kind."""
+
+    conversation: Any
+    user: int
+    anchor: str
+    kind: str
+
+
+def needs_kept_over_defaults(
+    items: Sequence[CorpusItem],
+    budget: int,
+    strategy: str,
+    params: Mapping[str, Any],
+    future: int,
+    limit: int = 50,
+) -> tuple[KeptNeed, ...]:
+    """Why the winner wins: the needs of ``items`` (the check part) that ``strategy`` with
+    ``params`` keeps at ``budget`` and memory-compact at the contract's defaults loses, judged
+    as the rows judge them (:func:`~compactor.analyses.outcomes.judge_outcome` on the past);
+    at most ``limit``."""
+    out: list[KeptNeed] = []
+    defaults = {name: DEFAULT_VALUES[name] for name in GRID_PARAMETERS}
+    for item in items:
+        try:
+            prepared = prepare_conversation(item, future)
+        except InvalidRequest:
+            continue
+        if prepared.past is None or prepared.needs is None:
+            continue
+        mine = _unmet(prepared, strategy, params, budget)
+        theirs = _unmet(prepared, MEMORY_COMPACT, defaults, budget)
+        for key in sorted(theirs - mine):
+            out.append(KeptNeed(item.conversation, *key))
+            if len(out) >= limit:
+                return tuple(out)
+    return tuple(out)
+
+
+def _unmet(prepared: Any, strategy: str, params: Mapping[str, Any], budget: int) -> set:
+    result = apply_strategy(strategy, prepared.past, budget_chars=budget, params=dict(params))
+    judged = judge_outcome(prepared.needs, result)
+    return {(u.user, u.anchor, u.kind) for u in judged.unmet}

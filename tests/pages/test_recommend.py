@@ -1,0 +1,41 @@
+"""Recommend: the goal form runs the search on the loaded conversation; the page shows the
+engine's recommendation (the same goal and seed), its check beside the defaults, keep-last and
+random with the judge named, the runners-up, and a download of the winner's setting."""
+
+import pandas as pd
+import pytest
+
+from compactor.evaluation import CorpusItem
+from compactor.recommend import Goal, Options, recommend
+from harness.apptest import assert_clean, goto, load, page_text, start, table
+from tests.compactor.recommend.test_recommend import planted
+
+PAGE = "pages/recommend.py"
+
+
+def test_the_page_shows_the_engines_recommendation_and_its_check():
+    request = {**planted(2).request, "budget_chars": 900}
+    at = goto(load(start(), request), PAGE)
+    assert_clean(at)
+    at.number_input(key="recommend_trials").set_value(4)
+    at.button[0].click()  # the form's submit button is its only button before a result
+    at = at.run()
+    assert_clean(at)
+    label = "Test conversation"
+    expected = recommend(
+        [CorpusItem(label, request)],
+        Goal(budget_chars=900, min_budget_met=0.95),
+        Options(trials=4, seed=0, workers=1),
+    )
+    shown = table(at, "method")
+    assert shown["method"].tolist() == [f.method for f in expected.check.figures]
+    assert shown["recall"].tolist() == pytest.approx(
+        [f.recall for f in expected.check.figures], abs=1e-3
+    )
+    text = page_text(at)
+    assert expected.check.verdict in text
+    assert "needed-later recall" in text  # the judge is named
+    runners = table(at, "rank")
+    assert runners["strategy"].iloc[0] == expected.winner.strategy
+    assert isinstance(runners, pd.DataFrame)
+    assert any(b.label == "Download setting" for b in at.get("download_button"))
