@@ -1,8 +1,10 @@
 """Frames of LLM compact beside memory-compact: what each returns, and the anchors (ids,
-numbers, paths) the summary lost that memory-compact kept."""
+numbers, paths) the summary lost that memory-compact kept; and the setting a strategy's row
+stands for (its "Download setting")."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 import pandas as pd
@@ -10,6 +12,8 @@ import pandas as pd
 from compactor import CompactionResult
 from compactor.analyses.anchors import anchor_report
 from compactor.contract import MEMORY_COMPACT
+from compactor.evaluation import GRID_PARAMETERS
+from compactor.strategies import Setting, StrategyResult, get_strategy
 
 
 def totals_frame(result: CompactionResult, answer: dict[str, Any]) -> pd.DataFrame:
@@ -52,3 +56,21 @@ def lost_by_summary(result: CompactionResult, answer: dict[str, Any]) -> pd.Data
         if a.kept and not any(a.text in c for c in contents)
     ]
     return pd.DataFrame(rows, columns=["kind", "anchor", "in_messages"])
+
+
+def strategy_setting(result: StrategyResult, sidebar: Mapping[str, Any]) -> Setting:
+    """The setting a row of the Strategies table stands for: its strategy with the parameters
+    it was run with (memory-compact's and semantic dedupe's contract parameters: the
+    sidebar's) at its budget. SettingError when a file cannot hold it (a budget of the agent
+    mode, say)."""
+    params = {k: v for k, v in result.parameters.items() if v is not None}
+    if result.key == MEMORY_COMPACT:
+        params = {k: sidebar[k] for k in GRID_PARAMETERS if sidebar.get(k) is not None}
+    known = {p.name for p in get_strategy(result.key).parameters}
+    params = {k: v for k, v in params.items() if k in known}
+    return Setting(
+        result.key,
+        params,
+        budget_chars=result.budget_chars,
+        note="chosen on the Strategies page",
+    )

@@ -11,12 +11,20 @@ import streamlit as st
 
 from compactor import CompactionResult
 from compactor.contract import LIMITS
-from compactor.strategies import LANGCHAIN, LANGCHAIN_HINT, SEMANTIC_DEDUPE, StrategyComparison
+from compactor.strategies import (
+    LANGCHAIN,
+    LANGCHAIN_HINT,
+    SEMANTIC_DEDUPE,
+    SettingError,
+    StrategyComparison,
+)
 from compactor.text import SEMANTIC_THRESHOLD as DEFAULT_THRESHOLD
 from explorer.frames import compare as compare_frames
 from explorer.frames import tokens as token_frames
 from explorer.session import cache, state
+from explorer.strategies import frames as llm_frames
 from explorer.widgets import common, strategy_form
+from explorer.widgets import setting as setting_widgets
 
 TOKEN_RULE = (
     "Tokens are estimated as ceil(characters / 4) per message, summed over the messages "
@@ -195,3 +203,26 @@ def messages_table(comparison: StrategyComparison) -> None:
             },
         },
     )
+
+
+def download_setting(comparison: StrategyComparison, sidebar: dict[str, Any]) -> None:
+    """Pick a strategy of the table and download it as a ``compaction.toml``: its strategy and
+    parameters as run here, at this budget."""
+    ran = [r for r in comparison.results if r.available]
+    if not ran:
+        return
+    left, right = st.columns([3, 1], vertical_alignment="bottom")
+    key = left.selectbox(
+        "Setting of the strategy", [r.key for r in ran], key="strategies_setting_pick"
+    )
+    chosen = next(r for r in ran if r.key == key)
+    try:
+        setting = llm_frames.strategy_setting(chosen, sidebar)
+    except SettingError as error:
+        left.info(
+            "No setting file for this row: " + "; ".join(p.message for p in error.problems),
+            icon=":material/tune:",
+        )
+        return
+    with right:
+        setting_widgets.download(setting, "strategies_download")
