@@ -5,8 +5,11 @@ random with the judge named, the runners-up, and a download of the winner's sett
 import pandas as pd
 import pytest
 
+from compactor import validate
+from compactor.analyses.outcomes import continuation_check
 from compactor.evaluation import CorpusItem
 from compactor.recommend import Goal, Options, recommend
+from compactor.samples import load_sample
 from harness.apptest import assert_clean, goto, load, page_text, start, table
 from tests.compactor.recommend.test_recommend import planted
 
@@ -39,3 +42,18 @@ def test_the_page_shows_the_engines_recommendation_and_its_check():
     assert runners["strategy"].iloc[0] == expected.winner.strategy
     assert isinstance(runners, pd.DataFrame)
     assert any(b.label == "Download setting" for b in at.get("download_button"))
+
+
+def recommend_links(at):
+    return [p for p in at.get("page_link") if "recommend" in p.proto.page]
+
+
+def test_overview_offers_recommend_only_when_the_setting_is_below_keep_last():
+    for budget in (1200, 600):  # the tour: below keep-last at 1,200, level at 600
+        request = {**load_sample("tour").request, "budget_chars": budget}
+        lift = continuation_check(validate(request)).lift
+        at = load(start(), request)
+        assert_clean(at)
+        below = lift is not None and lift < 0
+        assert bool(recommend_links(at)) == below, (budget, lift)
+        assert any("fewer of the needs than keep-last" in w.value for w in at.warning) == below
