@@ -14,6 +14,7 @@ search space; seed 0. Each backend's run prints its trials per second and the ch
 from __future__ import annotations
 
 import argparse
+import os
 import random
 import time
 from pathlib import Path
@@ -59,20 +60,27 @@ def mixed_200() -> list[CorpusItem]:
     return items[:SIZE]
 
 
+def _cpu() -> float:
+    t = os.times()
+    return t.user + t.system + t.children_user + t.children_system
+
+
 def run(items: list[CorpusItem], trials: int, backend: str) -> None:
-    start = time.perf_counter()
+    cpu, start = _cpu(), time.perf_counter()
     found = recommend(
         items, Goal(budget_chars=4000), Options(trials=trials, seed=0, workers=2, backend=backend)
     )
     seconds = time.perf_counter() - start
+    cpu = _cpu() - cpu  # this process and its pool's workers (Ray's workers are not counted)
     tuned = len(found.trials) / found.seconds
     verdict = "ok" if seconds <= TARGET_SECONDS else f"over the {TARGET_SECONDS:.0f} s goal"
     print(
         f"{backend}: {len(found.trials)} trials, {seconds:.1f} s in all ({verdict}), "
-        f"{tuned:.2f} trials/s; winner {found.winner.strategy} {dict(found.winner.params)}"
+        f"{tuned:.2f} trials/s, {cpu:.0f} CPU s here; "
+        f"winner {found.winner.strategy} {dict(found.winner.params)}"
     )
     for line in found.check.lines():
-        print("  " + line)
+        print("  " + line, flush=True)
 
 
 def main() -> None:
@@ -82,7 +90,7 @@ def main() -> None:
     args = parser.parse_args()
     items = mixed_200()
     chars = sum(len(m["content"]) for i in items for m in i.request["messages"])
-    print(f"mixed-200: {len(items)} conversations, {chars:,} characters")
+    print(f"mixed-200: {len(items)} conversations, {chars:,} characters", flush=True)
     run(items, args.trials, "local")
     if args.ray:
         run(items, args.trials, "ray")
