@@ -7,6 +7,7 @@ from explorer.frames import compare as compare_frames
 from explorer.session import cache, state
 from explorer.theme import DIFF_ROW_BACKGROUND
 from explorer.widgets import common, outcomes, page
+from explorer.widgets import setting as setting_widgets
 from explorer.widgets import tuning as tuning_widgets
 
 DIFF_BACKGROUND = f"background-color: {DIFF_ROW_BACKGROUND}"
@@ -45,6 +46,7 @@ def draw() -> None:
         with left:
             st.subheader("Parameters")
             common.table(params)
+            setting_widgets.download_pair(a, b, "ab_download")
         with right:
             st.subheader("Totals")
             results = (both.a.result, both.b.result)
