@@ -193,7 +193,7 @@ def split(names: Sequence[Any], share: float, seed: int) -> tuple[list[Any], lis
     (at least one) for tuning; each part in the given order.
 
     >>> split(["a", "b", "c", "d"], 0.5, 0)
-    (['b', 'c'], ['a', 'd'])
+    (['b', 'd'], ['a', 'c'])
     """
     if len(names) < 2:
         raise RecommendError(

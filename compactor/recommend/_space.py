@@ -6,9 +6,9 @@ A dimension is named by its parameter; Optuna's name for it is ``strategy.parame
 strategies' parameters of one name are different knobs). ``keep_roles`` is searched as one of a
 few role sets written ``system+user`` (Optuna's choices are plain values, not lists).
 
->>> [d.name for d in SPACES["memory-compact"]]
-['keep_last_n', 'keep_roles', 'duplicate_threshold', 'max_message_chars']
->>> params_of("memory-compact", {"memory-compact.keep_roles": "system+user"})
+>>> [d.name for d in SPACES["anchor-keep"]]
+['unit_chars', 'fill_recent', 'keep_last_n', 'keep_roles']
+>>> params_of("anchor-keep", {"anchor-keep.keep_roles": "system+user"})
 {'keep_roles': ['system', 'user']}
 """
 
@@ -83,7 +83,7 @@ SPACES: Mapping[str, tuple[Dimension, ...]] = MappingProxyType(
         "clear-then-fit": (
             Dimension("keep", "int", 0, 8),
             Dimension("clear_tool_inputs", "choice", choices=(False, True)),
-            Dimension("then", "choice", choices=("keep-last", "memory-compact")),
+            Dimension("then", "choice", choices=(KEEP_LAST, MEMORY_COMPACT)),
         ),
     }
 )
