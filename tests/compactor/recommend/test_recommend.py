@@ -5,6 +5,7 @@ round trip of every registered strategy, and the command end to end."""
 from __future__ import annotations
 
 import json
+import sys
 
 import pytest
 
@@ -17,7 +18,9 @@ from compactor.recommend import (
     Goal,
     Options,
     RecommendError,
+    RecommendUnavailable,
     cut_points,
+    optuna_available,
     params_of,
     recommend,
     split,
@@ -200,3 +203,15 @@ def test_the_command_names_a_bad_budget_without_a_traceback(tmp_path, capsys):
     corpus.write_text(json.dumps(CORPUS[0].request) + "\n", "utf-8")
     assert main(["recommend", str(corpus), "--budget", "5"]) == 2
     assert "budget" in capsys.readouterr().err
+
+
+def test_without_optuna_it_names_the_command_that_installs_it(monkeypatch, tmp_path, capsys):
+    monkeypatch.setitem(sys.modules, "optuna", None)  # import optuna now fails
+    assert not optuna_available()
+    with pytest.raises(RecommendUnavailable) as raised:
+        recommend(CORPUS, GOAL, FAST)
+    assert '.venv/bin/pip install -e ".[recommend]"' in raised.value.problems[0].message
+    corpus = tmp_path / "c.jsonl"
+    corpus.write_text(json.dumps(CORPUS[0].request) + "\n", "utf-8")
+    assert main(["recommend", str(corpus), "--budget", "900"]) == 2
+    assert "[recommend]" in capsys.readouterr().err
