@@ -8,7 +8,7 @@ characters, as an agent's context at six points of its session), and generated c
 Goal: 4,000 characters, needed-later recall, the budget met on 95%; every strategy with a
 search space; seed 0. Each backend's run prints its trials per second and the check.
 
-    python -m bench.recommend [--trials N] [--ray]    # from the project root
+    python -m bench.recommend [--trials N] [--backends local,ray]    # from the project root
 """
 
 from __future__ import annotations
@@ -86,14 +86,15 @@ def run(items: list[CorpusItem], trials: int, backend: str) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--trials", type=int, default=100)
-    parser.add_argument("--ray", action="store_true", help="run on Ray too")
+    parser.add_argument(
+        "--backends", default="local,ray", help="which backends, in order (default local,ray)"
+    )
     args = parser.parse_args()
     items = mixed_200()
     chars = sum(len(m["content"]) for i in items for m in i.request["messages"])
     print(f"mixed-200: {len(items)} conversations, {chars:,} characters", flush=True)
-    run(items, args.trials, "local")
-    if args.ray:
-        run(items, args.trials, "ray")
+    for backend in args.backends.split(","):
+        run(items, args.trials, backend.strip())
 
 
 if __name__ == "__main__":
