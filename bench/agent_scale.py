@@ -5,10 +5,12 @@ about 1,000 characters: prose, code and tool output mixed, as ``bench.engine`` b
 the median of interleaved rounds of ``compact(request, limits="agent")`` against one plain
 tokenization pass over the same text (the engine bench's bar: at most 1.5 x), and the median of
 each round's ratio, so that the machine's noise is seen; the ratio should not grow with size.
-Then, on the 1,000,000-character history: the strategy lineup (every registered strategy at the
-same budget) against one compact (goal at most 3 x), and peak memory of a compact in a fresh
-process (tracemalloc; goal at most 50 MB per million characters). Last, the import
-of the largest shared Claude Code session (about 4 MB; goal at most 1 s).
+The same for 20,000 tiny messages (a few words each, many repeated: "ok", "exit 0", a line of
+a log), whose pairs are many while the text is short. Then, on the 1,000,000-character history:
+the strategy lineup (every registered strategy at the same budget) against one compact (goal at
+most 3 x) with each strategy's seconds, and peak memory of a compact in a fresh process
+(tracemalloc; goal at most 50 MB per million characters). Last, the import of the largest
+shared Claude Code session (about 4 MB; goal at most 1 s).
 
     python -m bench.agent_scale    # from the project root
 """
@@ -47,6 +49,29 @@ def history(chars: int, seed: int = 7) -> dict:
     return {"messages": messages, "budget_chars": chars // 4}
 
 
+TINY = 20_000
+_SHORT = ("ok", "Ok.", "yes", "continue", "exit 0", "Done.", "thanks!", "[]", "{}", "", "y")
+
+
+def tiny_history(count: int = TINY, seed: int = 11) -> dict:
+    """``count`` tiny messages: half short replies that repeat, half a few words of the engine
+    bench's prose (up to about 60 characters)."""
+    rng = random.Random(seed)
+    pieces = [m["content"] for m in largest_request()["messages"]]
+    roles = ("user", "assistant", "tool", "assistant")
+    messages = []
+    for k in range(count):
+        if rng.random() < 0.5:
+            content = rng.choice(_SHORT) or "ok"
+        else:
+            text = rng.choice(pieces)
+            start = rng.randrange(max(1, len(text) - 60))
+            content = text[start : start + rng.randint(5, 60)].strip() or "ok"
+        messages.append({"role": roles[k % 4], "content": content})
+    total = sum(len(m["content"]) for m in messages)
+    return {"messages": messages, "budget_chars": total // 4}
+
+
 def ratio_rounds(request: dict) -> tuple[float, float, float]:
     """Median compact seconds, median tokenization seconds, median per-round ratio."""
     contents = [m["content"] for m in request["messages"]]
@@ -68,24 +93,34 @@ def ratio_rounds(request: dict) -> tuple[float, float, float]:
     return statistics.median(times), statistics.median(passes), statistics.median(ratios)
 
 
-def lineup_ratio(request: dict) -> tuple[float, float]:
+def lineup_ratio(request: dict) -> tuple[float, float, dict[str, float]]:
+    """Seconds of the whole lineup, of one compact, and of each strategy alone; after one
+    lineup on a small history, so that no figure holds an import (langchain-core, bm25s)."""
     from compactor.input import validate
     from compactor.strategies import compare_strategies
 
+    warm = compare_strategies(validate(history(20_000), limits="agent"))  # imports, first calls
     typed = validate(request, limits="agent")
     start = time.perf_counter()
     compact(request, limits="agent")
     one = time.perf_counter() - start
     start = time.perf_counter()
     compare_strategies(typed)
-    return time.perf_counter() - start, one
+    whole = time.perf_counter() - start
+    each = {}
+    for name in (result.key for result in warm.results):
+        start = time.perf_counter()
+        compare_strategies(typed, strategies=[name])
+        each[name] = time.perf_counter() - start
+    return whole, one, each
 
 
 PEAK = """
 import json, sys, tracemalloc
-from bench.agent_scale import history
+from bench.agent_scale import history, tiny_history
 from compactor import compact
-request = history(int(sys.argv[1]))
+size = int(sys.argv[1])
+request = history(size) if size else tiny_history()
 compact(history(1000), limits="agent")  # imports and first-call allocations
 tracemalloc.start()
 compact(request, limits="agent")
@@ -95,7 +130,7 @@ print(json.dumps(tracemalloc.get_traced_memory()[1] / 2**20))
 
 def peak_mb(chars: int) -> float:
     """Peak memory allocated during one compact (tracemalloc, which numpy reports to), in a
-    fresh process."""
+    fresh process; ``chars`` 0 for the tiny messages."""
     done = subprocess.run(
         [sys.executable, "-c", PEAK, str(chars)], capture_output=True, text=True, check=True
     )
@@ -124,9 +159,22 @@ def main() -> None:
             f"  {chars:>9,} chars, {len(request['messages']):>5} messages: compact {spent:.3f} s,"
             f" pass {passed:.3f} s, ratio {ratio:.2f} (target <= 1.5)"
         )
+    request = tiny_history()
+    chars = sum(len(m["content"]) for m in request["messages"])
+    spent, passed, ratio = ratio_rounds(request)
+    print(
+        f"  {chars:>9,} chars, {TINY:,} tiny messages: compact {spent:.3f} s,"
+        f" pass {passed:.3f} s, ratio {ratio:.2f} (target <= 1.5)"
+    )
+    peak = peak_mb(0)
+    print(
+        f"peak memory allocated by compact, {TINY:,} tiny messages ({chars:,} chars): {peak:.0f}"
+        f" MB ({peak / (chars / 1e6):.0f} MB per million chars, goal <= 50)"
+    )
     request = history(1_000_000)
-    lineup, one = lineup_ratio(request)
+    lineup, one, each = lineup_ratio(request)
     print(f"lineup on 1,000,000 chars: {lineup:.2f} s = {lineup / one:.1f} x one compact (goal 3)")
+    print("  " + ", ".join(f"{name} {seconds:.2f} s" for name, seconds in each.items()))
     for chars in SIZES:
         peak = peak_mb(chars)
         print(

@@ -201,6 +201,18 @@ def page_text(at: AppTest) -> str:
     return "\n".join(parts)
 
 
+class _Download(dict):
+    """A recorded download: a callable's data is called when a test first reads it (as the
+    button calls it on a click), so a page's deferred files cost nothing unless read."""
+
+    def __getitem__(self, key: str) -> Any:
+        value = super().__getitem__(key)
+        if key == "data" and callable(value):
+            value = value()
+            self[key] = value
+        return value
+
+
 @contextmanager
 def downloads() -> Iterator[dict[str, Any]]:
     """What each download button is given during the AppTest runs inside the block, by label (the
@@ -214,8 +226,7 @@ def downloads() -> Iterator[dict[str, Any]]:
     originals = (st.download_button, container.download_button)
 
     def record(label: str, data: Any, file_name: str | None = None, mime: str | None = None):
-        found[label] = {"data": data() if callable(data) else data, "file_name": file_name}
-        found[label]["mime"] = mime
+        found[label] = _Download(data=data, file_name=file_name, mime=mime)
 
     def on_page(label: str, data: Any, *args: Any, **kwargs: Any) -> Any:
         record(label, data, kwargs.get("file_name"), kwargs.get("mime"))

@@ -4,6 +4,7 @@ another strategy of the registry over a grid of its own parameters."""
 
 import streamlit as st
 
+from explorer.corpus import labelled as corpus_questions
 from explorer.corpus import results as corpus_results
 from explorer.corpus import strategy as corpus_strategy
 from explorer.corpus import widgets as corpus
@@ -30,6 +31,8 @@ def draw() -> None:
         return
     st.subheader("Grid")
     st.text(f"Corpus: {loaded.name}, {len(loaded.items):,} conversations.")
+    corpus_questions.panel(loaded)
+    loaded = corpus.current() or loaded  # asking questions makes a corpus of its own
     grid = corpus.grid_form()
     if grid is not None:
         corpus.run(loaded, *grid)

@@ -8,11 +8,26 @@ from explorer.frames import views
 from explorer.overview import widgets as overview
 from explorer.session.cache import Compaction
 from explorer.widgets import common, outcomes, page
+from explorer.widgets import report as report_widgets
 from explorer.widgets import setting as setting_widgets
+from explorer.widgets import tuning as tuning_widgets
+
+REPORT_KEY = "overview_download_report"
 
 
 def draw(compaction: Compaction) -> None:
+    # the page body is the stage presentation mode enlarges (as on the Walkthrough)
+    with st.container(key=tuning_widgets.STAGE_KEY):
+        body(compaction)
+
+
+def body(compaction: Compaction) -> None:
     result, response = compaction.result, compaction.response
+    switch, report = st.columns([1, 1], vertical_alignment="center")
+    with switch:
+        tuning_widgets.presentation_toggle()
+    with report:
+        report_widgets.decision(result, REPORT_KEY)
     budget_chars = response["budget"]["budget_chars"]
     overview.introduce(response)
     overview.headline(response)

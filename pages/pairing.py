@@ -2,8 +2,9 @@
 
 import streamlit as st
 
+from explorer import navigation
 from explorer.frames import checks
-from explorer.session import cache, state
+from explorer.session import cache, edits, state
 from explorer.session.cache import Compaction
 from explorer.widgets import common, page
 
@@ -40,12 +41,13 @@ def draw(compaction: Compaction) -> None:
         shown = common.page_slice(count, checks.SPLIT_PER_PAGE, "split pairs", "pairing_split_page")
         fixes = cache.pair_fixes(state.conversation(), result, report, shown)
         for issue, fix in zip(report.issues[shown], fixes, strict=True):
-            st.markdown(checks.split_line(issue, fix))
+            fix_line(issue, fix)
         st.caption(
             "Each fix is for the stage that split the pair, and was checked by compacting "
-            "again with it (the other parameters as they are). A pin is made in the "
-            "conversation: open the message on the Fate timeline and pin it."
+            "again with it (the other parameters as they are); its button makes it."
         )
+        st.caption(checks.REMEDIES)
+        st.page_link(navigation.file_of("pages/output.py"), label="Export on the Output page")
     for note in checks.uncalled_notes(report, state.conversation().window_orphans):
         st.caption(note)
     removed = checks.removed_by_import_note(report)
@@ -62,6 +64,21 @@ def draw(compaction: Compaction) -> None:
                 "call_kept": st.column_config.CheckboxColumn("call kept"),
                 "result_kept": st.column_config.CheckboxColumn("result kept"),
             },
+        )
+
+
+def fix_line(issue, fix) -> None:
+    """One split pair in words, and its checked fix on a button (pins and parameters)."""
+    text, button = st.columns([4, 1], vertical_alignment="center")
+    text.markdown(checks.split_line(issue, fix))
+    if fix is not None:
+        button.button(
+            "Apply this fix",
+            key=f"pair_fix_{issue.index}",
+            on_click=edits.apply_fix,
+            args=(tuple(fix.pins), dict(fix.params)),
+            icon=":material/build:",
+            width="stretch",
         )
 
 

@@ -38,6 +38,7 @@ def draw(compaction: Compaction) -> None:
     panels.sent_and_reused(turns, sent, encoding, params["budget_chars"])
     panels.drift(turns, runs, noun)
     outcomes.misses_chart(misses)
+    panels.cost(runs, misses)
     panels.every_turn(turns, noun, encoding)
     panels.every_loss(runs)
     panels.history(runs)

@@ -18,6 +18,7 @@ from explorer.session.cache import Compaction
 from explorer.strategies import frames as llm_frames
 from explorer.strategies import widgets as strategies
 from explorer.widgets import common, outcomes, page
+from explorer.widgets import report as report_widgets
 
 
 def draw(compaction: Compaction) -> None:
@@ -39,6 +40,7 @@ def draw(compaction: Compaction) -> None:
     st.table(compare_frames.strategy_settings(totals), hide_index=True)
     strategies.unavailable_notes(comparison, options)
     st.altair_chart(compare_charts.strategy_totals(totals, budget), width="stretch")
+    report_widgets.decision(result, "strategies_download_report", comparison)
     outcomes.strategies_section(
         result,
         options.keep_last_messages,
@@ -47,6 +49,7 @@ def draw(compaction: Compaction) -> None:
         options.params,
         comparison,
     )
+    strategies.task_costs(result, comparison)
 
     st.subheader("What each strategy keeps")
     long = compare_frames.strategy_long(comparison)
@@ -66,7 +69,7 @@ def draw(compaction: Compaction) -> None:
     strategies.messages_table(comparison)
 
     seed = comparison.result(DROP_OLDEST)
-    st.subheader("The seed-003 trim's stats block")
+    st.subheader("What drop-oldest counted (its stats block)")
     st.caption(f"{seed.how}")
     st.json(dict(seed.stats or {}), expanded=True)
     llm_section(result)
@@ -74,7 +77,7 @@ def draw(compaction: Compaction) -> None:
 
 def llm_section(result) -> None:
     """LLM compact (seeds/003) beside memory-compact, run on a button: a call costs money."""
-    st.subheader("LLM compact (seeds/003, through a provider)")
+    st.subheader("LLM compact (a language model summarises, through a provider)")
     registry, problems = llm.providers()
     if problems:
         common.show_problems("The providers file cannot be used.", problems)

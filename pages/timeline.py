@@ -24,9 +24,9 @@ def draw(compaction: Compaction) -> None:
     whole = sweep_frames.with_survival(views.fate_frame(result), sweep)
     common.fate_legend()
     frame = window(whole)
-    note, choice = st.columns([3, 1], vertical_alignment="bottom")
+    note, choice = st.columns([2, 1], vertical_alignment="bottom")
     scale = choice.segmented_control(
-        "Bar height",
+        "Bar height (characters)",
         list(charts.SCALES),
         format_func=charts.SCALES.get,
         default="linear",

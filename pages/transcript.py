@@ -4,11 +4,14 @@ text struck through) or removed (greyed), so a reader sees what the model will b
 import streamlit as st
 
 from explorer.frames import safe_text
+from explorer.frames import transcript as frames
 from explorer.session.cache import Compaction
-from explorer.transcript import frames
 from explorer.widgets import common, page
+from explorer.widgets import report as report_widgets
+from explorer.widgets import tuning as tuning_widgets
 
 VIEW_KEY = "transcript_view"
+REPORT_KEY = "transcript_download_report"
 BOTH, AFTER = "Before and after", "What the model sees"
 #: Avatars for the roles Streamlit has none for (it has them for user and assistant).
 AVATARS = {"system": ":material/settings:", "tool": ":material/build:"}
@@ -42,7 +45,18 @@ def message(row, view: str) -> None:
 
 
 def draw(compaction: Compaction) -> None:
+    # the page body is the stage presentation mode enlarges (as on the Walkthrough)
+    with st.container(key=tuning_widgets.STAGE_KEY):
+        body(compaction)
+
+
+def body(compaction: Compaction) -> None:
     frame = frames.transcript_frame(compaction.result)
+    switch, report = st.columns([1, 1], vertical_alignment="center")
+    with switch:
+        tuning_widgets.presentation_toggle()
+    with report:
+        report_widgets.decision(compaction.result, REPORT_KEY)
     st.caption(
         "The conversation as the model would read it. Before and after: each message kept, "
         "cut (the cut-off text struck through) or removed (greyed). What the model sees: only "

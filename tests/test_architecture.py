@@ -29,7 +29,7 @@ TESTS = sorted((ROOT / "tests").rglob("*.py")) + sorted((ROOT / "bench").rglob("
 TOOLS = sorted(p for folder in ("bench", "harness") for p in (ROOT / folder).rglob("*.py"))
 #: The explorer's shared folders: what several pages use. Every other package of the explorer is
 #: a page family (``explorer/corpus/``: what one page, or one page family, alone uses).
-SHARED = ("session", "frames", "charts", "widgets")
+SHARED = ("session", "frames", "charts", "report", "widgets")
 FAMILIES = tuple(
     sorted(
         f"explorer.{p.parent.name}"
@@ -46,6 +46,7 @@ LAYERS = (
     ("explorer.session",),
     ("explorer.frames",),
     ("explorer.charts",),
+    ("explorer.report",),
     ("explorer.widgets",),
     FAMILIES,
     ("app", "pages"),
@@ -85,7 +86,7 @@ ENGINE_LAYERS = (
 #: Modules whose contents run inside the frames' and charts' pure functions: no Streamlit. The
 #: shared folders, and in each page family its ``frames`` and ``charts`` (``explorer.corpus.frames``
 #: is pure as ``explorer.frames.views`` is).
-PURE = ("explorer.frames", "explorer.charts")
+PURE = ("explorer.frames", "explorer.charts", "explorer.report")
 PURE_IN_FAMILY = ("frames", "charts")
 
 
@@ -207,6 +208,12 @@ def ancestors(name: str) -> list[str]:
     return [".".join(parts[:k]) for k in range(1, len(parts))]
 
 
+#: The one import that runs upwards: the ``report`` command reads the explorer's report layer
+#: (pure: Jinja2, Altair, no Streamlit) inside its ``run``, so only that command loads it, and
+#: the engine itself never imports Altair (the next tests hold both).
+UPWARD = {("compactor.cli._report", "explorer.report")}
+
+
 def test_every_layer_imports_only_the_layers_below_it():
     wrong = []
     for path in SOURCES:
@@ -214,9 +221,33 @@ def test_every_layer_imports_only_the_layers_below_it():
         for name in imports(path):
             there = layer(name)
             ours = name.split(".")[0] in ("compactor", "explorer")
-            if ours and there is not None and here is not None and there > here:
+            upward = (module_name(path), name) in UPWARD
+            if ours and there is not None and here is not None and there > here and not upward:
                 wrong.append(f"{module_name(path)} imports {name}")
     assert wrong == []
+
+
+def test_the_report_command_imports_the_report_layer_only_when_it_runs():
+    top_level = {
+        (module_name(p), name)
+        for p in SOURCES
+        for node in ast.parse(p.read_text("utf-8")).body
+        if isinstance(node, ast.Import | ast.ImportFrom)
+        for name in imports_of(node)
+    }
+    assert UPWARD.isdisjoint(top_level)
+    code = (
+        "import sys, compactor.cli._report; "
+        "print(sorted(m for m in ('explorer', 'altair', 'jinja2') if m in sys.modules))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.split() == ["[]"]
+
+
+def imports_of(node: ast.Import | ast.ImportFrom) -> list[str]:
+    if isinstance(node, ast.Import):
+        return [a.name for a in node.names]
+    return [node.module] if node.module and node.level == 0 else []
 
 
 def test_the_engines_layers_import_only_downwards_or_within():

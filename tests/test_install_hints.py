@@ -91,17 +91,21 @@ def test_every_hint_a_module_holds_names_a_command_that_works():
 
 def test_the_hints_are_found_where_the_explorer_shows_them():
     # the scan above must see the hints the explorer shows, or it proves nothing
+    from compactor.cli._report import INSTALL_HINT as REPORT
     from compactor.providers import INSTALL_HINT as LLM
     from compactor.strategies import LANGCHAIN_HINT
     from compactor.text import SEMANTIC_HINT, TOKENS_HINT
     from explorer.frames import tokens as token_frames
+    from explorer.widgets.report import INSTALL_HINT as REPORT_SHOWN
 
     shown = {
         "tokens": TOKENS_HINT,
         "semantic": SEMANTIC_HINT,
         "llm": LLM,
         "langchain": LANGCHAIN_HINT,
+        "report": REPORT,
     }
+    assert install_command("report") in REPORT_SHOWN
     for extra, hint in shown.items():
         assert install_command(extra) in hint and PIP.search(hint), extra
         assert wrong_hints(hint) == []
@@ -113,8 +117,8 @@ def test_the_hints_are_found_where_the_explorer_shows_them():
 
 def test_the_explorer_extra_holds_everything_the_explorer_uses_offline_and_run_sh_installs_it():
     (own,) = EXTRAS["explorer"]
-    assert own == "compaction-explorer[app,tokens,semantic,focus,llm,recommend]"
-    assert {"app", "tokens", "semantic", "focus", "llm", "recommend"} <= set(EXTRAS)
+    assert own == "compaction-explorer[app,report,tokens,semantic,focus,llm,recommend]"
+    assert {"app", "report", "tokens", "semantic", "focus", "llm", "recommend"} <= set(EXTRAS)
     assert "focus" in EXTRAS["test"][0]  # the tests run the focus strategy
     run = (ROOT / "scripts" / "run.sh").read_text("utf-8")
     assert re.search(r"^bash scripts/setup\.sh explorer$", run, re.MULTILINE)

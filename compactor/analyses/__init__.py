@@ -1,7 +1,8 @@
 """Analyses: read compaction results and explain or judge them; they never change what
 ``compact`` returns. Sweeps (every budget, threshold and cut from one run), the walkthrough,
 watched facts, tool pairing, A/B, import markup, token reports, semantic pairs, the
-compactions an agent recorded graded against the lineup (:mod:`~compactor.analyses._graded`),
+compactions an agent recorded graded against the lineup (:mod:`~compactor.analyses._graded`)
+and the files read again after them (:mod:`~compactor.analyses._rereads`),
 and the families :mod:`~compactor.analyses.anchors` and :mod:`~compactor.analyses.replay`
 (each a package with its own face). Outcomes (SPEC part D) join them here as
 :mod:`~compactor.analyses.outcomes`."""
@@ -23,6 +24,7 @@ from compactor.analyses._graded import (
     Graded,
     GradedCompaction,
     GradedRow,
+    compaction_history,
     grade,
 )
 from compactor.analyses._markup import (
@@ -38,6 +40,16 @@ from compactor.analyses._pairing import (
     check_pairing,
     pair_fix,
     tool_pairs,
+)
+from compactor.analyses._rereads import (
+    REREAD_JUDGE,
+    CompactionRereads,
+    FileRead,
+    Repeat,
+    Reread,
+    RereadRecall,
+    find_rereads,
+    summary_holds,
 )
 from compactor.analyses._semantic_pairs import (
     SemanticPair,
@@ -79,8 +91,12 @@ __all__ = [
     "call_line_span",
     "BudgetSweep",
     "check_pairing",
+    "CompactionRereads",
+    "FileRead",
+    "find_rereads",
     "compare_params",
     "compare_results",
+    "compaction_history",
     "grade",
     "Graded",
     "GradedCompaction",
@@ -95,6 +111,10 @@ __all__ = [
     "PairingReport",
     "parse_phrases",
     "RECORDED",
+    "Repeat",
+    "REREAD_JUDGE",
+    "Reread",
+    "RereadRecall",
     "SIZE_TOLERANCE",
     "REMOVED",
     "REMOVED_ALWAYS",
@@ -102,6 +122,7 @@ __all__ = [
     "SemanticPair",
     "Step",
     "StepEvent",
+    "summary_holds",
     "Survival",
     "survival_budgets",
     "term_sources",

@@ -22,7 +22,12 @@ For compaction k with boundary b (:class:`~compactor.formats._types.RecordedComp
   ``end`` long, or one of the parts anchor-keep and focus keep), for the summary by
   :func:`~compactor.analyses.outcomes.judge_text` (its anchor's text occurs in the summary);
 - *anchors kept*: the history's anchors (SPEC part C) kept by a strategy (one occurrence in a
-  span it returned verbatim), or, for the summary, whose text occurs in it.
+  span it returned verbatim), or, for the summary, whose text occurs in it;
+- *re-read recall* (:mod:`~compactor.analyses._rereads`): of the files the agent read again in
+  the future after reading them in the history, those whose earlier result a strategy kept
+  (half of its characters in the spans it returned verbatim) or the summary held (half of its
+  lines); random (the mean of the SPEC's draws, whole messages) beside keep-last at the same
+  budget.
 
 The history is the recorded conversation as the tool had it, for the tool and the strategies
 alike. Messages are counted as the importer makes them: an assistant turn with its tool calls is
@@ -33,13 +38,28 @@ whose log holds no summary, gets its problems and no figure.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import numpy as np
 
+from compactor.analyses._rereads import (
+    CompactionRereads,
+    RereadRecall,
+    find_rereads,
+    lengths_recall,
+    spans_recall,
+    summary_recall,
+)
 from compactor.analyses.anchors._finder import find_anchor_columns
-from compactor.analyses.outcomes import NeededRecall, find_needs, judge_outcome, judge_text
+from compactor.analyses.outcomes import (
+    DEFAULT_DRAWS,
+    NeededRecall,
+    find_needs,
+    judge_outcome,
+    judge_text,
+    random_lengths,
+)
 from compactor.contract import AGENT_LIMITS, budget_range
 from compactor.errors import InvalidRequest, Problem
 from compactor.formats import RecordedCompaction
@@ -67,6 +87,10 @@ class GradedRow:
     recall: NeededRecall | None
     anchors_kept: int | None
     unavailable: str | None = None  # why a strategy could not run (an optional package)
+    rereads: RereadRecall | None = None  # re-read recall (None: not judged)
+    #: The contents it returned (the summary alone for the recorded row): what a next call
+    #: sends, which pricing counts (docs/cost.md).
+    returned: tuple[str, ...] = field(default=(), repr=False, compare=False)
 
     @property
     def available(self) -> bool:
@@ -81,6 +105,8 @@ class GradedRow:
         out["output_chars"] = self.output_chars
         out["needed_later_recall"] = self.recall.to_dict()
         out["anchors_kept"] = self.anchors_kept
+        if self.rereads is not None:
+            out["reread_recall"] = self.rereads.to_dict()
         return out
 
 
@@ -96,6 +122,12 @@ class GradedCompaction:
     anchors: int  # anchors of the history
     problems: tuple[Problem, ...]  # why it has no figure; empty when it has
     rows: tuple[GradedRow, ...]  # the recorded summary first, then the lineup in its order
+    #: The files read again after it (None: not looked for), and random's re-read recall at
+    #: the summary's budget (None without a history to draw from).
+    rereads: CompactionRereads | None = None
+    random_rereads: RereadRecall | None = None
+    #: The history's contents, as the tool (and every strategy) had them.
+    history: tuple[str, ...] = field(default=(), repr=False, compare=False)
 
     @property
     def valid(self) -> bool:
@@ -134,6 +166,13 @@ class GradedCompaction:
             "budget_chars": self.budget_chars,
             "valid": self.valid,
         }
+        if self.rereads is not None:
+            out["rereads"] = self.rereads.to_dict()
+            if self.random_rereads is not None:
+                out["rereads"]["random"] = {
+                    "draws": DEFAULT_DRAWS,
+                    **self.random_rereads.to_dict(),
+                }
         if not self.valid:
             out["problems"] = [p.to_dict() for p in self.problems]
             return out
@@ -180,6 +219,7 @@ def grade(
     """Grade every compaction of ``compactions`` (boundaries into ``request``'s messages)."""
     phrases = tuple(watched)
     n = len(request.messages)
+    rereads = find_rereads(request, compactions)
     out = []
     for k, compaction in enumerate(compactions):
         end = compactions[k + 1].boundary if k + 1 < len(compactions) else n
@@ -192,6 +232,7 @@ def grade(
                 k,
                 phrases,
                 previous=previous,
+                rereads=rereads[k],
             )
         )
     return Graded(tuple(out))
@@ -205,22 +246,21 @@ def grade_compaction(
     watched: Iterable[str] = (),
     *,
     previous: RecordedCompaction | None = None,
+    rereads: CompactionRereads | None = None,
 ) -> GradedCompaction:
     """One compaction: its history (from the start, or from ``previous``'s summary and
     boundary) replaced by its summary or by each strategy at the summary's size, judged on the
-    needs of messages ``boundary..end-1``."""
+    needs of messages ``boundary..end-1`` (and on ``rereads``, the files read again after it,
+    when given)."""
     b, summary = compaction.boundary, compaction.summary
     budget = summary_budget(summary)
     start = min(previous.boundary, b) if previous is not None else 0
-    lead = (
-        [{"role": "user", "content": previous.summary}]
-        if previous is not None and previous.summary
-        else []
-    )
+    lead = _lead(previous)
     head = (number, compaction, len(lead) + b - start, end - b, budget)
     past, problems = _history(request, compaction, start, lead)
     if past is None:
-        return GradedCompaction(*head, 0, problems, ())
+        return GradedCompaction(*head, 0, problems, (), rereads)
+    said = summary_recall(rereads, request, summary) if rereads is not None else None
     phrases = tuple(watched)
     contents = (*past.contents, *request.contents[b:end])
     roles = (*past.roles, *request.roles[b:end])
@@ -232,13 +272,25 @@ def grade_compaction(
         len(summary),
         judge_text(needs, len(past.messages), summary),
         sum(a.text in summary for a in found.anchors),
+        rereads=said,
+        returned=(summary,),
     )
     rows = [recorded]
     pending = last_user_message(request, b)
     params = {} if pending is None else {FOCUS: {"focus": pending}}
     for result in compare_strategies(past, params=params).results:
-        rows.append(_strategy_row(result, needs, found))
-    return GradedCompaction(*head, len(found.anchors), (), tuple(rows))
+        row = _strategy_row(result, needs, found)
+        if rereads is not None and result.available:
+            spans = [m.kept_spans for m in result.messages]
+            row = replace(row, rereads=spans_recall(rereads, spans, len(lead)))
+        rows.append(row)
+    drawn = None
+    if rereads is not None:
+        lengths = random_lengths([len(c) for c in past.contents], past.params.budget_chars)
+        drawn = lengths_recall(rereads, lengths, len(lead))
+    return GradedCompaction(
+        *head, len(found.anchors), (), tuple(rows), rereads, drawn, history=past.contents
+    )
 
 
 def last_user_message(request: Request, boundary: int) -> str | None:
@@ -248,6 +300,29 @@ def last_user_message(request: Request, boundary: int) -> str | None:
         if message.role == "user":
             return message.content
     return None
+
+
+def compaction_history(
+    request: Request, compactions: Sequence[RecordedCompaction], k: int
+) -> tuple[Request | None, int]:
+    """The history compaction ``k`` replaced, as it is graded (the previous summary as a user
+    message, then the messages from the previous boundary; at the summary's size), and how many
+    messages stand before the request's own (0, or 1 for that summary); None when it is no
+    request (no summary, fewer than two messages)."""
+    compaction = compactions[k]
+    previous = compactions[k - 1] if k else None
+    start = min(previous.boundary, compaction.boundary) if previous is not None else 0
+    lead = _lead(previous)
+    past, _ = _history(request, compaction, start, lead)
+    return past, len(lead)
+
+
+def _lead(previous: RecordedCompaction | None) -> list[dict[str, Any]]:
+    """What stands before a later compaction's history: the previous summary, as a user
+    message (the tool put it in place of the older history)."""
+    if previous is None or not previous.summary:
+        return []
+    return [{"role": "user", "content": previous.summary}]
 
 
 def _history(
@@ -295,5 +370,10 @@ def _strategy_row(result: StrategyResult, needs: Any, found: Any) -> GradedRow:
             for anchor in found.anchors
         )
     return GradedRow(
-        result.key, result.name, result.output_chars, judge_outcome(needs, result), kept
+        result.key,
+        result.name,
+        result.output_chars,
+        judge_outcome(needs, result),
+        kept,
+        returned=tuple(m["content"] for m in result.returned()),
     )

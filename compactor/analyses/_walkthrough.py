@@ -190,6 +190,12 @@ def _dedupe(result: CompactionResult, ledger: _Ledger) -> Step:
             events.append(ledger.untouched(t, SPARED, reason, other=near.index))
     removed = plural(len(removals), "near-duplicate message")
     summary = f"{removed} removed, {before - ledger.total:,} characters."
+    spared = sum(e.action == SPARED for e in events)
+    if spared:  # the step's table lists both: one count for each, so they add up to its rows
+        summary += (
+            f" {plural(spared, 'more message')} reached the threshold but "
+            f"{'is' if spared == 1 else 'are'} protected (spared)."
+        )
     rule = f"duplicate_threshold = {threshold}; {contract.DEDUPE_METHOD}"
     return ledger.step("dedupe", rule, summary, events, before)
 
@@ -209,7 +215,8 @@ def _trim(result: CompactionResult, ledger: _Ledger) -> Step:
             events.append(ledger.untouched(t, SPARED, reason))
     cuts = len(result.trimming.cuts)
     later = sum(1 for c in result.trimming.cuts if ledger.traces[c.index].fate is Fate.DROPPED)
-    summary = _trim_summary(cuts, later, limit, before - ledger.total)
+    spared = sum(e.action == SPARED for e in events)
+    summary = _trim_summary(cuts, later, limit, before - ledger.total, spared)
     rule = f"max_message_chars = {limit:,}; {contract.TRIM_CUT_AT}"
     return ledger.step("trim", rule, summary, events, before)
 
@@ -223,12 +230,17 @@ def _trim_how(kind: str, kept: int) -> str:
     )
 
 
-def _trim_summary(cuts: int, dropped_later: int, limit: int, removed: int) -> str:
+def _trim_summary(cuts: int, dropped_later: int, limit: int, removed: int, spared: int = 0) -> str:
     summary = f"{plural(cuts, 'message')} cut to at most {limit:,} characters, {removed:,} removed."
     if dropped_later:
         summary += (
             f" Drop removes {dropped_later:,} of them later (step 4), so "
             f"{cuts - dropped_later:,} stay trimmed."
+        )
+    if spared:
+        summary += (
+            f" {plural(spared, 'more message')} over the limit "
+            f"{'is' if spared == 1 else 'are'} protected (spared)."
         )
     return summary
 

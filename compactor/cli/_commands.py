@@ -54,6 +54,11 @@ COMMANDS = (
         "needed-later recall, role balance and probes, beside keep-last and random",
     ),
     Command(
+        "report",
+        "compactor.cli._report",
+        "write one decision (or a corpus's summary) as a self-contained HTML report",
+    ),
+    Command(
         "graded",
         "compactor.cli._graded",
         "grade the compactions a Claude Code or Codex log recorded against every strategy",
@@ -71,7 +76,7 @@ COMMANDS = (
     Command(
         "summarize",
         "compactor.cli._summarize",
-        "summarise the older messages with a language model (seeds/003 compact)",
+        "summarise the older messages with a language model (LLM compact)",
     ),
     Command(
         "evaluate",

@@ -14,7 +14,12 @@ from compactor.cli._io import (
     indent_of,
     reports_bad_input,
 )
-from compactor.cli._params import add_parameter_arguments, overrides, with_token_budget
+from compactor.cli._params import (
+    add_parameter_arguments,
+    overrides,
+    setting_of,
+    with_token_budget,
+)
 from compactor.cli._records import add_fix_arguments, add_source_arguments, read_input
 from compactor.cli._reports import write_lines
 from compactor.contract import AGENT_LIFTED, AGENT_LIMITS, CONTRACT_LIMITS, LIMITS
@@ -86,6 +91,9 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 @reports_bad_input
 def run(args: argparse.Namespace) -> int:
+    setting = setting_of(args)
+    # --agent, or a setting that says limits = "agent" (its budget may be over 400,000)
+    args.agent = args.agent or (setting is not None and setting.limits == AGENT_LIMITS)
     found = read_input(args, overrides(args), limits=not args.agent)
     request = with_token_budget(args, found.request)
     conversion = found.conversion

@@ -9,15 +9,18 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from compactor.analyses import BUDGET_RANGE
+from compactor.analyses import BUDGET_RANGE, REREAD_JUDGE
 from compactor.analyses.outcomes import DEFAULT_FUTURE
 from compactor.cli import _fail_under as fail_under
+from compactor.cli import _probe_report as probe_report
 from compactor.cli import _set_aside as set_aside
 from compactor.cli._commands import help_of
 from compactor.cli._evaluate_strategy import add_arguments, run_strategy
 from compactor.cli._io import fail
 from compactor.cli._params import add_setting_argument, setting_of
+from compactor.cli._pricing import add_price_arguments, price_row, priced_model
 from compactor.cli._progress import ProgressBar
+from compactor.cli._records import add_verbose_argument
 from compactor.cli._reports import write_lines
 from compactor.cli._resuming import written_before
 from compactor.errors import Problem, ProblemError
@@ -29,6 +32,7 @@ from compactor.evaluation import (
     SUMMARY_BUDGETS,
     BackendUnavailable,
     CorpusStream,
+    QuestionSet,
     RowWriter,
     RunOptions,
     SummaryFeed,
@@ -36,6 +40,7 @@ from compactor.evaluation import (
     evaluate,
     grid_points,
     parse_grid_option,
+    read_questions,
     setting_groups,
 )
 from compactor.formats import FORMATS
@@ -64,12 +69,18 @@ share rises, which those steps can pass over).
 
 Rows: conversation, budget_chars, keep_last_n, keep_roles, duplicate_threshold,
 max_message_chars, output_chars, output_messages, budget_met, anchors, anchors_kept,
-tool_pairs_broken (and output_tokens with --encoding), then the outcomes: strategy, needs and
+tool_pairs_broken (and output_tokens with --encoding; cost_model and cost_usd with --model or
+--prices: the next call writing the kept context to the cache, docs/cost.md), then the
+outcomes: strategy, needs and
 needs_met (the continuation check: the last --future K messages, default {DEFAULT_FUTURE}, are the
 future, the rest the past, compacted with the row's setting at its budget; needs counts the
 future's needs of an anchor the past holds, needs_met those with a past source kept; both null
 when the conversation is too short for that future), and probes, probes_strict, probes_partial,
-probes_answer when the corpus's records carry probes. Keep-last and random (the mean of 20
+probes_answer when the corpus's records carry probes; a conversation that recorded compactions
+(a Claude Code or Codex log) adds rereads, rereads_held and reread_chars (judge: re-read, the
+files the agent read again after each compaction; each compaction's history compacted at the
+row's budget), and the summary re-read recall beside keep-last's and random's with the count
+each rests on. Keep-last and random (the mean of 20
 seeded draws) come as rows of their own (strategy keep-last or random, no parameter) at the
 listed budgets or the summary's; --no-outcomes leaves all of that out. --out FILE.jsonl
 appends the rows as they finish, flushed row by row; --out FILE.parquet writes Parquet at the
@@ -88,6 +99,17 @@ corpus (or one that is a device or a pipe), a bad grid, budget or threshold, a r
 exists without --resume or cannot be written, each problem with where it is, or every record
 set aside (nothing is evaluated); {set_aside.SET_ASIDE} when the run finished with records set
 aside (listed).
+
+--questions FILE judges the settings by a team's labelled evidence: a question set (a JSON list,
+{{"questions": [...]}}, or JSON Lines, one question a line), each question naming its conversation
+by record (the rows' conversation: N, "PATH" or "PATH#i") or record_id (the record's own id),
+with id, evidence (message ids or 0-based indices), answer and question. The rows then carry
+probes, probes_strict, probes_partial, probes_answer, probes_answerable and probes_failed (the
+ids failed per recall; null for random's draws); the summary adds probe recall per setting,
+pooled over the questions with its counts, beside keep-last and random at its budget, and the
+questions each setting fails. A question that cannot be used (a line that is not JSON, a wrong
+type, an unknown conversation, an evidence ref naming no message) is set aside with its line or
+JSON path, listed on standard error, and the run goes on (exit {set_aside.SET_ASIDE}).
 
 --strategy NAME evaluates another strategy of the registry at --budgets (default: each
 request's own budget_chars), with --strategy-param KEY=VALUE and --strategy-grid KEY=V1,V2,...
@@ -112,6 +134,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     parser.add_argument(
         "--format", choices=list(FORMATS), metavar="NAME", help="read every file as this format"
     )
+    add_verbose_argument(parser)
     parser.add_argument(
         "--grid",
         action="append",
@@ -151,6 +174,12 @@ def register(sub: argparse._SubParsersAction) -> None:
         action="store_true",
         help="leave out the outcome columns and the baselines' rows",
     )
+    parser.add_argument(
+        "--questions",
+        metavar="FILE",
+        help="a question set (JSON or JSON Lines): labelled evidence over the corpus's "
+        "conversations, judged as probes beside needed-later recall",
+    )
     parser.add_argument("--out", metavar="FILE", help="write the rows to FILE.jsonl or .parquet")
     parser.add_argument(
         "--resume", action="store_true", help="continue the run whose rows are in --out"
@@ -172,6 +201,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     )
     add_arguments(parser)
     fail_under.add_gate_arguments(parser)
+    add_price_arguments(parser)
     parser.set_defaults(run=run)
 
 
@@ -191,13 +221,14 @@ def run(args: argparse.Namespace) -> int:
 
 def _run(args: argparse.Namespace) -> int:
     thresholds = fail_under.thresholds_of(args)
+    model = priced_model(args)  # a bad price file is said before any work
     base, budget = _from_setting(args)
     if args.strategy != MEMORY_COMPACT or args.strategy_param or args.strategy_grid:
         budgets = _budgets(args.budgets) or budget
         fail_under.check_measurable(
             thresholds, outcomes=False, strategy=args.strategy, swept=budgets is None
         )
-        return run_strategy(args, budgets, thresholds, base)
+        return run_strategy(args, budgets, thresholds, base, _questions(args))
     plan = _plan(args)
     fail_under.check_measurable(
         thresholds,
@@ -207,8 +238,13 @@ def _run(args: argparse.Namespace) -> int:
         tokens=args.encoding is not None,
     )
     _check_out(args)
+    questions = _questions(args)
     corpus = CorpusStream(
-        args.corpus, args.format, keep_last=args.keep_last, cut_long=args.cut_long
+        args.corpus,
+        args.format,
+        keep_last=args.keep_last,
+        cut_long=args.cut_long,
+        questions=questions,
     )
     write_lines(f"skipped {line}" for line in corpus.skipped)
     options = RunOptions(
@@ -233,6 +269,8 @@ def _run(args: argparse.Namespace) -> int:
             whole=earlier.whole(plan.settings, plan.budgets),
         )
         for row in rows:
+            if model is not None:
+                price_row(row, model, args.cache_lifetime)
             if writer:
                 writer.write(row)
             feed.add(row)
@@ -246,12 +284,25 @@ def _run(args: argparse.Namespace) -> int:
     sys.stdout.write(summary_text(feed.summaries(), corpus.read, plan.sweep))
     if plan.sweep:
         sys.stdout.write(knee_text(feed.met_at_shares()))
-    sys.stdout.flush()
     summaries = feed.summaries()
+    if questions is not None:
+        sys.stdout.write(probe_report.questions_text(summaries, questions))
+    sys.stdout.flush()
     verdict = fail_under.report(setting_groups(summaries, feed.rows), thresholds)
+    if questions is not None and probe_report.report_set_aside(questions) and not verdict:
+        verdict = set_aside.SET_ASIDE
     if corpus.unusable:
-        return set_aside.report(corpus, args.out, verdict)
+        return set_aside.report(corpus, args.out, verdict, verbose=args.verbose)
     return verdict
+
+
+def _questions(args: argparse.Namespace) -> QuestionSet | None:
+    """The question set of ``--questions`` (None without it); raises for an unreadable file."""
+    if args.questions is None:
+        return None
+    if args.no_outcomes:
+        raise ProblemError([Problem("--questions is judged with the outcomes: drop --no-outcomes")])
+    return read_questions(args.questions)
 
 
 class _Feed:
@@ -351,13 +402,15 @@ def summary_text(summary: Sequence[dict[str, Any]], conversations: int, sweep: b
     how = "each conversation read at these budgets from its sweep" if sweep else "listed budgets"
     settings = [s for s in summary if s.get(STRATEGY, MEMORY_COMPACT) == MEMORY_COMPACT]
     needed = any("needed_recall" in s for s in settings)
+    reread = any(s.get("rereads") for s in settings)
     lines = [
         f"{conversations:,} conversations, {len(settings):,} settings ({how}); * = on the "
         "frontier (no other setting keeps more anchors with fewer output characters)"
         + ("; + = on it by needed-later recall" if needed else ""),
         f"{'':2} {'budget':>7} {'last_n':>6} {'keep_roles':<22} {'dup':>5} {'max':>5} "
         f"{'met':>6} {'chars p10/median/p90':>26} {'anchors p10/median/p90':>24} {'broken':>6}"
-        + (f" {'needed: setting/keep-last/random':>33}" if needed else ""),
+        + (f" {'needed: setting/keep-last/random':>33}" if needed else "")
+        + (f" {'re-read: setting/keep-last/random (of N)':>42}" if reread else ""),
     ]
     for s in settings:
         roles = "+".join(s["keep_roles"]) or "none"
@@ -379,12 +432,27 @@ def summary_text(summary: Sequence[dict[str, Any]], conversations: int, sweep: b
                 for k in ("needed_recall", "needed_recall_keep_last", "needed_recall_random")
             )
             line += f" {figures:>33}"
+        if reread:
+            figures = "/".join(
+                "-" if s.get(k) is None else percent(s[k])
+                for k in ("reread_recall", "reread_recall_keep_last", "reread_recall_random")
+            )
+            figures += f" (of {s.get('rereads') or 0:,})"
+            line += f" {figures:>42}"
         lines.append(line)
     frontier = sum(s["frontier"] for s in settings)
     lines.append(f"frontier: {frontier:,} of {len(settings):,} settings")
     if needed:
         by_needs = sum(bool(s.get("frontier_needed")) for s in settings)
         lines.append(f"frontier by needed-later recall: {by_needs:,} of {len(settings):,}")
+    if reread:
+        most = max(settings, key=lambda s: s.get("rereads") or 0)
+        lines.append(
+            f"re-read: judge {REREAD_JUDGE}; {most['rereads']:,} re-reads "
+            f"({most['reread_chars']:,} characters) after the recorded compactions of "
+            f"{most['reread_conversations']:,} conversations; each strategy compacts the history "
+            "before each compaction at the row's budget"
+        )
     return "\n".join(lines) + "\n"
 
 

@@ -12,12 +12,15 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from compactor.cli import _fail_under as fail_under
+from compactor.cli import _probe_report as probe_report
 from compactor.cli import _set_aside as set_aside
 from compactor.cli._params import strategy_name
+from compactor.cli._pricing import price_row, priced_model
 from compactor.cli._reports import write_lines
 from compactor.errors import Problem, ProblemError
 from compactor.evaluation import (
     CorpusStream,
+    QuestionSet,
     RowWriter,
     RunOptions,
     Threshold,
@@ -62,6 +65,7 @@ def run_strategy(
     budgets: list[int] | None,
     thresholds: Sequence[Threshold] = (),
     base: Mapping[str, Any] | None = None,
+    questions: QuestionSet | None = None,
 ) -> int:
     """The rows of ``args.strategy`` at ``budgets`` (default: each request's own budget), its
     parameters ``base`` (a setting's) under --strategy-param's; the gate's verdict decides the
@@ -84,7 +88,11 @@ def run_strategy(
     if args.out:
         check_out(args.out, False)
     corpus = CorpusStream(
-        args.corpus, args.format, keep_last=args.keep_last, cut_long=args.cut_long
+        args.corpus,
+        args.format,
+        keep_last=args.keep_last,
+        cut_long=args.cut_long,
+        questions=questions,
     )
     write_lines(f"skipped {line}" for line in corpus.skipped)
     items = list(corpus)
@@ -93,8 +101,11 @@ def run_strategy(
     found = evaluate_strategy(
         items, strategy.name, settings, budgets, workers=args.workers, future=future
     )
+    model = priced_model(args)
     try:
         for row in found:
+            if model is not None:
+                price_row(row, model, args.cache_lifetime)
             if writer:
                 writer.write(row)
             rows.append(row)
@@ -104,10 +115,14 @@ def run_strategy(
     if writer:
         writer.finish()
     sys.stdout.write(summary_text(strategy.name, settings, rows, len(items)))
+    if questions is not None:
+        sys.stdout.write(probe_report.strategy_questions_text(settings, rows, questions))
     sys.stdout.flush()
     verdict = fail_under.report(strategy_groups(rows), thresholds)
+    if questions is not None and probe_report.report_set_aside(questions) and not verdict:
+        verdict = set_aside.SET_ASIDE
     if corpus.unusable:
-        return set_aside.report(corpus, args.out, verdict)
+        return set_aside.report(corpus, args.out, verdict, verbose=args.verbose)
     return verdict
 
 

@@ -69,7 +69,19 @@ def add_source_arguments(parser: argparse.ArgumentParser, every: bool = False) -
         metavar="NAME",
         help=f"read FILE as this format instead of detecting it: {', '.join(FORMATS)}",
     )
+    add_verbose_argument(parser)
     add_record_arguments(parser, every)
+
+
+def add_verbose_argument(parser: argparse.ArgumentParser) -> None:
+    """``--verbose``: every note of the import (and every conversation set aside), one per
+    line; by default one summary line says how many there are."""
+    parser.add_argument(
+        "-v",
+        "--verbose",
+        action="store_true",
+        help="list every change the import made (by default one line counts them)",
+    )
 
 
 def _count(text: str) -> int:
@@ -251,7 +263,7 @@ def read_input(
     if not limits:  # the request's limits are not this command's: nothing to fix
         kept = tuple(c for c in conversion.changes if c.kind not in PENDING)
         conversion = replace(conversion, changes=kept)
-    report(conversion, detected=format is None)
+    report(conversion, detected=format is None, verbose=getattr(args, "verbose", False))
     if conversion.needs_fixes and fix_hint is not None:
         pending = [c.message for c in conversion.changes if c.kind in PENDING]
         raise ProblemError(Problem(line) for line in [*pending, fix_hint])
@@ -302,7 +314,7 @@ def import_all(args: argparse.Namespace) -> int:
                 failed += 1
                 write_lines(f"{prefix}{problem}" for problem in error.problems)
                 continue
-            report(conversion, detected=args.format is None, prefix=prefix)
+            report(conversion, detected=args.format is None, prefix=prefix, verbose=args.verbose)
             if conversion.needs_fixes:
                 failed += 1
                 write_lines(f"{prefix}{line}" for line in needed_fixes(conversion))

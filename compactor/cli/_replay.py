@@ -6,6 +6,7 @@ import argparse
 
 from compactor.analyses.anchors import find_anchors
 from compactor.analyses.outcomes import find_needs, replay_misses
+from compactor.analyses.pricing import price_histories
 from compactor.analyses.replay import (
     POLICIES,
     STRATEGIES,
@@ -30,6 +31,7 @@ from compactor.cli._params import (
     setting_of,
     strategy_name,
 )
+from compactor.cli._pricing import add_price_arguments, priced_model
 from compactor.contract import MEMORY_COMPACT
 from compactor.errors import Problem, ProblemError
 from compactor.model import Request
@@ -57,7 +59,9 @@ def register(sub: argparse._SubParsersAction) -> None:
             "dates, paths, ...; and the phrases of --watch) no longer appear whole, needs how "
             "many anchors the turn's message uses that an earlier message holds (SPEC part D) "
             "and misses how many of those the history sent before it no longer held; with "
-            "--encoding, each turn also has tokens_out, the tokens of what is sent. "
+            "--encoding, each turn also has tokens_out, the tokens of what is sent; with "
+            "--model or --prices, each turn has its cost (call, prompt_tokens, reads, writes, "
+            "uncached, output, cost_usd) and cost the whole task's (docs/cost.md). "
             f"{FILE_HELP} Exit 0 on success; 2 when the input cannot be used, one line per "
             "problem."
         ),
@@ -78,7 +82,8 @@ def register(sub: argparse._SubParsersAction) -> None:
         default=None,
         metavar="NAME",
         help="memory-compact with the request's parameters, keep-last (the last messages "
-        "that fit budget_chars), drop-oldest (the seeds/003 trim: with its own options below, "
+        "that fit budget_chars), drop-oldest (the recency trim by token estimate: with its "
+        "own options below, "
         "else at budget_chars), or any strategy of the registry at budget_chars "
         f"({', '.join(n for n in CHOICES if n not in STRATEGIES)}); "
         "default: the --setting file's strategy with its parameters, else memory-compact",
@@ -92,7 +97,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         "a,b); without any, the strategy runs with the lineup's parameters",
     )
     add_parameter_arguments(parser)
-    trim = parser.add_argument_group("drop-oldest's own parameters (the seeds/003 trim's)")
+    trim = parser.add_argument_group("drop-oldest's own parameters (the recency trim's)")
     trim.add_argument("--keep-last-messages", type=int, metavar="N", help="keepLastMessages")
     trim.add_argument("--drop-tool-parts", action="store_true", help="dropToolParts")
     trim.add_argument("--max-tokens-estimate", type=int, metavar="N", help="maxTokensEstimate")
@@ -107,6 +112,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         help="also count the tokens sent on each turn (tokens_out) in this vocabulary "
         f"(offline; needs the tokens extra: {install_command('tokens')})",
     )
+    add_price_arguments(parser)
     add_indent_argument(parser)
     parser.set_defaults(run=run)
 
@@ -161,6 +167,7 @@ def replay_strategy(
 def run(args: argparse.Namespace) -> int:
     if args.encoding and not tokens_available():
         raise MissingExtra(TOKENS_HINT)
+    model = priced_model(args)
     request = read_request(args, any_strategy=True)
     result = replay_request(
         request,
@@ -177,4 +184,12 @@ def run(args: argparse.Namespace) -> int:
         sent = history_tokens(result.histories[1:], args.encoding)
         for turn, count in zip(out["turns"], sent, strict=True):
             turn["tokens_out"] = count
+    if model is not None:
+        cost = price_histories(
+            result.histories, request.messages, model, lifetime_seconds=args.cache_lifetime
+        )
+        # cost.turns[0] is turn 0 (the first call, on m_0 alone): in the task's total only
+        for turn, priced in zip(out["turns"], cost.turns[1:], strict=True):
+            turn["cost"] = {k: v for k, v in priced.to_dict().items() if k != "turn"}
+        out["cost"] = cost.to_dict()
     return emit(out, indent_of(args))

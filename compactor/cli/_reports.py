@@ -4,6 +4,7 @@ needed, and how to pick a record from a file that holds many conversations."""
 from __future__ import annotations
 
 import sys
+from collections import Counter
 from collections.abc import Iterable
 
 from compactor.contract import LIMITS
@@ -29,15 +30,37 @@ def many_problems(error: ManyConversations) -> list[Problem]:
     ]
 
 
-def report(conversion: Conversion, detected: bool, prefix: str = "") -> None:
-    """The conversion report on standard error: how the file was read, then one line per change."""
-    lossy = sum(c.lossy for c in conversion.changes)
-    lines = [
+#: The changes said on their own line even without ``--verbose``: the window a user chose says
+#: exactly which messages were left out (one line at most per conversion).
+ALWAYS_LISTED = frozenset({"kept-last", "kept-window"})
+
+
+def summary(conversion: Conversion, detected: bool) -> str:
+    """One line: how the file was read, its changes counted, the lossy ones by kind (most
+    first), and how to list them (issue 40: a real session made 217 lines of notes)."""
+    changes = conversion.changes
+    head = (
         f"read as {conversion.format}{' (detected)' if detected else ''}: "
-        f"{len(conversion.request['messages']):,} messages, {len(conversion.changes):,} changes "
-        f"({lossy:,} lossy)"
-    ]
-    lines += [f"{'lossy' if c.lossy else 'note'} {c.kind}: {c.message}" for c in conversion.changes]
+        f"{len(conversion.request['messages']):,} messages"
+    )
+    if not changes:
+        return f"{head}, no changes"
+    lossy = Counter(c.kind for c in changes if c.lossy)
+    said = f"{head}, {len(changes):,} change{'s' if len(changes) != 1 else ''}"
+    if lossy:
+        kinds = ", ".join(f"{kind} {count:,}" for kind, count in lossy.most_common())
+        said += f", {lossy.total():,} of them lossy ({kinds})"
+    else:
+        said += ", none lossy"
+    return f"{said}; --verbose lists them"
+
+
+def report(conversion: Conversion, detected: bool, prefix: str = "", verbose: bool = False) -> None:
+    """The conversion report on standard error: one summary line, then the window a user chose
+    (:data:`ALWAYS_LISTED`); with ``verbose``, one line per change."""
+    lines = [summary(conversion, detected)]
+    listed = [c for c in conversion.changes if verbose or c.kind in ALWAYS_LISTED]
+    lines += [f"{'lossy' if c.lossy else 'note'} {c.kind}: {c.message}" for c in listed]
     write_lines(f"{prefix}{line}" for line in lines)
 
 

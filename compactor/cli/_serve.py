@@ -47,7 +47,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         description=(
             "Serve the engine over HTTP with uvicorn:\n"
             "  POST /v1/memory-compact   the memory-compact response, exactly as `compact` prints\n"
-            "  POST /v1/context/trim     the trim strategy of seeds/003, with its stats\n"
+            "  POST /v1/context/trim     the recency trim by token estimate, with its stats\n"
             "  GET  /healthz             liveness check\n"
             "  GET  /docs                interactive API documentation (OpenAPI at /openapi.json)\n"
             "\n"

@@ -20,15 +20,23 @@ NOTHING_EVALUATED = 2
 FLAGS = {"keep_last": "--keep-last", "cut_long": "--cut-long"}
 
 
-def report(corpus: CorpusStream, out: str | None, verdict: int = 0) -> int:
-    """Write one line per conversation set aside (and per problem of it), then a count; the
-    exit code: :data:`NOTHING_EVALUATED` when none was evaluated, else the gate's ``verdict``
-    when it failed, else :data:`SET_ASIDE`."""
+def report(corpus: CorpusStream, out: str | None, verdict: int = 0, verbose: bool = False) -> int:
+    """Write what was set aside on standard error, then a count; the exit code:
+    :data:`NOTHING_EVALUATED` when none was evaluated, else the gate's ``verdict`` when it
+    failed, else :data:`SET_ASIDE`.
+
+    By default one line per conversation set aside (its first problem, and how many more it
+    has); with ``verbose``, one line per problem of each (issue 40: a folder's notice ran to 57
+    lines)."""
     lines = []
     for found in corpus.set_aside:
         hint = "; ".join(f"{FLAGS[fix]} {FIXES[fix]}" for fix in found.fixes)
-        for problem in found.problems:
+        problems = list(found.problems) if verbose else list(found.problems)[:1]
+        for problem in problems:
             lines.append(f"set aside {found.label}: {problem}" + (f" ({hint})" if hint else ""))
+        more = len(found.problems) - len(problems)
+        if more:
+            lines[-1] += f"; {more:,} more problem{'s' if more != 1 else ''} (--verbose)"
     unlisted = corpus.unusable - len(corpus.set_aside)
     if unlisted:
         lines.append(str(more_problems(unlisted)).removeprefix("$: "))

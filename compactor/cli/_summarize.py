@@ -46,8 +46,8 @@ from compactor.strategies import (
 PROVIDER_FAILED = 1
 
 DESCRIPTION = f"""\
-Summarise the older messages of a conversation with a language model, as the compact of
-seeds/003 (and POST /v1/context/compact) does: every message except the last --keep-last
+Summarise the older messages of a conversation with a language model, as LLM compact (and
+POST /v1/context/compact) does: every message except the last --keep-last
 (default 4) becomes one user message written by the model, followed by the kept messages
 unchanged. Prints {{"messages", "stats", "compaction"}} as JSON.
 

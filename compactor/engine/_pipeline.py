@@ -42,7 +42,7 @@ def _decide(request: Request, analysis: TextAnalysis) -> _Decisions:
     state = stages.State.of(messages)
     input_chars = state.total
     state, deduplication = stages.dedupe(
-        state, messages, protected, analysis.similarity, params.duplicate_threshold
+        state, messages, protected, analysis.pairs, params.duplicate_threshold
     )
     after_dedupe = state.total
     state, trimming = stages.trim(state, messages, protected, params.max_message_chars)
@@ -112,7 +112,7 @@ def run(request: Request, *, analysis: TextAnalysis | None = None) -> Compaction
                 message=m,
                 fate=fate,
                 protected_because=protection.because[i],
-                nearest=decided.deduplication.nearest[i],
+                nearby=decided.deduplication.nearest,
                 cut=cuts.get(i),
                 score=decided.dropping.scores.get(i),
                 drop=drops.get(i),

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 
@@ -61,8 +62,9 @@ class Removal:
 @dataclass(frozen=True)
 class Deduplication:
     removed: tuple[Removal, ...]
-    #: Per message, its most similar earlier same-role message still present (None if none).
-    nearest: tuple[Similar | None, ...]
+    #: Per message, its most similar earlier same-role message still present (None if none);
+    #: a sequence that may compute each when read (compaction itself reads none).
+    nearest: Sequence[Similar | None]
 
 
 @dataclass(frozen=True)
@@ -111,7 +113,9 @@ class MessageTrace:
     message: Message
     fate: Fate
     protected_because: tuple[str, ...]
-    nearest: Similar | None
+    #: The run's nearest messages, per message (:attr:`Deduplication.nearest`): read through
+    #: :attr:`nearest`, so that a view that never asks computes none.
+    nearby: Sequence[Similar | None]
     cut: Cut | None  # set when trimmed, also if the message was dropped afterwards
     score: Score | None  # set for unprotected messages that reached the drop stage
     drop: Drop | None
@@ -120,6 +124,11 @@ class MessageTrace:
     @property
     def index(self) -> int:
         return self.message.index
+
+    @property
+    def nearest(self) -> Similar | None:
+        """The most similar earlier message of its role still present when it was met."""
+        return self.nearby[self.message.index]
 
     @property
     def protected(self) -> bool:

@@ -21,7 +21,7 @@ from compactor.engine._result import (
 )
 from compactor.engine._score import Score, drop_order
 from compactor.model import Message, Params
-from compactor.text import TextAnalysis, cut
+from compactor.text import PairSimilarity, Reaching, TextAnalysis, cut
 
 
 @dataclass(frozen=True)
@@ -116,7 +116,7 @@ def dedupe(
     state: State,
     messages: Sequence[Message],
     protected: Sequence[bool],
-    similarity: np.ndarray,
+    similarity: PairSimilarity | np.ndarray,
     threshold: float,
 ) -> tuple[State, Deduplication]:
     """Stage 2: remove each unprotected message that is a near-duplicate of an earlier one.
@@ -124,7 +124,61 @@ def dedupe(
     In index order, message i is compared with every earlier message of its role that is still
     present (protected or not); when the best similarity reaches ``threshold`` and i is not
     protected, i is removed as a duplicate of that best (earliest on a tie).
+
+    ``similarity`` is the analysis' pairs (only those that reach ``threshold`` are read) or a
+    whole matrix (another similarity: every pair is read).
     """
+    if isinstance(similarity, np.ndarray):
+        similarity = PairSimilarity.given(similarity)
+    reaching = similarity.reaching(threshold)
+    if reaching is None:
+        return _dedupe_on_matrix(state, protected, similarity.matrix, threshold)
+    present = list(state.present)
+    removed = tuple(
+        Removal(i, j, value, state.chars[i]) for i, j, value in _walk(reaching, present, protected)
+    )
+    nearest = Nearest(similarity, np.array(present, dtype=bool))
+    return replace(state, present=tuple(present)), Deduplication(removed, nearest)
+
+
+def _walk(
+    reaching: Reaching, present: list[bool], protected: Sequence[bool]
+) -> Iterator[tuple[int, int, float]]:
+    """Stage 2's walk on the pairs that reach the threshold: yields ``(i, duplicate_of,
+    similarity)`` for each message it removes, and marks it gone in ``present``.
+
+    The messages of a class (one role, one word set) are similarity 1 to each other, so the
+    earliest present one of i's class is its best; else the best is among the earliest present
+    messages of the classes linked to i's (every present member of a class is as similar to i,
+    and the earliest wins a tie).
+    """
+    first: dict[int, int] = {}  # class -> its earliest message still present
+    links, self_reaches = reaching.links, reaching.self_reaches
+    for i, c in enumerate(reaching.klass):
+        if not present[i]:
+            continue
+        if not protected[i]:
+            if self_reaches and c in first:
+                present[i] = False
+                yield i, first[c], 1.0
+                continue
+            best: tuple[float, int] | None = None
+            for d, value in links.get(c, ()):
+                j = first.get(d)
+                if j is not None and (best is None or (value, -j) > (best[0], -best[1])):
+                    best = (value, j)
+            if best is not None:
+                present[i] = False
+                yield i, best[1], best[0]
+                continue
+        first.setdefault(c, i)
+
+
+def _dedupe_on_matrix(
+    state: State, protected: Sequence[bool], similarity: np.ndarray, threshold: float
+) -> tuple[State, Deduplication]:
+    """:func:`dedupe` on a whole matrix: a threshold the pairs cannot narrow, another
+    similarity."""
     present = np.array(state.present, dtype=bool)
     reaches = (similarity >= threshold) & present  # NaN (another role, not earlier) never does
     # only the rows with a pair that reaches the threshold can go
@@ -142,6 +196,42 @@ def dedupe(
         if not walked[i]
     )
     return replace(state, present=tuple(map(bool, present))), Deduplication(removed, near)
+
+
+# Up to this many messages, the nearest of every message is read from the whole matrix (computed
+# once per analysis); above it, each row is computed when read.
+_WHOLE_MATRIX = 3_000
+
+
+class Nearest(Sequence[Similar | None]):
+    """Per message, the most similar earlier message of its role among ``present`` (earliest
+    on a tie): :func:`nearest`, each computed when first read, for views that show a few."""
+
+    def __init__(self, pairs: PairSimilarity, present: np.ndarray) -> None:
+        self._pairs, self._present = pairs, present
+        self._known: dict[int, Similar | None] = {}
+        self._all: tuple[Similar | None, ...] | None = None
+
+    def __len__(self) -> int:
+        return len(self._present)
+
+    def __getitem__(self, i):  # type: ignore[override]
+        if isinstance(i, slice):
+            return [self[k] for k in range(*i.indices(len(self)))]
+        if self._all is None and (self._pairs.computed or len(self) <= _WHOLE_MATRIX):
+            self._all = nearest(self._pairs.matrix, self._present)
+        if self._all is not None:
+            return self._all[i]
+        if i not in self._known:
+            self._known[i] = nearest(self._pairs.row(i)[None, :], self._present)[0]
+        return self._known[i]
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Sequence):
+            return NotImplemented
+        return tuple(self) == tuple(other)
+
+    __hash__ = None  # type: ignore[assignment]
 
 
 def cuts(

@@ -44,9 +44,19 @@ from compactor.evaluation._limits import FIXES
 from compactor.evaluation._outcomes import BASELINES, OUTCOME_KEYS, PROBE_KEYS
 from compactor.evaluation._output import RowWriter, check_out, iter_rows
 from compactor.evaluation._pool import default_workers
+from compactor.evaluation._questions import (
+    QUESTION_FIELDS,
+    Question,
+    QuestionAside,
+    QuestionSet,
+    failure_text,
+    read_questions,
+    read_questions_text,
+)
 from compactor.evaluation._ray_backend import INSTALL_HINT as RAY_INSTALL_HINT
 from compactor.evaluation._ray_backend import BackendUnavailable, ray_available
 from compactor.evaluation._repeated import RepeatedEvaluation
+from compactor.evaluation._reread_rows import REREAD_KEYS
 from compactor.evaluation._resume import Written, describe_setting, written_whole
 from compactor.evaluation._rows import ROW_KEYS, TOKEN_KEYS, conversation_rows, row_key
 from compactor.evaluation._run import BACKENDS, RunOptions, evaluate
@@ -85,6 +95,7 @@ __all__ = [
     "describe_setting",
     "evaluate",
     "evaluate_strategy",
+    "failure_text",
     "FIXES",
     "GRID_PARAMETERS",
     "grid_point_key",
@@ -104,9 +115,16 @@ __all__ = [
     "PreparedConversation",
     "prepare_conversation",
     "PROBE_KEYS",
+    "REREAD_KEYS",
+    "Question",
+    "QUESTION_FIELDS",
+    "QuestionAside",
+    "QuestionSet",
     "ray_available",
     "RAY_INSTALL_HINT",
     "read_corpus_text",
+    "read_questions",
+    "read_questions_text",
     "RepeatedEvaluation",
     "row_key",
     "ROW_KEYS",

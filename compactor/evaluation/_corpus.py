@@ -35,6 +35,7 @@ from compactor.formats import (
     Document,
     Files,
     Record,
+    RecordedCompaction,
     apply_fixes,
     convert_document,
     convert_record,
@@ -67,12 +68,19 @@ class CorpusItem:
     (:attr:`compactor.formats.Conversion.tool_links`); tool pairs not linked are paired by
     position, as :func:`compactor.analyses._pairing.tool_pairs` does. ``probes`` are the
     record's labelled evidence, refs resolved to message indices (none when it has none).
+    ``compactions`` are those the log recorded (Claude Code, Codex), boundaries into the
+    request's messages: the re-read columns judge them.
+    ``record_id`` is the record's own identifier (its ``id``, ``conversation_id``,
+    ``session_id``, ``task_id`` or ``sample_id``; the ``id`` of an ``import --all`` line), by
+    which a question set may name it (:mod:`~compactor.evaluation._questions`).
     """
 
     conversation: ConversationName
     request: dict[str, Any]
     tool_links: tuple[tuple[int, int], ...] = field(default=(), compare=True)
     probes: tuple[Probe, ...] = ()
+    compactions: tuple[RecordedCompaction, ...] = ()
+    record_id: str | int | None = None
 
 
 @dataclass(frozen=True)
@@ -413,6 +421,8 @@ def record_item(
     except FormatError as error:
         return _set_aside(conversation, shown, error.problems)
     found = _usable(conversion, conversation, keep_last, cut_long, shown)
+    if isinstance(found, CorpusItem) and record.id is not None:
+        found = replace(found, record_id=record.id)
     if not isinstance(found, CorpusItem) or "probes" not in record.value:
         return found
     try:
@@ -428,7 +438,9 @@ def imported_item(value: dict[str, Any], index: int) -> Found:
     invalid = errors_of(value["request"], limits=AUTO_LIMITS)
     if invalid:
         return SetAside(record, tuple(invalid), label=f"record {record}")
-    return CorpusItem(record, value["request"])
+    given = value.get("id")
+    given = given if isinstance(given, str | int) and not isinstance(given, bool) else None
+    return CorpusItem(record, value["request"], record_id=given)
 
 
 def is_imported(value: Any) -> bool:
@@ -471,7 +483,12 @@ def _usable(
     invalid = errors_of(conversion.request, limits=AUTO_LIMITS)
     if invalid:
         return _set_aside(conversation, shown, invalid)
-    return CorpusItem(conversation, conversion.request, conversion.tool_links)
+    return CorpusItem(
+        conversation,
+        conversion.request,
+        conversion.tool_links,
+        compactions=conversion.compactions,
+    )
 
 
 def _set_aside(

@@ -34,14 +34,17 @@ from compactor.analyses.outcomes import (
     RANDOM,
     Needs,
     Probe,
+    failed_probes,
     find_needs,
     keep_last_from_budgets,
+    keep_last_lengths,
     met_needs,
     need_from_budgets,
     past_analysis,
     past_request,
     probe_recall,
     random_from_budgets,
+    random_lengths,
 )
 from compactor.engine import run
 from compactor.errors import InvalidRequest
@@ -52,7 +55,16 @@ from compactor.text import TextAnalysis
 #: The outcome keys of every row, after the counts (and ``output_tokens``).
 OUTCOME_KEYS: tuple[str, ...] = (STRATEGY, "needs", "needs_met")
 #: The probe keys, last, in every row of a corpus that carries probes.
-PROBE_KEYS: tuple[str, ...] = ("probes", "probes_strict", "probes_partial", "probes_answer")
+PROBE_KEYS: tuple[str, ...] = (
+    "probes",
+    "probes_strict",
+    "probes_partial",
+    "probes_answer",
+    "probes_answerable",
+    "probes_failed",
+)
+#: The three probe recalls.
+PROBE_KINDS: tuple[str, ...] = ("strict", "partial", "answer")
 #: The baselines' pseudo-settings, in the order their rows come.
 BASELINES: tuple[str, ...] = (KEEP_LAST, RANDOM)
 
@@ -189,12 +201,35 @@ def baseline_rows(
 def _probe_figures(
     probes: Sequence[Probe], contents: Sequence[str], returned: Sequence[Sequence[int | None]]
 ) -> dict[str, Any]:
-    """The probe columns, the mean over the rows of ``returned`` (one per draw)."""
+    """The probe columns, the mean over the rows of ``returned`` (one per draw); the ids of
+    the probes failed, per recall, when there is one row (random's draws each fail others)."""
     recalls = [probe_recall(probes, contents, r) for r in returned]
     out: dict[str, Any] = {"probes": len(probes)}
-    for kind in ("strict", "partial", "answer"):
+    for kind in PROBE_KINDS:
         values = [getattr(r, kind) for r in recalls]
         out[f"probes_{kind}"] = None if values[0] is None else round(float(np.mean(values)), 6)
+    out["probes_answerable"] = recalls[0].answer_probes
+    out["probes_failed"] = (
+        failed_probes(probes, contents, returned[0]) if len(returned) == 1 else None
+    )
+    return out
+
+
+def baseline_probes(
+    probes: Sequence[Probe], contents: Sequence[str], budget: int, draws: int = DEFAULT_DRAWS
+) -> dict[str, Any]:
+    """Keep-last's and random's probe recall (strict, partial, answer; random's the mean over
+    ``draws``) at ``budget``, beside a registry strategy's row: ``probes_keep_last`` and
+    ``probes_random``."""
+    lengths = np.array([len(c) for c in contents], dtype=np.int64)
+    out: dict[str, Any] = {}
+    for name, drawn in (
+        ("keep_last", keep_last_lengths(lengths, budget)[None, :]),
+        ("random", random_lengths(lengths, budget, draws)),
+    ):
+        returned = [[None if x < 0 else x for x in row] for row in drawn.tolist()]
+        figures = _probe_figures(probes, contents, returned)
+        out[f"probes_{name}"] = {kind: figures[f"probes_{kind}"] for kind in PROBE_KINDS}
     return out
 
 

@@ -32,6 +32,7 @@ from compactor.errors import InvalidRequest, Problem
 from compactor.evaluation._corpus import CorpusItem
 from compactor.evaluation._grid import BUDGET, GRID_PARAMETERS, grid_point_key
 from compactor.evaluation._outcomes import ConversationOutcomes, baseline_rows, change_points
+from compactor.evaluation._reread_rows import ConversationRereads
 from compactor.evaluation._summary import SUMMARY_BUDGETS
 from compactor.input import validate
 from compactor.model import Params, Request
@@ -125,7 +126,9 @@ def conversation_rows(
     pairs check counts them: a call whose line a trim cut away is not kept). With an
     ``encoding``, ``output_tokens`` counts the returned contents' tokens. With a ``future``
     (None: no outcome), ``strategy``, ``needs`` and ``needs_met`` follow, and the probe columns
-    when ``probe_columns`` (None: when the item has probes). Raises
+    when ``probe_columns`` (None: when the item has probes). A conversation with recorded
+    compactions has the re-read columns (:mod:`~compactor.evaluation._reread_rows`) last, the
+    baselines' rows too. Raises
     :class:`~compactor.errors.InvalidRequest` for an invalid request.
     """
     found = _Contents.of(item, encoding, future, probe_columns)
@@ -136,7 +139,7 @@ def conversation_rows(
         fixed["keep_roles"] = list(fixed["keep_roles"])
         rows += [_row(found, item.conversation, fixed, swept, b) for b in sorted(swept.budgets)]
     if found.outcomes is not None:
-        rows += baseline_rows(
+        baselines = baseline_rows(
             item.conversation,
             found.base,
             found.outcomes,
@@ -144,6 +147,10 @@ def conversation_rows(
             (found.pairs.calls, found.pairs.answers),
             tokens=None if found.tokens is None else found.tokens.whole(),
         )
+        if found.rereads is not None:
+            for row in baselines:
+                row.update(found.rereads.baseline_columns(row["strategy"], row[BUDGET]))
+        rows += baselines
     return rows
 
 
@@ -221,6 +228,7 @@ class _Contents:
     pairs: _ToolPairs
     outcomes: ConversationOutcomes | None
     tokens: _Tokens | None
+    rereads: ConversationRereads | None = None  # None without recorded compactions
 
     @classmethod
     def of(
@@ -239,7 +247,8 @@ class _Contents:
             with_probes = bool(item.probes) if probe_columns is None else probe_columns
             outcomes = ConversationOutcomes.of(base, future, item.probes, with_probes)
         tokens = None if encoding is None else _Tokens(base.contents, encoding)
-        return cls(base, analysis, anchors, pairs, outcomes, tokens)
+        rereads = ConversationRereads.of(base, item.compactions)
+        return cls(base, analysis, anchors, pairs, outcomes, tokens, rereads)
 
 
 @dataclass(frozen=True, eq=False)
@@ -255,6 +264,7 @@ class _Swept:
     returned: list[int]  # per message, its characters when returned
     line_cut: np.ndarray  # per tool pair, whether trim cut its call's line
     need_from: np.ndarray | None  # per judged need, the budget from which it is met
+    reread_from: np.ndarray | None = None  # per re-read, the budget from which it is held
 
     @classmethod
     def of(cls, found: _Contents, setting: Mapping[str, Any], points: list[int] | None) -> _Swept:
@@ -289,6 +299,7 @@ class _Swept:
             returned,
             found.pairs.line_cut(returned),
             need_from,
+            None if found.rereads is None else found.rereads.held_from(params),
         )
 
 
@@ -315,4 +326,6 @@ def _row(
     if found.outcomes is not None:
         now = [r if a else None for r, a in zip(swept.returned, alive.tolist(), strict=True)]
         row.update(found.outcomes.columns(swept.need_from, budget, found.base.contents, now))
+    if found.rereads is not None and swept.reread_from is not None:
+        row.update(found.rereads.columns(swept.reread_from, budget))
     return row

@@ -9,9 +9,7 @@ when exactly one of the call and the result is returned (a cleared result still 
 call). With a future, ``needs`` and ``needs_met`` follow (:func:`needs_columns`): the
 continuation check, as memory-compact's rows have it, the past compacted by the strategy at
 the row's budget and judged by :func:`~compactor.analyses.outcomes.judge_outcome` (a kept
-span holds a source; a placeholder holds none). A conversation with labelled evidence adds
-the probe columns (``probes``, ``probes_strict``, ``probes_partial``, ``probes_answer``) of the
-whole conversation's output. :func:`strategy_conversation_rows` is one
+span holds a source; a placeholder holds none). :func:`strategy_conversation_rows` is one
 conversation's rows as a worker returns them, for :func:`~compactor.evaluation._pool.local_rows`.
 """
 
@@ -28,6 +26,7 @@ from compactor.analyses.anchors import find_anchors
 from compactor.analyses.outcomes import (
     DEFAULT_FUTURE,
     Needs,
+    failed_probes_outcome,
     find_needs,
     judge_outcome,
     probe_recall_outcome,
@@ -37,6 +36,7 @@ from compactor.contract import AUTO_LIMITS
 from compactor.errors import InvalidRequest, Problem, ProblemError
 from compactor.evaluation._corpus import CorpusItem
 from compactor.evaluation._grid import BUDGET
+from compactor.evaluation._outcomes import PROBE_KEYS, PROBE_KINDS, baseline_probes
 from compactor.evaluation._rows import ConversationRows
 from compactor.evaluation._run import local_rows
 from compactor.input import validate
@@ -67,6 +67,13 @@ STRATEGY_ROW_KEYS: tuple[str, ...] = (
 )
 #: The outcome keys after them, with a future.
 NEEDS_KEYS: tuple[str, ...] = ("needs", "needs_met")
+#: The probe keys last, when the corpus carries probes (or a question set is asked): the
+#: strategy's figures, then keep-last's and random's at the row's budget.
+STRATEGY_PROBE_KEYS: tuple[str, ...] = (
+    *PROBE_KEYS,
+    "probes_keep_last",
+    "probes_random",
+)
 
 
 def strategy_grid_points(
@@ -139,11 +146,15 @@ def strategy_rows(
     settings: Sequence[Mapping[str, Any]],
     budgets: Sequence[int] | None = None,
     future: int | None = DEFAULT_FUTURE,
+    probe_columns: bool | None = None,
 ) -> list[dict[str, Any]]:
     """The rows of one conversation: every setting at every budget (default: the request's
     own ``budget_chars``), with ``needs`` and ``needs_met`` for a ``future`` (None: without
-    them). Raises InvalidRequest for an invalid request."""
-    return prepared_rows(prepare_conversation(item, future), strategy, settings, budgets)
+    them), and the probe columns when ``probe_columns`` (None: when the item has probes; see
+    :func:`probe_columns_of`). Raises InvalidRequest for an invalid request."""
+    return prepared_rows(
+        prepare_conversation(item, future), strategy, settings, budgets, probe_columns
+    )
 
 
 def prepared_rows(
@@ -151,6 +162,7 @@ def prepared_rows(
     strategy: RegisteredStrategy,
     settings: Sequence[Mapping[str, Any]],
     budgets: Sequence[int] | None = None,
+    probe_columns: bool | None = None,
 ) -> list[dict[str, Any]]:
     """:func:`strategy_rows` of a conversation prepared once (a tuner judges it under many
     settings, one call after another)."""
@@ -161,6 +173,8 @@ def prepared_rows(
         prepared.pairs,
     )
     system, future, past, needs = prepared.system, prepared.future, prepared.past, prepared.needs
+    probing = bool(item.probes) if probe_columns is None else probe_columns
+    baselines: dict[int, dict[str, Any]] = {}  # per budget: the same for every setting
     rows = []
     for setting in settings:
         for budget in sorted(budgets or [request.params.budget_chars]):
@@ -183,16 +197,33 @@ def prepared_rows(
             }
             if future is not None:
                 row.update(needs_columns(strategy, setting, budget, past, needs))
-            if item.probes and result.available:
-                recall = probe_recall_outcome(item.probes, request.contents, result)
-                row.update(
-                    probes=recall.probes,
-                    probes_strict=recall.strict,
-                    probes_partial=recall.partial,
-                    probes_answer=recall.answer,
-                )
+            if probing:
+                if budget not in baselines:
+                    baselines[budget] = baseline_probes(item.probes, request.contents, budget)
+                row.update(probe_columns_of(item, request.contents, result))
+                row.update(baselines[budget])
             rows.append(row)
     return rows
+
+
+def probe_columns_of(
+    item: CorpusItem, contents: Sequence[str], result: StrategyResult
+) -> dict[str, Any]:
+    """A strategy row's probe columns (:data:`STRATEGY_PROBE_KEYS`): its recall of the item's
+    probes, read from what it returned of each message (a placeholder holds none), and the ids
+    it fails; None figures when the strategy could not run."""
+    probes = item.probes
+    out: dict[str, Any] = {"probes": len(probes)}
+    if not result.available:
+        return out | dict.fromkeys(STRATEGY_PROBE_KEYS[1:6])
+    recall = probe_recall_outcome(probes, contents, result)
+    for kind in PROBE_KINDS:
+        out[f"probes_{kind}"] = (
+            None if getattr(recall, kind) is None else round(getattr(recall, kind), 6)
+        )
+    out["probes_answerable"] = recall.answer_probes
+    out["probes_failed"] = failed_probes_outcome(probes, contents, result)
+    return out
 
 
 def needs_columns(
@@ -221,11 +252,13 @@ def strategy_conversation_rows(
     settings: Sequence[Mapping[str, Any]],
     budgets: Sequence[int] | None,
     future: int | None = DEFAULT_FUTURE,
+    probe_columns: bool | None = None,
 ) -> ConversationRows:
     """:func:`strategy_rows` of one conversation for the strategy registered as ``name``, or
     the problems of its request, each naming it (a worker returns them as values)."""
     try:
-        return strategy_rows(item, get_strategy(name), settings, budgets, future), ()
+        found = strategy_rows(item, get_strategy(name), settings, budgets, future, probe_columns)
+        return found, ()
     except InvalidRequest as error:
         named = f"(conversation {item.conversation!r})"
         return [], tuple(
@@ -253,7 +286,12 @@ def evaluate_strategy(
     StrategyUnavailable for a strategy whose extra is not installed."""
     require_strategy_available(name)  # an unknown name fails here, by name; a missing extra too
     task = functools.partial(
-        strategy_conversation_rows, name=name, settings=settings, budgets=budgets, future=future
+        strategy_conversation_rows,
+        name=name,
+        settings=settings,
+        budgets=budgets,
+        future=future,
+        probe_columns=any(item.probes for item in items) or None,
     )
     if progress:
         progress(0, len(items))

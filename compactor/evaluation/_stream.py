@@ -44,6 +44,7 @@ from compactor.evaluation._corpus import (
     read_file,
     record_item,
 )
+from compactor.evaluation._questions import QuestionSet
 from compactor.formats import Record, line_texts, read_document
 
 #: How a file is read: JSONL of records or of ``import --all`` lines (``RECORDS``,
@@ -74,8 +75,10 @@ class CorpusStream:
         *,
         keep_last: bool = False,
         cut_long: bool = False,
+        questions: QuestionSet | None = None,
     ):
         files = corpus_files(path)
+        self.questions = questions  # when given, its questions are the conversations' probes
         self.skipped: list[str] = files.skipped
         self.problems: list[Problem] = []  # the first MAX_PROBLEMS; the rest are counted
         self.more_problems = 0
@@ -100,16 +103,18 @@ class CorpusStream:
 
     @property
     def probes(self) -> bool:
-        """Whether a record of the corpus carries probes."""
-        return any(f.probes for f in self._files)
+        """Whether a record of the corpus carries probes (or a question set is given)."""
+        return self.questions is not None or any(f.probes for f in self._files)
 
     def __iter__(self) -> Iterator[CorpusItem]:
         for file in self._files:
             for found in _conversations(file, *self._options):
                 if isinstance(found, CorpusItem):
                     self.read += 1
-                    yield found
+                    yield found if self.questions is None else self.questions.attach(found)
                 else:
+                    if self.questions is not None:
+                        self.questions.conversation_set_aside(found.conversation)
                     self.unusable += 1
                     if len(self.set_aside) < MAX_PROBLEMS:
                         self.set_aside.append(found)
@@ -117,6 +122,8 @@ class CorpusStream:
                     room = max(0, MAX_PROBLEMS - len(self.problems))
                     self.problems += named[:room]
                     self.more_problems += len(named[room:])
+        if self.questions is not None:
+            self.questions.finish()
 
 
 def _look(name: str | None, path: Path, format: str | None) -> _File:

@@ -19,7 +19,11 @@ with a future), ``needed_recall`` (pooled: needs met / needs), ``needed_recall_m
 the conversations with a need), the same pooled figure of keep-last and random at the same
 budget (``needed_recall_keep_last``, ``needed_recall_random``) and the ``needed_lift`` (the
 setting's minus keep-last's), the probe recalls (the mean over the conversations with probes),
-and ``frontier_needed``: the frontier read by needed-later recall instead of anchors. The
+and ``frontier_needed``: the frontier read by needed-later recall instead of anchors. With
+re-read columns (conversations that recorded compactions): ``rereads``, ``rereads_held`` and
+``reread_chars`` (totals over those conversations), ``reread_conversations`` (how many),
+``reread_recall`` (pooled: held / re-reads; None without a re-read) and keep-last's and
+random's at the same budget (``reread_recall_keep_last``, ``reread_recall_random``). The
 baselines' rows are summarised as settings of their own (``strategy`` keep-last or random, no
 parameter), read at their own budgets only, and are never on a frontier.
 """
@@ -289,6 +293,12 @@ class _Group:
         self.shares = array("d")  # needs met / needs, of the rows with needs
         self.probed = False  # whether a row has the probe columns
         self.probes = {kind: array("d") for kind in _PROBE_KINDS}
+        self.reread_rows = 0  # rows with the re-read columns (conversations with compactions)
+        self.rereads = self.reread_chars = 0
+        self.rereads_held: int | float = 0
+        self.asked = self.answerable = 0  # probes pooled over the conversations
+        self.probes_met: dict[str, int | float] = dict.fromkeys(_PROBE_KINDS, 0)
+        self.failed: list[dict[str, Any]] | None = None  # None while a row has no such list
 
     def add(self, row: Mapping[str, Any]) -> None:
         self.rows += 1
@@ -312,6 +322,35 @@ class _Group:
         for kind, found in self.probes.items():
             if row.get(f"probes_{kind}") is not None:
                 found.append(row[f"probes_{kind}"])
+        if row.get("rereads") is not None:
+            self.reread_rows += 1
+            self.rereads += row["rereads"]
+            self.rereads_held += row["rereads_held"]
+            self.reread_chars += row["reread_chars"]
+        if row.get("probes"):
+            self._pool(row)
+
+    def _pool(self, row: Mapping[str, Any]) -> None:
+        """The row's probes pooled: met counts (a share of its probes, or of its answerable
+        ones) and, when the row lists them, the probes failed with their conversation."""
+        answerable = row.get("probes_answerable") or 0
+        self.asked += row["probes"]
+        self.answerable += answerable
+        failed = row.get("probes_failed")
+        for kind in _PROBE_KINDS:
+            of = answerable if kind == "answer" else row["probes"]
+            share = row.get(f"probes_{kind}")
+            if failed is not None:  # exact: the probes less those failed
+                self.probes_met[kind] += of - len(failed.get(kind, ()))
+            elif share is not None:  # random: the mean over its draws
+                self.probes_met[kind] += share * of
+        if failed is None:
+            return
+        self.failed = self.failed or []
+        kinds = {kind: set(failed.get(kind, ())) for kind in _PROBE_KINDS}
+        for probe in dict.fromkeys(i for ids in failed.values() for i in ids):
+            said = [kind for kind in _PROBE_KINDS if probe in kinds[kind]]
+            self.failed.append({"conversation": row["conversation"], "id": probe, "failed": said})
 
     def summary(self, key: tuple[Any, ...]) -> dict[str, Any]:
         setting = dict(zip(GRID_PARAMETERS, key[1:-1], strict=True))
@@ -341,6 +380,26 @@ class _Group:
         if self.probed:
             for kind, found in self.probes.items():
                 out[f"probes_{kind}"] = round(float(np.mean(found)), 6) if found else None
+            out.update(self._pooled())
+        if self.reread_rows:
+            held = _total(self.rereads_held)
+            out["reread_conversations"] = self.reread_rows
+            out["rereads"] = self.rereads
+            out["rereads_held"] = held
+            out["reread_chars"] = self.reread_chars
+            out["reread_recall"] = round(held / self.rereads, 6) if self.rereads else None
+        return out
+
+    def _pooled(self) -> dict[str, Any]:
+        """Probe recall pooled over every probe of the conversations (a share of the probes;
+        answer recall of the answerable ones), the counts it is made of, and the probes
+        failed (None for random's mean over draws)."""
+        out: dict[str, Any] = {"probes_total": self.asked, "probes_answerable": self.answerable}
+        for kind in _PROBE_KINDS:
+            out[f"probes_met_{kind}"] = _total(self.probes_met[kind])
+            of = self.answerable if kind == "answer" else self.asked
+            out[f"probe_recall_{kind}"] = round(self.probes_met[kind] / of, 6) if of else None
+        out["probes_failed"] = self.failed
         return out
 
     def _needed(self, strategy: str) -> dict[str, Any]:
@@ -359,7 +418,15 @@ class _Group:
 
 
 def _beside_baselines(summaries: list[dict[str, Any]]) -> None:
-    """Each setting's needed-later recall beside keep-last's and random's at its budget."""
+    """Each setting's needed-later recall (and pooled probe recall) beside keep-last's and
+    random's at its budget."""
+    if any("probes_total" in s for s in summaries):
+        found = {(s.get(STRATEGY), s[BUDGET]): s for s in summaries}
+        for summary in summaries:
+            for baseline, name in ((KEEP_LAST, "keep_last"), (RANDOM, "random")):
+                other = found.get((baseline, summary[BUDGET]), {})
+                for kind in _PROBE_KINDS:
+                    summary[f"probe_recall_{kind}_{name}"] = other.get(f"probe_recall_{kind}")
     if not any("needed_recall" in s for s in summaries):
         return
     found = {(s[STRATEGY], s[BUDGET]): s["needed_recall"] for s in summaries if STRATEGY in s}
@@ -371,6 +438,16 @@ def _beside_baselines(summaries: list[dict[str, Any]]) -> None:
         mine = summary.get("needed_recall")
         lift = None if mine is None or keep_last is None else round(mine - keep_last, 6)
         summary["needed_lift"] = lift
+    rereads = {
+        (s[STRATEGY], s[BUDGET]): s["reread_recall"]
+        for s in summaries
+        if STRATEGY in s and "reread_recall" in s
+    }
+    for summary in summaries:
+        if "reread_recall" in summary:
+            budget = summary[BUDGET]
+            summary["reread_recall_keep_last"] = rereads.get((KEEP_LAST, budget))
+            summary["reread_recall_random"] = rereads.get((RANDOM, budget))
 
 
 def _mark_frontier(summaries: list[dict[str, Any]], measure: str, flag: str) -> None:

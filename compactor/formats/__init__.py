@@ -79,6 +79,7 @@ from compactor.formats._registry import (
     detect_format,
 )
 from compactor.formats._responses import NAME as RESPONSES_FORMAT
+from compactor.formats._task import PREAMBLES, preamble_of, task_index
 from compactor.formats._types import PENDING, Change, Conversion, RecordedCompaction
 from compactor.formats._writing import Compacted
 
@@ -112,6 +113,8 @@ __all__ = [
     "looks_like_lines",
     "ManyConversations",
     "PENDING",
+    "PREAMBLES",
+    "preamble_of",
     "place_in_record",
     "read_document",
     "Record",
@@ -119,6 +122,7 @@ __all__ = [
     "Settled",
     "settle_ids",
     "spans_text",
+    "task_index",
     "Window",
     "WRITABLE",
     "WRITES_IDS",

@@ -187,8 +187,10 @@ def shrink_with_report(
     base = {**conversion.request, **_request_params(chosen)}
     if settled is not None:
         base["messages"] = settled.messages
-    # a whole session over the contract's limits is compacted in the agent mode
-    limits = AGENT_LIMITS if conversion.needs_fixes else CONTRACT_LIMITS
+    # a whole session over the contract's limits, or a setting that says so, is compacted in
+    # the agent mode (on a request the contract takes, both answer the same)
+    agent = conversion.needs_fixes or chosen.limits == AGENT_LIMITS
+    limits = AGENT_LIMITS if agent else CONTRACT_LIMITS
     fit = _budget(base, chosen, limits)
     request = {**base, "budget_chars": fit.budget_chars if fit else chosen.budget_chars}
     renamed = settled.renamed if settled is not None else {}

@@ -213,7 +213,7 @@ def _add_engine_routes(app: FastAPI, engine_call: _EngineCall, max_body_bytes: i
         max_body_bytes,
         TRIM_PATH,
         trim_context,
-        summary="Trim a conversation (seeds/003 trim)",
+        summary="Trim a conversation (recency trim by token estimate)",
         description=(
             "Keeps the last `keepLastMessages`, drops tool parts if `dropToolParts`, then drops "
             "the oldest messages until the token estimate (ceil(characters / 4) per message) fits "

@@ -139,7 +139,7 @@ def include(
 
     @app.post(
         LLM_COMPACT_PATH,
-        summary="Compact a conversation with a language model (seeds/003 compact)",
+        summary="Compact a conversation with a language model (LLM compact)",
         description=(
             "Summarises every message except the last `keepLastMessages` (default 4) into one "
             "user message written by the model of `providerID` (a provider configured on the "

@@ -137,10 +137,11 @@ def apply(
     focused: dict[int, dict[str, float]] = {}
     if protected_chars <= budget:
         left = budget - protected_chars
-        pieces = _pieces(contents, because, options["unit_chars"])
+        terms = [salient_terms(text) for text in contents]  # once: pieces, weights, covered
+        pieces = _pieces(contents, because, options["unit_chars"], terms)
         if options["focus"] is not None:
             left = _choose_by_focus(contents, pieces, options["focus"], left, chosen, focused)
-        left = _choose_by_terms(contents, because, pieces, left, chosen, new_terms)
+        left = _choose_by_terms(terms, because, pieces, left, chosen, new_terms)
         if options["fill_recent"]:
             _fill_recent(pieces, left, chosen, filled)
     messages = []
@@ -232,14 +233,18 @@ class _Unit:
 
 
 def _pieces(
-    contents: Sequence[str], because: Sequence[tuple[str, ...]], unit_chars: int
+    contents: Sequence[str],
+    because: Sequence[tuple[str, ...]],
+    unit_chars: int,
+    terms_of: Sequence[list[tuple[int, int, str]]],
 ) -> list[_Unit]:
-    """The units of the unprotected messages, message by message, in order."""
+    """The units of the unprotected messages, message by message, in order (``terms_of``:
+    each content's :func:`salient_terms`)."""
     out = []
     for i, text in enumerate(contents):
         if because[i]:
             continue
-        terms = salient_terms(text)
+        terms = terms_of[i]
         k = 0
         for start, end in units(text, unit_chars):
             inside = []
@@ -251,18 +256,18 @@ def _pieces(
     return out
 
 
-def _weights(contents: Sequence[str]) -> dict[str, float]:
+def _weights(terms_of: Sequence[list[tuple[int, int, str]]]) -> dict[str, float]:
     """A term's weight: 1 + log of the number of messages that mention it (a term the history
     keeps coming back to is likelier to be needed again)."""
     mentions: dict[str, int] = {}
-    for text in contents:
-        for term in {t for _, _, t in salient_terms(text)}:
+    for terms in terms_of:
+        for term in {t for _, _, t in terms}:
             mentions[term] = mentions.get(term, 0) + 1
     return {t: 1.0 + math.log(c) for t, c in mentions.items()}
 
 
 def _choose_by_terms(
-    contents: Sequence[str],
+    terms_of: Sequence[list[tuple[int, int, str]]],
     because: Sequence[tuple[str, ...]],
     pieces: list[_Unit],
     left: int,
@@ -271,10 +276,8 @@ def _choose_by_terms(
 ) -> int:
     """Greedy by new weight per character (lazy: a unit's gain only falls as terms are kept);
     returns the characters left."""
-    weight = _weights(contents)
-    covered = {
-        t for i, text in enumerate(contents) if because[i] for _, _, t in salient_terms(text)
-    }
+    weight = _weights(terms_of)
+    covered = {t for i, terms in enumerate(terms_of) if because[i] for _, _, t in terms}
 
     def gain(unit: _Unit) -> float:
         return sum(weight[t] for t in unit.terms - covered)

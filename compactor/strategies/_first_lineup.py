@@ -108,7 +108,7 @@ def drop_oldest(
         how += f" (tokens counted with {encoding} per message)"
     result = strategy_result(
         DROP_OLDEST,
-        "drop-oldest (the seeds/003 trim)",
+        "drop-oldest (recency trim, token estimate)",
         how,
         parameters,
         roles,

@@ -314,7 +314,7 @@ register(
 register(
     RegisteredStrategy(
         first_lineup.DROP_OLDEST,
-        "drop-oldest (the seeds/003 trim)",
+        "drop-oldest (recency trim, token estimate)",
         Source("seeds/003 trim (compactor/strategies/_context_trim.py)", "seeds/003", "2025"),
         (
             Parameter("keepLastMessages", "int", None, "keep only the last N", 0, nullable=True),

@@ -23,7 +23,7 @@ from compactor.engine import CompactionResult, Deduplication, Removal, run
 from compactor.engine import nearest as nearest_by_overlap
 from compactor.model import Request
 from compactor.text import SEMANTIC_THRESHOLD as DEFAULT_THRESHOLD
-from compactor.text import TextAnalysis, analyse, semantic_similarity
+from compactor.text import PairSimilarity, TextAnalysis, analyse, semantic_similarity
 
 KEY = "semantic-dedupe"
 BY_WORDS, BY_MEANING = "words", "meaning"
@@ -76,7 +76,7 @@ def semantic_dedupe(
             words >= cutoff, 2.0 + words, np.where(semantic >= threshold, 1.0 + semantic, words)
         )
     ranked.flags.writeable = False
-    raw = run(request, analysis=replace(analysis, similarity=ranked))
+    raw = run(request, analysis=replace(analysis, pairs=PairSimilarity.given(ranked)))
 
     removals = []
     real = []
@@ -90,7 +90,7 @@ def semantic_dedupe(
     present = np.ones(len(words), dtype=bool)
     present[[r.index for r in raw.deduplication.removed]] = False
     nearest = nearest_by_overlap(words, present)  # by word overlap, as the contract reports it
-    traces = tuple(replace(t, nearest=nearest[t.index]) for t in raw.messages)
+    traces = tuple(replace(t, nearby=nearest) for t in raw.messages)
     result = replace(
         raw,
         analysis=analysis,

@@ -2,6 +2,9 @@
 registry, its parameters, and one budget (characters, or tokens in an encoding); read from and
 written to ``compaction.toml``.
 
+A budget in characters is the contract's (100 to 400,000) unless the file says
+``limits = "agent"``: then up to 2,000,000, for a whole agent session (the agent mode).
+
 A file, as :func:`setting_toml` writes it::
 
     name = "support bot"
@@ -42,7 +45,14 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
-from compactor.contract import MEMORY_COMPACT, RANGES
+from compactor.contract import (
+    AGENT_LIMITS,
+    CONTRACT_LIMITS,
+    LIMIT_MODES,
+    MEMORY_COMPACT,
+    RANGES,
+    budget_range,
+)
 from compactor.errors import InvalidRequest, Problem, ProblemError, capped, quoted
 from compactor.input import validate
 from compactor.strategies._registry import current_name, unavailable_problem
@@ -54,7 +64,16 @@ from compactor.text import DEFAULT_ENCODING, ENCODINGS
 #: The file's name by convention (any name works).
 FILE_NAME = "compaction.toml"
 #: The keys of a setting, in the order a file lists them.
-KEYS = ("name", "note", "strategy", "budget_chars", "budget_tokens", "encoding", "params")
+KEYS = (
+    "name",
+    "note",
+    "strategy",
+    "budget_chars",
+    "budget_tokens",
+    "encoding",
+    "limits",
+    "params",
+)
 DEFAULT_STRATEGY = MEMORY_COMPACT
 #: The largest ``compaction.toml`` read (1 MiB; a setting takes a few hundred bytes): a larger
 #: file is refused before it is read, so reading one costs little whatever the file.
@@ -78,6 +97,9 @@ class Setting:
     budget_chars: int | None = None
     budget_tokens: int | None = None
     encoding: str | None = None
+    #: ``"agent"`` for a whole agent session (a budget up to 2,000,000 characters, as the
+    #: agent mode takes); none (the default) or ``"contract"``: the contract's 100..400,000.
+    limits: str | None = None
     name: str | None = None
     note: str | None = None
     #: What the one who wrote it should know (a strategy named by its old name: it is read
@@ -158,8 +180,14 @@ def _problems(setting: Mapping[str, Any]) -> list[Problem]:
                 path="strategy",
             )
         )
+    limits = setting["limits"]
+    if limits is not None and limits not in LIMIT_MODES:
+        problems.append(
+            Problem(f"must be one of {', '.join(LIMIT_MODES)}, not {quoted(limits)}", path="limits")
+        )
+        limits = None
     problems += _budget_problems(
-        setting["budget_chars"], setting["budget_tokens"], setting["encoding"]
+        setting["budget_chars"], setting["budget_tokens"], setting["encoding"], limits
     )
     if not isinstance(setting["params"], Mapping):
         problems.append(Problem(f"must be a table, not {quoted(setting['params'])}", path="params"))
@@ -172,17 +200,24 @@ def _problems(setting: Mapping[str, Any]) -> list[Problem]:
     return problems
 
 
-def _budget_problems(chars: Any, tokens: Any, encoding: Any) -> list[Problem]:
+def _budget_problems(
+    chars: Any, tokens: Any, encoding: Any, limits: str | None = None
+) -> list[Problem]:
     problems = []
     if (chars is None) == (tokens is None):
         problems.append(
             Problem("give exactly one budget: budget_chars or budget_tokens", path="budget_chars")
         )
-    low, high = BUDGET_CHARS_RANGE
+    low, high = budget_range(limits or CONTRACT_LIMITS)
     if chars is not None and (not _whole(chars) or not low <= chars <= high):
+        beyond = (
+            f' (limits = "{AGENT_LIMITS}" takes up to {budget_range(AGENT_LIMITS)[1]:,})'
+            if limits != AGENT_LIMITS and _whole(chars) and chars > high
+            else ""
+        )
         problems.append(
             Problem(
-                f"must be a whole number from {low:,} to {high:,}, not {quoted(chars)}",
+                f"must be a whole number from {low:,} to {high:,}, not {quoted(chars)}{beyond}",
                 path="budget_chars",
             )
         )

@@ -3,7 +3,8 @@
 Words, sentence ends and grapheme-safe cuts (:mod:`~compactor.text._words`), word ids
 (:mod:`~compactor.text._wordids`), the parameter-free profile every stage reads
 (:mod:`~compactor.text._profile`) and its incremental form for replays
-(:mod:`~compactor.text._incremental`), real token counts (:mod:`~compactor.text._tokens`, the
+(:mod:`~compactor.text._incremental`), the pairs' similarity, sparse or whole
+(:mod:`~compactor.text._pairs`), real token counts (:mod:`~compactor.text._tokens`, the
 ``tokens`` extra), meaning-level similarity (:mod:`~compactor.text._semantic`, the
 ``semantic`` extra) and relevance to a focus by BM25 (:mod:`~compactor.text._relevance`, the
 ``focus`` extra). Nothing here knows a parameter, a stage or a result."""
@@ -12,6 +13,7 @@ from compactor.text._call_line import CALL_HEAD, CALL_LINE, call_head, call_line
 from compactor.text._incremental import (
     IncrementalAnalysis,
 )
+from compactor.text._pairs import PairSimilarity, Reaching
 from compactor.text._profile import (
     TextAnalysis,
     analyse,
@@ -78,7 +80,9 @@ __all__ = [
     "grapheme_floor",
     "history_tokens",
     "IncrementalAnalysis",
+    "PairSimilarity",
     "query_terms",
+    "Reaching",
     "Relevance",
     "relevance",
     "relevance_available",

@@ -8,6 +8,7 @@ from collections.abc import Iterable, Sequence
 
 import numpy as np
 
+from compactor.text._pairs import PairSimilarity
 from compactor.text._profile import (  # noqa: F401 - analyse is for the doctest
     _PREFIX,
     TextAnalysis,
@@ -100,7 +101,8 @@ class IncrementalAnalysis:
         similarity[codes[:, None] != codes[None, :]] = np.nan
         similarity[_upper_triangle(n)] = np.nan  # only earlier messages: j < i
         similarity.flags.writeable = False
-        return TextAnalysis(WordCounts(contents), topic_terms, tuple(topic_overlap), similarity)
+        pairs = PairSimilarity.given(similarity)
+        return TextAnalysis(WordCounts(contents), topic_terms, tuple(topic_overlap), pairs)
 
     def numbers(
         self, contents: Sequence[str], sources: Sequence[str | None] | None = None

@@ -5,7 +5,8 @@ only on the contents and roles, so they are computed once per conversation and r
 stage, sweep and view.
 
 Word ids come from one integer sort rather than a dictionary per word (:mod:`~.wordids`),
-and similarities from bitsets of word ids rather than pairwise set operations.
+and similarities from bitsets of word ids rather than pairwise set operations: only the pairs
+that can reach dedupe's threshold, unless the whole matrix is read (:mod:`~._pairs`).
 
 :class:`IncrementalAnalysis` gives the same analysis for many histories that share contents (the
 turns of a replay): each distinct content's words and each pair's similarity are computed once.
@@ -21,6 +22,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from compactor.contract import TOPIC_TERM_COUNT, TOPIC_TERM_MIN_CHARS
+from compactor.text._pairs import PairSimilarity
 from compactor.text._wordids import Vocabulary, group_words, group_words_by_dictionary
 from compactor.text._words import word_runs, words
 
@@ -35,8 +37,15 @@ class TextAnalysis:
     topic_terms: tuple[tuple[str, int], ...]
     #: Per message: the share of its distinct words that are topic terms (0.0 for no words).
     topic_overlap: tuple[float, ...]
-    #: ``similarity[i, j]`` for ``j < i`` of the same role; NaN everywhere else. Read-only.
-    similarity: np.ndarray
+    #: The similarity of each message with every earlier one of its role: the few pairs that
+    #: reach a threshold (what dedupe reads), or the whole matrix, computed when first read.
+    pairs: PairSimilarity
+
+    @property
+    def similarity(self) -> np.ndarray:
+        """``similarity[i, j]`` for ``j < i`` of the same role; NaN everywhere else. Read-only,
+        n x n: computed the first time it is read (dedupe itself never reads it)."""
+        return self.pairs.matrix
 
 
 class WordCounts(Sequence[Mapping[str, int]]):
@@ -86,9 +95,8 @@ def analyse(contents: Sequence[str], roles: Sequence[str]) -> TextAnalysis:
     totals = np.bincount(ids, weights=counts, minlength=len(vocabulary)).astype(np.int64)
     sizes = np.bincount(rows, minlength=n)
     topic_terms, topic_overlap = topics(vocabulary, totals, rows, ids, sizes)
-    similarity = _similarity(contents, roles, sizes, rows, ids)
-    similarity.flags.writeable = False
-    return TextAnalysis(WordCounts(contents), topic_terms, topic_overlap, similarity)
+    pairs = PairSimilarity(contents, roles, sizes, rows, ids)
+    return TextAnalysis(WordCounts(contents), topic_terms, topic_overlap, pairs)
 
 
 @functools.cache
@@ -181,63 +189,3 @@ def _alphabetically_first(vocabulary: Vocabulary, ids: np.ndarray, need: int) ->
         depth += 1
     rest = sorted(map(int, ids), key=vocabulary.words.__getitem__)[:need]
     return np.concatenate([*chosen, np.array(rest, dtype=np.int64)])
-
-
-# --- similarity ------------------------------------------------------------------------------
-
-
-def _similarity(
-    contents: Sequence[str],
-    roles: Sequence[str],
-    sizes: np.ndarray,
-    rows: np.ndarray,
-    ids: np.ndarray,
-) -> np.ndarray:
-    """Jaccard similarity of every earlier same-role pair, from packed bitsets of word ids.
-
-    ``rows`` and ``ids`` are the distinct (message, word) pairs.
-    """
-    n = len(contents)
-    similarity = np.full((n, n), np.nan)
-    # Only words found in two or more messages can be shared; the rest only add to set sizes.
-    in_messages = np.bincount(ids)
-    shared = in_messages[ids] >= 2
-    columns = np.cumsum(in_messages >= 2) - 1
-    width = max(1, int((in_messages >= 2).sum()))
-    present = np.zeros((n, (width + 63) // 64 * 64), dtype=bool)
-    present[rows[shared], columns[ids[shared]]] = True
-    bits = np.packbits(present, axis=1).view(np.uint64)
-
-    roles_of = np.array(roles)
-    for role in dict.fromkeys(roles):
-        group = np.flatnonzero(roles_of == role)
-        _fill_group(similarity, group, bits[group], sizes[group], contents)
-    return similarity
-
-
-# Pairs compared at once: bounds the temporary (rows x earlier x words of bits) array.
-_BLOCK = 1 << 20
-
-
-def _fill_group(
-    similarity: np.ndarray,
-    group: np.ndarray,
-    bits: np.ndarray,
-    sizes: np.ndarray,
-    contents: Sequence[str],
-) -> None:
-    """Set ``similarity[i, j]`` for every pair ``j < i`` of one role's messages ``group``."""
-    g, width = bits.shape
-    step = max(1, _BLOCK // max(1, g * width))
-    for low in range(1, g, step):
-        high = min(g, low + step)
-        both = np.bitwise_count(bits[low:high, None, :] & bits[None, :high, :]).sum(axis=2)
-        union = sizes[low:high, None] + sizes[None, :high] - both
-        earlier = np.arange(high)[None, :] < np.arange(low, high)[:, None]
-        r, c = np.nonzero(earlier)
-        with np.errstate(invalid="ignore", divide="ignore"):
-            similarity[group[r + low], group[c]] = both[r, c] / union[r, c]
-        for i, j in zip(*np.nonzero(earlier & (union == 0)), strict=True):
-            # two messages without words: equal text or nothing
-            a, b = group[i + low], group[j]
-            similarity[a, b] = 1.0 if contents[a] == contents[b] else 0.0

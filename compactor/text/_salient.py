@@ -29,6 +29,14 @@ _TOKEN = re.compile(r"[^\s\"'`()\[\]{}<>,;|=]+")
 _STRIP = ".:!?*#"
 _CAMEL = re.compile(r"[a-z][A-Z]")
 _DOTTED = re.compile(r"[A-Za-z_]\.[A-Za-z_]")
+# The tokens that may be salient: those holding a digit, ``_ / \ @``, a camel or dotted join,
+# or any character beyond ASCII (a digit ``isdigit`` knows and ``\d`` does not). Most tokens
+# are plain words; the regex skips them without a Python step each, and :func:`_is_salient`
+# decides on the few left, so the terms are those of every token checked.
+_CHARS = r"[^\s\"'`()\[\]{}<>,;|=]"
+_MAYBE = re.compile(
+    rf"(?<!{_CHARS}){_CHARS}*?(?:\d|[_/\\@]|[A-Za-z_]\.[A-Za-z_]|[a-z][A-Z]|[^\x00-\x7f]){_CHARS}*"
+)
 
 
 def units(text: str, unit_chars: int = UNIT_CHARS) -> list[tuple[int, int]]:
@@ -71,7 +79,7 @@ def salient_terms(text: str) -> list[tuple[int, int, str]]:
     ['DE-4471', 'src/app.py', 'ann_lee', '03:10']
     """
     out = []
-    for match in _TOKEN.finditer(text):
+    for match in _MAYBE.finditer(text):
         token = match.group()
         lead = len(token) - len(token.lstrip(_STRIP))
         token = token.strip(_STRIP)

@@ -20,8 +20,15 @@ YES_NO = "datum.{field} ? 'yes' : 'no'"
 KEPT_COLOURS = {
     "verbatim": FATE_COLOURS["verbatim"],
     "cut": FATE_COLOURS["trimmed"],
+    # a clearing strategy's placeholder in place of the content: Okabe-Ito's sky blue, no fate's
+    "replaced": "#56B4E9",
     "removed": FATE_COLOURS["dropped"],
 }
+#: How the legend names each of :data:`KEPT_COLOURS` (issue 40: cleared cells were white, with
+#: no legend entry).
+KEPT_LABELS = {"replaced": "replaced by a placeholder (cleared)"}
+#: A strategy's output bar: within the budget in the neutral grey, over it in ink-dark grey.
+MET_COLOURS = {"within the budget": TOTAL_COLOUR, "over the budget": "#4D4D4D"}
 
 
 def _strip(
@@ -86,11 +93,12 @@ def ab_strip(frame: pd.DataFrame) -> alt.Chart:
 
 def kept_color(title: str = "Kept") -> alt.Color:
     names = list(KEPT_COLOURS)
+    named = " : ".join(f"datum.label == '{k}' ? '{v}'" for k, v in KEPT_LABELS.items())
     return alt.Color(
         "kept:N",
         title=title,
         scale=alt.Scale(domain=names, range=[KEPT_COLOURS[n] for n in names]),
-        legend=alt.Legend(orient="top", title=title),
+        legend=alt.Legend(orient="top", title=title, labelExpr=f"{named} : datum.label"),
     )
 
 
@@ -133,20 +141,31 @@ def strategy_runs_strip(frame: pd.DataFrame, order: Sequence[str]) -> alt.Chart:
     )
 
 
-def strategy_totals(frame: pd.DataFrame, budget: int, height: int = 180) -> alt.LayerChart:
-    """Each strategy's output characters against the shared budget."""
+def strategy_totals(
+    frame: pd.DataFrame, budget: int, height: int | alt.Step | None = None
+) -> alt.LayerChart:
+    """Each strategy's output characters against the shared budget: one bar per strategy with
+    a gap between bars, over the budget in a darker grey (and said in the legend)."""
     shown = frame[frame["available"]].astype({"output_chars": "int64", "tokens_estimate": "int64"})
+    names = list(MET_COLOURS)
+    shown = shown.assign(met=[names[0] if o <= budget else names[1] for o in shown["output_chars"]])
     bars = (
         alt.Chart(shown)
-        .mark_bar(color=TOTAL_COLOUR, size=28)
+        .mark_bar()
         .encode(
             y=alt.Y(
                 "strategy:N",
                 title=None,
                 sort=list(shown["strategy"]),
+                scale=alt.Scale(paddingInner=0.3),
                 axis=alt.Axis(labelLimit=260),
             ),
             x=alt.X("output_chars:Q", title="Characters out", axis=alt.Axis(format=",d")),
+            color=alt.Color(
+                "met:N",
+                scale=alt.Scale(domain=names, range=[MET_COLOURS[n] for n in names]),
+                legend=alt.Legend(orient="top", title="Output"),
+            ),
             tooltip=[
                 alt.Tooltip("strategy:N", title="Strategy"),
                 alt.Tooltip("output_chars:Q", title="Characters out", format=","),
@@ -156,4 +175,6 @@ def strategy_totals(frame: pd.DataFrame, budget: int, height: int = 180) -> alt.
             ],
         )
     )
-    return sized(alt.layer(bars, rule_line(budget, f"budget {budget:,}")), height)
+    # a band per strategy, however many (a fixed height with a fixed bar left no gaps)
+    chart = alt.layer(bars, rule_line(budget, f"budget {budget:,}"))
+    return sized(chart, alt.Step(30) if height is None else height)

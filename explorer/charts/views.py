@@ -31,7 +31,7 @@ SURVIVING = ("protected", "verbatim", "trimmed")
 #: The trim chart gives each trimmed message a row up to this many, a column beyond.
 TRIM_ROWS = 30
 #: The fate timeline's bar heights: the characters on a linear or a logarithmic axis.
-SCALES = {"linear": "characters", "log": "characters, log scale"}
+SCALES = {"linear": "linear", "log": "log scale"}
 #: Every bar of the fate timeline is at least this many pixels tall, so it can be clicked.
 MIN_BAR_PX = 8
 

@@ -43,6 +43,26 @@ def window_choice(source: str, count: int) -> Window | None:
     return None
 
 
+def fit_head_tail(source: str, changed: str) -> None:
+    """The first N and the last M keep at most 200 together: when the one just set makes them
+    more, the other is lowered to fit, and the panel says so (issue 40: the window said "keep 4
+    fewer" and left the sum to the user)."""
+    most = LIMITS["max_messages"]
+    key = lambda name: WINDOW_KEY.format(source, name)  # noqa: E731
+    first = int(st.session_state.get(key("first"), 0))
+    last = int(st.session_state.get(key("last"), most))
+    st.session_state.pop(key("adjusted"), None)
+    if first + last <= most:
+        return
+    other, value = ("last", most - first) if changed == "first" else ("first", most - last)
+    st.session_state[key(other)] = value
+    said = {"first": "the first", "last": "the last"}
+    st.session_state[key("adjusted")] = (
+        f"{said[other].capitalize()} lowered to {value:,}, so that with {said[changed]} "
+        f"{first if changed == 'first' else last:,} the window keeps {most} messages."
+    )
+
+
 def window_panel(source: str, conversion: Conversion) -> None:
     """Which messages "Keep at most 200" keeps: the last 200, the first N and the last M (a
     session's instructions and task with its end), or a range; and what that leaves out."""
@@ -58,11 +78,28 @@ def window_panel(source: str, conversion: Conversion) -> None:
     if kind == "head_tail":
         left, right = st.columns(2)
         left.number_input(
-            "Keep the first", 0, most, 0, key=WINDOW_KEY.format(source, "first"), step=1
+            "Keep the first",
+            0,
+            most,
+            0,
+            key=WINDOW_KEY.format(source, "first"),
+            step=1,
+            on_change=fit_head_tail,
+            args=(source, "first"),
         )
         right.number_input(
-            "and the last", 0, most, most, key=WINDOW_KEY.format(source, "last"), step=1
+            "and the last",
+            0,
+            most,
+            most,
+            key=WINDOW_KEY.format(source, "last"),
+            step=1,
+            on_change=fit_head_tail,
+            args=(source, "last"),
         )
+        adjusted = st.session_state.get(WINDOW_KEY.format(source, "adjusted"))
+        if adjusted:
+            st.caption(markdown_literal(adjusted))
     elif kind == "range":
         left, right = st.columns(2)
         left.number_input(

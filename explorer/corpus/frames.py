@@ -10,15 +10,18 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from compactor.analyses import REREAD_JUDGE
 from compactor.contract import PARAMETERS
 from compactor.evaluation import (
     MEMORY_COMPACT,
     ROW_KEYS,
     STRATEGY,
+    QuestionAside,
     SetAside,
+    failure_text,
     worst_by_needed_recall,
 )
-from compactor.wording import floor_percent, floor_share, met_share, percent
+from compactor.wording import floor_percent, floor_share, met_share, percent, plural
 from explorer.session.linkvalues import format_threshold
 
 #: The columns of a row the engine reports, after the conversation and the five parameters.
@@ -344,6 +347,26 @@ def summary_budgets(budgets: Sequence[int], largest_input: int) -> list[int]:
     return below + above[:1]
 
 
+def reread_text(summary: Mapping[str, Any]) -> str | None:
+    """A setting's re-read recall beside keep-last's and random's at its budget, with the count
+    it rests on and the judge named; None when its conversations had no re-read."""
+    rereads = summary.get("rereads")
+    if rereads is None or rereads != rereads or not rereads:
+        return None
+    figures = [f"re-read recall {percent(summary.get('reread_recall'))}"]
+    for key, name in (("reread_recall_keep_last", "keep-last"), ("reread_recall_random", "random")):
+        value = summary.get(key)
+        if value is not None and value == value:
+            figures.append(f"{name} {percent(value)}")
+    conversations = int(summary.get("reread_conversations") or 0)
+    return (
+        f"{'; '.join(figures)}, over {plural(int(rereads), 're-read')} "
+        f"({int(summary.get('reread_chars') or 0):,} characters) after the recorded compactions "
+        f"of {plural(conversations, 'conversation')}, each history compacted at this budget. "
+        f"Judge: {REREAD_JUDGE}."
+    )
+
+
 def budget_met_text(summary: Mapping[str, Any]) -> str:
     """A setting's budget met as a promise: its counts and the share rounded down (``509 of
     511, 99.6%``), never 100% while a conversation missed (issue 36)."""
@@ -378,13 +401,20 @@ def setting_note(corpus: str, summary: Mapping[str, Any]) -> str:
     )
 
 
+def setting_said(params: Mapping[str, Any]) -> str:
+    """A strategy's parameters as a person reads them, ``n = 1, roles = ["system"]``; with none
+    set, "its own defaults" (issue 40: the table said "{}")."""
+    said = ", ".join(f"{k} = {json.dumps(v)}" for k, v in sorted(params.items()))
+    return said or "its own defaults"
+
+
 def strategy_summary(rows: Sequence[Mapping[str, Any]]) -> pd.DataFrame:
     """A registry strategy's rows summed per setting and budget: conversations, the share
     within the budget, median output characters, anchors kept over anchors, tool pairs broken,
     and needed-later recall (met needs over needs, pooled; empty without needs)."""
     groups: dict[tuple[str, int], list[Mapping[str, Any]]] = {}
     for row in rows:
-        shown = json.dumps(row["strategy_params"], sort_keys=True, separators=(", ", ": "))
+        shown = setting_said(row["strategy_params"])
         groups.setdefault((shown, int(row["budget_chars"])), []).append(row)
     records = []
     for (shown, budget), mine in groups.items():
@@ -403,6 +433,7 @@ def strategy_summary(rows: Sequence[Mapping[str, Any]]) -> pd.DataFrame:
                 "needed_recall": sum(r.get("needs_met") or 0 for r in mine) / needs
                 if needs
                 else None,
+                **strategy_probes(mine),
             }
         )
     columns = [
@@ -416,4 +447,103 @@ def strategy_summary(rows: Sequence[Mapping[str, Any]]) -> pd.DataFrame:
         "needs",
         "needed_recall",
     ]
+    if any("questions" in r for r in records):
+        columns += ["questions", *STRATEGY_PROBE_SHARES]
     return pd.DataFrame(records, columns=columns)
+
+
+def strategy_probes(rows: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+    """A registry strategy's probe recall over its rows of one setting and budget, pooled over
+    the questions (strict, partial; answer over the answerable ones), and keep-last's and
+    random's at that budget; nothing when the rows carry no probes."""
+    probed = [r for r in rows if r.get("probes") and r.get("probes_failed") is not None]
+    if not probed:
+        return {}
+    out: dict[str, Any] = {"questions": sum(r["probes"] for r in probed)}
+    for kind in PROBE_KINDS:
+        counts = [r["probes_answerable"] if kind == "answer" else r["probes"] for r in probed]
+        of = sum(counts)
+        met = of - sum(len(r["probes_failed"][kind]) for r in probed)
+        out[kind] = met / of if of else None
+        for name in ("keep_last", "random"):
+            held = sum(
+                (r[f"probes_{name}"][kind] or 0) * n for r, n in zip(probed, counts, strict=True)
+            )
+            out[f"{kind}_{name}"] = held / of if of else None
+    return out
+
+
+#: The probe recalls of the labelled questions, in the order they are shown.
+PROBE_KINDS = ("strict", "partial", "answer")
+#: The columns of :func:`probe_frame` that are shares (shown as percentages).
+PROBE_SHARES = tuple(
+    f"{kind}{suffix}" for kind in PROBE_KINDS for suffix in ("", "_keep_last", "_random")
+) + ("needed_recall", "needed_recall_keep_last", "needed_recall_random")
+
+
+#: The probe columns of :func:`strategy_summary` (shares), when the rows carry probes.
+STRATEGY_PROBE_SHARES = tuple(
+    f"{kind}{suffix}" for kind in PROBE_KINDS for suffix in ("", "_keep_last", "_random")
+)
+
+
+def probe_frame(summaries: Sequence[Mapping[str, Any]]) -> pd.DataFrame:
+    """Per setting, its budget met (a promise: counts, rounded down), its probe recall pooled
+    over the labelled questions (strict, partial, answer) with the counts it is made of, beside
+    keep-last's and random's at its budget, and its needed-later recall beside theirs: one row
+    per grid setting."""
+    records = []
+    for s in settings_of(summaries):
+        if "probes_total" not in s:
+            continue
+        record: dict[str, Any] = {
+            "setting": setting_label(s),
+            "budget_met": budget_met_text(s),
+            "questions": s["probes_total"],
+        }
+        for kind in PROBE_KINDS:
+            record[kind] = s.get(f"probe_recall_{kind}")
+            record[f"{kind}_met"] = s.get(f"probes_met_{kind}")
+            if kind == "answer":
+                record["answerable"] = s.get("probes_answerable")
+            for name in ("keep_last", "random"):
+                record[f"{kind}_{name}"] = s.get(f"probe_recall_{kind}_{name}")
+        for name in ("needed_recall", "needed_recall_keep_last", "needed_recall_random"):
+            record[name] = s.get(name)
+        records.append(record)
+    columns = ["setting", "budget_met", "questions"]
+    for kind in PROBE_KINDS:
+        columns += ["answerable"] if kind == "answer" else []
+        columns += [kind, f"{kind}_met", f"{kind}_keep_last", f"{kind}_random"]
+    columns += ["needed_recall", "needed_recall_keep_last", "needed_recall_random"]
+    frame = pd.DataFrame(records, columns=columns)
+    return frame.astype({name: float for name in PROBE_SHARES})
+
+
+def failed_questions_frame(
+    failed: Sequence[Mapping[str, Any]], texts: Mapping[str, str | None]
+) -> pd.DataFrame:
+    """The questions a setting fails (a summary's ``probes_failed``), one row each: its id,
+    the conversation, what it lost (evidence dropped or cut, the answer lost) and its text
+    (``texts``: id to question) as plain text."""
+    records = [
+        {
+            "id": str(entry["id"]),
+            "conversation": conversation_label(entry["conversation"]),
+            "lost": failure_text(entry["failed"]),
+            "question": texts.get(entry["id"]) or "",
+        }
+        for entry in failed
+    ]
+    return pd.DataFrame(records, columns=["id", "conversation", "lost", "question"])
+
+
+def question_aside_frame(set_aside: Iterable[QuestionAside]) -> pd.DataFrame:
+    """The questions set aside, one row per problem: the question's id, where it is in the
+    file (its line, or its JSON path) and why."""
+    records = [
+        {"question": "" if found.id is None else found.id, "where": p.where, "reason": p.message}
+        for found in set_aside
+        for p in found.problems
+    ]
+    return pd.DataFrame(records, columns=["question", "where", "reason"])

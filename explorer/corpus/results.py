@@ -16,11 +16,13 @@ from compactor.evaluation import SUMMARY_BUDGETS, knee_budgets, summarise
 from compactor.wording import percent, plural, points
 from explorer import navigation
 from explorer.corpus import charts, frames
+from explorer.corpus import labelled as corpus_questions
 from explorer.corpus import store as corpus_store
 from explorer.corpus.widgets import CORPUS_KEY, RUN_KEY, SETTING_KEY
 from explorer.frames import snippets
 from explorer.session import state
 from explorer.widgets import common, page
+from explorer.widgets import report as report_widgets
 from explorer.widgets import setting as setting_widgets
 
 WORST_KEY = "corpus_worst"
@@ -33,6 +35,7 @@ VIEW_NEEDED_KEY = "corpus_view_needed"
 OPEN_NEEDED_KEY = "corpus_open_needed"
 USE_KEY = "corpus_use_setting"
 DOWNLOAD_KEY = "corpus_download_setting"
+REPORT_KEY = "corpus_download_report"
 #: The frontier chart's vertical axis: the measure's column and its label.
 MEASURES = {"retention": "Anchors kept", "needed_recall": "Needed-later recall"}
 #: The single-conversation views a worst conversation opens in.
@@ -127,7 +130,7 @@ def _summary_table(summary: pd.DataFrame) -> None:
             **{
                 name: percent
                 for name in summary.columns
-                if name.startswith(("needed_recall", "probes_"))
+                if name.startswith(("needed_recall", "probes_", "reread_recall"))
             },
             "needed_lift": common.points_column("needed-later lift over keep-last"),
             **{f"output_chars_{p}": chars for p in ("median", "p10", "p90")},
@@ -187,7 +190,7 @@ def results(corpus: corpus_store.Corpus, run: corpus_store.Run) -> None:
     at = labels.index(chosen)
     one, setting = summary.iloc[at], frames.setting_of(frames.settings_of(raw)[at])
     rows = frames.rows_frame(frames.setting_rows(run.rows, setting))
-    ship(corpus, one, setting)
+    ship(corpus, one, setting, raw)
     cols = st.columns(4)
     cols[0].metric("Budget met", frames.budget_met_text(one))
     cols[1].metric("Anchors kept", percent(one["retention"]))
@@ -211,6 +214,10 @@ def results(corpus: corpus_store.Corpus, run: corpus_store.Run) -> None:
                 f"{frames.budget_met_text(one)}): it kept more than keep-last was allowed to."
             ),
         )
+    reread = frames.reread_text(one)
+    if reread is not None:
+        st.caption(reread)
+    corpus_questions.results(corpus, raw, frames.settings_of(raw)[at])
     left, right = st.columns(2)
     with left:
         st.altair_chart(charts.retention_histogram(rows), width="stretch")
@@ -221,15 +228,23 @@ def results(corpus: corpus_store.Corpus, run: corpus_store.Run) -> None:
         worst_needed(corpus, rows, setting)
 
 
-def ship(corpus: corpus_store.Corpus, summary: pd.Series, setting: dict[str, Any]) -> None:
+def ship(
+    corpus: corpus_store.Corpus,
+    summary: pd.Series,
+    setting: dict[str, Any],
+    summaries: list[dict[str, Any]] | None = None,
+) -> None:
     """The chosen setting (the ringed point of the frontier chart, a row of the summary) into
-    the sidebar, or saved as a compaction.toml whose note says where it was chosen."""
+    the sidebar, or saved as a compaction.toml whose note says where it was chosen; and the
+    report of the run's ``summaries`` with that setting."""
     chosen = snippets.sidebar_setting(setting, note=frames.setting_note(corpus.name, summary))
-    use, download = st.columns(2)
+    use, download, report = st.columns(3)
     with use:
         setting_widgets.use(setting, USE_KEY)
     with download:
         setting_widgets.download(chosen, DOWNLOAD_KEY)
+    with report:
+        report_widgets.corpus(summaries or [], len(corpus.items), corpus.name, REPORT_KEY, chosen)
     setting_widgets.show_last_use()
 
 

@@ -23,6 +23,7 @@ from typing import Any
 
 from compactor.analyses.outcomes import Probe
 from compactor.evaluation import CorpusItem
+from compactor.formats import RecordedCompaction
 from explorer.session import database, workspace
 from explorer.session.conversation import Conversation, params_from
 
@@ -141,12 +142,27 @@ def _items_json(items: Sequence[CorpusItem]) -> str:
                 "tool_links": [list(link) for link in i.tool_links],
                 # only when there are any, so a corpus without probes keeps its key
                 **({"probes": [p.to_dict() for p in i.probes]} if i.probes else {}),
+                # the record's own id, by which a question set may name it (when it has one)
+                **({"record_id": i.record_id} if i.record_id is not None else {}),
+                # the compactions its log recorded, which the re-read columns judge
+                **(
+                    {"compactions": [_compaction(c) for c in i.compactions]}
+                    if i.compactions
+                    else {}
+                ),
             }
             for i in items
         ],
         ensure_ascii=False,
         sort_keys=True,
     )
+
+
+_COMPACTION_FIELDS = ("boundary", "summary", "trigger", "pre_tokens", "post_tokens", "source")
+
+
+def _compaction(found: RecordedCompaction) -> dict[str, Any]:
+    return {name: getattr(found, name) for name in _COMPACTION_FIELDS}
 
 
 def corpus_key(items: Sequence[CorpusItem]) -> str:
@@ -226,8 +242,11 @@ def _items(items: str) -> tuple[CorpusItem, ...]:
             i["request"],
             tuple(tuple(t) for t in i["tool_links"]),
             tuple(
-                Probe(p["id"], tuple(p["evidence"]), p.get("answer")) for p in i.get("probes", ())
+                Probe(p["id"], tuple(p["evidence"]), p.get("answer"), p.get("question"))
+                for p in i.get("probes", ())
             ),
+            tuple(RecordedCompaction(**c) for c in i.get("compactions", ())),
+            record_id=i.get("record_id"),
         )
         for i in json.loads(items)
     )

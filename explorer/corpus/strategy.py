@@ -21,7 +21,7 @@ from compactor.evaluation import (
     strategy_grid_points,
 )
 from compactor.strategies import STRATEGIES
-from explorer.corpus import frames
+from explorer.corpus import frames, labelled
 from explorer.corpus import store as corpus_store
 from explorer.session import state
 from explorer.widgets import common, strategy_form
@@ -90,6 +90,12 @@ def panel(corpus: corpus_store.Corpus) -> None:
         "future, the rest compacted by the strategy at the budget; a need is met when a source "
         "lies whole in what it returns verbatim (a placeholder holds none)."
     )
+    if any(r.get("probes") for r in done.rows):
+        st.caption(
+            labelled.judge_label(corpus) + ": strict, partial and answer recall pooled over the "
+            "questions, read from what the strategy returns, beside keep-last and random at the "
+            "same budget."
+        )
     common.table(
         frames.strategy_summary(done.rows),
         column_config={
@@ -98,6 +104,10 @@ def panel(corpus: corpus_store.Corpus) -> None:
             "anchors_kept": st.column_config.NumberColumn("anchors kept", format="percent"),
             "tool_pairs_broken": st.column_config.NumberColumn("tool pairs broken"),
             "needed_recall": st.column_config.NumberColumn("needed-later recall", format="percent"),
+            **{
+                name: common.share_column(name.replace("_", " "))
+                for name in frames.STRATEGY_PROBE_SHARES
+            },
         },
     )
 

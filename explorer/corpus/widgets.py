@@ -29,7 +29,7 @@ from compactor.evaluation import (
 from compactor.wording import plural
 from explorer.corpus import frames
 from explorer.corpus import store as corpus_store
-from explorer.frames.imports import FIX_LABELS, FORMAT_CHOICES, problem_row_height
+from explorer.frames.imports import CORPUS_FIX_LABELS, FORMAT_CHOICES, problem_row_height
 from explorer.session import state
 from explorer.session.conversation import safe_name
 from explorer.widgets import common
@@ -99,6 +99,11 @@ def _use(corpus: corpus_store.Corpus) -> None:
     st.session_state.pop(SETTING_KEY, None)
 
 
+def use_corpus(corpus: corpus_store.Corpus) -> None:
+    """Show ``corpus`` (another page part made it: the loaded one with labelled questions)."""
+    _use(corpus)
+
+
 def _fixes() -> dict[str, bool]:
     return {name: bool(st.session_state.get(key)) for name, key in FIX_KEYS.items()}
 
@@ -157,7 +162,7 @@ def _show_set_aside() -> None:
         st.error(TITLES["unusable"], icon=":material/error:")  # each with its fix, below
     elif loaded is not None and loaded.key == key:
         fixes = dict.fromkeys(f for found in aside for f in found.fixes)
-        boxes = " and ".join(f"“{FIX_LABELS[f]}”" for f in fixes)
+        boxes = " and ".join(f"“{CORPUS_FIX_LABELS[f]}”" for f in fixes)
         st.warning(
             f"{total - used:,} of the {total:,} conversations could not be used as they are and "
             f"were set aside{listed}; the other {used:,} are loaded and run without them."
@@ -167,7 +172,7 @@ def _show_set_aside() -> None:
     else:
         return
     common.table(
-        frames.set_aside_frame(aside, FIX_LABELS),
+        frames.set_aside_frame(aside, CORPUS_FIX_LABELS),
         row_height=problem_row_height([p for found in aside for p in found.problems], 60),
         column_config={
             "record": st.column_config.TextColumn("record", width="small"),
@@ -189,7 +194,7 @@ def loader() -> None:
     )
     for name, key in FIX_KEYS.items():
         st.checkbox(
-            FIX_LABELS[name],
+            CORPUS_FIX_LABELS[name],
             key=key,
             persist_state="session",
             on_change=_read_again,

@@ -108,7 +108,12 @@ def pairing_summary(report: PairingReport) -> str:
 
 #: Each split's cause, in words (``PairingIssue.cause``).
 CAUSES = {
-    "dedupe": "dedupe removed it",
+    "dedupe": (
+        "dedupe removed it as a near-duplicate of an earlier message of its role: tool calls "
+        "and results share most of their words (the call line's markup, the argument names, a "
+        "repeated output), so two different calls can reach the threshold; the contract's "
+        "dedupe compares words, not call ids"
+    ),
     "drop": "drop removed it for the budget",
     "window": "drop removed it just before the last keep_last_n messages",
     "trim": "a trim cut away the call's line",
@@ -168,3 +173,10 @@ def removed_by_import_note(report: PairingReport) -> str | None:
         f"{'it has' if one else 'they have'} no pair here. The Output page's provider exports "
         "give such a call an empty result again, so that the API accepts it."
     )
+
+
+#: What a user can do about split pairs beyond each one's own fix (issue 40: one click away).
+REMEDIES = (
+    "The Output page's provider exports repair what is left: an orphan half is dropped (or, "
+    "if you choose, kept as text), so the API accepts the history."
+)

@@ -44,6 +44,12 @@ FIX_LABELS = {
     "keep_last": f"Keep at most {MAX_MESSAGES} messages (choose which below)",
     "cut_long": f"Cut every content to its first {LIMITS['max_content_chars']:,} characters",
 }
+#: The same fixes on the Corpus page, where no window is chosen: each conversation keeps its last
+#: messages (issue 40: the label promised a choice "below" that the page never offers).
+CORPUS_FIX_LABELS = {
+    **FIX_LABELS,
+    "keep_last": f"Keep the last {MAX_MESSAGES} messages of each conversation",
+}
 
 
 @dataclass(frozen=True)

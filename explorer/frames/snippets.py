@@ -18,7 +18,7 @@ from urllib.parse import urlsplit
 
 import pandas as pd
 
-from compactor.contract import MEMORY_COMPACT, PARAMETERS
+from compactor.contract import AGENT_LIMITS, MEMORY_COMPACT, PARAMETERS, budget_range
 from compactor.errors import Problem
 from compactor.formats import Exported, export
 from compactor.input import dumps
@@ -157,12 +157,14 @@ SETTING_PARAMETERS = tuple(name for name in PARAMETERS if name != "budget_chars"
 def sidebar_setting(
     params: Mapping[str, Any], name: str | None = None, note: str | None = None
 ) -> Setting:
-    """The sidebar's five parameters as a memory-compact setting (its budget in characters);
-    an empty name or note is none."""
+    """The sidebar's five parameters as a memory-compact setting (its budget in characters;
+    over the contract's 400,000 it says ``limits = "agent"``); an empty name or note is none."""
+    budget = int(params["budget_chars"])
     return Setting(
         strategy=MEMORY_COMPACT,
         params={k: list(params[k]) if k == "keep_roles" else params[k] for k in SETTING_PARAMETERS},
-        budget_chars=int(params["budget_chars"]),
+        budget_chars=budget,
+        limits=AGENT_LIMITS if budget > budget_range()[1] else None,
         name=(name or "").strip() or None,
         note=(note or "").strip() or None,
     )

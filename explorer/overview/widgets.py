@@ -4,12 +4,13 @@ the task."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 import streamlit as st
 
-from compactor import CompactionResult
+from compactor import CompactionResult, formats
 from compactor.analyses.anchors import AnchorReport
 from compactor.analyses.outcomes import ContinuationCheck
 from compactor.wording import points
@@ -118,27 +119,41 @@ def headline(response: dict[str, Any]) -> None:
         st.warning(warning, icon=":material/warning:")
 
 
-def unpinned_task(result: CompactionResult, first_user: int | None) -> int | None:
-    """The first user message (the task in most agent runs) when it is not protected."""
-    if first_user is None or result.messages[first_user].protected:
+def unpinned_task(result: CompactionResult, task: int | None) -> int | None:
+    """The task (the first user message a person wrote) when it is not protected."""
+    if task is None or result.messages[task].protected:
         return None
-    return first_user
+    return task
+
+
+def task_said(messages: Sequence[Mapping[str, Any]], task: int) -> str:
+    """How the task is named: the first user message, or the first after the host's preamble
+    (the user messages before it, and who wrote them)."""
+    before = [
+        formats.preamble_of(str(m.get("content") or ""))
+        for m in messages[:task]
+        if m.get("role") == "user"
+    ]
+    if not before:
+        return f"The first user message (#{task}), the task in most agent runs,"
+    hosts = ", ".join(dict.fromkeys(who for who in before if who))
+    return f"The task (#{task}, the first user message after {hosts})"
 
 
 def pin_the_task(result: CompactionResult) -> None:
-    """One click keeps the task: pin the first user message when it is not protected."""
-    first = unpinned_task(result, edits.first_user_index(state.conversation()))
+    """One click keeps the task: pin it when it is not protected."""
+    conversation = state.conversation()
+    first = unpinned_task(result, edits.task_index(conversation))
     if first is None:
         return
     fate = result.messages[first].fate.value
     left, right = st.columns([3, 1], vertical_alignment="center")
     left.info(
-        f"The first user message (#{first}), the task in most agent runs, is not protected: "
-        f"it is {fate} now.",
+        f"{task_said(conversation.messages, first)} is not protected: it is {fate} now.",
         icon=":material/flag:",
     )
     right.button(
-        "Keep the first user message",
+        f"Keep the task (#{first})",
         key="pin_first_user",
         on_click=edits.set_pin,
         args=(first, True),

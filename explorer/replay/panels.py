@@ -10,12 +10,14 @@ import pandas as pd
 import streamlit as st
 
 from compactor.analyses.outcomes import ReplayMisses
+from compactor.analyses.pricing import price_histories
 from compactor.model import Request
+from explorer.frames import cost as cost_frames
 from explorer.frames import outcomes as outcome_frames
 from explorer.replay import charts, frames, replay_cache
 from explorer.replay.runs import ReplayRun
 from explorer.replay.widgets import ONLY_WATCHED_KEY
-from explorer.widgets import common, outcomes
+from explorer.widgets import common, outcomes, pricing
 
 TURN_KEY = "replay_turn"
 VIEW_KEY = "replay_view"
@@ -162,3 +164,32 @@ def history(runs: Sequence[ReplayRun]) -> None:
         row = lost.iloc[0]
         st.caption(f"Message {marked} at turn {turn} ({row['fate']}):")
         st.text(row["content"])
+
+
+def cost(runs: Sequence[ReplayRun], misses: Mapping[str, ReplayMisses]) -> None:
+    """What each loop's task costs at a chosen model's prices (docs/cost.md): every call's
+    cache reads, cache writes, uncached input and output, beside the needs each loop met."""
+    st.subheader("Cost of the task")
+    st.caption(COST_RULE)
+    model = pricing.choose_model("replay")
+    if model is None:
+        return
+    costs = {run.loop: price_histories(run.replay.histories, run.recorded, model) for run in runs}
+    recall = {
+        loop: (m.needs - len(m.misses)) / m.needs if m.needs else None for loop, m in misses.items()
+    }
+    first = next(iter(costs.values()))
+    st.caption(f"{cost_frames.cost_sentence(costs, model)} {cost_frames.tokens_note(first, model)}")
+    common.table(cost_frames.loops_frame(costs, recall))
+    with st.expander("Every call"):
+        common.table(cost_frames.turns_frame(costs))
+
+
+COST_RULE = (
+    "A call is a turn the recorded assistant answered (and the last turn, when the log ends on "
+    "a pending message). Its prompt is what the loop sends; the leading messages equal to the "
+    "last call's are cache reads, the rest is written to the cache (or billed as input when the "
+    "model has no cache-write price, or the prompt is under its minimum cacheable prefix); the "
+    "assistant's recorded answer is its output. Calls are assumed within the cache lifetime: "
+    "the import keeps no timestamps."
+)

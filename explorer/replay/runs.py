@@ -32,8 +32,8 @@ from compactor.text import IncrementalAnalysis
 MEMORY_ALWAYS = "memory-compact, every turn"
 MEMORY_OVER = "memory-compact, over budget only"
 KEEP_LAST = "keep-last (what fits the budget)"
-DROP_OLDEST_LOOP = "drop-oldest (the seeds/003 trim)"
-SEED_LOOP = "seeds/003 loop (LLM compact)"
+DROP_OLDEST_LOOP = "drop-oldest (recency trim, token estimate)"
+SEED_LOOP = "summarise when over the limit (LLM compact)"
 #: The registry strategies the loops above do not already replay.
 _COVERED = (registry.MEMORY_COMPACT, registry.KEEP_LAST, DROP_OLDEST)
 

@@ -20,7 +20,7 @@ from explorer.widgets import common, strategy_form
 
 A_KEY, B_KEY = "replay_loop_a", "replay_loop_b"
 TOKENS_HELP = (
-    "Tokens by the seed's estimate, ceil(characters / 4) per message; it starts at the "
+    "Tokens by the estimate ceil(characters / 4) per message; it starts at the "
     "sidebar's budget in tokens and follows it until you set another."
 )
 NONE = "(none)"
@@ -75,7 +75,7 @@ def choose(watched: list[str], budget_tokens: int) -> Choice:
     trim: dict[str, Any] = {}
     if DROP_OLDEST_LOOP in loops:
         with st.container(border=True):
-            st.caption("The seeds/003 trim's own parameters (applied on every turn)")
+            st.caption("drop-oldest's own parameters (applied on every turn)")
             cols = st.columns(3)
             keep = cols[0].number_input("keepLastMessages", 0, 200, 10, key=TRIM_KEEP_KEY)
             follow_budget(TRIM_TOKENS_KEY, budget_tokens)
@@ -133,7 +133,7 @@ def loop_limit(budget_tokens: int) -> int:
         None,
         None,
         key=LOOP_LIMIT_KEY,
-        help=f"{TOKENS_HELP} The seed's example uses 20,000 (about 80,000 characters).",
+        help=f"{TOKENS_HELP} The published example uses 20,000 (about 80,000 characters).",
     )
     return int(limit) if limit is not None else budget_tokens
 
@@ -147,7 +147,8 @@ def seed_loop(
     registry, _ = llm.providers()
     with st.container(border=True):
         st.caption(
-            "seeds/003 loop: while the history's estimate (ceil(chars / 4) per message) is at "
+            "Summarise when over the limit: while the history's estimate (ceil(chars / 4) per "
+            "message) is at "
             "most the limit, send it; else compact it through the provider; on a failure, send "
             "the last ten messages."
         )

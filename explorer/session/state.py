@@ -306,6 +306,22 @@ def set_params(values: Mapping[str, Any]) -> None:
     write_params(PARAM_KEYS, values)
 
 
+#: The parameters each conversation had when the user left it, by its key (issue 40: choosing a
+#: conversation again reset the budget and max_message_chars the user had set for it).
+PARAMS_BY_CONVERSATION_KEY = "params_by_conversation"
+
+
+def remember_params() -> None:
+    """Keep the sidebar's parameters as the loaded conversation's own, for a return to it."""
+    kept = st.session_state.setdefault(PARAMS_BY_CONVERSATION_KEY, {})
+    kept[conversation().key] = params()
+
+
+def remembered_params(conv: Conversation) -> dict[str, Any] | None:
+    """The parameters ``conv`` had when the user last left it in this session; None if never."""
+    return st.session_state.get(PARAMS_BY_CONVERSATION_KEY, {}).get(conv.key)
+
+
 def choice_of(conv: Conversation) -> str:
     """The sample picker's value for the loaded ``conv``: its sample, or :data:`YOURS`."""
     return conv.sample or YOURS

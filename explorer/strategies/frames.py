@@ -1,19 +1,26 @@
 """Frames of LLM compact beside memory-compact: what each returns, and the anchors (ids,
-numbers, paths) the summary lost that memory-compact kept; and the setting a strategy's row
-stands for (its "Download setting")."""
+numbers, paths) the summary lost that memory-compact kept; each strategy's cost per task,
+replayed over the conversation at a model's prices; and the setting a strategy's row stands
+for (its "Download setting")."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import pandas as pd
 
 from compactor import CompactionResult
 from compactor.analyses.anchors import anchor_report
+from compactor.analyses.outcomes import find_needs, replay_misses
+from compactor.analyses.pricing import ModelPrice, TokenCounter, price_histories
+from compactor.analyses.replay import replay_request
 from compactor.contract import MEMORY_COMPACT
 from compactor.evaluation import GRID_PARAMETERS
+from compactor.model import Request
 from compactor.strategies import Setting, StrategyResult, get_strategy
+from compactor.wording import percent
+from explorer.frames import cost as cost_frames
 
 
 def totals_frame(result: CompactionResult, answer: dict[str, Any]) -> pd.DataFrame:
@@ -56,6 +63,34 @@ def lost_by_summary(result: CompactionResult, answer: dict[str, Any]) -> pd.Data
         if a.kept and not any(a.text in c for c in contents)
     ]
     return pd.DataFrame(rows, columns=["kind", "anchor", "in_messages"])
+
+
+def task_costs_frame(
+    request: Request, keys: Sequence[str], model: ModelPrice, encoding: str | None
+) -> pd.DataFrame:
+    """Each strategy replayed over the whole conversation (SPEC part C, compacting on every
+    turn at the request's budget, with the lineup's parameters) and priced at ``model``
+    (docs/cost.md): the task's cost, its split in tokens, and the needs the replay met."""
+    needs = find_needs(request.contents, request.roles)
+    counter = TokenCounter(encoding)
+    rows = []
+    for key in keys:
+        replayed = replay_request(request, key)
+        cost = price_histories(replayed.histories, request.messages, model, counter=counter)
+        missed = replay_misses(replayed, needs)
+        total = cost.cost
+        rows.append(
+            {
+                "strategy": key,
+                "cost per task (USD)": total.total if total is not None else None,
+                "needs met": percent(
+                    (missed.needs - len(missed.misses)) / missed.needs if missed.needs else None
+                ),
+                "calls": cost.calls,
+                **{f"{part} tokens": getattr(cost.split, part) for part in cost_frames.SPLIT},
+            }
+        )
+    return pd.DataFrame(rows)
 
 
 def strategy_setting(result: StrategyResult, sidebar: Mapping[str, Any]) -> Setting:

@@ -3,6 +3,7 @@ comparison they ask for, and its tables with their headers and notes."""
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -10,7 +11,9 @@ import pandas as pd
 import streamlit as st
 
 from compactor import CompactionResult
+from compactor.analyses.pricing import ModelPrice
 from compactor.contract import LIMITS
+from compactor.model import Request
 from compactor.strategies import (
     LANGCHAIN,
     LANGCHAIN_HINT,
@@ -18,17 +21,18 @@ from compactor.strategies import (
     SettingError,
     StrategyComparison,
 )
+from compactor.text import DEFAULT_ENCODING, tokens_available
 from compactor.text import SEMANTIC_THRESHOLD as DEFAULT_THRESHOLD
 from explorer.frames import compare as compare_frames
 from explorer.frames import tokens as token_frames
 from explorer.session import cache, state
-from explorer.strategies import frames as llm_frames
-from explorer.widgets import common, strategy_form
+from explorer.strategies import frames as strategy_frames
+from explorer.widgets import common, pricing, strategy_form
 from explorer.widgets import setting as setting_widgets
 
 TOKEN_RULE = (
     "Tokens are estimated as ceil(characters / 4) per message, summed over the messages "
-    "returned: the seed-003 trim's rule of thumb, not a tokenizer count. The seed-003 trim "
+    "returned: the recency trim's rule of thumb, not a tokenizer count. drop-oldest "
     "fits maxTokensEstimate = ceil(budget_chars / 4) under the same rule, or counted with a "
     "real tokenizer when its option says so."
 )
@@ -70,7 +74,7 @@ def options_from(
 def options_form() -> StrategyOptions:
     """The bordered form of the seed-003 trim's and semantic dedupe's options."""
     with st.container(border=True):
-        st.markdown("**Options of the seed-003 trim and of semantic dedupe**")
+        st.markdown("**Options of drop-oldest (the recency trim) and of semantic dedupe**")
         left, right = st.columns(2)
         keep_last = left.number_input(
             "keepLastMessages (empty: not set)",
@@ -95,7 +99,7 @@ def options_form() -> StrategyOptions:
             TRIM_COUNTERS,
             key="strategies_trim_counter",
             disabled=missing is not None,
-            help="The seed's estimate, ceil(characters / 4) per message, or a real tokenizer: "
+            help="The estimate ceil(characters / 4) per message, or a real tokenizer: "
             "the trim then fits the same number of real tokens.",
         )
         if missing is not None:
@@ -205,6 +209,76 @@ def messages_table(comparison: StrategyComparison) -> None:
     )
 
 
+#: Above this many messages or characters the cost per task waits for a button (each strategy
+#: is replayed turn by turn: seconds on a short chat, minutes on a long session).
+TASK_COST_MESSAGES = 60
+TASK_COST_CHARS = 100_000
+TASK_COST_KEY = "strategies_task_cost"
+
+
+def task_costs(result: CompactionResult, comparison: StrategyComparison) -> None:
+    """Each strategy's cost per task at a chosen model, beside the needs its replay met."""
+    st.subheader("Cost per task")
+    st.caption(
+        "Each strategy compacts the history on every turn of the conversation (a replay, as on "
+        "the Replay page) at the sidebar's budget with the lineup's parameters; each call is "
+        "priced at the model chosen: cache reads for the messages unchanged since the last "
+        "call, cache writes for the rest, and the recorded answers as output (docs/cost.md). "
+        "A strategy that rewrites the start of the history each turn pays for it here."
+    )
+    model = pricing.choose_model("strategies")
+    if model is None:
+        return
+    request = result.request
+    small = (
+        len(request.messages) <= TASK_COST_MESSAGES
+        and sum(len(c) for c in request.contents) <= TASK_COST_CHARS
+    )
+    wanted = small or st.button(
+        f"Price the task for every strategy ({len(request.messages):,} messages)",
+        key=TASK_COST_KEY,
+    )
+    if not wanted:
+        return
+    encoding = DEFAULT_ENCODING if tokens_available() else None
+    keys = [o.key for o in comparison.results if o.available]
+    frame = _task_costs(
+        json.dumps(request.to_dict()),
+        tuple(keys),
+        json.dumps(model.to_dict()),
+        encoding,
+        _request=request,
+        _model=model,
+    )
+    how = "o200k_base tokens" if encoding else "tokens estimated as characters / 4"
+    st.caption(
+        f"Counted in {how}; approximate for {model.name} unless its tokenizer is that one. "
+        "Calls are assumed within the cache lifetime (the import keeps no timestamps)."
+    )
+    common.table(
+        frame,
+        column_config={
+            "cost per task (USD)": st.column_config.NumberColumn(
+                "cost per task (USD)", format="$%.4f"
+            )
+        },
+    )
+
+
+@st.cache_data(show_spinner="Replaying every strategy...", max_entries=8)
+def _task_costs(
+    request_key: str,
+    keys: tuple[str, ...],
+    model_key: str,
+    encoding: str | None,
+    *,
+    _request: Request,
+    _model: ModelPrice,
+) -> pd.DataFrame:
+    """Cached by the request's and the model's JSON (the objects themselves are not hashed)."""
+    return strategy_frames.task_costs_frame(_request, keys, _model, encoding)
+
+
 def download_setting(comparison: StrategyComparison, sidebar: dict[str, Any]) -> None:
     """Pick a strategy of the table and download it as a ``compaction.toml``: its strategy and
     parameters as run here, at this budget."""
@@ -217,7 +291,7 @@ def download_setting(comparison: StrategyComparison, sidebar: dict[str, Any]) ->
     )
     chosen = next(r for r in ran if r.key == key)
     try:
-        setting = llm_frames.strategy_setting(chosen, sidebar)
+        setting = strategy_frames.strategy_setting(chosen, sidebar)
     except SettingError as error:
         left.info(
             "No setting file for this row: " + "; ".join(p.message for p in error.problems),

@@ -17,14 +17,17 @@ from explorer.widgets import params
 
 
 def _on_sample(samples: Mapping[str, Conversation]) -> None:
+    """Load the conversation picked, with the parameters it had when the user left it (its own
+    the first time); the one left keeps the parameters it had."""
     choice = st.session_state[state.SAMPLE_KEY]
+    state.remember_params()
     if choice in samples:
-        state.load(samples[choice])
+        state.load(samples[choice], state.remembered_params(samples[choice]))
     elif choice.startswith(state.CHOICE_PREFIX):
         found: list[str] = []
         conv = workspace.get(choice.removeprefix(state.CHOICE_PREFIX), found)
         if conv is not None:
-            state.load(conv, stored=True)
+            state.load(conv, state.remembered_params(conv), stored=True)
         else:  # gone or damaged since the list was drawn: stay on what is loaded, and say so
             st.session_state[state.SAMPLE_KEY] = state.choice_of(state.conversation())
             keeping.say(found or ["That conversation is no longer in this server's workspace."])
@@ -113,6 +116,11 @@ def draw(samples: Mapping[str, Conversation], descriptions: Mapping[str, tuple[s
             budget = conv.budget_high  # the contract (a link, or the one loaded before)
             st.session_state[keys["budget_chars"]] = budget
             st.caption(f"budget_chars was over this conversation's maximum; set to {budget:,}.")
+        if budget >= conv.contents_chars:
+            st.caption(
+                f"The whole conversation fits: {conv.contents_chars:,} characters within a "
+                f"budget of {budget:,}, so nothing is dropped (dedupe and trim still act)."
+            )
         low, high, step = state.budget_slider_range(conv.contents_chars, budget, conv.budget_high)
         st.session_state[state.BUDGET_SLIDER_KEY] = budget
 
@@ -127,7 +135,9 @@ def draw(samples: Mapping[str, Conversation], descriptions: Mapping[str, tuple[s
                 persist_state="session",
                 on_change=_slider_to_box,
                 help=params.HELP["budget_chars"] + f" The slider spans this conversation "
-                f"({high:,}); the box below takes any value the schema allows.",
+                f"({high:,}): at its top everything fits. The box below takes up to "
+                f"{conv.budget_high:,}; a budget over the conversation's size keeps what "
+                "the top keeps.",
             )
 
         # kept through every page switch, st.switch_page's too (which sends no widget values)

@@ -9,7 +9,7 @@ from compactor.analyses import TokenReport
 from explorer.frames import tokens as token_frames
 from explorer.widgets import common
 
-ESTIMATE_HELP = "ceil(characters / 4) per message, the seed-003 trim's rule of thumb"
+ESTIMATE_HELP = "ceil(characters / 4) per message, the recency trim's rule of thumb"
 ERROR_HELP = "estimate - tokens: negative when the estimate is too low"
 
 

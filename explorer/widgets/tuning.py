@@ -123,7 +123,8 @@ STAGE_KEY = "walkthrough_stage"
 _STAGE = f".st-key-{STAGE_KEY}"
 #: Large type for everything in the stage: text, captions, labels, buttons, metrics, tables,
 #: the highlighted texts. Streamlit's own sizes are set on these elements (not inherited), so
-#: each is named; the explorer's headings set theirs inline.
+#: each is named; the explorer's headings set theirs inline. The sidebar is folded away while
+#: the mode is on (the switch, on the page, brings it back).
 PRESENTATION_CSS = f"""<style>
 {_STAGE} p, {_STAGE} li, {_STAGE} label, {_STAGE} button,
 {_STAGE} [data-testid="stCaptionContainer"], {_STAGE} [data-testid="stMetricLabel"] p,
@@ -140,6 +141,7 @@ PRESENTATION_CSS = f"""<style>
 {_STAGE} [data-testid="stTable"] td, {_STAGE} [data-testid="stTable"] th {{
   padding: 0.5rem 0.75rem !important;
 }}
+[data-testid="stSidebar"], [data-testid="stSidebarCollapsedControl"] {{ display: none !important; }}
 </style>"""
 
 
@@ -149,7 +151,8 @@ def presentation_toggle() -> bool:
         "Presentation mode",
         key=PRESENTING_KEY,
         persist_state="session",
-        help="Large type on the whole page and tables at their full length, for a projector.",
+        help="Large type on the whole page, tables at their full length and the sidebar folded "
+        "away, for a projector.",
     )
     if on:
         st.html(PRESENTATION_CSS)

@@ -87,7 +87,7 @@ def test_overview_keeps_the_first_user_message_in_one_click(visit):
     visit.open()
     paste(visit, rich_request())
     visit.go("Overview")
-    button = visit.main.get_by_role("button", name="Keep the first user message")
+    button = visit.main.get_by_role("button", name="Keep the task (#1)")
     button.click()
     visit.settle()
     expect(button).to_have_count(0)

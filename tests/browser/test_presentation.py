@@ -127,3 +127,22 @@ def test_the_dedupe_step_shows_each_pair_side_by_side_with_shared_words(demo):
             words = {w.lower() for w in box.locator("mark").all_inner_texts()}
             assert words and words <= shared
     assert not demo.exceptions()
+
+
+@pytest.mark.slow
+def test_the_transcript_presents_with_large_type_and_the_sidebar_folded(demo):
+    # Overview has the same switch (tests/pages/test_report_download.py holds its styles)
+    demo.open(LINK)
+    demo.go("Transcript")
+    expect(demo.sidebar).to_be_visible()
+    switch = demo.main.get_by_test_id("stCheckbox").filter(has_text="Presentation mode")
+    switch.locator("label").click()
+    demo.settle()
+    area = demo.main.locator(".st-key-walkthrough_stage")
+    expect(area).to_have_count(1)
+    assert looks.font_px(area.get_by_test_id("stCaptionContainer").first) >= LARGE_TEXT_PX
+    expect(demo.sidebar).to_be_hidden()
+    switch.locator("label").click()  # off again: the sidebar is back
+    demo.settle()
+    expect(demo.sidebar).to_be_visible()
+    assert not demo.exceptions()

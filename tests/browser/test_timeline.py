@@ -36,3 +36,25 @@ def test_clicking_a_message_in_the_fate_chart_shows_its_detail(visit):
     detail = visit.main.get_by_test_id("stHtml").filter(has_text=f"Message #{target.index}")
     expect(detail).to_contain_text(target.fate.value)
     assert not visit.exceptions()
+
+
+@pytest.mark.slow
+def test_the_bar_height_control_shows_its_choices_whole(visit):
+    visit.open("?sample=dispatcher")
+    visit.go(TIMELINE.title)
+    group = visit.main.get_by_test_id("stButtonGroup").filter(has_text="log")
+    expect(group).to_have_count(1)
+    # each choice's text whole and inside the column that holds the control (issue 40:
+    # "characters, log scal" was cut off at the column's edge)
+    outside = group.evaluate(
+        """g => {
+            const column = g.closest('[data-testid="stColumn"]') || g.parentElement;
+            const edge = column.getBoundingClientRect();
+            return [...g.querySelectorAll('button')].flatMap(b => [b, ...b.querySelectorAll('*')])
+                .filter(e => e.getBoundingClientRect().right > edge.right + 1
+                             || e.scrollWidth > e.clientWidth + 1)
+                .map(e => e.textContent);
+        }"""
+    )
+    assert outside == []
+    assert not visit.exceptions()

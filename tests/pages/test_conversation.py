@@ -7,7 +7,7 @@ import pytest
 from compactor.contract import DEFAULTS
 from compactor.formats import convert_text
 from compactor.samples import DEFAULT_SAMPLE, load_samples
-from explorer.conversation import importing
+from explorer.conversation import fixing, importing
 from explorer.session import state
 from harness.apptest import assert_clean, goto, params, set_param, start, table
 from tests.explorer.requests import rich_request
@@ -384,3 +384,18 @@ def test_every_sample_can_be_loaded_from_the_list(conv_page):
         assert conversation(at).sample == sample.slug
         assert at.button(key=f"load_sample_{sample.slug}").disabled
         assert not at.success  # the import report belonged to the pasted conversation
+
+
+def test_the_first_and_last_window_adjusts_the_other_count_and_says_so(conv_page):
+    messages = [{"role": "user", "content": f"question number {i}"} for i in range(230)]
+    at = paste(conv_page, json.dumps(messages))
+    at.checkbox(key=importing.FIX_KEY.format("pasted", "keep_last")).check().run()
+    at.radio(key=fixing.WINDOW_KEY.format("pasted", "kind")).set_value("head_tail").run()
+    at.number_input(key=fixing.WINDOW_KEY.format("pasted", "first")).set_value(4).run()
+    assert_clean(at)
+    assert at.number_input(key=fixing.WINDOW_KEY.format("pasted", "last")).value == 196
+    said = [c.value.replace("\\", "") for c in at.caption]  # the escapes of markdown_literal
+    assert any("The last lowered to 196, so that with the first 4" in c for c in said), said
+    assert any(c.startswith("Keeps #0 to #3 and #34 to #229 (200 messages)") for c in said)
+    at.button[[b.label for b in at.button].index("Load with these fixes")].click().run()
+    assert len(conversation(at).messages) == 200

@@ -433,7 +433,10 @@ def test_a_conversation_over_the_limits_is_loaded_whole_and_a_fix_is_an_option(t
     corpus = at.session_state[widgets.CORPUS_KEY]
     assert [len(i.request["messages"]) for i in corpus.items] == [2, 250]  # whole
     assert "reason" not in tables_columns(at)  # nothing set aside
-    at = at.checkbox(key=widgets.FIX_KEYS["keep_last"]).check().run()  # read again at once
+    box = at.checkbox(key=widgets.FIX_KEYS["keep_last"])
+    # says what it keeps: the page offers no window to choose (issue 40: "choose which below")
+    assert box.label == "Keep the last 200 messages of each conversation"
+    at = box.check().run()  # read again at once
     assert_clean(at)
     corpus = at.session_state[widgets.CORPUS_KEY]
     assert [len(i.request["messages"]) for i in corpus.items] == [2, 200]

@@ -38,3 +38,30 @@ def test_overview_pins_the_first_user_message_in_one_click():
     goto(at, TIMELINE)
     assert_clean(at)
     assert request_of(at)["messages"][1]["pin"] is True  # the edit holds on every page
+
+
+def test_overview_points_at_the_task_past_codexs_environment_context():
+    request = {
+        "budget_chars": 300,
+        "keep_last_n": 1,
+        "keep_roles": ["system"],
+        "messages": [
+            {"role": "system", "content": "You are a coding agent."},
+            {
+                "role": "user",
+                "content": "<environment_context>\n  <cwd>/work</cwd>\n"
+                "  <shell>bash</shell>\n</environment_context>",
+            },
+            {"role": "user", "content": "Fix the failing test in src/app/main.py " * 6},
+            {"role": "assistant", "content": "Looking at src/app/main.py now. " * 12},
+            {"role": "user", "content": "Thanks, and run the suite again please. " * 5},
+        ],
+    }
+    at = on_page("pages/overview.py", request)
+    assert at.button(key="pin_first_user").label == "Keep the task (#2)"
+    said = " ".join(i.value for i in at.info)
+    assert "The task (#2, the first user message after Codex's environment context)" in said
+    at.button(key="pin_first_user").click().run()
+    assert_clean(at)
+    assert request_of(at)["messages"][2]["pin"] is True
+    assert "pin" not in request_of(at)["messages"][1]

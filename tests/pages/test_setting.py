@@ -190,3 +190,15 @@ def test_use_this_setting_puts_the_corpus_setting_into_the_sidebar(corpus_page):
     }
     assert any("The sidebar now holds this setting." in s.value for s in at.success)
     assert at.session_state[state.CONVERSATION_KEY] is not None
+
+
+def test_the_corpus_report_holds_the_runs_summary_and_the_chosen_setting(corpus_page):
+    # "Download report" beside "Download setting": the run's summaries and the same setting
+    at, found = corpus_page
+    report = found["Download report"]
+    assert report["mime"] == "text/html" and report["file_name"].startswith("compaction-report-")
+    page = report["data"].decode("utf-8")
+    setting = setting_from_toml(found[LABEL]["data"])
+    assert "The corpus summary" in page and "Corpus: tau_airline_3_records.json" in page
+    assert f"budget_chars = {setting.budget_chars}" in page
+    assert "keep-last at 2,000 characters" in page and "random at 6,000 characters" in page

@@ -13,7 +13,7 @@ import pytest
 from compactor.samples import DEFAULT_SAMPLE
 from explorer.conversation import importing
 from explorer.session import database, state, workspace
-from harness.apptest import assert_clean, goto, start
+from harness.apptest import assert_clean, goto, params, set_param, start
 from tests.explorer import faults
 
 KEPT = "Kept in this server's workspace"
@@ -168,3 +168,30 @@ def test_no_page_run_reads_a_stored_conversation_it_does_not_show(data, monkeypa
         assert statements and reading_bodies() == []
     with sqlite3.connect(data / database.DATABASE) as db:  # the workspace lists all 20
         assert db.execute("select count(*) from conversation_entries").fetchone() == (20,)
+
+
+def test_parameters_belong_to_the_conversation_they_were_set_on(data):
+    mine = faults.conversation(3, 2000)
+    assert workspace.save(mine)
+    at = start({"c": mine.key})
+    at = set_param(set_param(at, "budget_chars", 700), "max_message_chars", 4000)
+    at.selectbox(key=state.SAMPLE_KEY).set_value(DEFAULT_SAMPLE).run()  # another conversation
+    assert_clean(at)
+    assert params(at)["budget_chars"] != 700
+    at.selectbox(key=state.SAMPLE_KEY).set_value(f"{state.CHOICE_PREFIX}{mine.key}").run()
+    working(at, mine.key)
+    chosen = params(at)
+    assert (chosen["budget_chars"], chosen["max_message_chars"]) == (700, 4000)  # as left
+    at.button(key="reset_params").click().run()  # and Reset still gives the file's own
+    assert params(at)["budget_chars"] == mine.params["budget_chars"]
+
+
+def test_a_budget_over_the_whole_conversation_is_said_to_drop_nothing(data):
+    mine = faults.conversation(4)
+    assert workspace.save(mine)
+    at = start({"c": mine.key})
+    at = set_param(at, "budget_chars", mine.contents_chars + 100)
+    assert_clean(at)
+    said = [c.value.replace("\\", "") for c in at.sidebar.caption]
+    assert any(c.startswith("The whole conversation fits") and "nothing is dropped" in c
+               for c in said)  # fmt: skip

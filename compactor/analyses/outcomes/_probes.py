@@ -1,7 +1,8 @@
 """Probes (SPEC part D): labelled evidence, and how much of it a compaction returns.
 
-A probe is ``{"id", "evidence": [REF, ...], "answer"?}``, each REF a message ``id`` (a string)
-or a 0-based ``index`` (an integer). Under a strategy's returned lengths: *strict* when every
+A probe is ``{"id", "evidence": [REF, ...], "answer"?, "question"?}``, each REF a message
+``id`` (a string) or a 0-based ``index`` (an integer); the question is the labeller's words,
+shown beside a failure and never judged. Under a strategy's returned lengths: *strict* when every
 evidence message is returned whole, *partial* when every one is returned (whole or cut),
 *answer* when the answer text occurs (exactly) in the returned content of an evidence message;
 answer recall counts only the probes whose answer occurs in the input content of an evidence
@@ -30,6 +31,8 @@ if TYPE_CHECKING:
 
 #: The three recalls, in the order they are reported.
 KINDS = ("strict", "partial", "answer")
+#: The fields of a probe.
+PROBE_FIELDS = frozenset({"id", "evidence", "answer", "question"})
 
 
 class InvalidProbes(ProblemError):
@@ -42,11 +45,14 @@ class Probe:
     id: str
     evidence: tuple[int, ...]  # message indices, in the order given
     answer: str | None = None
+    question: str | None = None  # the labeller's words, shown beside a failure (never judged)
 
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {"id": self.id, "evidence": list(self.evidence)}
         if self.answer is not None:
             out["answer"] = self.answer
+        if self.question is not None:
+            out["question"] = self.question
         return out
 
 
@@ -75,10 +81,12 @@ def parse_probes(data: Any, messages: Sequence[Message]) -> tuple[Probe, ...]:
         at = [*root, k]
         if not isinstance(item, dict):
             problems.append(
-                Problem('should be an object {"id", "evidence", "answer"?}', _path(*at))
+                Problem(
+                    'should be an object {"id", "evidence", "answer"?, "question"?}', _path(*at)
+                )
             )
             continue
-        for key in sorted(set(item) - {"id", "evidence", "answer"}, key=str):
+        for key in sorted(set(item) - PROBE_FIELDS, key=str):
             problems.append(Problem("is not a field of a probe", _path(*at, key)))
         name = item.get("id", str(k))
         if isinstance(name, bool) or not isinstance(name, str | int):
@@ -86,6 +94,10 @@ def parse_probes(data: Any, messages: Sequence[Message]) -> tuple[Probe, ...]:
         answer = item.get("answer")
         if answer is not None and not (isinstance(answer, str) and answer):
             problems.append(Problem("should be a non-empty string", _path(*at, "answer")))
+        question = item.get("question")
+        if question is not None and not isinstance(question, str):
+            problems.append(Problem("should be a string", _path(*at, "question")))
+            question = None
         evidence = item.get("evidence")
         if not isinstance(evidence, list) or not evidence:
             problems.append(
@@ -99,7 +111,8 @@ def parse_probes(data: Any, messages: Sequence[Message]) -> tuple[Probe, ...]:
                 problems.append(Problem(_why(ref, len(messages)), _path(*at, "evidence", r)))
             else:
                 found.append(index)
-        probes.append(Probe(str(name), tuple(found), answer if isinstance(answer, str) else None))
+        answer = answer if isinstance(answer, str) else None
+        probes.append(Probe(str(name), tuple(found), answer, question))
     if problems:
         raise InvalidProbes(problems)
     return tuple(probes)
@@ -153,14 +166,18 @@ def probe_recall(
 ) -> ProbeRecall:
     """Probe recall of a strategy that returned ``returned[i]`` characters of message ``i``
     (None when removed) of the conversation ``contents``."""
+    return _recall(probes, contents, *_by_lengths(contents, returned))
+
+
+def _by_lengths(contents: Sequence[str], returned: Sequence[int | None]) -> tuple[Callable, ...]:
+    """Whether message ``i`` is returned whole, whether it is returned, and its returned text,
+    for a strategy that returns prefixes (``returned[i]`` characters, None when removed)."""
 
     def text(i: int) -> str | None:
         k = returned[i]
         return None if k is None else contents[i][:k]
 
-    return _recall(
-        probes,
-        contents,
+    return (
         lambda i: returned[i] is not None and returned[i] == len(contents[i]),
         lambda i: returned[i] is not None,
         text,
@@ -175,12 +192,16 @@ def probe_recall_outcome(
     of its own text is returned (verbatim, cut, or a replaced message that keeps some input; a
     placeholder alone keeps none), *answer* when the answer occurs in the content it returns.
     For a strategy that returns prefixes this is :func:`probe_recall` of its lengths."""
+    return _recall(probes, contents, *_by_outcome(result))
+
+
+def _by_outcome(result: StrategyResult) -> tuple[Callable, ...]:
+    """:func:`_by_lengths` for a strategy of the lineup, read from what its result says of
+    each message."""
     if not result.available:
         raise ValueError(f"{result.key} did not run: {result.unavailable}")
     messages = result.messages
-    return _recall(
-        probes,
-        contents,
+    return (
         lambda i: messages[i].kept == VERBATIM,
         lambda i: bool(messages[i].kept_spans) or messages[i].kept == CUT,
         lambda i: messages[i].content,
@@ -198,11 +219,12 @@ def _recall(
     is returned, and the text returned of it (None when removed)."""
     strict = partial = answered = answerable = 0
     for probe in probes:
-        strict += all(whole(i) for i in probe.evidence)
-        partial += all(returned(i) for i in probe.evidence)
-        if probe.answer is not None and any(probe.answer in contents[i] for i in probe.evidence):
+        met = _met(probe, contents, whole, returned, text)
+        strict += met["strict"]
+        partial += met["partial"]
+        if met["answer"] is not None:
             answerable += 1
-            answered += any(probe.answer in (text(i) or "") for i in probe.evidence)
+            answered += met["answer"]
     count = len(probes)
     return ProbeRecall(
         count,
@@ -211,6 +233,57 @@ def _recall(
         answered / answerable if answerable else None,
         answerable,
     )
+
+
+def _met(
+    probe: Probe,
+    contents: Sequence[str],
+    whole: Callable[[int], bool],
+    returned: Callable[[int], bool],
+    text: Callable[[int], str | None],
+) -> dict[str, bool | None]:
+    """Whether one probe is met strictly, partially and by its answer (None: not answerable)."""
+    answer = None
+    if probe.answer is not None and any(probe.answer in contents[i] for i in probe.evidence):
+        answer = any(probe.answer in (text(i) or "") for i in probe.evidence)
+    return {
+        "strict": all(whole(i) for i in probe.evidence),
+        "partial": all(returned(i) for i in probe.evidence),
+        "answer": answer,
+    }
+
+
+def failed_probes(
+    probes: Sequence[Probe], contents: Sequence[str], returned: Sequence[int | None]
+) -> dict[str, list[str]]:
+    """The ids of the probes a strategy that returned ``returned[i]`` characters of message
+    ``i`` (None when removed) fails, per recall (strict, partial, answer; the answer's only
+    among the answerable), in the probes' order: what :func:`probe_recall` counts as unmet."""
+    return _failed(probes, contents, *_by_lengths(contents, returned))
+
+
+def failed_probes_outcome(
+    probes: Sequence[Probe], contents: Sequence[str], result: StrategyResult
+) -> dict[str, list[str]]:
+    """:func:`failed_probes` of a strategy of the lineup, read as
+    :func:`probe_recall_outcome` reads it."""
+    return _failed(probes, contents, *_by_outcome(result))
+
+
+def _failed(
+    probes: Sequence[Probe],
+    contents: Sequence[str],
+    whole: Callable[[int], bool],
+    returned: Callable[[int], bool],
+    text: Callable[[int], str | None],
+) -> dict[str, list[str]]:
+    failed: dict[str, list[str]] = {kind: [] for kind in KINDS}
+    for probe in probes:
+        met = _met(probe, contents, whole, returned, text)
+        for kind in KINDS:
+            if met[kind] is False:
+                failed[kind].append(probe.id)
+    return failed
 
 
 @dataclass(frozen=True)

@@ -95,6 +95,12 @@ def test_protected_messages_are_spared_and_an_unreachable_budget_is_said():
         (3, "spared", 95, 95, 421),
     ]
     assert pin.summary.endswith("They alone exceed the budget of 100 characters.")
+    # one number for each kind of row the step's table lists (issue 40: "68 removed" above 70)
+    assert dedupe.summary == (
+        "0 near-duplicate messages removed, 0 characters. 1 more message reached the threshold "
+        "but is protected (spared)."
+    )
+    assert trim.summary.endswith(" 2 more messages over the limit are protected (spared).")
     assert events(drop) == [(2, "dropped", 62, 0, 359)]
     assert drop.summary == (
         "Every unprotected message dropped (1); the protected messages alone, 359 characters, "

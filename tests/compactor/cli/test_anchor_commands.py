@@ -30,7 +30,8 @@ def test_anchors_prints_the_report_with_overrides(capsys):
     request = {**convert_text(SUPPORT.read_bytes()).request, "budget_chars": 300, "keep_roles": []}
     expected = [a.to_dict() for a in anchor_report(run(validate(request))).anchors]
     assert code == 0  # the import's report on standard error, as compact writes it
-    assert err.startswith("read as messages (detected): 29 messages, 4 changes (0 lossy)\n")
+    said = "read as messages (detected): 29 messages, 4 changes, none lossy; --verbose lists them\n"
+    assert err == said  # one line: the notes are listed with --verbose
     assert rows == expected
     assert set(rows[0]) == {"text", "kind", "occurrences", "kept", "survives_from_budget"}
 

@@ -16,10 +16,12 @@ TAU = REAL / "tau_airline_3_records.json"
 
 def test_a_raw_openai_list_is_imported_then_compacted_with_the_changes_on_stderr():
     messages = json.loads((REAL / "tau_airline_3_records.json").read_text("utf-8"))[0]["traj"]
-    done = cli("compact", "-", "--budget-chars", "3000", stdin=json.dumps(messages).encode())
+    args = ("compact", "-", "--budget-chars", "3000", "--verbose")
+    done = cli(*args, stdin=json.dumps(messages).encode())
     assert done.returncode == 0, done.stderr
     lines = done.stderr.decode().splitlines()
     assert lines[0].startswith("read as openai (detected): 13 messages")
+    assert "lossy (empty-result-removed 1" in lines[0]
     assert any(line.startswith("lossy empty-result-removed:") for line in lines)
     assert not any("budget-chosen" in line for line in lines)  # the budget was given
     request = {**convert_text(json.dumps(messages)).request, "budget_chars": 3000}

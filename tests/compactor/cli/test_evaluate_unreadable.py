@@ -132,3 +132,13 @@ def test_the_stream_the_upload_and_load_corpus_read_the_same_records(tmp_path):
     with pytest.raises(Exception) as caught:  # the all-or-nothing reading still refuses it
         load_corpus(path)
     assert [p.line for p in caught.value.problems] == [3]
+
+
+def test_a_conversation_with_many_problems_takes_one_line_and_verbose_lists_them(tmp_path):
+    bad = {"messages": [{"role": "robot", "content": f"line {i}"} for i in range(5)]}
+    (tmp_path / "runs.jsonl").write_text(jsonl(good(0), json.dumps(bad), good(2)))
+    quiet = set_aside_lines(cli("runs.jsonl", "--budgets", "100", cwd=tmp_path))
+    loud = set_aside_lines(cli("runs.jsonl", "--budgets", "100", "--verbose", cwd=tmp_path))
+    assert len(loud) > 1 and all(x.startswith("set aside record 1: ") for x in loud)
+    more = len(loud) - 1
+    assert quiet == [f"{loud[0]}; {more} more problem{'s' if more != 1 else ''} (--verbose)"]

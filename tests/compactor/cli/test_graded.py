@@ -6,8 +6,10 @@ import subprocess
 import sys
 
 from compactor import validate
-from compactor.analyses import grade
+from compactor.analyses import REREAD_JUDGE, grade
+from compactor.cli import main
 from compactor.formats import convert_text
+from tests.compactor.analyses.test_rereads import A, Log, numbered
 from tests.paths import ROOT
 
 FIXTURES = ROOT / "tests" / "fixtures"
@@ -77,3 +79,21 @@ def test_a_log_over_the_limits_is_graded_whole_and_the_fixes_stay_options(tmp_pa
     fixed = cli(str(long_log), "--keep-last")
     assert fixed.returncode == 0, fixed.stderr
     assert [c["boundary"] for c in json.loads(fixed.stdout)["compactions"]] == [195, 198]
+
+
+def test_the_files_read_again_after_a_compaction_are_in_the_json_with_the_judge(tmp_path, capsys):
+    """In process (main), since the process itself is held by the tests above."""
+    log = Log().read(A, result=numbered(1, 30)).compact("Summary. " * 30).read(A, limit=3)
+    path = tmp_path / "session.jsonl"
+    path.write_text("\n".join(json.dumps(r) for r in log.records), "utf-8")
+    assert main(["graded", str(path), "--indent", "0"]) == 0
+    (said,) = json.loads(capsys.readouterr().out)["compactions"]
+    assert said["rereads"]["judge"] == REREAD_JUDGE
+    assert (said["rereads"]["rereads"], said["rereads"]["files"][0]["after_lines"]) == (
+        1,
+        "lines 1-3",
+    )
+    assert said["rereads"]["chars"] == len(numbered(1, 30))
+    rows = {r["key"]: r for r in said["rows"]}
+    assert rows["recorded"]["reread_recall"] == {"rereads": 1, "held": 0, "recall": 0.0}
+    assert rows["keep-last"]["reread_recall"]["rereads"] == 1

@@ -22,15 +22,28 @@ def cli(*args, stdin=b""):
     )
 
 
-def report_lines(conversion, how):
-    lossy = sum(c.lossy for c in conversion.changes)
-    head = (
-        f"read as {how}: {len(conversion.request['messages'])} messages, "
-        f"{len(conversion.changes)} changes ({lossy} lossy)"
-    )
-    return [head] + [
-        f"{'lossy' if c.lossy else 'note'} {c.kind}: {c.message}" for c in conversion.changes
-    ]
+def report_lines(conversion, how, verbose=False):
+    """What the import says on standard error: one line counting the changes (the lossy ones by
+    kind, most first), then every change with --verbose, or else only a window chosen."""
+    changes = conversion.changes
+    lossy = {}
+    for c in changes:
+        if c.lossy:
+            lossy[c.kind] = lossy.get(c.kind, 0) + 1
+    head = f"read as {how}: {len(conversion.request['messages'])} messages"
+    if not changes:
+        head += ", no changes"
+    else:
+        head += f", {len(changes)} change{'s' if len(changes) != 1 else ''}"
+        if lossy:
+            kinds = sorted(lossy.items(), key=lambda kv: -kv[1])
+            said = ", ".join(f"{kind} {n}" for kind, n in kinds)
+            head += f", {sum(lossy.values())} of them lossy ({said})"
+        else:
+            head += ", none lossy"
+        head += "; --verbose lists them"
+    listed = [c for c in changes if verbose or c.kind in ("kept-last", "kept-window")]
+    return [head] + [f"{'lossy' if c.lossy else 'note'} {c.kind}: {c.message}" for c in listed]
 
 
 @pytest.mark.parametrize(
@@ -38,12 +51,12 @@ def report_lines(conversion, how):
 )
 def test_a_file_prints_the_request_and_reports_every_change(name):
     path = FIXTURES / name
-    done = cli(str(path))
+    done = cli(str(path), "--verbose")
     assert done.returncode == 0
     conversion = convert_text(path.read_bytes())
     assert json.loads(done.stdout) == conversion.request
     assert "€" in done.stdout.decode("utf-8") or name != "openai_chat.json"  # UTF-8, not escaped
-    expected = report_lines(conversion, f"{conversion.format} (detected)")
+    expected = report_lines(conversion, f"{conversion.format} (detected)", verbose=True)
     assert done.stderr.decode("utf-8").splitlines() == expected
 
 
@@ -131,13 +144,13 @@ def test_needed_fixes_are_listed_with_their_flags_and_nothing_is_printed(oversiz
 
 def test_chosen_fixes_are_applied_and_reported(oversized):
     path, conversion = oversized
-    done = cli(str(path), "--keep-last", "--cut-long")
+    done = cli(str(path), "--keep-last", "--cut-long", "--verbose")
     assert done.returncode == 0
     fixed = apply_fixes(conversion)
     assert json.loads(done.stdout) == fixed.request
     validate(fixed.request)
     lines = done.stderr.decode().splitlines()
-    assert lines == report_lines(fixed, "messages (detected)")
+    assert lines == report_lines(fixed, "messages (detected)", verbose=True)
     assert lines[-2].startswith("lossy kept-last: kept the last 200 of 230 messages")
     assert lines[-1].startswith("lossy cut-content: #195 (assistant) cut from 10,000 to")
 

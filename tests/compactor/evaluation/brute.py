@@ -121,26 +121,38 @@ def _needs(item, past, returned):
 
 
 def _probes(item, outputs):
-    """Probe recall (the mean over the outputs), read from each output's returned characters."""
+    """Probe recall (the mean over the outputs), read from each output's returned characters;
+    the answerable count, and with one output the ids of the probes failed per recall."""
     contents = [m["content"] for m in item.request["messages"]]
     shares = {"strict": [], "partial": [], "answer": []}
+    failed = {"strict": [], "partial": [], "answer": []}
     for returned in outputs:
         strict = partial = answered = answerable = 0
         for probe in item.probes:
-            strict += all(returned.get(i) == len(contents[i]) for i in probe.evidence)
-            partial += all(i in returned for i in probe.evidence)
+            whole = all(returned.get(i) == len(contents[i]) for i in probe.evidence)
+            kept = all(i in returned for i in probe.evidence)
+            strict += whole
+            partial += kept
+            if len(outputs) == 1:
+                failed["strict"] += [] if whole else [probe.id]
+                failed["partial"] += [] if kept else [probe.id]
             if probe.answer and any(probe.answer in contents[i] for i in probe.evidence):
                 answerable += 1
-                answered += any(
+                found = any(
                     i in returned and probe.answer in contents[i][: returned[i]]
                     for i in probe.evidence
                 )
+                answered += found
+                if len(outputs) == 1 and not found:
+                    failed["answer"].append(probe.id)
         shares["strict"].append(strict / len(item.probes))
         shares["partial"].append(partial / len(item.probes))
         shares["answer"].append(answered / answerable if answerable else None)
     out = {"probes": len(item.probes)}
     for kind, values in shares.items():
         out[f"probes_{kind}"] = None if values[0] is None else round(sum(values) / len(values), 6)
+    out["probes_answerable"] = answerable
+    out["probes_failed"] = failed if len(outputs) == 1 else None
     return out
 
 

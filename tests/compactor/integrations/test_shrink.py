@@ -165,3 +165,13 @@ def test_a_conversation_over_the_limits_is_shrunk_whole_and_the_fixes_are_an_opt
     shrunk = shrink_with_report(history, SETTING, lossy_fixes=True)
     assert shrunk.messages[-1] == {"role": "user", "content": "message 204"}
     assert "kept-last" in {c.kind for c in shrunk.report.import_changes}
+
+
+def test_an_agent_setting_shrinks_a_history_the_contract_takes_with_a_budget_over_its_own():
+    data = written_as(SAMPLES["support-chat"], "vercel")
+    wide = {**SETTING.to_dict(), "budget_chars": 1_500_000, "limits": "agent"}
+    # a budget larger than the history keeps what dedupe and trim leave: the contract's
+    # answer at its own largest budget
+    assert shrink(data, wide) == shrink(data, {**wide, "budget_chars": 400_000, "limits": None})
+    with pytest.raises(SettingError, match='limits = "agent" takes up to 2,000,000'):
+        shrink(data, {**wide, "limits": None})

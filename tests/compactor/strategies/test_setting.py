@@ -168,7 +168,7 @@ def test_every_problem_in_a_file_names_the_file_the_key_and_the_line(tmp_path):
         load_setting(path)
     assert messages_of(error.value) == [
         f"{path}:4: colour: is not a key of a setting; the keys are name, note, strategy, "
-        "budget_chars, budget_tokens, encoding, params",
+        "budget_chars, budget_tokens, encoding, limits, params",
         f"{path}:3: budget_chars: must be a whole number from 100 to 400,000, not 50",
         f"{path}:8: params.foo: is not a parameter of memory-compact; its parameters are "
         "keep_last_n, keep_roles, duplicate_threshold, max_message_chars",
@@ -229,3 +229,33 @@ def test_the_integrations_face_still_gives_the_setting_for_old_imports():
 
     assert integrations.Setting is Setting
     assert integrations.load_setting is load_setting
+
+
+# --- the agent mode's budgets ----------------------------------------------------------------
+
+
+def test_an_agent_setting_holds_a_budget_up_to_two_million(tmp_path):
+    setting = Setting.from_dict({"budget_chars": 2_000_000, "limits": "agent"})
+    path = tmp_path / "compaction.toml"
+    path.write_text(setting_toml(setting), "utf-8")
+    assert 'limits = "agent"' in path.read_text("utf-8")
+    assert load_setting(path) == setting and load_setting(path).limits == "agent"
+    with pytest.raises(SettingError) as error:
+        Setting.from_dict({"budget_chars": 2_000_001, "limits": "agent"})
+    assert messages_of(error.value) == [
+        "budget_chars: must be a whole number from 100 to 2,000,000, not 2,000,001"
+    ]
+
+
+def test_a_contract_setting_keeps_the_contracts_budgets():
+    assert Setting.from_dict({"budget_chars": 400_000, "limits": "contract"}).budget_chars
+    for data in ({"budget_chars": 400_001}, {"budget_chars": 400_001, "limits": "contract"}):
+        with pytest.raises(SettingError) as error:
+            Setting.from_dict(data)
+        assert messages_of(error.value) == [
+            "budget_chars: must be a whole number from 100 to 400,000, not 400,001"
+            ' (limits = "agent" takes up to 2,000,000)'
+        ]
+    with pytest.raises(SettingError) as error:
+        Setting.from_dict({"budget_chars": 4000, "limits": "wide"})
+    assert messages_of(error.value) == ["limits: must be one of contract, agent, not 'wide'"]

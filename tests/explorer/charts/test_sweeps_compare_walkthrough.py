@@ -9,6 +9,7 @@ from compactor import run, validate
 from compactor.analyses._ab import compare_params
 from compactor.analyses._sweeps import budget_sweep, threshold_sweep, trim_sweep
 from compactor.analyses._walkthrough import walkthrough
+from compactor.strategies import CUT, REMOVED, REPLACED, VERBATIM
 from compactor.strategies._lineup import compare_strategies
 from explorer.charts import compare as compare_charts
 from explorer.charts import sweeps as sweep_charts
@@ -122,17 +123,33 @@ def test_the_strategy_strip_uses_the_fate_colours_of_the_same_meaning(rich):
         compare_frames.strategy_long(comparison), compare_frames.strategy_order(comparison)
     ).to_dict()
     colour = spec["encoding"]["color"]
-    assert colour["scale"]["domain"] == ["verbatim", "cut", "removed"]
+    assert colour["scale"]["domain"] == ["verbatim", "cut", "replaced", "removed"]
     assert colour["scale"]["range"] == [
         FATE_COLOURS["verbatim"],
         FATE_COLOURS["trimmed"],
+        compare_charts.KEPT_COLOURS["replaced"],
         FATE_COLOURS["dropped"],
     ]
+    assert compare_charts.KEPT_COLOURS["replaced"] not in FATE_COLOURS.values()
+    # every way a strategy handles a message has its colour and its legend entry (issue 40:
+    # a clearing strategy's cells were white, with none)
+    kept = set(compare_frames.strategy_long(comparison)["kept"])
+    assert kept <= {VERBATIM, CUT, REPLACED, REMOVED} == set(colour["scale"]["domain"])
+    assert "cleared" in colour["legend"]["labelExpr"]
     assert spec["encoding"]["y"]["sort"] == compare_frames.strategy_order(comparison)
-    totals = compare_charts.strategy_totals(
-        compare_frames.strategy_totals(comparison), 600
-    ).to_dict()
+    frame = compare_frames.strategy_totals(comparison)
+    totals = compare_charts.strategy_totals(frame, 600).to_dict()
     assert rule_values(totals) == [600]
+    (bars,) = marks(totals, "bar")
+    assert bars["encoding"]["y"]["scale"]["paddingInner"] > 0  # a gap between bars
+    assert totals["height"] == {"step": 30}  # each strategy its own band, however many
+    over = {r["strategy"]: r["met"] for r in data_of(totals, bars)}
+    shown = frame[frame["available"]]
+    assert over == {
+        s: "within the budget" if o <= 600 else "over the budget"
+        for s, o in zip(shown["strategy"], shown["output_chars"], strict=True)
+    }
+    assert "over the budget" in over.values()  # a strategy that keeps no budget (clearing)
 
 
 @pytest.mark.parametrize("upto", [1, 3])

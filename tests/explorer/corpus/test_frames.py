@@ -7,16 +7,19 @@ import math
 import pandas as pd
 import pytest
 
+from compactor.analyses import REREAD_JUDGE
 from compactor.contract import PARAMETERS
 from compactor.evaluation import (
     SUMMARY_BUDGETS,
     RunOptions,
+    conversation_rows,
     evaluate,
     grid_points,
     load_corpus,
     summarise,
 )
 from explorer.corpus import frames
+from tests.compactor.evaluation.test_reread_rows import SETTING, session
 from tests.paths import ROOT
 
 SHAREGPT = ROOT / "tests" / "fixtures" / "real" / "sharegpt_glaive_toolcall_4_records.json"
@@ -232,12 +235,27 @@ def test_a_strategys_rows_are_summed_per_setting_and_budget():
         row({"n": 1}, 500, False, 900, 6, 6, 1, None, None),
         row({"n": 1}, 500, True, 100, 0, 0, 0, 5, 5),
         row({"n": 3}, 500, True, 300, 0, 0, 2, 0, 0),
+        row({}, 500, True, 300, 0, 0, 2, 0, 0),
     ]
     summary = frames.strategy_summary(rows).set_index("parameters")
-    one = summary.loc['{"n": 1}']
+    assert list(summary.index) == ["n = 1", "n = 3", "its own defaults"]  # never "{}"
+    one = summary.loc["n = 1"]
     assert one["conversations"] == 3 and one["budget_met"] == 0.666  # rounded down
     assert one["chars_median"] == 400 and one["anchors_kept"] == pytest.approx(8 / 10)
     assert one["tool_pairs_broken"] == 1 and one["needs"] == 8
     assert one["needed_recall"] == pytest.approx(6 / 8)
-    three = summary.loc['{"n": 3}']
+    three = summary.loc["n = 3"]
     assert pd.isna(three["anchors_kept"]) and pd.isna(three["needed_recall"])
+
+
+def test_the_corpus_page_says_a_settings_reread_recall_with_its_count_and_judge(tmp_path):
+    (item,) = load_corpus(session(tmp_path))
+    summaries = summarise(conversation_rows(item, [SETTING], [20_000]))
+    (one,) = frames.summary_frame(summaries).to_dict("records")
+    said = frames.reread_text(one)
+    recall = one["rereads_held"] / 5
+    assert said.startswith(f"re-read recall {100 * recall:.1f}%; keep-last 100.0%; random ")
+    assert "over 5 re-reads (" in said and "of 1 conversation," in said
+    assert said.endswith(f"Judge: {REREAD_JUDGE}.")
+    assert frames.reread_text({**one, "rereads": 0}) is None
+    assert frames.reread_text({"rereads": float("nan")}) is None

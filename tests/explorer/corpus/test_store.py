@@ -163,3 +163,14 @@ def test_a_corpus_keeps_its_probes_and_one_without_keeps_its_key(folder, items):
     kept = corpus_store.save_corpus("probed.json", None, probed)
     assert corpus_store.get_corpus(kept.key).items == tuple(probed)
     assert corpus_store.corpus_key(items) == before != kept.key
+
+
+def test_a_corpus_keeps_its_recorded_compactions_and_record_ids(folder, items):
+    from compactor.formats import RecordedCompaction
+
+    found = RecordedCompaction(3, "The summary.", "auto", 150_000, 4_000, "line 9")
+    logged = [CorpusItem(0, items[0].request, items[0].tool_links, (), (found,), record_id="s1")]
+    kept = corpus_store.save_corpus("logged.json", None, logged)
+    back = corpus_store.get_corpus(kept.key).items
+    assert back == tuple(logged)  # the re-read columns judge them after a reopen too
+    assert back[0].compactions == (found,) and back[0].record_id == "s1"

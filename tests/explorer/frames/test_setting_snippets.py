@@ -31,6 +31,13 @@ def test_the_sidebar_is_a_memory_compact_setting_that_reads_back_equal():
     assert setting_from_toml(snippets.setting_file(setting)) == setting
 
 
+def test_a_sidebar_budget_over_the_contracts_is_an_agent_setting():
+    assert snippets.sidebar_setting({**SIDEBAR, "budget_chars": 400_000}).limits is None
+    setting = snippets.sidebar_setting({**SIDEBAR, "budget_chars": 1_500_000})
+    assert setting.limits == "agent"
+    assert setting_from_toml(snippets.setting_file(setting)) == setting
+
+
 def test_the_services_request_is_the_sidebars_request():
     request = {**rich_request(), **SIDEBAR}
     setting = snippets.sidebar_setting(SIDEBAR)

@@ -1,5 +1,6 @@
-"""The transcript: the conversation as a chat, each message kept, cut or removed, so that a reader
-sees what the model will be sent beside what it was (issue 26, item 16).
+"""The transcript (the Transcript page and the report): the conversation as a chat, each
+message kept, cut or removed, so that a reader sees what the model will be sent beside what it
+was (issue 26, item 16).
 
 One row per input message, in order. Its content is split three ways, ``sent + cut_off +
 removed == content``: ``sent`` is what the model sees (the engine's output), ``cut_off`` what the

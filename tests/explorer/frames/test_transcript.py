@@ -5,7 +5,7 @@ import pytest
 
 from compactor import Fate, run, validate
 from compactor.samples import load_samples
-from explorer.transcript import frames as transcript
+from explorer.frames import transcript
 from tests.explorer.requests import rich_request
 
 #: Each sample at its own parameters and squeezed (a tenth of its characters, short trims), so
