@@ -57,6 +57,7 @@ PAGES: tuple[PageSpec, ...] = (
     PageSpec("pages/strategies.py", "Strategies", ":material/alt_route:", "Tune"),
     PageSpec("pages/replay.py", "Replay", ":material/replay:", "Tune"),
     PageSpec("pages/corpus.py", "Corpus", ":material/library_books:", "Tune"),
+    PageSpec("pages/recommend.py", "Recommend", ":material/auto_awesome:", "Tune"),
     PageSpec("pages/anchors.py", "Anchors", ":material/anchor:", "Check"),
     PageSpec("pages/facts.py", "Watched facts", ":material/visibility:", "Check"),
     PageSpec("pages/pairing.py", "Tool pairs", ":material/link:", "Check"),

@@ -8,6 +8,7 @@ from explorer.session import cache, state
 from explorer.theme import DIFF_ROW_BACKGROUND
 from explorer.widgets import common, outcomes, page
 from explorer.widgets import focus as focus_widgets
+from explorer.widgets import setting as setting_widgets
 from explorer.widgets import tuning as tuning_widgets
 
 DIFF_BACKGROUND = f"background-color: {DIFF_ROW_BACKGROUND}"
@@ -46,6 +47,7 @@ def draw() -> None:
         with left:
             st.subheader("Parameters")
             common.table(params)
+            setting_widgets.download_pair(a, b, "ab_download")
         with right:
             st.subheader("Totals")
             results = (both.a.result, both.b.result)

@@ -53,7 +53,7 @@ def body(compaction: Compaction) -> None:
 
     st.subheader("Every message's fate")
     overview.fate_timeline(result)
-    outcomes.needs_section(compaction)
+    overview.recommend_when_below(outcomes.needs_section(compaction))
 
     st.subheader("This setting, for your agent and CI")
     st.caption(setting_widgets.HELP + " The Output page shows the code.")

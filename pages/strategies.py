@@ -37,6 +37,7 @@ def draw(compaction: Compaction) -> None:
     st.subheader("Totals")
     st.caption(strategies.input_caption(comparison))
     strategies.totals_table(totals)
+    strategies.download_setting(comparison, state.params())
     st.caption("How each strategy was run")
     # a static table, so the longer settings wrap; the explorer's and engine's words only
     st.table(compare_frames.strategy_settings(totals), hide_index=True)

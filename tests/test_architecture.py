@@ -79,6 +79,7 @@ ENGINE_LAYERS = (
     ("compactor.analyses",),
     ("compactor.evaluation",),
     ("compactor.integrations",),
+    ("compactor.recommend",),
     ("compactor.service",),
     ("compactor.cli", "compactor.__main__"),
 )

@@ -117,8 +117,8 @@ def test_the_hints_are_found_where_the_explorer_shows_them():
 
 def test_the_explorer_extra_holds_everything_the_explorer_uses_offline_and_run_sh_installs_it():
     (own,) = EXTRAS["explorer"]
-    assert own == "compaction-explorer[app,report,tokens,semantic,focus,llm]"
-    assert {"app", "report", "tokens", "semantic", "focus", "llm"} <= set(EXTRAS)
+    assert own == "compaction-explorer[app,report,tokens,semantic,focus,llm,recommend]"
+    assert {"app", "report", "tokens", "semantic", "focus", "llm", "recommend"} <= set(EXTRAS)
     assert "focus" in EXTRAS["test"][0]  # the tests run the focus strategy
     run = (ROOT / "scripts" / "run.sh").read_text("utf-8")
     assert re.search(r"^bash scripts/setup\.sh explorer$", run, re.MULTILINE)

@@ -84,6 +84,11 @@ COMMANDS = (
         "evaluate a grid of settings over a corpus of conversations (rows and a summary)",
     ),
     Command(
+        "recommend",
+        "compactor.cli._recommend",
+        "search strategies and parameters for the best setting under a goal; write compaction.toml",
+    ),
+    Command(
         "serve",
         "compactor.cli._serve",
         "run the HTTP service (POST /v1/memory-compact, POST /v1/context/trim)",

@@ -11,8 +11,10 @@ class ProgressBar:
     (redrawn at most five times a second; on a stream that is not a terminal, a line every
     five seconds)."""
 
-    def __init__(self, stream: Any):
+    def __init__(self, stream: Any, unit: str = "conversations", counted: str | None = "rows"):
         self.stream = stream
+        self.unit = unit  # what done and total count
+        self.counted = counted  # what ``rows`` counts (None: the rate is of ``unit``)
         self.rows = 0
         self._start = time.monotonic()
         self._shown = 0.0
@@ -28,13 +30,15 @@ class ProgressBar:
         share = done / total if total else 1.0
         width = 24
         filled = int(share * width)
-        rate = self.rows / elapsed
+        rate = (self.rows if self.counted else done) / elapsed
         left = "" if done in (0, total) else f", {_duration(elapsed * (total - done) / done)} left"
         if done == total:
             left = f", took {_duration(elapsed)}"
+        counted = f"{self.rows:,} {self.counted}, " if self.counted else ""
+        per = self.counted or self.unit
         self._line = (
-            f"[{'#' * filled}{'.' * (width - filled)}] {done:,}/{total:,} conversations, "
-            f"{self.rows:,} rows, {rate:,.{0 if rate >= 10 else 1}f} rows/s{left}"
+            f"[{'#' * filled}{'.' * (width - filled)}] {done:,}/{total:,} {self.unit}, "
+            f"{counted}{rate:,.{0 if rate >= 10 else 1}f} {per}/s{left}"
         )
         self.stream.write(("\r" + self._line + "\x1b[K") if self._tty else self._line + "\n")
         self.stream.flush()

@@ -61,14 +61,17 @@ from compactor.evaluation._questions import (
 )
 from compactor.evaluation._ray_backend import INSTALL_HINT as RAY_INSTALL_HINT
 from compactor.evaluation._ray_backend import BackendUnavailable, ray_available
+from compactor.evaluation._repeated import RepeatedEvaluation
 from compactor.evaluation._reread_rows import REREAD_KEYS
 from compactor.evaluation._resume import Written, describe_setting, written_whole
 from compactor.evaluation._rows import ROW_KEYS, TOKEN_KEYS, conversation_rows, row_key
 from compactor.evaluation._run import BACKENDS, RunOptions, evaluate
 from compactor.evaluation._strategy_rows import (
     STRATEGY_ROW_KEYS,
+    PreparedConversation,
     evaluate_strategy,
     parse_strategy_grid,
+    prepare_conversation,
     strategy_grid_points,
 )
 from compactor.evaluation._stream import CorpusStream
@@ -117,6 +120,8 @@ __all__ = [
     "parse_grid_option",
     "parse_strategy_grid",
     "parse_threshold",
+    "PreparedConversation",
+    "prepare_conversation",
     "PROBE_KEYS",
     "REREAD_KEYS",
     "Question",
@@ -128,6 +133,7 @@ __all__ = [
     "read_corpus_text",
     "read_questions",
     "read_questions_text",
+    "RepeatedEvaluation",
     "row_key",
     "ROW_KEYS",
     "rows_in_force",

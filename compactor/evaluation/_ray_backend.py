@@ -10,10 +10,11 @@ under one, and come back in corpus order.
 
 from __future__ import annotations
 
+import functools
 import itertools
 import os
 from collections import deque
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from typing import Any
 
 from compactor.evaluation._corpus import CorpusItem
@@ -41,9 +42,8 @@ def ray_available() -> bool:
     return True
 
 
-def _batch(items: Sequence[CorpusItem], work: tuple[Any, ...]) -> list[Any]:
-    settings, budgets, encoding, future, probe_columns = work
-    return [outcome(item, settings, budgets, encoding, future, probe_columns) for item in items]
+def _batch(items: Sequence[CorpusItem], task: Callable[[CorpusItem], Any]) -> list[Any]:
+    return [task(item) for item in items]
 
 
 def ray_rows(
@@ -57,6 +57,25 @@ def ray_rows(
     probe_columns: bool = False,
 ) -> Iterator[Any]:
     """The outcome of every item, in order, computed by Ray tasks (the items read as they go)."""
+    task = functools.partial(
+        outcome,
+        settings=list(settings),
+        budgets=budgets,
+        encoding=encoding,
+        future=future,
+        probe_columns=probe_columns,
+    )
+    return ray_map(items, task, workers, address)
+
+
+def ray_map(
+    items: Iterable[CorpusItem],
+    task: Callable[[CorpusItem], Any],
+    workers: int | None,
+    address: str | None,
+) -> Iterator[Any]:
+    """``task`` of every item, in order, computed by Ray tasks in batches (the items read as
+    they go): what the process pool's ``local_rows`` does, on Ray."""
     try:
         import ray
     except ImportError:
@@ -65,21 +84,15 @@ def ray_rows(
     first = next(batches, None)
     if first is None:
         return
-    started = not ray.is_initialized()
-    if started:
-        os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")
-        if address is None:
-            _start_local(ray, workers)
-        else:
-            ray.init(address=address, logging_level="ERROR")
+    ray, started = start_ray(workers, address)
     try:
-        task = ray.remote(num_cpus=1)(_batch)
-        work = ray.put((list(settings), budgets, encoding, future, probe_columns))
+        remote = ray.remote(num_cpus=1)(_batch)
+        shared = ray.put(task)
         cpus = max(1, int(ray.cluster_resources().get("CPU", 1)))
         window = cpus * IN_FLIGHT_PER_CPU
         pending: deque[Any] = deque()
         for batch in itertools.chain([first], batches):
-            pending.append(task.remote(batch, work))
+            pending.append(remote.remote(batch, shared))
             if len(pending) >= window:
                 yield from ray.get(pending.popleft())
         while pending:
@@ -87,6 +100,24 @@ def ray_rows(
     finally:
         if started:
             ray.shutdown()
+
+
+def start_ray(workers: int | None, address: str | None) -> tuple[Any, bool]:
+    """Ray, initialised: on the instance this process already started, else on the cluster at
+    ``address``, else on a new local instance; and whether this call started it (then the
+    caller shuts it down)."""
+    try:
+        import ray
+    except ImportError:
+        raise BackendUnavailable(INSTALL_HINT) from None
+    started = not ray.is_initialized()
+    if started:
+        os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")
+        if address is None:
+            _start_local(ray, workers)
+        else:
+            ray.init(address=address, logging_level="ERROR")
+    return ray, started
 
 
 def _start_local(ray: Any, workers: int | None) -> None:

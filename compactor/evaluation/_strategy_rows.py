@@ -1,5 +1,6 @@
 """Corpus rows of any registry strategy: one per (conversation, parameters, budget), with the
-columns memory-compact's rows share (characters, anchors, tool pairs broken).
+columns memory-compact's rows share (characters, anchors, tool pairs broken), and whether
+every system message is still returned (``system_kept``).
 
 A strategy runs once per budget (no sweep: the peers' outputs are not prefixes of one order).
 An anchor is kept when one of its occurrences is still in what the strategy returns (a cut
@@ -17,6 +18,7 @@ from __future__ import annotations
 import functools
 import itertools
 from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from compactor.analyses import tool_pairs
@@ -61,6 +63,7 @@ STRATEGY_ROW_KEYS: tuple[str, ...] = (
     "anchors",
     "anchors_kept",
     "tool_pairs_broken",
+    "system_kept",
 )
 #: The outcome keys after them, with a future.
 NEEDS_KEYS: tuple[str, ...] = ("needs", "needs_met")
@@ -101,6 +104,42 @@ def parse_strategy_grid(strategy: RegisteredStrategy, option: str) -> tuple[str,
     return name, [parameter.parse(v) for v in text.split(",")]
 
 
+@dataclass(frozen=True, eq=False)
+class PreparedConversation:
+    """What every setting of one conversation shares: its request (the agent mode), anchors,
+    tool pairs, system messages, and for a future its past and needs (None when the past alone
+    is not a valid request)."""
+
+    item: CorpusItem
+    request: Request
+    anchors: tuple[Any, ...]
+    pairs: tuple[Any, ...]
+    system: tuple[int, ...]
+    past: Request | None
+    needs: Needs | None
+    future: int | None
+
+
+def prepare_conversation(
+    item: CorpusItem, future: int | None = DEFAULT_FUTURE
+) -> PreparedConversation:
+    """The parameter-free parts of ``item``'s rows, found once. Raises InvalidRequest for an
+    invalid request."""
+    request = validate(item.request, limits=AUTO_LIMITS)  # a whole session: the agent mode
+    pairs, _ = tool_pairs(request.roles, item.tool_links)
+    past = None if future is None else _past(request, future)
+    return PreparedConversation(
+        item,
+        request,
+        tuple(find_anchors(request.contents)),
+        tuple(pairs),
+        tuple(i for i, role in enumerate(request.roles) if role == "system"),
+        past,
+        None if past is None else find_needs(request.contents, request.roles),
+        future,
+    )
+
+
 def strategy_rows(
     item: CorpusItem,
     strategy: RegisteredStrategy,
@@ -113,11 +152,27 @@ def strategy_rows(
     own ``budget_chars``), with ``needs`` and ``needs_met`` for a ``future`` (None: without
     them), and the probe columns when ``probe_columns`` (None: when the item has probes; see
     :func:`probe_columns_of`). Raises InvalidRequest for an invalid request."""
-    request = validate(item.request, limits=AUTO_LIMITS)  # a whole session: the agent mode
-    anchors = find_anchors(request.contents)
-    pairs, _ = tool_pairs(request.roles, item.tool_links)
-    past = None if future is None else _past(request, future)
-    needs = None if past is None else find_needs(request.contents, request.roles)
+    return prepared_rows(
+        prepare_conversation(item, future), strategy, settings, budgets, probe_columns
+    )
+
+
+def prepared_rows(
+    prepared: PreparedConversation,
+    strategy: RegisteredStrategy,
+    settings: Sequence[Mapping[str, Any]],
+    budgets: Sequence[int] | None = None,
+    probe_columns: bool | None = None,
+) -> list[dict[str, Any]]:
+    """:func:`strategy_rows` of a conversation prepared once (a tuner judges it under many
+    settings, one call after another)."""
+    item, request, anchors, pairs = (
+        prepared.item,
+        prepared.request,
+        prepared.anchors,
+        prepared.pairs,
+    )
+    system, future, past, needs = prepared.system, prepared.future, prepared.past, prepared.needs
     probing = bool(item.probes) if probe_columns is None else probe_columns
     baselines: dict[int, dict[str, Any]] = {}  # per budget: the same for every setting
     rows = []
@@ -138,6 +193,7 @@ def strategy_rows(
                 "anchors": len(anchors),
                 "anchors_kept": kept,
                 "tool_pairs_broken": sum(alive[c] != alive[r] for c, r, _ in pairs),
+                "system_kept": all(alive[i] for i in system),
             }
             if future is not None:
                 row.update(needs_columns(strategy, setting, budget, past, needs))
@@ -219,10 +275,13 @@ def evaluate_strategy(
     workers: int | None = None,
     future: int | None = DEFAULT_FUTURE,
     progress: Callable[[int, int], None] | None = None,
+    backend: str = "local",
+    address: str | None = None,
 ) -> Iterator[dict[str, Any]]:
     """The rows of the strategy registered as ``name`` over ``items``, conversation by
     conversation in corpus order, one conversation per task on ``workers`` processes (1: in
-    this process; None: one per core). ``progress(done, total)`` follows the conversations.
+    this process; None: one per core), or as Ray tasks (``backend="ray"``, on the cluster at
+    ``address`` or a new local instance). ``progress(done, total)`` follows the conversations.
     Raises InvalidRequest (naming the conversation) for an invalid request, and
     StrategyUnavailable for a strategy whose extra is not installed."""
     require_strategy_available(name)  # an unknown name fails here, by name; a missing extra too
@@ -236,7 +295,13 @@ def evaluate_strategy(
     )
     if progress:
         progress(0, len(items))
-    for done, (found, problems) in enumerate(local_rows(items, task, workers), start=1):
+    if backend == "ray":
+        from compactor.evaluation._ray_backend import ray_map
+
+        outcomes = ray_map(items, task, workers, address)
+    else:
+        outcomes = local_rows(items, task, workers)
+    for done, (found, problems) in enumerate(outcomes, start=1):
         if problems:
             raise InvalidRequest(problems)
         yield from found

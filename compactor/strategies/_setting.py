@@ -245,7 +245,10 @@ def _param_problems(strategy: str, params: Mapping[str, Any]) -> list[Problem]:
         get_strategy(strategy).validate(given)
     except StrategyParameterError as error:
         return [
-            Problem(p.message, path="params." + (p.path or "").partition(".")[2])
+            Problem(
+                p.message + _taken_by(strategy, (p.path or "").partition(".")[2]),
+                path="params." + (p.path or "").partition(".")[2],
+            )
             for p in error.problems
         ]
     if strategy != DEFAULT_STRATEGY or not given:
@@ -255,6 +258,22 @@ def _param_problems(strategy: str, params: Mapping[str, Any]) -> list[Problem]:
     except InvalidRequest as error:
         return [Problem(p.message, path=f"params.{p.path}") for p in error.problems]
     return []
+
+
+def _taken_by(strategy: str, name: str) -> str:
+    """For a parameter ``strategy`` does not take: which strategies do, and what to do (a
+    setting edited from one strategy to another keeps the first one's parameters)."""
+    if any(p.name == name for p in get_strategy(strategy).parameters):
+        return ""
+    others = [
+        n for n in strategy_names() if any(p.name == name for p in get_strategy(n).parameters)
+    ]
+    if not others:
+        return ""
+    return (
+        f" ({name} is a parameter of {', '.join(others[:3])}; remove it from [params] for "
+        f"{strategy})"
+    )
 
 
 def _whole(value: Any) -> bool:

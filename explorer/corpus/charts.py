@@ -54,21 +54,26 @@ def frontier(
     *,
     measure: str = "retention",
     baselines: pd.DataFrame | None = None,
+    recommended: str | None = None,
 ) -> alt.LayerChart:
     """``measure`` (anchor retention, or needed-later recall) against characters out, one
     point per setting: characters out per conversation, and anchors kept of all anchors (or
     needs met of all needs), both axes from 0. A frontier per budget (the settings of that
-    budget no other of it beats) is joined in order of characters and its points are labelled
-    with their setting (:func:`explorer.corpus.frames.point_labels`); the chosen setting is
-    ringed, and the ``baselines`` (:func:`baseline_frame`: keep-last and random at each
-    budget) drawn as grey reference points, a shape each."""
+    budget no other of it, nor keep-last or random at it, beats) is joined in order of
+    characters. At most :data:`MAX_LABELS` points are labelled (the chosen setting, the
+    ``recommended`` one, then frontier points spread over the characters; their setting,
+    :func:`explorer.corpus.frames.point_labels`), placed by :func:`label_layout` so that no two
+    overlap and none leaves the chart; every point names its setting on hover. The chosen
+    setting is ringed, and the ``baselines`` (:func:`baseline_frame`: keep-last and random at
+    each budget) drawn on the same axes as grey reference points, a shape each."""
     flag, title = MEASURES[measure]
     frame = summary.assign(place=summary[flag].map({True: FRONTIER, False: INSIDE}))
     colour = ink(frame)
+    xmax = _x_extent(frame, baselines)
     x = alt.X(
         "chars_per_conversation:Q",
         title="Characters out per conversation (mean)",
-        scale=alt.Scale(zero=True),
+        scale=alt.Scale(domain=[0, xmax], nice=False),
         axis=alt.Axis(format=",d"),
     )
     y = alt.Y(
@@ -85,12 +90,23 @@ def frontier(
         .mark_point(filled=True, size=80, opacity=0.9)
         .encode(x=x, y=y, color=_frontier_colour(colour), tooltip=_SETTING_TOOLTIP)
     )
-    named = _point_names(on, measure)
+    named = label_layout(
+        _labelled(frame, on, measure, chosen, recommended), measure, xmax, height=height
+    )
     labels = [
-        alt.Chart(named[named["above"] == above])
-        .mark_text(align="left", baseline=baseline, dx=6, dy=dy, fontSize=11, color=colour)
-        .encode(x=x, y=y, text="point:N")
-        for above, baseline, dy in ((True, "bottom", -4), (False, "top", 4))
+        alt.Chart(named[(named["align"] == align) & (named["baseline"] == baseline)])
+        .mark_text(
+            align=align,
+            baseline=baseline,
+            dx=LABEL_DX if align == "left" else -LABEL_DX,
+            dy=-LABEL_DY if baseline == "bottom" else LABEL_DY,
+            fontSize=LABEL_FONT,
+            color=colour,
+        )
+        .encode(x=x, y=y, text="text:N")
+        for align in ("left", "right")
+        for baseline in ("bottom", "top")
+        if ((named["align"] == align) & (named["baseline"] == baseline)).any()
     ]
     layers = [line, points, *labels]
     if baselines is not None and not baselines[measure].isna().all():
@@ -127,19 +143,114 @@ def frontier(
     return sized(alt.layer(*layers), height)
 
 
-def _point_names(on: pd.DataFrame, measure: str) -> pd.DataFrame:
-    """The frontier's labels: one per place (settings drawn at the same point share one label,
-    ``a / b``), in order of characters, above and below their points in turn so that
-    neighbours do not write over each other."""
-    at = on.assign(x=on["chars_per_conversation"].round(6), y=on[measure].round(6))
-    named = (
-        at.groupby(["x", "y"], sort=True)["point"]
-        .agg(lambda names: " / ".join(dict.fromkeys(names)))
-        .reset_index()
-        .rename(columns={"x": "chars_per_conversation", "y": measure})
-    )
-    named["above"] = [k % 2 == 0 for k in range(len(named))]
-    return named
+#: The most points the frontier chart labels; the others name their setting on hover.
+MAX_LABELS = 5
+#: The label's type size and its offset from its point, in pixels.
+LABEL_FONT, LABEL_DX, LABEL_DY = 11, 6, 4
+#: The narrowest plot the labels are laid out for (a wider one only spreads them further), and
+#: the width of a character of the label's type, in pixels (a little over the average).
+LAYOUT_WIDTH, CHAR_WIDTH = 480, 6.6
+
+
+def _x_extent(frame: pd.DataFrame, baselines: pd.DataFrame | None) -> float:
+    """The horizontal axis's end: a little past the widest point, baselines included."""
+    widest = float(frame["chars_per_conversation"].max()) if len(frame) else 1.0
+    if baselines is not None and len(baselines):
+        widest = max(widest, float(baselines["chars_per_conversation"].max()))
+    return max(1.0, widest * 1.05)
+
+
+def _labelled(
+    frame: pd.DataFrame,
+    on: pd.DataFrame,
+    measure: str,
+    chosen: str | None,
+    recommended: str | None,
+) -> pd.DataFrame:
+    """The points to label, in order of priority: the chosen setting ("current"), the
+    recommended one, then frontier points spread evenly over the characters."""
+    picked: list[dict] = []
+    seen: set[str] = set()
+    for name, said in ((chosen, "current"), (recommended, "recommended")):
+        row = frame[frame["setting"] == name] if name is not None else frame.iloc[:0]
+        if len(row) and name not in seen:
+            r = row.iloc[0]
+            picked.append(
+                {
+                    "chars_per_conversation": r["chars_per_conversation"],
+                    measure: r[measure],
+                    "text": f"{said}: {r['point']}",
+                }
+            )
+            seen.add(name)
+    rest = on[~on["setting"].isin(seen) & on[measure].notna()].sort_values("chars_per_conversation")
+    room = max(0, MAX_LABELS - len(picked))
+    if room and len(rest):
+        spread = sorted({round(k * (len(rest) - 1) / max(1, room - 1)) for k in range(room)})
+        for k in spread[:room]:
+            r = rest.iloc[k]
+            picked.append(
+                {
+                    "chars_per_conversation": r["chars_per_conversation"],
+                    measure: r[measure],
+                    "text": r["point"],
+                }
+            )
+    return pd.DataFrame(picked, columns=["chars_per_conversation", measure, "text"])
+
+
+def label_layout(
+    points: pd.DataFrame,
+    measure: str,
+    xmax: float,
+    *,
+    height: int = 320,
+    width: int = LAYOUT_WIDTH,
+) -> pd.DataFrame:
+    """Where each label goes: beside its point, right or left of it and above or below,
+    the first of those places (in that order) whose box stays inside the plot and overlaps no
+    label placed before; a label with no such place is left out (its point still names its
+    setting on hover). Boxes are estimated in pixels of a plot ``width`` wide and ``height``
+    tall (the chart is at least that wide); returns ``points`` with ``align``, ``baseline``
+    and the box (``left``, ``right``, ``top``, ``bottom``, pixels from the top left)."""
+    placed: list[dict] = []
+    boxes: list[tuple[float, float, float, float]] = []
+    for _, p in points.iterrows():
+        if p[measure] != p[measure]:
+            continue
+        px = float(p["chars_per_conversation"]) / xmax * width
+        py = (1 - float(p[measure])) * height
+        w, h = len(str(p["text"])) * CHAR_WIDTH, LABEL_FONT + 2
+        for align, baseline in (
+            ("left", "bottom"),
+            ("left", "top"),
+            ("right", "bottom"),
+            ("right", "top"),
+        ):
+            left = px + LABEL_DX if align == "left" else px - LABEL_DX - w
+            top = py - LABEL_DY - h if baseline == "bottom" else py + LABEL_DY
+            box = (left, left + w, top, top + h)
+            inside = box[0] >= 0 and box[1] <= width and box[2] >= 0 and box[3] <= height
+            if inside and not any(_overlap(box, other) for other in boxes):
+                boxes.append(box)
+                placed.append(
+                    {
+                        **p.to_dict(),
+                        "align": align,
+                        "baseline": baseline,
+                        "left": box[0],
+                        "right": box[1],
+                        "top": box[2],
+                        "bottom": box[3],
+                    }
+                )
+                break
+    columns = [*points.columns, "align", "baseline", "left", "right", "top", "bottom"]
+    return pd.DataFrame(placed, columns=columns)
+
+
+def _overlap(a: tuple[float, float, float, float], b: tuple[float, float, float, float]) -> bool:
+    return a[0] < b[1] and b[0] < a[1] and a[2] < b[3] and b[2] < a[3]
 
 
 def budget_met(summary: pd.DataFrame) -> alt.Chart:

@@ -7,6 +7,7 @@ import json
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
+import numpy as np
 import pandas as pd
 
 from compactor.analyses import REREAD_JUDGE
@@ -226,9 +227,10 @@ def summary_frame(summaries: Sequence[Mapping[str, Any]]) -> pd.DataFrame:
         frame = frame.astype({"frontier_needed": bool, "needed_recall": float})
     frame = frame.astype({"frontier": bool, "retention": float})
     frame["point"] = point_labels(frame)
+    baselines = baseline_frame(summaries)
     for measure, flag in AT_BUDGET.items():
         if measure in frame:
-            frame[flag] = frontier_at_budget(frame, measure)
+            frame[flag] = frontier_at_budget(frame, measure, baselines)
     return frame
 
 
@@ -236,24 +238,36 @@ def summary_frame(summaries: Sequence[Mapping[str, Any]]) -> pd.DataFrame:
 AT_BUDGET = {"retention": "frontier_at_budget", "needed_recall": "frontier_needed_at_budget"}
 
 
-def frontier_at_budget(frame: pd.DataFrame, measure: str) -> pd.Series:
+def frontier_at_budget(
+    frame: pd.DataFrame, measure: str, baselines: pd.DataFrame | None = None
+) -> pd.Series:
     """Whether each setting is on the frontier among the settings of its budget: no other
-    setting at that budget has at least as much of ``measure`` (retention, needed-later recall)
-    with at most as many characters out per conversation, and more of one. A setting without
-    the measure (no anchor, no need) is on none."""
+    setting at that budget, and no baseline at it (keep-last, random: ``baselines``), has at
+    least as much of ``measure`` (retention, needed-later recall) with at most as many
+    characters out per conversation, and more of one. A setting without the measure (no
+    anchor, no need) is on none; a setting keep-last dominates is never on it."""
     on = pd.Series(False, index=frame.index)
-    for _, group in frame.groupby("budget_chars", sort=False):
+    for budget, group in frame.groupby("budget_chars", sort=False):
         kept = group[measure].to_numpy(dtype=float)
         chars = group["chars_per_conversation"].to_numpy(dtype=float)
-        for at, k in enumerate(group.index):
-            if kept[at] != kept[at]:  # NaN: nothing to keep
-                continue
-            dominated = (
-                (kept >= kept[at])
-                & (chars <= chars[at])
-                & ((kept > kept[at]) | (chars < chars[at]))
+        if baselines is not None and measure in baselines and len(baselines):
+            theirs = baselines[baselines["budget_chars"] == budget]
+            kept_all = np.concatenate([kept, theirs[measure].to_numpy(dtype=float)])
+            chars_all = np.concatenate(
+                [chars, theirs["chars_per_conversation"].to_numpy(dtype=float)]
             )
-            on[k] = not bool(dominated.any())
+        else:
+            kept_all, chars_all = kept, chars
+        with np.errstate(invalid="ignore"):
+            for at, k in enumerate(group.index):
+                if kept[at] != kept[at]:  # NaN: nothing to keep
+                    continue
+                dominated = (
+                    (kept_all >= kept[at])
+                    & (chars_all <= chars[at])
+                    & ((kept_all > kept[at]) | (chars_all < chars[at]))
+                )
+                on[k] = not bool(dominated.any())
     return on
 
 

@@ -163,7 +163,12 @@ def results(corpus: corpus_store.Corpus, run: corpus_store.Run) -> None:
     cols[0].metric("Conversations", f"{len(corpus.items):,}")
     cols[1].metric("Settings", f"{len(summary):,}")
     cols[2].metric("Rows", f"{len(run.rows):,}")
-    cols[3].metric("On the frontier", f"{int(summary['frontier'].sum()):,}")
+    cols[3].metric(
+        "On the frontier",
+        f"{int(summary['frontier_at_budget'].sum()):,}",
+        help="Settings no other setting of their budget, nor keep-last or random at it, beats "
+        "on anchors kept with as few characters",
+    )
     measures = [m for m in MEASURES if m in summary]
     if st.session_state.get(MEASURE_KEY) not in measures:
         st.session_state[MEASURE_KEY] = measures[0]

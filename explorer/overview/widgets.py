@@ -12,6 +12,8 @@ import streamlit as st
 
 from compactor import CompactionResult, formats
 from compactor.analyses.anchors import AnchorReport
+from compactor.analyses.outcomes import ContinuationCheck
+from compactor.wording import points
 from explorer import navigation
 from explorer.charts import views as charts
 from explorer.frames import anchors as anchor_frames
@@ -234,4 +236,20 @@ def fate_timeline(result: CompactionResult) -> None:
         navigation.file_of("pages/timeline.py"),
         label="Open a message in the fate timeline",
         icon=":material/arrow_forward:",
+    )
+
+
+def recommend_when_below(check: ContinuationCheck) -> None:
+    """When the current setting keeps fewer needs than keep-last (its judge: needed-later
+    recall), say so and offer the Recommend page."""
+    if check.lift is None or check.lift >= 0:
+        return
+    st.warning(
+        f"This setting keeps fewer of the needs than keep-last ({points(check.lift)} "
+        "needed-later recall): Recommend searches the strategies and their parameters for one "
+        "that does better, checked on cut points it did not tune on.",
+        icon=":material/trending_down:",
+    )
+    st.page_link(
+        navigation.file_of("pages/recommend.py"), label="Recommend", icon=":material/auto_awesome:"
     )

@@ -1,10 +1,11 @@
 """Frames of LLM compact beside memory-compact: what each returns, and the anchors (ids,
-numbers, paths) the summary lost that memory-compact kept; and each strategy's cost per task,
-replayed over the conversation at a model's prices."""
+numbers, paths) the summary lost that memory-compact kept; each strategy's cost per task,
+replayed over the conversation at a model's prices; and the setting a strategy's row stands
+for (its "Download setting")."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import pandas as pd
@@ -15,8 +16,9 @@ from compactor.analyses.outcomes import find_needs, replay_misses
 from compactor.analyses.pricing import ModelPrice, TokenCounter, price_histories
 from compactor.analyses.replay import replay_request
 from compactor.contract import MEMORY_COMPACT
+from compactor.evaluation import GRID_PARAMETERS
 from compactor.model import Request
-from compactor.strategies import StrategyResult
+from compactor.strategies import Setting, StrategyResult, get_strategy
 from compactor.wording import percent
 from explorer.frames import cost as cost_frames
 from explorer.frames.safe_text import term_segments
@@ -111,3 +113,21 @@ def task_costs_frame(
             }
         )
     return pd.DataFrame(rows)
+
+
+def strategy_setting(result: StrategyResult, sidebar: Mapping[str, Any]) -> Setting:
+    """The setting a row of the Strategies table stands for: its strategy with the parameters
+    it was run with (memory-compact's and semantic dedupe's contract parameters: the
+    sidebar's) at its budget. SettingError when a file cannot hold it (a budget of the agent
+    mode, say)."""
+    params = {k: v for k, v in result.parameters.items() if v is not None}
+    if result.key == MEMORY_COMPACT:
+        params = {k: sidebar[k] for k in GRID_PARAMETERS if sidebar.get(k) is not None}
+    known = {p.name for p in get_strategy(result.key).parameters}
+    params = {k: v for k, v in params.items() if k in known}
+    return Setting(
+        result.key,
+        params,
+        budget_chars=result.budget_chars,
+        note="chosen on the Strategies page",
+    )

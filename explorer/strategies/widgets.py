@@ -19,6 +19,7 @@ from compactor.strategies import (
     LANGCHAIN,
     LANGCHAIN_HINT,
     SEMANTIC_DEDUPE,
+    SettingError,
     StrategyComparison,
 )
 from compactor.text import DEFAULT_ENCODING, tokens_available
@@ -29,6 +30,7 @@ from explorer.frames import tokens as token_frames
 from explorer.session import cache, state
 from explorer.strategies import frames as strategy_frames
 from explorer.widgets import common, pricing, strategy_form
+from explorer.widgets import setting as setting_widgets
 
 TOKEN_RULE = (
     "Tokens are estimated as ceil(characters / 4) per message, summed over the messages "
@@ -317,3 +319,26 @@ def _task_costs(
 ) -> pd.DataFrame:
     """Cached by the request's and the model's JSON (the objects themselves are not hashed)."""
     return strategy_frames.task_costs_frame(_request, keys, _model, encoding)
+
+
+def download_setting(comparison: StrategyComparison, sidebar: dict[str, Any]) -> None:
+    """Pick a strategy of the table and download it as a ``compaction.toml``: its strategy and
+    parameters as run here, at this budget."""
+    ran = [r for r in comparison.results if r.available]
+    if not ran:
+        return
+    left, right = st.columns([3, 1], vertical_alignment="bottom")
+    key = left.selectbox(
+        "Setting of the strategy", [r.key for r in ran], key="strategies_setting_pick"
+    )
+    chosen = next(r for r in ran if r.key == key)
+    try:
+        setting = strategy_frames.strategy_setting(chosen, sidebar)
+    except SettingError as error:
+        left.info(
+            "No setting file for this row: " + "; ".join(p.message for p in error.problems),
+            icon=":material/tune:",
+        )
+        return
+    with right:
+        setting_widgets.download(setting, "strategies_download")

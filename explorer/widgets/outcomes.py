@@ -171,9 +171,10 @@ def recall_metrics(check: ContinuationCheck) -> None:
     cols[3].metric(f"Lift over {frames.baseline_label(check)}", frames.signed_points(check.lift))
 
 
-def needs_section(compaction: Compaction) -> None:
+def needs_section(compaction: Compaction) -> ContinuationCheck:
     """Overview: what the next k messages need, beside keep-last and random; the unmet needs,
-    each able to open its message; the role balance; the probes when a file is given."""
+    each able to open its message; the role balance; the probes when a file is given. Returns
+    the continuation check it showed."""
     result = compaction.result
     st.subheader("What the next k messages need")
     st.caption(RULE)
@@ -202,6 +203,7 @@ def needs_section(compaction: Compaction) -> None:
         )
     with right:
         probes.probes_figures(result)
+    return check
 
 
 def unmet_table(frame: pd.DataFrame) -> None:

@@ -165,3 +165,16 @@ def upload_values(data: bytes, name: str) -> dict[str, Any]:
         raise ProblemError(
             [Problem(p.message, path=f"{name}: {p.where}") for p in error.problems]
         ) from None
+
+
+def download_pair(a: Mapping[str, Any], b: Mapping[str, Any], key: str) -> None:
+    """ "Download setting" for A and for B (memory-compact with each side's parameters); a side
+    a file cannot hold (a budget of the agent mode) says why instead."""
+    for column, side, params in zip(st.columns(2), ("A", "B"), (a, b), strict=True):
+        with column:
+            try:
+                chosen = snippets.sidebar_setting(params, note=f"side {side} of the A/B page")
+            except SettingError as error:
+                st.caption(f"No setting file for {side}: {error.problems[0].message}")
+                continue
+            download(chosen, f"{key}_{side}", label=f"Download setting {side}")

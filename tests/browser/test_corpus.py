@@ -16,7 +16,7 @@ from compactor.evaluation import (
     read_corpus_text,
     summarise,
 )
-from explorer.corpus import frames, widgets
+from explorer.corpus import charts, frames, widgets
 from explorer.navigation import PAGES
 from tests.corpora import tau_bench_corpus
 from tests.paths import ROOT
@@ -77,8 +77,10 @@ def test_a_corpus_file_runs_and_a_worst_conversation_opens_in_a_view(visit):
         .locator("g.mark-text.role-mark text")
         .all_text_contents()
     )
-    named = [name for text in texts for name in text.split(" / ")]
-    assert sorted(named) == sorted(summary[summary["frontier_at_budget"]]["point"])
+    # a handful of labels (issue 39): the chosen setting's, then frontier points'
+    named = [text.removeprefix("current: ") for text in texts]
+    assert 0 < len(named) <= charts.MAX_LABELS
+    assert set(named) <= set(summary["point"])
 
     visit.screenshot("corpus_page_results")
     # the setting shown first is the first on the frontier; its worst conversation opens

@@ -8,9 +8,11 @@ from compactor.analyses._pairing import check_pairing
 from compactor.analyses.anchors import anchor_report
 from compactor.model import Params
 from compactor.samples import load_samples
+from compactor.strategies import setting_from_toml
 from explorer.session.keys import B_KEYS
 from harness.apptest import (
     assert_clean,
+    downloads,
     goto,
     load,
     on_page,
@@ -221,3 +223,15 @@ def test_focus_runs_under_a_and_under_b_with_one_focus_box():
     assert list(shown["chars_b"]) == [m.chars for m in under[1].messages]
     assert under[1].output_chars <= 300 < under[0].output_chars
     assert any("the focus: given" in c.value for c in at.caption)
+
+
+def test_a_and_b_each_download_as_a_setting_of_their_own_parameters():
+    with downloads() as found:
+        at = on_page(PAGE, rich_request())
+        b_widget(at, "keep_last_n").set_value(1).run()
+    assert_clean(at)
+    a = setting_from_toml(found["Download setting A"]["data"])
+    b = setting_from_toml(found["Download setting B"]["data"])
+    assert a.params["keep_last_n"] == params(at)["keep_last_n"]
+    assert b.params["keep_last_n"] == 1
+    assert a.budget_chars == b.budget_chars == params(at)["budget_chars"]

@@ -104,7 +104,9 @@ def test_the_summary_and_the_charts_are_the_engines(listed, engine_rows):
     summaries = settings_of(engine_rows)
     assert metrics(at)["Rows"] == f"{len(engine_rows):,}"
     assert metrics(at)["Settings"] == f"{len(summaries):,}"
-    assert metrics(at)["On the frontier"] == str(sum(s["frontier"] for s in summaries))
+    # the frontier of each budget, keep-last and random at it included (issue 39)
+    at_budget = frames.summary_frame(summarise(engine_rows))["frontier_at_budget"]
+    assert metrics(at)["On the frontier"] == f"{int(at_budget.sum()):,}"
     shown = summary_shown(at)
     assert list(shown["setting"]) == [frames.setting_label(s) for s in summaries]
     for column in ("budget_met_rate", "frontier", "conversations", "anchors_kept"):

@@ -35,7 +35,7 @@ def importable() -> list[tuple[str, int | None]]:
 
 
 FIXTURES = importable()
-#: Every command that takes one conversation (evaluate takes a corpus; serve takes none).
+#: Every command that takes one conversation (evaluate and recommend take a corpus; serve none).
 CONVERSATION_COMMANDS = (
     "compact",
     "shrink",
@@ -54,7 +54,7 @@ CONVERSATION_COMMANDS = (
 def test_the_list_names_every_command_but_the_corpus_and_the_service():
     # report writes an HTML file, not JSON: tests/compactor/cli/test_report.py reads a real log
     registered = {command.name for command in COMMANDS}
-    assert registered - set(CONVERSATION_COMMANDS) == {"evaluate", "serve", "report"}
+    assert registered - set(CONVERSATION_COMMANDS) == {"evaluate", "recommend", "serve", "report"}
     assert len(FIXTURES) >= 18  # the format fixtures and every real log
     assert any("codex" in path for path, _ in FIXTURES)
     assert any("request.json" in path for path, _ in FIXTURES)

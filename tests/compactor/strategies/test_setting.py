@@ -124,7 +124,19 @@ def test_a_setting_is_frozen():
         ),
         (
             {"budget_chars": 400, "strategy": "keep-last", "params": {"n": 3}},
-            ["params.n: is not a parameter of keep-last; its parameters are none"],
+            [
+                "params.n: is not a parameter of keep-last; its parameters are none (n is a "
+                "parameter of observation-masking; remove it from [params] for keep-last)"
+            ],
+        ),
+        (  # a memory-compact file edited to another strategy: what to do is said (issue 39)
+            {"budget_chars": 400, "strategy": "anchor-keep", "params": {"duplicate_threshold": 1}},
+            [
+                "params.duplicate_threshold: is not a parameter of anchor-keep; its parameters "
+                "are unit_chars, fill_recent, focus, keep_last_n, keep_roles "
+                "(duplicate_threshold is a parameter of memory-compact; remove it from [params] "
+                "for anchor-keep)"
+            ],
         ),
         ({"budget_chars": 400, "name": 3}, ["name: must be a text, not 3"]),
         ({"budget_chars": 400, "params": [1]}, ["params: must be a table, not an array of 1 item"]),

@@ -1,0 +1,87 @@
+"""The Recommend page's widgets: the goal form, the search with its progress, and the result
+kept in the session for reruns."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import streamlit as st
+
+from compactor.evaluation import CorpusItem
+from compactor.recommend import (
+    OBJECTIVES,
+    Goal,
+    KeptNeed,
+    Options,
+    Recommendation,
+    cut_points,
+    needs_kept_over_defaults,
+    recommend,
+)
+
+#: The last recommendation, with the request it was made for.
+RESULT_KEY = "recommend_result"
+FORM_KEY = "recommend_goal"
+
+
+@dataclass(frozen=True)
+class Found:
+    request: dict[str, Any]
+    recommendation: Recommendation
+    kept: tuple[KeptNeed, ...]
+
+
+def goal_form(budget: int) -> tuple[Goal, Options] | None:
+    """The goal, the trials and the seed, as the form gives them when submitted (else None)."""
+    with st.form(FORM_KEY):
+        left, middle, right = st.columns(3)
+        chars = left.number_input("Budget (characters)", 100, 400_000, int(budget), step=100)
+        objective = middle.selectbox(
+            "Objective", list(OBJECTIVES), format_func=lambda n: OBJECTIVES[n].label
+        )
+        trials = right.number_input("Trials", 2, 500, 30, key="recommend_trials")
+        seed = left.number_input("Seed", 0, 2**31 - 1, 0)
+        met = middle.slider("Budget met on at least", 0.0, 1.0, 0.95, 0.05, format="percent")
+        with right:
+            system = st.checkbox("Keep every system message")
+            pairs = st.checkbox("Never split a tool pair")
+        submitted = st.form_submit_button("Recommend", icon=":material/auto_awesome:")
+    if not submitted:
+        return None
+    goal = Goal(
+        budget_chars=int(chars),
+        objective=objective,
+        min_budget_met=float(met),
+        keep_system=system,
+        keep_tool_pairs=pairs,
+    )
+    return goal, Options(trials=int(trials), seed=int(seed), workers=1)
+
+
+def run(request: dict[str, Any], label: str, goal: Goal, options: Options) -> Found:
+    """The search on the loaded conversation (checked at its cut points), with a progress bar."""
+    bar = st.progress(0.0, text="Searching")
+
+    def progress(done: int, total: int, trial: Any) -> None:
+        bar.progress(min(1.0, done / total), text=f"Trial {done:,} of {total:,}")
+
+    item = CorpusItem(label, request)
+    found = recommend([item], goal, options, progress=progress)
+    bar.empty()
+    checked = [c for c in cut_points(item, options.future) if c.conversation in found.checking]
+    winner = found.winner_trial
+    kept = needs_kept_over_defaults(
+        checked, goal.chars, winner.strategy, winner.params, options.future
+    )
+    return Found(request, found, kept)
+
+
+def last(request: dict[str, Any]) -> Found | None:
+    """The last recommendation, when it was made for ``request``."""
+    found = st.session_state.get(RESULT_KEY)
+    return found if found is not None and found.request == request else None
+
+
+def keep(found: Found) -> None:
+    st.session_state[RESULT_KEY] = found

@@ -1,0 +1,86 @@
+"""Recommend: search the strategies and their parameters for the best setting for the loaded
+conversation under a goal, checked at cut points the search did not tune on, beside the schema
+defaults, keep-last and random; then download it as a compaction.toml."""
+
+import streamlit as st
+
+from compactor.errors import ProblemError
+from compactor.recommend import INSTALL_HINT, optuna_available
+from compactor.wording import percent
+from explorer.recommend import frames as recommend_frames
+from explorer.recommend import widgets as recommend_widgets
+from explorer.session import state
+from explorer.session.cache import Compaction
+from explorer.widgets import common, page
+from explorer.widgets import setting as setting_widgets
+
+HOW = (
+    "The search tries strategies that keep to a budget and their own parameters (Optuna's "
+    "seeded sampler, one trial after another: the same goal and seed give the same answer). "
+    "The conversation is cut at several points, each with its own future; the search tunes on "
+    "some cut points and the result is checked on the others only."
+)
+
+
+def draw(compaction: Compaction) -> None:
+    if not optuna_available():
+        st.info(INSTALL_HINT, icon=":material/download:")
+        return
+    st.caption(HOW)
+    request = dict(compaction.request)
+    asked = recommend_widgets.goal_form(request.get("budget_chars", 4000))
+    if asked is not None:
+        goal, options = asked
+        try:
+            found = recommend_widgets.run(request, state.conversation().label, goal, options)
+        except ProblemError as error:
+            common.show_problems("No recommendation", error.problems)
+            return
+        recommend_widgets.keep(found)
+    found = recommend_widgets.last(request)
+    if found is None:
+        return
+    show(found)
+
+
+def show(found: recommend_widgets.Found) -> None:
+    rec = found.recommendation
+    winner = rec.winner_trial
+    st.subheader("Recommended")
+    left, right = st.columns([3, 1], vertical_alignment="bottom")
+    left.metric(
+        f"{winner.strategy}, {rec.objective.label} on the tuning part", percent(winner.recall)
+    )
+    with right:
+        setting_widgets.download(rec.winner, key="recommend_download")
+    st.write(rec.check.verdict)
+    st.caption(f"Judge: {rec.check.judge}. Intervals: 95%, a seeded bootstrap over cut points.")
+    common.table(
+        recommend_frames.check_frame(rec),
+        column_config={
+            "recall": common.share_column(rec.objective.label),
+            "low": common.share_column("95% low"),
+            "high": common.share_column("95% high"),
+            "lift": common.points_column("vs keep-last"),
+            "lift_low": common.points_column("lift 95% low"),
+            "lift_high": common.points_column("lift 95% high"),
+            "budget_met": "budget met",
+        },
+    )
+    st.subheader("Runners-up")
+    common.table(
+        recommend_frames.runners_frame(rec),
+        column_config={
+            "recall": common.share_column(rec.objective.label),
+            "budget_met": common.share_column("budget met"),
+        },
+    )
+    st.subheader("Why it wins")
+    if found.kept:
+        st.caption("Needs on the check part the recommendation keeps and the schema defaults lose")
+        common.table(recommend_frames.why_frame(found.kept))
+    else:
+        st.write("On the check part it keeps no need the schema defaults lose.")
+
+
+page.run("Recommend", draw)

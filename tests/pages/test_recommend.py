@@ -1,0 +1,59 @@
+"""Recommend: the goal form runs the search on the loaded conversation; the page shows the
+engine's recommendation (the same goal and seed), its check beside the defaults, keep-last and
+random with the judge named, the runners-up, and a download of the winner's setting."""
+
+import pandas as pd
+import pytest
+
+from compactor import validate
+from compactor.analyses.outcomes import continuation_check
+from compactor.evaluation import CorpusItem
+from compactor.recommend import Goal, Options, recommend
+from compactor.samples import load_sample
+from harness.apptest import assert_clean, goto, load, page_text, start, table
+from tests.compactor.recommend.test_recommend import planted
+
+PAGE = "pages/recommend.py"
+
+
+def test_the_page_shows_the_engines_recommendation_and_its_check():
+    request = {**planted(2).request, "budget_chars": 900}
+    at = goto(load(start(), request), PAGE)
+    assert_clean(at)
+    at.number_input(key="recommend_trials").set_value(4)
+    at.button[0].click()  # the form's submit button is its only button before a result
+    at = at.run()
+    assert_clean(at)
+    label = "Test conversation"
+    expected = recommend(
+        [CorpusItem(label, request)],
+        Goal(budget_chars=900, min_budget_met=0.95),
+        Options(trials=4, seed=0, workers=1),
+    )
+    shown = table(at, "method")
+    assert shown["method"].tolist() == [f.method for f in expected.check.figures]
+    assert shown["recall"].tolist() == pytest.approx(
+        [f.recall for f in expected.check.figures], abs=1e-3
+    )
+    text = page_text(at)
+    assert expected.check.verdict in text
+    assert "needed-later recall" in text  # the judge is named
+    runners = table(at, "rank")
+    assert runners["strategy"].iloc[0] == expected.winner.strategy
+    assert isinstance(runners, pd.DataFrame)
+    assert any(b.label == "Download setting" for b in at.get("download_button"))
+
+
+def recommend_links(at):
+    return [p for p in at.get("page_link") if "recommend" in p.proto.page]
+
+
+def test_overview_offers_recommend_only_when_the_setting_is_below_keep_last():
+    for budget in (1200, 600):  # the tour: below keep-last at 1,200, level at 600
+        request = {**load_sample("tour").request, "budget_chars": budget}
+        lift = continuation_check(validate(request)).lift
+        at = load(start(), request)
+        assert_clean(at)
+        below = lift is not None and lift < 0
+        assert bool(recommend_links(at)) == below, (budget, lift)
+        assert any("fewer of the needs than keep-last" in w.value for w in at.warning) == below
