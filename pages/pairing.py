@@ -4,6 +4,7 @@ import streamlit as st
 
 from explorer import navigation
 from explorer.frames import checks
+from explorer.recommend import widgets as recommend_widgets
 from explorer.session import cache, edits, state
 from explorer.session.cache import Compaction
 from explorer.widgets import common, page
@@ -47,7 +48,16 @@ def draw(compaction: Compaction) -> None:
             "again with it (the other parameters as they are); its button makes it."
         )
         st.caption(checks.REMEDIES)
-        st.page_link(navigation.file_of("pages/output.py"), label="Export on the Output page")
+        left, right = st.columns(2)
+        with left:
+            st.page_link(navigation.file_of("pages/output.py"), label="Export on the Output page")
+        if right.button(
+            "Recommend a setting that never splits a pair",
+            key="pairing_recommend",
+            icon=":material/auto_awesome:",
+        ):
+            st.session_state[recommend_widgets.PAIRS_KEY] = True
+            st.switch_page(navigation.file_of("pages/recommend.py"))
     for note in checks.uncalled_notes(report, state.conversation().window_orphans):
         st.caption(note)
     removed = checks.removed_by_import_note(report)

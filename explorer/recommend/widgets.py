@@ -23,6 +23,9 @@ from compactor.recommend import (
 #: The last recommendation, with the request it was made for.
 RESULT_KEY = "recommend_result"
 FORM_KEY = "recommend_goal"
+#: The "Never split a tool pair" constraint: the Tool pairs page ticks it before it sends a user
+#: here (issue 40: the remedy for split pairs one click away).
+PAIRS_KEY = "recommend_pairs"
 
 
 @dataclass(frozen=True)
@@ -45,7 +48,7 @@ def goal_form(budget: int) -> tuple[Goal, Options] | None:
         met = middle.slider("Budget met on at least", 0.0, 1.0, 0.95, 0.05, format="percent")
         with right:
             system = st.checkbox("Keep every system message")
-            pairs = st.checkbox("Never split a tool pair")
+            pairs = st.checkbox("Never split a tool pair", key=PAIRS_KEY)
         submitted = st.form_submit_button("Recommend", icon=":material/auto_awesome:")
     if not submitted:
         return None

@@ -221,3 +221,21 @@ def test_results_whose_calls_the_window_left_out_are_said_to_be_so_and_not_uncal
     assert captions == uncalled_notes(report, (0, 1))
     assert captions[0].startswith("Tool messages whose call is in a message the import's window")
     assert captions[0].endswith(": #0 and #1.")
+
+
+def test_a_split_pair_offers_recommend_with_never_split_ticked():
+    from explorer.recommend.widgets import PAIRS_KEY
+
+    messages, params, _ = SPLITS["dedupe"]
+    request = {"messages": messages, **params}
+    conv = Conversation(
+        tuple(messages), params_from(request, {}), "Split", "loaded", tool_links=((2, 3), (4, 5))
+    )
+    at = start()
+    at.session_state[state.PENDING_KEY] = (conv, dict(conv.params))
+    at.run()
+    goto(at, PAGE)
+    at.button(key="pairing_recommend").click().run()
+    assert_clean(at)
+    assert at.checkbox(key=PAIRS_KEY).value is True  # the constraint, one click away
+    assert at.title[0].value == "Recommend"
