@@ -9,8 +9,10 @@ budget) and the frontier.
 >>> rows = list(evaluate(items, grid_points({"keep_last_n": 0}), budgets=[100]))
 >>> {k: rows[0][k] for k in ("output_chars", "budget_met", "anchors", "anchors_kept")}
 {'output_chars': 53, 'budget_met': True, 'anchors': 2, 'anchors_kept': 2}
->>> [(r["strategy"], r["needs"]) for r in rows]  # two messages: too short for a future of 5
-[('memory-compact', None), ('keep-last', None), ('random', None)]
+>>> [r["strategy"] for r in rows]  # each baseline protected (the grid's keep_roles), then bare
+['memory-compact', 'keep-last', 'keep-last', 'random', 'random']
+>>> [r["keep_roles"] for r in rows], {r["needs"] for r in rows}  # too short for a future of 5
+([['system'], ['system'], None, ['system'], None], {None})
 """
 
 from compactor.evaluation._corpus import (

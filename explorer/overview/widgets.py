@@ -244,7 +244,7 @@ def recommend_when_below(check: ContinuationCheck) -> None:
     recall), say so and offer the Recommend page."""
     if check.lift is None or check.lift >= 0:
         return
-    st.warning(
+    st.info(  # an offer, not a fault: the first screen's sample may be below keep-last
         f"This setting keeps fewer of the needs than keep-last ({points(check.lift)} "
         "needed-later recall): Recommend searches the strategies and their parameters for one "
         "that does better, checked on cut points it did not tune on.",

@@ -56,4 +56,4 @@ def test_overview_offers_recommend_only_when_the_setting_is_below_keep_last():
         assert_clean(at)
         below = lift is not None and lift < 0
         assert bool(recommend_links(at)) == below, (budget, lift)
-        assert any("fewer of the needs than keep-last" in w.value for w in at.warning) == below
+        assert any("fewer of the needs than keep-last" in w.value for w in at.info) == below

@@ -69,7 +69,7 @@ def test_a_strategy_over_its_size_is_set_beside_keep_last_and_random_at_its_own_
         if not g.valid:
             continue
         frame = graded_frames.lineup_frame(g).set_index("strategy")
-        bare = graded_frames.lineup_frame(g, "bare").set_index("strategy")
+        bare = graded_frames.lineup_frame(g, form="bare").set_index("strategy")
         rows = {r["key"]: r for r in g.to_dict()["rows"]}
         for row in g.rows:
             if row.key == RECORDED or not row.available:
