@@ -201,4 +201,5 @@ def test_the_corpus_report_holds_the_runs_summary_and_the_chosen_setting(corpus_
     setting = setting_from_toml(found[LABEL]["data"])
     assert "The corpus summary" in page and "Corpus: tau_airline_3_records.json" in page
     assert f"budget_chars = {setting.budget_chars}" in page
-    assert "keep-last at 2,000 characters" in page and "random at 6,000 characters" in page
+    assert "keep-last, bare at 2,000 characters" in page
+    assert "random, bare at 6,000 characters" in page

@@ -57,7 +57,7 @@ def test_a_folder_gives_the_corpus_summary(tmp_path, setting, capsys):
     err = capsys.readouterr().err
     assert code == 0, err
     page = out.read_text("utf-8")
-    assert "The corpus summary" in page and "keep-last at 900 characters" in page
+    assert "The corpus summary" in page and "keep-last, bare at 900 characters" in page
     assert "summarised 2 conversations at 900 characters" in err
 
 

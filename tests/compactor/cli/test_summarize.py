@@ -41,10 +41,11 @@ def cli(*args, stdin=b"", env=None):
 def timed_out(seconds: str) -> str:
     """The line of a call past its deadline of ``seconds``, as a regular expression. The
     deadline holds the import of the client library (seconds on a loaded machine), so it may
-    pass before the request is sent: the count says what was sent (never more than one)."""
+    pass before the request is sent (in the import, or after it, before the send): the count
+    says what was sent (never more than one)."""
     return (
-        rf"provider 'command-line' did not answer within {re.escape(seconds)} s \((0 attempts: "
-        r"loading the openai library took all of it|1 attempt)\); try again, or raise "
+        rf"provider 'command-line' did not answer within {re.escape(seconds)} s \((0 attempts(: "
+        r"loading the openai library took all of it)?|1 attempt)\); try again, or raise "
         r"timeout_seconds in its configuration\n"
     )
 
