@@ -195,13 +195,14 @@ def to_parquet(source: Path, target: Path) -> None:
     import pyarrow.parquet as pq
 
     partial = target.with_name(target.name + ".partial")
+    schema = _schema(source)  # every row's columns: rows of a mixed corpus differ in their keys
     writer = None
     try:
         for batch in _batches(source):
-            table = pa.Table.from_pylist(batch)
+            table = pa.Table.from_pylist(batch, schema=schema)
             if writer is None:
-                writer = pq.ParquetWriter(partial, table.schema)
-            writer.write_table(table.cast(writer.schema))
+                writer = pq.ParquetWriter(partial, schema)
+            writer.write_table(table)
         if writer is None:  # no rows at all
             pq.write_table(pa.table({"conversation": pa.array([], pa.string())}), partial)
     except BaseException:
@@ -213,6 +214,20 @@ def to_parquet(source: Path, target: Path) -> None:
     if writer is not None:
         writer.close()
     os.replace(partial, target)
+
+
+def _schema(source: Path) -> Any:
+    """One schema for all the rows: the union of their columns, in the order they first appear,
+    each with the type its values share (a column empty in one batch takes another's type)."""
+    import pyarrow as pa
+
+    schemas = []
+    for batch in _batches(source):
+        names = list(dict.fromkeys(key for row in batch for key in row))
+        schemas.append(pa.Table.from_pydict({n: [row.get(n) for row in batch] for n in names}).schema)
+    if not schemas:
+        return None
+    return pa.unify_schemas(schemas, promote_options="permissive")
 
 
 def write_lines(path: Path, rows: Iterable[dict[str, Any]]) -> None:
