@@ -224,7 +224,8 @@ def _schema(source: Path) -> Any:
     schemas = []
     for batch in _batches(source):
         names = list(dict.fromkeys(key for row in batch for key in row))
-        schemas.append(pa.Table.from_pydict({n: [row.get(n) for row in batch] for n in names}).schema)
+        columns = {name: [row.get(name) for row in batch] for name in names}
+        schemas.append(pa.Table.from_pydict(columns).schema)
     if not schemas:
         return None
     return pa.unify_schemas(schemas, promote_options="permissive")
