@@ -23,6 +23,7 @@ from compactor.evaluation import (
     worst_by_needed_recall,
 )
 from compactor.wording import floor_percent, floor_share, met_share, percent, plural
+from explorer.frames.outcomes import corpus_baseline_label
 from explorer.session.linkvalues import format_threshold
 
 #: The columns of a row the engine reports, after the conversation and the five parameters.
@@ -148,15 +149,6 @@ def settings_of(summaries: Sequence[Mapping[str, Any]]) -> list[Mapping[str, Any
     return [s for s in summaries if is_setting(s)]
 
 
-def baseline_label(strategy: str, keep_roles: Sequence[str] | None) -> str:
-    """A baseline's summary in words, naming its form: ``keep-last, system + pinned kept``
-    (protected: it keeps the messages of those roles and the pinned ones first), ``keep-last,
-    pinned kept`` (no role kept), or ``keep-last, bare``."""
-    if keep_roles is None:
-        return f"{strategy}, bare"
-    return f"{strategy}, {' + '.join([*keep_roles, 'pinned'])} kept"
-
-
 def in_form(summary: Mapping[str, Any], form: str) -> bool:
     """Whether a baseline's summary is of ``form`` (protected rows name their keep_roles)."""
     return (summary.get("keep_roles") is None) == (form == BARE)
@@ -178,7 +170,7 @@ def baseline_frame(summaries: Sequence[Mapping[str, Any]], form: str = PROTECTED
         {
             "strategy": s[STRATEGY],
             "budget_chars": s["budget_chars"],
-            "setting": f"{baseline_label(s[STRATEGY], s.get('keep_roles'))} · budget "
+            "setting": f"{corpus_baseline_label(s[STRATEGY], s.get('keep_roles'))} · budget "
             f"{int(s['budget_chars']):,}",
             "chars_per_conversation": s["output_chars"] / s["conversations"],
             "retention": s["anchors_kept"] / s["anchors"] if s["anchors"] else None,

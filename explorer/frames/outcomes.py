@@ -431,3 +431,12 @@ def misses_frame(by_loop: Mapping[str, ReplayMisses]) -> pd.DataFrame:
             counts[miss.turn, miss.role] = counts.get((miss.turn, miss.role), 0) + 1
         rows += [[loop, t, role, n] for (t, role), n in sorted(counts.items())]
     return pd.DataFrame(rows, columns=["loop", "turn", "role", "misses"])
+
+
+def corpus_baseline_label(strategy: str, keep_roles: Sequence[str] | None) -> str:
+    """A corpus baseline summary's name (the Corpus page, the report), naming its form:
+    ``keep-last, system + pinned kept`` (protected: it keeps the messages of those roles and the
+    pinned ones first), ``keep-last, pinned kept`` (no role kept), or ``keep-last, bare``."""
+    if keep_roles is None:
+        return f"{strategy}, bare"
+    return f"{strategy}, {' + '.join([*keep_roles, 'pinned'])} kept"

@@ -525,10 +525,8 @@ def summary_label(summary: Mapping[str, Any]) -> str:
         for k in ("keep_last_n", "keep_roles", "duplicate_threshold", "max_message_chars")
         if strategy == MEMORY_COMPACT and (v := summary.get(k)) is not None
     ]
-    if strategy in (KEEP_LAST, RANDOM):  # a baseline row: its form (protected roles, or bare)
-        roles = summary.get("keep_roles")
-        form = "bare" if roles is None else f"{'+'.join(roles) or 'nothing'} kept first"
-        strategy = f"{strategy}, {form}"
+    if strategy in (KEEP_LAST, RANDOM):  # a baseline row, named by its form as on the Corpus page
+        strategy = outcome_frames.corpus_baseline_label(strategy, summary.get("keep_roles"))
     budget = summary.get("budget_chars")
     at = f" at {budget:,} characters" if isinstance(budget, int) else ""
     return f"{strategy}{at}" + (f", {', '.join(params)}" if params else "")

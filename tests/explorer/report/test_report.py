@@ -156,12 +156,12 @@ def test_a_corpus_report_holds_the_setting_beside_keep_last_and_random():
     table = report.sections[0].tables[0]
     labels = [row[0] for row in table.rows]
     assert labels[0].startswith("memory-compact at 900 characters")
-    # both forms of each baseline, each named by its form (protected: the grid's keep_roles)
+    # both forms of each baseline, each named by its form as the Corpus page names it
     assert sorted(labels[1:]) == [
         "keep-last, bare at 900 characters",
-        "keep-last, system kept first at 900 characters",
+        "keep-last, system + pinned kept at 900 characters",
         "random, bare at 900 characters",
-        "random, system kept first at 900 characters",
+        "random, system + pinned kept at 900 characters",
     ]
     met = table.columns.index("budget met")
     ours = summaries[0]
