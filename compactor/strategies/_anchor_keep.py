@@ -25,7 +25,7 @@ import heapq
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from compactor.contract import PIN_REASON_TEXT
 from compactor.input import validate
@@ -47,7 +47,7 @@ from compactor.text import (
     RelevanceUnavailable,
     query_terms,
     relevance,
-    salient_terms,
+    salient_terms_of,
     units,
 )
 
@@ -137,7 +137,7 @@ def apply(
     focused: dict[int, dict[str, float]] = {}
     if protected_chars <= budget:
         left = budget - protected_chars
-        terms = [salient_terms(text) for text in contents]  # once: pieces, weights, covered
+        terms = salient_terms_of(contents)  # once: pieces, weights, covered
         pieces = _pieces(contents, because, options["unit_chars"], terms)
         if options["focus"] is not None:
             left = _choose_by_focus(contents, pieces, options["focus"], left, chosen, focused)
@@ -224,12 +224,14 @@ def _known() -> str:
     return ", ".join([*PARAMETERS, "keep_last_n", "keep_roles"])
 
 
-@dataclass(frozen=True)
-class _Unit:
+class _Unit(NamedTuple):
     index: int  # the message
     start: int
     end: int
     terms: frozenset[str]
+
+
+_NO_TERMS: frozenset[str] = frozenset()
 
 
 def _pieces(
@@ -245,10 +247,16 @@ def _pieces(
         if because[i]:
             continue
         terms = terms_of[i]
-        k = 0
+        if not terms:
+            out.extend([_Unit(i, start, end, _NO_TERMS) for start, end in units(text, unit_chars)])
+            continue
+        k, count = 0, len(terms)
         for start, end in units(text, unit_chars):
+            if k == count or terms[k][0] >= end:
+                out.append(_Unit(i, start, end, _NO_TERMS))
+                continue
             inside = []
-            while k < len(terms) and terms[k][0] < end:
+            while k < count and terms[k][0] < end:
                 if terms[k][1] <= end:
                     inside.append(terms[k][2])
                 k += 1
