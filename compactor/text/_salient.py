@@ -164,17 +164,26 @@ def salient_terms_of(texts: Sequence[str]) -> list[list[tuple[int, int, str]]]:
     seen = np.concatenate(([0], np.cumsum(marked)))
     keep = seen[run_ends] > seen[run_starts]
     run_starts, run_ends = run_starts[keep], run_ends[keep]
+    # a token with an ASCII digit is salient when two characters long at least (the first
+    # rule of :func:`_is_salient`; stripping takes no digit): no need to ask it
+    digits = np.concatenate(([0], np.cumsum((flags & _DIGIT) != 0)))
+    numbered = (digits[run_ends] > digits[run_starts]).tolist()
     owners = np.searchsorted(starts, run_starts, side="right") - 1
     offsets = starts[owners]
-    for owner, offset, a, b in zip(
-        owners.tolist(), offsets.tolist(), run_starts.tolist(), run_ends.tolist(), strict=True
+    for owner, offset, a, b, numeric in zip(
+        owners.tolist(),
+        offsets.tolist(),
+        run_starts.tolist(),
+        run_ends.tolist(),
+        numbered,
+        strict=True,
     ):
         if owner in odd:
             continue
         found = joined[a:b]
         lead = len(found) - len(found.lstrip(_STRIP))
         found = found.strip(_STRIP)
-        if found and _is_salient(found):
+        if (len(found) >= 2) if numeric else (found and _is_salient(found)):
             begin = a - offset + lead
             out[owner].append((begin, begin + len(found), found))
     for owner in odd:
@@ -185,8 +194,8 @@ def salient_terms_of(texts: Sequence[str]) -> list[list[tuple[int, int, str]]]:
 # Each ASCII character's marks (index 128: every character beyond ASCII), for
 # :func:`salient_terms_of`: a token character (not a space, not ``"'`()[]{}<>,;|=``), a mark on
 # its own (a digit, ``_ / \\ @``, beyond ASCII), a lower or upper case letter (a camel join),
-# a letter or ``_`` on either side of a dot (a dotted join), a dot.
-_TOKEN_CHAR, _MARK, _LOWER, _UPPER, _JOINS, _DOT = 1, 2, 4, 8, 16, 32
+# a letter or ``_`` on either side of a dot (a dotted join), a dot, an ASCII digit.
+_TOKEN_CHAR, _MARK, _LOWER, _UPPER, _JOINS, _DOT, _DIGIT = 1, 2, 4, 8, 16, 32, 64
 
 
 def _flags() -> np.ndarray:
@@ -200,6 +209,7 @@ def _flags() -> np.ndarray:
             | _UPPER * ("A" <= char <= "Z")
             | _JOINS * (char.isalpha() or char == "_")
             | _DOT * (char == ".")
+            | _DIGIT * ("0" <= char <= "9")
         )
     flags[128] = _TOKEN_CHAR | _MARK
     return flags
