@@ -21,6 +21,7 @@ message is removed, as memory-compact does.
 
 from __future__ import annotations
 
+import functools
 import heapq
 import math
 from collections.abc import Mapping, Sequence
@@ -137,8 +138,7 @@ def apply(
     focused: dict[int, dict[str, float]] = {}
     if protected_chars <= budget:
         left = budget - protected_chars
-        terms = salient_terms_of(contents)  # once: pieces, weights, covered
-        pieces = _pieces(contents, because, options["unit_chars"], terms)
+        terms, pieces = _prepared(tuple(contents), tuple(because), options["unit_chars"])
         if options["focus"] is not None:
             left = _choose_by_focus(contents, pieces, options["focus"], left, chosen, focused)
         left = _choose_by_terms(terms, because, pieces, left, chosen, new_terms)
@@ -264,6 +264,18 @@ def _pieces(
     return out
 
 
+@functools.lru_cache(maxsize=4)
+def _prepared(
+    contents: tuple[str, ...], because: tuple[tuple[str, ...], ...], unit_chars: int
+) -> tuple[list[list[tuple[int, int, str]]], tuple[_Unit, ...]]:
+    """Each content's salient terms and the units of the unprotected messages: what the budget
+    does not change, kept for the last few histories (keyed on the texts themselves), so that
+    moving the budget over one history (the explorer, a sweep) pays only for the choice.
+    Read-only for the callers."""
+    terms = salient_terms_of(contents)  # once: pieces, weights, covered
+    return terms, tuple(_pieces(contents, because, unit_chars, terms))
+
+
 def _weights(terms_of: Sequence[list[tuple[int, int, str]]]) -> dict[str, float]:
     """A term's weight: 1 + log of the number of messages that mention it (a term the history
     keeps coming back to is likelier to be needed again)."""
@@ -277,7 +289,7 @@ def _weights(terms_of: Sequence[list[tuple[int, int, str]]]) -> dict[str, float]
 def _choose_by_terms(
     terms_of: Sequence[list[tuple[int, int, str]]],
     because: Sequence[tuple[str, ...]],
-    pieces: list[_Unit],
+    pieces: Sequence[_Unit],
     left: int,
     chosen: dict[int, set[Span]],
     new_terms: list[int],
@@ -314,7 +326,7 @@ def _choose_by_terms(
 
 def _choose_by_focus(
     contents: Sequence[str],
-    pieces: list[_Unit],
+    pieces: Sequence[_Unit],
     focus: str,
     left: int,
     chosen: dict[int, set[Span]],
@@ -343,7 +355,9 @@ def _choose_by_focus(
     return left
 
 
-def _fill_recent(pieces: list[_Unit], left: int, chosen: dict[int, set[Span]], filled: set[int]):
+def _fill_recent(
+    pieces: Sequence[_Unit], left: int, chosen: dict[int, set[Span]], filled: set[int]
+):
     """Spend what is left on the units not chosen yet, newest message first, each message's
     units from its start (a unit that does not fit is passed over)."""
     by_message: dict[int, list[_Unit]] = {}
