@@ -96,6 +96,13 @@ def run(request: Request, *, analysis: TextAnalysis | None = None) -> Compaction
     duplicates = {r.index for r in decided.deduplication.removed}
     cuts = {c.index: c for c in decided.trimming.cuts}
     drops = {d.index: d for d in decided.dropping.dropped}
+    # read once, not per message (a whole session has thousands)
+    because, nearby, scores = (
+        protection.because,
+        decided.deduplication.nearest,
+        decided.dropping.scores,
+    )
+    present, chars = state.present, state.chars
     traces = []
     for m in messages:
         i = m.index
@@ -109,14 +116,14 @@ def run(request: Request, *, analysis: TextAnalysis | None = None) -> Compaction
             fate = Fate.TRIMMED if i in cuts else Fate.VERBATIM
         traces.append(
             MessageTrace(
-                message=m,
-                fate=fate,
-                protected_because=protection.because[i],
-                nearby=decided.deduplication.nearest,
-                cut=cuts.get(i),
-                score=decided.dropping.scores.get(i),
-                drop=drops.get(i),
-                output=m.content[: state.chars[i]] if state.present[i] else None,
+                m,  # message, fate, protected_because, nearby, cut, score, drop, output
+                fate,
+                because[i],
+                nearby,
+                cuts.get(i),
+                scores.get(i),
+                drops.get(i),
+                m.content[: chars[i]] if present[i] else None,
             )
         )
     return CompactionResult(

@@ -57,7 +57,7 @@ class Score:
     def of(cls, index: int, n: int, role: str, topic_overlap: float) -> Score:
         """The score of message ``index`` of ``n``, of ``role``, with that topic overlap."""
         r, role_weight = recency(index, n), contract.ROLE_WEIGHTS[role]
-        return cls(r, role_weight, topic_overlap, value(r, role_weight, topic_overlap))
+        return cls(r, role_weight, topic_overlap, value_at(index, n, role_weight, topic_overlap))
 
     @property
     def parts(self) -> dict[str, float]:

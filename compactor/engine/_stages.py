@@ -52,17 +52,29 @@ def pin_rules(
 
 def pin(messages: Sequence[Message], params: Params) -> Protection:
     """Stage 1: protect pinned messages, messages of a kept role and the last ``keep_last_n``."""
-    n, keep_roles = len(messages), frozenset(params.keep_roles)
+    n, keep_roles, keep_last_n = len(messages), frozenset(params.keep_roles), params.keep_last_n
+    reasons = _REASONS  # the reasons of each answer of the rule, found once
     because = tuple(
-        tuple(
-            compress(
-                contract.PIN_REASONS,
-                pin_rules(m.index, n, m.role, m.pin, keep_roles, params.keep_last_n),
-            )
-        )
-        for m in messages
+        [reasons[pin_rules(m.index, n, m.role, m.pin, keep_roles, keep_last_n)] for m in messages]
     )
     return Protection(because, explicit_pins=sum(m.pin for m in messages))
+
+
+class _Reasons(dict):
+    """Per answer of :func:`pin_rules` (three truths), the reasons that hold, in their order:
+    the eight answers of booleans found once; any other (a Python caller's ``pin=None``) when
+    asked."""
+
+    def __missing__(self, rules: tuple) -> tuple[str, ...]:
+        return tuple(compress(contract.PIN_REASONS, rules))
+
+
+_REASONS = _Reasons(
+    ((a, b, c), tuple(compress(contract.PIN_REASONS, (a, b, c))))
+    for a in (False, True)
+    for b in (False, True)
+    for c in (False, True)
+)
 
 
 def duplicates(
@@ -286,11 +298,11 @@ def drop(
     budget: int,
 ) -> tuple[State, Dropping]:
     """Stage 4: drop the lowest-scored unprotected messages until the budget holds."""
-    n = len(messages)
+    n, present = len(messages), state.present
     scores = {
         m.index: score(m, n, analysis)
         for m in messages
-        if state.present[m.index] and not protected[m.index]
+        if present[m.index] and not protected[m.index]
     }
     order = drop_order({i: s.value for i, s in scores.items()})
     present = list(state.present)

@@ -21,11 +21,12 @@ message is removed, as memory-compact does.
 
 from __future__ import annotations
 
+import functools
 import heapq
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from compactor.contract import PIN_REASON_TEXT
 from compactor.input import validate
@@ -47,7 +48,7 @@ from compactor.text import (
     RelevanceUnavailable,
     query_terms,
     relevance,
-    salient_terms,
+    salient_terms_of,
     units,
 )
 
@@ -137,8 +138,7 @@ def apply(
     focused: dict[int, dict[str, float]] = {}
     if protected_chars <= budget:
         left = budget - protected_chars
-        terms = [salient_terms(text) for text in contents]  # once: pieces, weights, covered
-        pieces = _pieces(contents, because, options["unit_chars"], terms)
+        terms, pieces = _prepared(tuple(contents), tuple(because), options["unit_chars"])
         if options["focus"] is not None:
             left = _choose_by_focus(contents, pieces, options["focus"], left, chosen, focused)
         left = _choose_by_terms(terms, because, pieces, left, chosen, new_terms)
@@ -224,12 +224,14 @@ def _known() -> str:
     return ", ".join([*PARAMETERS, "keep_last_n", "keep_roles"])
 
 
-@dataclass(frozen=True)
-class _Unit:
+class _Unit(NamedTuple):
     index: int  # the message
     start: int
     end: int
     terms: frozenset[str]
+
+
+_NO_TERMS: frozenset[str] = frozenset()
 
 
 def _pieces(
@@ -245,15 +247,33 @@ def _pieces(
         if because[i]:
             continue
         terms = terms_of[i]
-        k = 0
+        if not terms:
+            out.extend([_Unit(i, start, end, _NO_TERMS) for start, end in units(text, unit_chars)])
+            continue
+        k, count = 0, len(terms)
         for start, end in units(text, unit_chars):
+            if k == count or terms[k][0] >= end:
+                out.append(_Unit(i, start, end, _NO_TERMS))
+                continue
             inside = []
-            while k < len(terms) and terms[k][0] < end:
+            while k < count and terms[k][0] < end:
                 if terms[k][1] <= end:
                     inside.append(terms[k][2])
                 k += 1
             out.append(_Unit(i, start, end, frozenset(inside)))
     return out
+
+
+@functools.lru_cache(maxsize=4)
+def _prepared(
+    contents: tuple[str, ...], because: tuple[tuple[str, ...], ...], unit_chars: int
+) -> tuple[list[list[tuple[int, int, str]]], tuple[_Unit, ...]]:
+    """Each content's salient terms and the units of the unprotected messages: what the budget
+    does not change, kept for the last few histories (keyed on the texts themselves), so that
+    moving the budget over one history (the explorer, a sweep) pays only for the choice.
+    Read-only for the callers."""
+    terms = salient_terms_of(contents)  # once: pieces, weights, covered
+    return terms, tuple(_pieces(contents, because, unit_chars, terms))
 
 
 def _weights(terms_of: Sequence[list[tuple[int, int, str]]]) -> dict[str, float]:
@@ -269,7 +289,7 @@ def _weights(terms_of: Sequence[list[tuple[int, int, str]]]) -> dict[str, float]
 def _choose_by_terms(
     terms_of: Sequence[list[tuple[int, int, str]]],
     because: Sequence[tuple[str, ...]],
-    pieces: list[_Unit],
+    pieces: Sequence[_Unit],
     left: int,
     chosen: dict[int, set[Span]],
     new_terms: list[int],
@@ -306,7 +326,7 @@ def _choose_by_terms(
 
 def _choose_by_focus(
     contents: Sequence[str],
-    pieces: list[_Unit],
+    pieces: Sequence[_Unit],
     focus: str,
     left: int,
     chosen: dict[int, set[Span]],
@@ -335,7 +355,9 @@ def _choose_by_focus(
     return left
 
 
-def _fill_recent(pieces: list[_Unit], left: int, chosen: dict[int, set[Span]], filled: set[int]):
+def _fill_recent(
+    pieces: Sequence[_Unit], left: int, chosen: dict[int, set[Span]], filled: set[int]
+):
     """Spend what is left on the units not chosen yet, newest message first, each message's
     units from its start (a unit that does not fit is passed over)."""
     by_message: dict[int, list[_Unit]] = {}

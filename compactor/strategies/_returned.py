@@ -110,22 +110,26 @@ def strategy_result(
     ids = ids or [None] * len(contents)
     spans = spans or {}
     messages = []
+    output_chars = cut = replaced = 0  # counted as the messages are met (a session has many)
     for i, (role, content) in enumerate(zip(roles, contents, strict=True)):
         if i not in returned:
             messages.append(StrategyMessage(i, role, len(content), REMOVED, 0, None, ids[i]))
             continue
         out = returned[i]
+        held = None
         if out == content:
             kept = VERBATIM
         elif content.startswith(out):
             kept = CUT
+            cut += 1
         elif replaces:
             kept = REPLACED
+            replaced += 1
+            held = tuple(spans.get(i, ()))
         else:
             raise ValueError(f"{key} returned message {i} changed, not as a prefix of its input")
-        held = tuple(spans.get(i, ())) if kept == REPLACED else None
+        output_chars += len(out)
         messages.append(StrategyMessage(i, role, len(content), kept, len(out), out, ids[i], held))
-    output_chars = sum(m.chars for m in messages)
     return StrategyResult(
         key=key,
         name=name,
@@ -137,10 +141,10 @@ def strategy_result(
         budget_chars=budget_chars,
         output_chars=output_chars,
         output_messages=len(returned),
-        cut_messages=sum(m.kept == CUT for m in messages),
+        cut_messages=cut,
         tokens_estimate=estimated_tokens(list(returned.values())),
         budget_met=output_chars <= budget_chars,
-        replaced_messages=sum(m.kept == REPLACED for m in messages),
+        replaced_messages=replaced,
     )
 
 

@@ -119,20 +119,23 @@ def lineup_result(
     removed; a cut message's ``chars`` are its kept spans' characters (not a prefix length) and
     its ``spans`` list them, so the judge reads what it really kept."""
     request = result.request
+    contents = result.contents  # read once: each read joins every kept span anew
+    chars = [m.chars for m in result.messages]
     messages = tuple(
         StrategyMessage(
             m.index,
             m.role,
             m.original_chars,
             _FATES[m.kept],
-            m.chars,
+            size,
             content,
             request.messages[m.index].id,
             m.spans if m.kept == PART else None,
         )
-        for m, content in zip(result.messages, result.contents, strict=True)
+        for m, content, size in zip(result.messages, contents, chars, strict=True)
     )
-    returned = [c for c in result.contents if c is not None]
+    returned = [c for c in contents if c is not None]
+    output_chars = sum(chars)
     return StrategyResult(
         key=key,
         name=name,
@@ -142,10 +145,10 @@ def lineup_result(
         parameters=parameters,
         messages=messages,
         budget_chars=result.budget_chars,
-        output_chars=result.output_chars,
+        output_chars=output_chars,
         output_messages=len(returned),
         cut_messages=result.count(PART),
         tokens_estimate=estimated_tokens(returned),
-        budget_met=result.budget_met,
+        budget_met=output_chars <= result.budget_chars,
         replaced_messages=0,
     )

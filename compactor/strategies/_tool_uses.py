@@ -8,6 +8,7 @@ reads back.
 
 from __future__ import annotations
 
+import functools
 import math
 import re
 from collections.abc import Mapping, Sequence
@@ -36,7 +37,17 @@ def tool_uses(
 ) -> list[ToolUse]:
     """Every tool message, oldest first, with its call: the call line with its id in an earlier
     assistant message, else (no id, or no such line) the nearest earlier assistant message
-    with only tool messages in between, its tool name then unknown."""
+    with only tool messages in between, its tool name then unknown.
+
+    The lineup asks this of one history several times (the clearing peers, OpenAI's
+    truncation): the last few histories' answers are kept (keyed on the texts themselves)."""
+    return list(_tool_uses(tuple(roles), tuple(contents), tuple(ids)))
+
+
+@functools.lru_cache(maxsize=4)
+def _tool_uses(
+    roles: tuple[str, ...], contents: tuple[str, ...], ids: tuple[str | None, ...]
+) -> tuple[ToolUse, ...]:
     by_id: dict[str, tuple[int, str]] = {}
     uses = []
     caller: int | None = None
@@ -54,7 +65,7 @@ def tool_uses(
                 uses.append(ToolUse(i, caller, None, ids[i]))
         else:
             caller = None
-    return uses
+    return tuple(uses)
 
 
 def clear_input(content: str, call_id: str | None) -> str:

@@ -32,7 +32,7 @@ from compactor.text._relevance import (
 from compactor.text._relevance import (
     INSTALL_HINT as RELEVANCE_HINT,
 )
-from compactor.text._salient import UNIT_CHARS, salient_terms, units
+from compactor.text._salient import UNIT_CHARS, salient_terms, salient_terms_of, units
 from compactor.text._semantic import (
     DEFAULT_THRESHOLD as SEMANTIC_THRESHOLD,
 )
@@ -96,6 +96,7 @@ __all__ = [
     "RELEVANCE_HINT",
     "RelevanceUnavailable",
     "salient_terms",
+    "salient_terms_of",
     "says_nothing",
     "semantic_available",
     "SEMANTIC_HINT",

@@ -17,6 +17,9 @@ rule in one place").
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
+
+import numpy as np
 
 from compactor.contract import SENTENCE_ENDS
 
@@ -54,19 +57,55 @@ def units(text: str, unit_chars: int = UNIT_CHARS) -> list[tuple[int, int]]:
     return out
 
 
+# A word (``\S+\s*``, or a line's leading ``\s+``) that ends a sentence: its last non-space
+# character is a sentence end; the match ends where the word does.
+_SENTENCE_WORD = re.compile(f"[{re.escape(''.join(sorted(SENTENCE_ENDS)))}](?!\\S)\\s*")
+# Read backwards from a character: the rest of the word that holds it (to the word's start).
+_BACK_TO_WORD_START = re.compile(r"\s*\S*")
+# Read forwards from a character: the rest of the word that holds it (to the word's end).
+_ON_TO_WORD_END = re.compile(r"\S*\s*")
+
+
 def _pieces(text: str, start: int, end: int, unit_chars: int) -> list[tuple[int, int]]:
     """A long line cut between words: a piece closes at a sentence end, or before the word that
-    would take it past ``unit_chars``."""
+    would take it past ``unit_chars``.
+
+    Word by word, the first of these closes the open piece: the word that would take it past
+    ``unit_chars`` (it starts the next piece, unless it is the piece's first word), or a word
+    that ends a sentence once the piece is a quarter of ``unit_chars`` long (it ends the
+    piece). Both are found by a search from where the piece opens, not by a step per word:
+    the first is the word that holds the piece's character ``unit_chars`` (or the word after
+    it, when that one opens the piece); the second is the first sentence end from there on.
+    """
     out: list[tuple[int, int]] = []
+    backwards = text[start:end][::-1]
     open_at = start
-    for word in _WORD.finditer(text, start, end):
-        if word.start() > open_at and word.end() - open_at > unit_chars:
-            out.append((open_at, word.start()))
-            open_at = word.start()
-        token = word.group().rstrip()
-        if token and token[-1] in SENTENCE_ENDS and word.end() - open_at >= unit_chars // 4:
-            out.append((open_at, word.end()))
-            open_at = word.end()
+    quarter = unit_chars // 4
+    while open_at < end:
+        ends_sentence = None
+        at = open_at
+        while (found := _SENTENCE_WORD.search(text, at, end)) is not None:
+            if found.end() - open_at >= quarter:
+                ends_sentence = found.end()
+                break
+            at = found.end()
+        overflows = None
+        past = open_at + unit_chars
+        if past < end:
+            word_start = end - _BACK_TO_WORD_START.match(backwards, end - 1 - past).end()
+            if word_start > open_at:
+                overflows = word_start
+            else:  # the piece's first word is too long alone: the next word starts anew
+                word_end = _ON_TO_WORD_END.match(text, past, end).end()
+                overflows = word_end if word_end < end else None
+        if overflows is not None and (ends_sentence is None or overflows < ends_sentence):
+            out.append((open_at, overflows))
+            open_at = overflows
+        elif ends_sentence is not None:
+            out.append((open_at, ends_sentence))
+            open_at = ends_sentence
+        else:
+            break
     if open_at < end:
         out.append((open_at, end))
     return out
@@ -87,6 +126,98 @@ def salient_terms(text: str) -> list[tuple[int, int, str]]:
             start = match.start() + lead
             out.append((start, start + len(token), token))
     return out
+
+
+def salient_terms_of(texts: Sequence[str]) -> list[list[tuple[int, int, str]]]:
+    """:func:`salient_terms` of each of ``texts`` (the same lists), found in one pass over them
+    all: the tokens that may be salient are told apart by arrays over the characters, not by a
+    regex step per character, and :func:`_is_salient` decides on them as before.
+
+    A token that may be salient is a run of token characters holding one of :data:`_MAYBE`'s
+    marks (a digit, ``_ / \\ @``, a camel or dotted join, a character beyond ASCII). A text
+    with a space beyond ASCII (no-break space, ...) is read by :data:`_MAYBE` itself, which
+    lets such a space join the tokens beside it.
+
+    >>> salient_terms_of(["ask ann_lee", "", "at 03:10."])
+    [[(4, 11, 'ann_lee')], [], [(3, 8, '03:10')]]
+    """
+    out: list[list[tuple[int, int, str]]] = [[] for _ in texts]
+    if not any(texts):
+        return out
+    joined = "\n".join(texts)  # a line break ends every token: no run crosses two texts
+    starts = np.cumsum([0] + [len(t) + 1 for t in texts[:-1]])
+    points = np.frombuffer(joined.encode("utf-32-le", "surrogatepass"), dtype=np.uint32)
+    flags = _FLAGS[np.minimum(points, 128)]
+    odd: set[int] = set()
+    wide = np.flatnonzero(points >= 128)
+    if len(wide):
+        spaces = wide[np.isin(points[wide], _WIDE_SPACES)]
+        odd = set((np.searchsorted(starts, spaces, side="right") - 1).tolist())
+    marked = (flags & _MARK) != 0
+    lower, upper = (flags & _LOWER) != 0, (flags & _UPPER) != 0
+    marked[:-1] |= lower[:-1] & upper[1:]
+    joins = (flags & _JOINS) != 0
+    marked[:-2] |= joins[:-2] & ((flags[1:-1] & _DOT) != 0) & joins[2:]
+    token = np.concatenate(([0], (flags & _TOKEN_CHAR).astype(np.int8), [0]))
+    edges = np.diff(token)
+    run_starts, run_ends = np.flatnonzero(edges == 1), np.flatnonzero(edges == -1)
+    seen = np.concatenate(([0], np.cumsum(marked)))
+    keep = seen[run_ends] > seen[run_starts]
+    run_starts, run_ends = run_starts[keep], run_ends[keep]
+    # a token with an ASCII digit is salient when two characters long at least (the first
+    # rule of :func:`_is_salient`; stripping takes no digit): no need to ask it
+    digits = np.concatenate(([0], np.cumsum((flags & _DIGIT) != 0)))
+    numbered = (digits[run_ends] > digits[run_starts]).tolist()
+    owners = np.searchsorted(starts, run_starts, side="right") - 1
+    offsets = starts[owners]
+    for owner, offset, a, b, numeric in zip(
+        owners.tolist(),
+        offsets.tolist(),
+        run_starts.tolist(),
+        run_ends.tolist(),
+        numbered,
+        strict=True,
+    ):
+        if owner in odd:
+            continue
+        found = joined[a:b]
+        lead = len(found) - len(found.lstrip(_STRIP))
+        found = found.strip(_STRIP)
+        if (len(found) >= 2) if numeric else (found and _is_salient(found)):
+            begin = a - offset + lead
+            out[owner].append((begin, begin + len(found), found))
+    for owner in odd:
+        out[owner] = salient_terms(texts[owner])
+    return out
+
+
+# Each ASCII character's marks (index 128: every character beyond ASCII), for
+# :func:`salient_terms_of`: a token character (not a space, not ``"'`()[]{}<>,;|=``), a mark on
+# its own (a digit, ``_ / \\ @``, beyond ASCII), a lower or upper case letter (a camel join),
+# a letter or ``_`` on either side of a dot (a dotted join), a dot, an ASCII digit.
+_TOKEN_CHAR, _MARK, _LOWER, _UPPER, _JOINS, _DOT, _DIGIT = 1, 2, 4, 8, 16, 32, 64
+
+
+def _flags() -> np.ndarray:
+    flags = np.zeros(129, dtype=np.uint8)
+    for code in range(128):
+        char = chr(code)
+        flags[code] = (
+            _TOKEN_CHAR * (_TOKEN.fullmatch(char) is not None)
+            | _MARK * (char.isdigit() or char in "_/\\@")
+            | _LOWER * ("a" <= char <= "z")
+            | _UPPER * ("A" <= char <= "Z")
+            | _JOINS * (char.isalpha() or char == "_")
+            | _DOT * (char == ".")
+            | _DIGIT * ("0" <= char <= "9")
+        )
+    flags[128] = _TOKEN_CHAR | _MARK
+    return flags
+
+
+_FLAGS = _flags()
+#: The spaces beyond ASCII (``\\s`` and :meth:`str.isspace` agree on them; the last is U+3000).
+_WIDE_SPACES = np.array([c for c in range(128, 0x3001) if chr(c).isspace()], dtype=np.uint32)
 
 
 def _is_salient(token: str) -> bool:

@@ -10,9 +10,10 @@ escaping alone must make the text inert: the tests check it without a browser.
 
 from __future__ import annotations
 
+import functools
 import html
 import re
-from collections.abc import Collection
+from collections.abc import Collection, Iterator
 
 from compactor.text import word_spans
 from explorer.theme import CUT_TEXT_BACKGROUND, SHARED_WORD_BACKGROUND
@@ -119,15 +120,12 @@ def term_segments(text: str, terms: Collection[str]) -> list[tuple[str, bool]]:
     (case-insensitive): a term of word characters as a whole word, a term of a script without
     spaces (a Chinese or Japanese character pair, as focus's relevance reads it) wherever it
     occurs. The pieces join back to ``text`` exactly."""
-    wanted = sorted({t.lower() for t in terms if t}, key=lambda t: (-len(t), t))[:MARKED_TERMS]
-    if not wanted or not text:
+    matcher = _matcher(tuple(terms)) if text else None
+    if matcher is None:
         return [(text, False)] if text else []
-    pattern = "|".join(
-        re.escape(t) if _UNSPACED.search(t) else rf"(?<!\w){re.escape(t)}(?!\w)" for t in wanted
-    )
     out: list[tuple[str, bool]] = []
     position = 0
-    for found in re.finditer(pattern, text, flags=re.IGNORECASE):
+    for found in _occurrences(*matcher, text):
         if found.start() > position:
             out.append((text[position : found.start()], False))
         out.append((found.group(), True))
@@ -137,6 +135,49 @@ def term_segments(text: str, terms: Collection[str]) -> list[tuple[str, bool]]:
     return out
 
 
+@functools.lru_cache(maxsize=16)
+def _matcher(terms: tuple[str, ...]) -> tuple[re.Pattern[str], set[str] | None, bool] | None:
+    """For :func:`term_segments`, once per set of terms (a page marks many texts with one): the
+    pattern of the :data:`MARKED_TERMS` longest terms (a term of word characters as a whole
+    word, one of a script without spaces anywhere), case-insensitive; the terms in lower case
+    when all are ASCII; whether all are words (word characters, none of a script without
+    spaces). None when there is no term."""
+    wanted = sorted({t.lower() for t in terms if t}, key=lambda t: (-len(t), t))[:MARKED_TERMS]
+    if not wanted:
+        return None
+    pattern = "|".join(
+        re.escape(t) if _UNSPACED.search(t) else rf"(?<!\w){re.escape(t)}(?!\w)" for t in wanted
+    )
+    words = not any(_UNSPACED.search(t) or not _WORD_RUN.fullmatch(t) for t in wanted)
+    lowered = set(wanted) if all(t.isascii() for t in wanted) else None
+    return re.compile(pattern, re.IGNORECASE), lowered, words
+
+
+def _occurrences(
+    compiled: re.Pattern[str], lowered: set[str] | None, words: bool, text: str
+) -> Iterator[re.Match[str]]:
+    """The matches of ``compiled`` (the terms, case-insensitive) in ``text``, left to right.
+
+    When every term is a word, an occurrence is a whole run of word characters (a character
+    that matches a word character case-insensitively is one), so each run is looked up instead
+    of trying two hundred terms at every position: an ASCII run among ASCII terms by its lower
+    case, any other by the pattern itself on that run. The same matches, one step per word.
+    """
+    if not words:
+        yield from compiled.finditer(text)
+        return
+    for run in _WORD_RUN.finditer(text):
+        word = run.group()
+        if lowered is not None and word.isascii():
+            if word.lower() in lowered:
+                yield run
+        else:
+            found = compiled.fullmatch(text, run.start(), run.end())
+            if found is not None:
+                yield found
+
+
+_WORD_RUN = re.compile(r"\w+")
 _UNSPACED = re.compile(
     "[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\u3040-\u30ff\u31f0-\u31ff\uff66-\uff9f]"
 )

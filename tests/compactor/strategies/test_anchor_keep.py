@@ -192,3 +192,18 @@ def test_an_unknown_parameter_is_named():
     else:
         raise AssertionError("an unknown parameter must be refused")
     assert anchor_keep.KEY == "anchor-keep"
+
+
+@settings(max_examples=60, deadline=None)
+@given(requests, st.integers(100, 2000), st.integers(0, 6), st.integers(1, 200))
+def test_what_a_history_keeps_does_not_depend_on_the_runs_before(data, budget, last, unit_chars):
+    # the units and terms of a history are kept for the next run over it: a run after others
+    # (another budget, another protection, another unit size) is the run from a cold start
+    request = validate(data)
+    other = validate({**data, "keep_last_n": last})
+    anchor_keep._prepared.cache_clear()
+    cold = apply(request, budget, {"unit_chars": unit_chars})
+    anchor_keep._prepared.cache_clear()
+    apply(other, budget // 2 + 50)
+    apply(request, 100, {"unit_chars": unit_chars})
+    assert apply(request, budget, {"unit_chars": unit_chars}) == cold

@@ -4,7 +4,7 @@ import html
 import re
 import string
 
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from compactor.text._words import words
@@ -115,3 +115,41 @@ def test_focus_terms_are_marked_as_whole_words_and_cjk_pairs_and_the_rest_escape
     assert "&lt;b&gt;" in html and "<b>" not in html
     assert html.count("<mark") == 3
     assert term_segments("", ["x"]) == [] and term_segments("abc", []) == [("abc", False)]
+
+
+def every_position(text, terms):
+    """term_segments' rule, the terms' pattern tried at every position (the reference)."""
+    import re
+
+    from explorer.frames.safe_text import _UNSPACED, MARKED_TERMS
+
+    wanted = sorted({t.lower() for t in terms if t}, key=lambda t: (-len(t), t))[:MARKED_TERMS]
+    if not wanted or not text:
+        return [(text, False)] if text else []
+    pattern = "|".join(
+        re.escape(t) if _UNSPACED.search(t) else rf"(?<!\w){re.escape(t)}(?!\w)" for t in wanted
+    )
+    out, position = [], 0
+    for found in re.finditer(pattern, text, flags=re.IGNORECASE):
+        if found.start() > position:
+            out.append((text[position : found.start()], False))
+        out.append((found.group(), True))
+        position = found.end()
+    if position < len(text):
+        out.append((text[position:], False))
+    return out
+
+
+# case-insensitive partners beyond ASCII (long s, Kelvin sign, dotless i, micro), CJK, digits
+MARKABLE = list("abkisAKIS _-.\n1") + ["\u017f", "\u212a", "\u0131", "\u00b5", "\u03bc", "\u6f22"]
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(st.sampled_from(MARKABLE), max_size=30).map("".join),
+    st.lists(st.lists(st.sampled_from(MARKABLE), min_size=1, max_size=3).map("".join), max_size=5),
+)
+def test_term_segments_are_the_terms_pattern_tried_at_every_position(text, terms):
+    from explorer.frames.safe_text import term_segments
+
+    assert term_segments(text, terms) == every_position(text, terms)

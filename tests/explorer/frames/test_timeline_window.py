@@ -65,3 +65,21 @@ def test_the_strategy_runs_count_every_message_of_every_strategy_once(count):
             mine["original_chars"].sum()
             == long[long["strategy"] == strategy]["original_chars"].sum()
         )
+
+
+def test_a_strategy_run_is_named_by_its_most_frequent_kind_and_a_tie_by_the_first_seen():
+    kept = ["cut", "removed", "removed", "cut", "verbatim", "removed", "verbatim", "verbatim"]
+    long = pd.DataFrame(
+        {
+            "strategy": ["a"] * 8,
+            "index": list(range(8)),
+            "kept": kept,
+            "chars": [1] * 8,
+            "original_chars": [2] * 8,
+        }
+    )
+    runs = compare.strategy_runs(long, 2)  # two runs of four messages
+    assert runs["message"].tolist() == ["#0 to #3", "#4 to #7"]
+    assert runs["kept"].tolist() == ["cut", "verbatim"]
+    assert runs["counts"].tolist() == ["2 cut, 2 removed", "3 verbatim, 1 removed"]
+    assert runs["chars"].tolist() == [4, 4] and runs["original_chars"].tolist() == [8, 8]
