@@ -5,7 +5,7 @@ defaults, keep-last and random; then download it as a compaction.toml."""
 import streamlit as st
 
 from compactor.errors import ProblemError
-from compactor.recommend import INSTALL_HINT, optuna_available
+from compactor.recommend import INSTALL_HINT, optuna_available, usd
 from compactor.wording import percent
 from explorer.recommend import frames as recommend_frames
 from explorer.recommend import widgets as recommend_widgets
@@ -48,30 +48,32 @@ def show(found: recommend_widgets.Found) -> None:
     winner = rec.winner_trial
     st.subheader("Recommended")
     left, right = st.columns([3, 1], vertical_alignment="bottom")
-    left.metric(
-        f"{winner.strategy}, {rec.objective.label} on the tuning part", percent(winner.recall)
-    )
+    if rec.objective.minimise:
+        shown = f"{usd(winner.cost)} per 1,000 conversations at {percent(winner.recall)}"
+    else:
+        shown = percent(winner.recall)
+    left.metric(f"{winner.strategy}, {rec.objective.label} on the tuning part", shown)
     with right:
         setting_widgets.download(rec.winner, key="recommend_download")
     st.write(rec.check.verdict)
-    st.caption(f"Judge: {rec.check.judge}. Intervals: 95%, a seeded bootstrap over cut points.")
-    common.table(
-        recommend_frames.check_frame(rec),
-        column_config={
-            "recall": common.share_column(rec.objective.label),
-            "low": common.share_column("95% low"),
-            "high": common.share_column("95% high"),
-            "lift": common.points_column("vs keep-last"),
-            "lift_low": common.points_column("lift 95% low"),
-            "lift_high": common.points_column("lift 95% high"),
-            "budget_met": "budget met",
-        },
-    )
+    over = "cut points" if rec.one_conversation else "conversations"
+    st.caption(f"Judge: {rec.check.judge}. Intervals: 95%, a seeded bootstrap over {over}.")
+    figures_table(recommend_frames.check_frame(rec), rec.objective.label)
+    floor = recommend_frames.floor_frame(rec)
+    if floor is not None:
+        st.caption(
+            f"The floor: needed-later recall at least {percent(rec.check.floor)}. "
+            f"Judge: {rec.check.floor_judge}."
+        )
+        figures_table(floor, "needed-later recall")
     st.subheader("Runners-up")
     common.table(
         recommend_frames.runners_frame(rec),
         column_config={
-            "recall": common.share_column(rec.objective.label),
+            "recall": common.share_column(
+                "needed-later recall" if rec.objective.minimise else rec.objective.label
+            ),
+            recommend_frames.COST: dollars_column("cost per 1,000 conversations"),
             "budget_met": common.share_column("budget met"),
         },
     )
@@ -81,6 +83,32 @@ def show(found: recommend_widgets.Found) -> None:
         common.table(recommend_frames.why_frame(found.kept))
     else:
         st.write("On the check part it keeps no need the schema defaults lose.")
+
+
+def dollars_column(label: str) -> object:
+    return st.column_config.NumberColumn(label, format="$%.2f")
+
+
+def figures_table(frame: object, label: str) -> None:
+    """A check's figures: shares as percentages and lifts in points, or costs in dollars."""
+    if recommend_frames.COST in frame.columns:  # type: ignore[attr-defined]
+        value, diff = dollars_column, dollars_column
+        label = "cost per 1,000 conversations"
+    else:
+        value, diff = common.share_column, common.points_column
+    common.table(
+        frame,
+        column_config={
+            "recall": value(label),
+            recommend_frames.COST: value(label),
+            "low": value("95% low"),
+            "high": value("95% high"),
+            "lift": diff("vs keep-last"),
+            "lift_low": diff("lift 95% low"),
+            "lift_high": diff("lift 95% high"),
+            "budget_met": "budget met",
+        },
+    )
 
 
 page.run("Recommend", draw)

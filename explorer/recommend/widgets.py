@@ -8,6 +8,7 @@ from typing import Any
 
 import streamlit as st
 
+from compactor.analyses.pricing import load_prices
 from compactor.evaluation import CorpusItem
 from compactor.recommend import (
     OBJECTIVES,
@@ -26,6 +27,8 @@ FORM_KEY = "recommend_goal"
 #: The "Never split a tool pair" constraint: the Tool pairs page ticks it before it sends a user
 #: here (issue 40: the remedy for split pairs one click away).
 PAIRS_KEY = "recommend_pairs"
+FLOOR_KEY, MODEL_KEY = "recommend_floor", "recommend_model"
+OBJECTIVE_KEY = "recommend_objective"
 
 
 @dataclass(frozen=True)
@@ -41,7 +44,10 @@ def goal_form(budget: int) -> tuple[Goal, Options] | None:
         left, middle, right = st.columns(3)
         chars = left.number_input("Budget (characters)", 100, 400_000, int(budget), step=100)
         objective = middle.selectbox(
-            "Objective", list(OBJECTIVES), format_func=lambda n: OBJECTIVES[n].label
+            "Objective",
+            list(OBJECTIVES),
+            format_func=lambda n: OBJECTIVES[n].label,
+            key=OBJECTIVE_KEY,
         )
         trials = right.number_input("Trials", 2, 500, 30, key="recommend_trials")
         seed = left.number_input("Seed", 0, 2**31 - 1, 0)
@@ -49,6 +55,23 @@ def goal_form(budget: int) -> tuple[Goal, Options] | None:
         with right:
             system = st.checkbox("Keep every system message")
             pairs = st.checkbox("Never split a tool pair", key=PAIRS_KEY)
+        floor = left.number_input(
+            "Needed-later recall floor",
+            0.0,
+            1.0,
+            value=None,
+            step=0.05,
+            key=FLOOR_KEY,
+            help="Every candidate keeps at least this share of the needs (required for cost).",
+        )
+        models = load_prices().names()
+        model = middle.selectbox(
+            "Model (for cost)",
+            models,
+            index=None,
+            key=MODEL_KEY,
+            help="The cost objective minimises what the kept context costs at its prices.",
+        )
         submitted = st.form_submit_button("Recommend", icon=":material/auto_awesome:")
     if not submitted:
         return None
@@ -58,6 +81,8 @@ def goal_form(budget: int) -> tuple[Goal, Options] | None:
         min_budget_met=float(met),
         keep_system=system,
         keep_tool_pairs=pairs,
+        floor=None if floor is None else float(floor),
+        model=model,
     )
     return goal, Options(trials=int(trials), seed=int(seed), workers=1)
 

@@ -57,3 +57,39 @@ def test_overview_offers_recommend_only_when_the_setting_is_below_keep_last():
         below = lift is not None and lift < 0
         assert bool(recommend_links(at)) == below, (budget, lift)
         assert any("fewer of the needs than keep-last" in w.value for w in at.info) == below
+
+
+def test_the_cost_objective_shows_dollars_and_the_floor_beside_the_engines_figures():
+    request = {**planted(2).request, "budget_chars": 900}
+    at = goto(load(start(), request), PAGE)
+    at.number_input(key="recommend_trials").set_value(4)
+    at.selectbox(key="recommend_objective").set_value("cost")
+    at.number_input(key="recommend_floor").set_value(0.0)
+    at.selectbox(key="recommend_model").set_value("claude-sonnet-5-5")
+    at.button[0].click()
+    at = at.run()
+    assert_clean(at)
+    goal = Goal(budget_chars=900, objective="cost", floor=0.0, model="claude-sonnet-5-5")
+    expected = recommend(
+        [CorpusItem("Test conversation", request)], goal, Options(trials=4, seed=0, workers=1)
+    )
+    shown = table(at, "method")
+    assert shown["cost"].tolist() == pytest.approx(
+        [f.recall * 1000 for f in expected.check.figures], abs=1e-6
+    )
+    text = page_text(at)
+    assert expected.check.verdict in text
+    assert "needed-later recall at least 0.0%" in text and "Claude Sonnet" in text
+
+
+def test_a_cost_goal_without_a_model_is_named_not_a_traceback():
+    request = {**planted(2).request, "budget_chars": 900}
+    at = goto(load(start(), request), PAGE)
+    at.selectbox(key="recommend_objective").set_value("cost")
+    at.button[0].click()
+    at = at.run()
+    assert_clean(at)
+    problems = table(at, "problem", as_shown=True)
+    said = dict(zip(problems["where"], problems["problem"], strict=True))
+    assert said["model"] == "name the model whose prices to minimise"
+    assert "state the needed-later recall" in said["floor"]
