@@ -1,12 +1,16 @@
-"""Recommend: search the strategies and their parameters for the best setting for the loaded
-conversation under a goal, checked at cut points the search did not tune on, beside the schema
-defaults, keep-last and random; then download it as a compaction.toml."""
+"""Recommend: search the strategies and their parameters for the best setting under a goal, on
+the loaded conversation (checked at cut points the search did not tune on) or on a corpus
+(checked on conversations it did not tune on, loaded as the Corpus page loads one), beside the
+schema defaults, keep-last and random; then download it as a compaction.toml. A corpus's
+winner is labelled "recommended" on the Corpus page's frontier chart."""
 
 import streamlit as st
 
 from compactor.errors import ProblemError
 from compactor.recommend import INSTALL_HINT, optuna_available, usd
 from compactor.wording import percent
+from explorer import navigation
+from explorer.corpus import widgets as corpus_widgets
 from explorer.recommend import frames as recommend_frames
 from explorer.recommend import widgets as recommend_widgets
 from explorer.session import state
@@ -17,8 +21,9 @@ from explorer.widgets import setting as setting_widgets
 HOW = (
     "The search tries strategies that keep to a budget and their own parameters (Optuna's "
     "seeded sampler, one trial after another: the same goal and seed give the same answer). "
-    "The conversation is cut at several points, each with its own future; the search tunes on "
-    "some cut points and the result is checked on the others only."
+    "On the loaded conversation, it is cut at several points, each with its own future; on a "
+    "corpus, the conversations are split. The search tunes on one part and the result is "
+    "checked on the other only."
 )
 
 
@@ -27,20 +32,43 @@ def draw(compaction: Compaction) -> None:
         st.info(INSTALL_HINT, icon=":material/download:")
         return
     st.caption(HOW)
-    request = dict(compaction.request)
-    asked = recommend_widgets.goal_form(request.get("budget_chars", 4000))
+    if recommend_widgets.source() == recommend_widgets.CORPUS:
+        corpus_widgets.loader()  # the Corpus page's own loader: the same corpus on both pages
+        loaded = corpus_widgets.current()
+        if loaded is None:
+            st.info(
+                "Load a corpus: a file of many conversations, or a folder of them.",
+                icon=":material/info:",
+            )
+            return
+        st.text(f"Corpus: {loaded.name}, {len(loaded.items):,} conversations.")
+        made_for = recommend_widgets.corpus_source(loaded.key, loaded.items)
+        budget = 4000
+    else:
+        loaded, request = None, dict(compaction.request)
+        made_for, budget = request, request.get("budget_chars", 4000)
+    asked = recommend_widgets.goal_form(budget)
     if asked is not None:
         goal, options = asked
         try:
-            found = recommend_widgets.run(request, state.conversation().label, goal, options)
+            if loaded is not None:
+                found = recommend_widgets.run_corpus(loaded.key, list(loaded.items), goal, options)
+            else:
+                found = recommend_widgets.run(request, state.conversation().label, goal, options)
         except ProblemError as error:
             common.show_problems("No recommendation", error.problems)
             return
         recommend_widgets.keep(found)
-    found = recommend_widgets.last(request)
+    found = recommend_widgets.last(made_for)
     if found is None:
         return
     show(found)
+    if loaded is not None:
+        st.page_link(
+            navigation.file_of("pages/corpus.py"),
+            label="See it on the Corpus frontier (labelled “recommended”)",
+            icon=":material/scatter_plot:",
+        )
 
 
 def show(found: recommend_widgets.Found) -> None:

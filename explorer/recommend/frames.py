@@ -4,7 +4,8 @@ and the needs the winner keeps that the schema defaults lose."""
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 import pandas as pd
 
@@ -83,3 +84,33 @@ def why_frame(kept: Sequence[KeptNeed]) -> pd.DataFrame:
         ],
         columns=["conversation", "message", "anchor", "kind"],
     )
+
+
+def recommended_point(
+    corpus: str,
+    rows: Sequence[Mapping[str, Any]],
+    strategy: str,
+    params: Mapping[str, Any],
+    budget: int,
+) -> dict[str, Any]:
+    """The recommended setting as a point of the Corpus frontier chart: its rows over the
+    whole corpus (the corpus evaluation's, at the goal's budget) summarised as the chart's
+    axes are (characters out per conversation, anchors kept of all, needs met of all, pooled),
+    with the corpus it was made for (its key in the workspace), its setting in words and its
+    short label."""
+    count = len(rows) or 1
+    anchors = sum(r["anchors"] for r in rows)
+    needs = sum(r.get("needs") or 0 for r in rows)
+    met = sum(r.get("needs_met") or 0 for r in rows if r.get("needs"))
+    shown = json.dumps(dict(params), separators=(", ", ": "))
+    return {
+        "corpus": corpus,
+        "strategy": strategy,
+        "params": dict(params),
+        "budget_chars": budget,
+        "chars_per_conversation": sum(r["output_chars"] or 0 for r in rows) / count,
+        "retention": sum(r["anchors_kept"] for r in rows) / anchors if anchors else None,
+        "needed_recall": met / needs if needs else None,
+        "setting": f"{strategy} {shown} at {budget:,} characters",
+        "label": strategy,
+    }
