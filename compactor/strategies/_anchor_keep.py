@@ -236,7 +236,7 @@ def _pieces(
     contents: Sequence[str],
     because: Sequence[tuple[str, ...]],
     unit_chars: int,
-    terms_of: Sequence[list[tuple[int, int, str]]],
+    terms_of: Sequence[Sequence[tuple[int, int, str]]],
 ) -> list[_Unit]:
     """The units of the unprotected messages, message by message, in order (``terms_of``:
     each content's :func:`salient_terms`)."""
@@ -256,7 +256,7 @@ def _pieces(
     return out
 
 
-def _weights(terms_of: Sequence[list[tuple[int, int, str]]]) -> dict[str, float]:
+def _weights(terms_of: Sequence[Sequence[tuple[int, int, str]]]) -> dict[str, float]:
     """A term's weight: 1 + log of the number of messages that mention it (a term the history
     keeps coming back to is likelier to be needed again)."""
     mentions: dict[str, int] = {}
@@ -267,7 +267,7 @@ def _weights(terms_of: Sequence[list[tuple[int, int, str]]]) -> dict[str, float]
 
 
 def _choose_by_terms(
-    terms_of: Sequence[list[tuple[int, int, str]]],
+    terms_of: Sequence[Sequence[tuple[int, int, str]]],
     because: Sequence[tuple[str, ...]],
     pieces: list[_Unit],
     left: int,

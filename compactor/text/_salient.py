@@ -16,6 +16,7 @@ rule in one place").
 
 from __future__ import annotations
 
+import functools
 import re
 
 from compactor.contract import SENTENCE_ENDS
@@ -39,11 +40,18 @@ _MAYBE = re.compile(
 )
 
 
-def units(text: str, unit_chars: int = UNIT_CHARS) -> list[tuple[int, int]]:
-    """``(start, end)`` of each unit of ``text``, in order, covering it exactly.
+#: How many texts (and text, unit size pairs) the memos below keep: a tuner runs a strategy on
+#: the same conversations trial after trial, and these are pure functions of their arguments.
+MEMO_SIZE = 1 << 16
+
+
+@functools.lru_cache(maxsize=MEMO_SIZE)
+def units(text: str, unit_chars: int = UNIT_CHARS) -> tuple[tuple[int, int], ...]:
+    """``(start, end)`` of each unit of ``text``, in order, covering it exactly (remembered
+    for the last :data:`MEMO_SIZE` texts and unit sizes).
 
     >>> units("One. Two.\\nThree")
-    [(0, 10), (10, 15)]
+    ((0, 10), (10, 15))
     """
     out: list[tuple[int, int]] = []
     for line in _LINE.finditer(text):
@@ -51,7 +59,7 @@ def units(text: str, unit_chars: int = UNIT_CHARS) -> list[tuple[int, int]]:
             out.append(line.span())
         else:
             out.extend(_pieces(text, line.start(), line.end(), unit_chars))
-    return out
+    return tuple(out)
 
 
 def _pieces(text: str, start: int, end: int, unit_chars: int) -> list[tuple[int, int]]:
@@ -72,8 +80,10 @@ def _pieces(text: str, start: int, end: int, unit_chars: int) -> list[tuple[int,
     return out
 
 
-def salient_terms(text: str) -> list[tuple[int, int, str]]:
-    """``(start, end, term)`` of each salient term of ``text``, in order.
+@functools.lru_cache(maxsize=MEMO_SIZE)
+def salient_terms(text: str) -> tuple[tuple[int, int, str], ...]:
+    """``(start, end, term)`` of each salient term of ``text``, in order (remembered for the
+    last :data:`MEMO_SIZE` texts).
 
     >>> [t for _, _, t in salient_terms("Ticket DE-4471 in src/app.py, ask ann_lee at 03:10.")]
     ['DE-4471', 'src/app.py', 'ann_lee', '03:10']
@@ -86,7 +96,7 @@ def salient_terms(text: str) -> list[tuple[int, int, str]]:
         if token and _is_salient(token):
             start = match.start() + lead
             out.append((start, start + len(token), token))
-    return out
+    return tuple(out)
 
 
 def _is_salient(token: str) -> bool:
