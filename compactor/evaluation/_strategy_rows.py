@@ -20,7 +20,7 @@ from __future__ import annotations
 import functools
 import itertools
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from compactor.analyses import tool_pairs
@@ -122,6 +122,9 @@ class PreparedConversation:
     needs: Needs | None
     future: int | None
     rereads: ConversationRereads | None = None
+    #: keep-last's and random's probe columns per budget, found on first use: the same for
+    #: every setting, so a tuner's trials share them.
+    probe_baselines: dict[int, dict[str, Any]] = field(default_factory=dict)
 
 
 def prepare_conversation(
@@ -179,7 +182,7 @@ def prepared_rows(
     )
     system, future, past, needs = prepared.system, prepared.future, prepared.past, prepared.needs
     probing = bool(item.probes) if probe_columns is None else probe_columns
-    baselines: dict[int, dict[str, Any]] = {}  # per budget: the same for every setting
+    baselines = prepared.probe_baselines  # per budget: the same for every setting
     rows = []
     for setting in settings:
         for budget in sorted(budgets or [request.params.budget_chars]):
