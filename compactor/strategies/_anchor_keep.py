@@ -21,6 +21,7 @@ message is removed, as memory-compact does.
 
 from __future__ import annotations
 
+import functools
 import heapq
 import math
 from collections.abc import Mapping, Sequence
@@ -138,7 +139,7 @@ def apply(
     if protected_chars <= budget:
         left = budget - protected_chars
         terms = [salient_terms(text) for text in contents]  # once: pieces, weights, covered
-        pieces = _pieces(contents, because, options["unit_chars"], terms)
+        pieces = _pieces(contents, because, options["unit_chars"])
         if options["focus"] is not None:
             left = _choose_by_focus(contents, pieces, options["focus"], left, chosen, focused)
         left = _choose_by_terms(terms, because, pieces, left, chosen, new_terms)
@@ -236,24 +237,34 @@ def _pieces(
     contents: Sequence[str],
     because: Sequence[tuple[str, ...]],
     unit_chars: int,
-    terms_of: Sequence[Sequence[tuple[int, int, str]]],
 ) -> list[_Unit]:
-    """The units of the unprotected messages, message by message, in order (``terms_of``:
-    each content's :func:`salient_terms`)."""
+    """The units of the unprotected messages, message by message, in order, each with the
+    salient terms inside it."""
     out = []
     for i, text in enumerate(contents):
-        if because[i]:
-            continue
-        terms = terms_of[i]
-        k = 0
-        for start, end in units(text, unit_chars):
-            inside = []
-            while k < len(terms) and terms[k][0] < end:
-                if terms[k][1] <= end:
-                    inside.append(terms[k][2])
-                k += 1
-            out.append(_Unit(i, start, end, frozenset(inside)))
+        if not because[i]:
+            out.extend(
+                _Unit(i, start, end, terms) for start, end, terms in _units_of(text, unit_chars)
+            )
     return out
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def _units_of(text: str, unit_chars: int) -> tuple[tuple[int, int, frozenset[str]], ...]:
+    """Each unit of ``text`` with the salient terms wholly inside it: a pure function of the
+    text and the unit size, remembered (a tuner runs the same texts trial after trial, and a
+    conversation's past holds its messages again)."""
+    terms = salient_terms(text)
+    out = []
+    k = 0
+    for start, end in units(text, unit_chars):
+        inside = []
+        while k < len(terms) and terms[k][0] < end:
+            if terms[k][1] <= end:
+                inside.append(terms[k][2])
+            k += 1
+        out.append((start, end, frozenset(inside)))
+    return tuple(out)
 
 
 def _weights(terms_of: Sequence[Sequence[tuple[int, int, str]]]) -> dict[str, float]:
