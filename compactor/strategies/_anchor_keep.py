@@ -267,7 +267,7 @@ def _units_of(text: str, unit_chars: int) -> tuple[tuple[int, int, frozenset[str
     return tuple(out)
 
 
-def _weights(terms_of: Sequence[Sequence[tuple[int, int, str]]]) -> dict[str, float]:
+def _weights(terms_of: Sequence[list[tuple[int, int, str]]]) -> dict[str, float]:
     """A term's weight: 1 + log of the number of messages that mention it (a term the history
     keeps coming back to is likelier to be needed again)."""
     mentions: dict[str, int] = {}
@@ -278,7 +278,7 @@ def _weights(terms_of: Sequence[Sequence[tuple[int, int, str]]]) -> dict[str, fl
 
 
 def _choose_by_terms(
-    terms_of: Sequence[Sequence[tuple[int, int, str]]],
+    terms_of: Sequence[list[tuple[int, int, str]]],
     because: Sequence[tuple[str, ...]],
     pieces: list[_Unit],
     left: int,

@@ -45,14 +45,18 @@ _MAYBE = re.compile(
 MEMO_SIZE = 1 << 16
 
 
-@functools.lru_cache(maxsize=MEMO_SIZE)
-def units(text: str, unit_chars: int = UNIT_CHARS) -> tuple[tuple[int, int], ...]:
+def units(text: str, unit_chars: int = UNIT_CHARS) -> list[tuple[int, int]]:
     """``(start, end)`` of each unit of ``text``, in order, covering it exactly (remembered
     for the last :data:`MEMO_SIZE` texts and unit sizes).
 
     >>> units("One. Two.\\nThree")
-    ((0, 10), (10, 15))
+    [(0, 10), (10, 15)]
     """
+    return list(_units(text, unit_chars))
+
+
+@functools.lru_cache(maxsize=MEMO_SIZE)
+def _units(text: str, unit_chars: int) -> tuple[tuple[int, int], ...]:
     out: list[tuple[int, int]] = []
     for line in _LINE.finditer(text):
         if line.end() - line.start() <= unit_chars:
@@ -80,14 +84,18 @@ def _pieces(text: str, start: int, end: int, unit_chars: int) -> list[tuple[int,
     return out
 
 
-@functools.lru_cache(maxsize=MEMO_SIZE)
-def salient_terms(text: str) -> tuple[tuple[int, int, str], ...]:
+def salient_terms(text: str) -> list[tuple[int, int, str]]:
     """``(start, end, term)`` of each salient term of ``text``, in order (remembered for the
     last :data:`MEMO_SIZE` texts).
 
     >>> [t for _, _, t in salient_terms("Ticket DE-4471 in src/app.py, ask ann_lee at 03:10.")]
     ['DE-4471', 'src/app.py', 'ann_lee', '03:10']
     """
+    return list(_salient_terms(text))
+
+
+@functools.lru_cache(maxsize=MEMO_SIZE)
+def _salient_terms(text: str) -> tuple[tuple[int, int, str], ...]:
     out = []
     for match in _MAYBE.finditer(text):
         token = match.group()
