@@ -163,13 +163,17 @@ class Check:
                 f"the recommended setting costs {usd(mine.recall)} per 1,000 conversations on "
                 f"the check part, {usd(-mine.lift)} less than keep-last, at {reached}"  # type: ignore[operator]
             )
-        theirs = "" if kept is None else f"; keep-last's is {percent(kept.recall)}"
-        return (
-            f"no setting is shown cheaper than keep-last at this budget "
-            f"({usd(mine.lift, signed=True)} per 1,000 conversations, interval "
-            f"[{usd(mine.lift_low, signed=True)}, {usd(mine.lift_high, signed=True)}]), at "
-            f"{reached}{theirs}"
+        dearer = (
+            f"{usd(mine.lift, signed=True)} per 1,000 conversations against keep-last, interval "
+            f"[{usd(mine.lift_low, signed=True)}, {usd(mine.lift_high, signed=True)}]"
         )
+        if kept is not None and kept.recall is not None and kept.recall < self.floor:  # type: ignore[operator]
+            return (
+                f"the recommended setting costs {dearer}; keep-last misses the floor (its "
+                f"needed-later recall is {percent(kept.recall)}), so the recommended setting is "
+                f"the cheapest found that holds it, at {reached}"
+            )
+        return f"no setting is shown cheaper than keep-last at this budget ({dearer}), at {reached}"
 
     def lines(self) -> list[str]:
         out = [

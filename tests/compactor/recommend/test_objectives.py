@@ -90,6 +90,9 @@ def test_the_cost_is_the_price_tables_and_the_check_shows_the_floor(cheapest):
     assert check.floor == 0.5 and [f.method for f in check.floor_figures] == list(METHODS)
     assert check.floor_figure(RECOMMENDED).recall >= 0.5
     assert MODEL in check.judge and "needed-later recall" in check.floor_judge
+    # keep-last keeps none of the planted needs: cheaper or not, it misses the floor
+    assert check.floor_figure("keep-last").recall == 0.0
+    assert "keep-last misses the floor (its needed-later recall is 0.0%)" in check.verdict
     shown = "\n".join(check.lines())
     assert "per 1,000 conversations" in shown and "the floor" in shown
     data = cheapest.to_dict()
