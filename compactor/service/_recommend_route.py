@@ -92,7 +92,8 @@ def recommend_body(value: Any) -> dict[str, Any]:
     try:
         found = recommend(items, goal, options)
     except ProblemError as error:  # the goal, the corpus, a floor no trial reached
-        raise InvalidRequest([_in_body(p) for p in error.problems]) from None
+        one = "conversation" in value
+        raise InvalidRequest([_in_body(p, one) for p in error.problems]) from None
     return found.to_dict()
 
 
@@ -248,11 +249,14 @@ def _is(value: Any, kind: type) -> bool:
     return isinstance(value, kind)
 
 
-def _in_body(problem: Problem) -> Problem:
-    """A goal's or corpus's problem at its path in the body (``goal.floor``, ...)."""
+def _in_body(problem: Problem, one: bool = False) -> Problem:
+    """A goal's or corpus's problem at its path in the body (``goal.floor``, a conversation
+    named by its index: ``conversations[3]``, or ``conversation`` when ``one``)."""
     path = problem.path or "$"
     if path in GOAL_KEYS or path == "budget":
         path = f"goal.{path}"
     elif path == "corpus":
-        path = "conversations"
+        path = "conversation" if one else "conversations"
+    elif path.isdigit():
+        path = "conversation" if one else f"conversations[{path}]"
     return Problem(problem.message, path, problem.line, problem.column)

@@ -66,12 +66,24 @@ def test_the_service_answers_the_engines_recommendation_with_its_toml(server, tm
             "",
         ),
         ({"conversations": []}, "conversations", "at least one conversation"),
-        ({"conversation": {"messages": []}}, "$", "either conversations"),
+        (
+            {"conversation": {"messages": BODY["conversations"][0]["messages"][:4]}},
+            "conversation",
+            "a check at cut points needs at least",
+        ),
+        (
+            {"conversation": {"messages": []}, "conversations": BODY["conversations"]},
+            "$",
+            "either conversations",
+        ),
         ({"extra": 1}, "extra", "not a key of the body"),
     ],
 )
 def test_a_bad_body_is_a_422_naming_its_json_path(server, change, path, says):
-    answer = post(server, {**BODY, **change})
+    body = {**BODY, **change}
+    if "conversation" in change and "conversations" not in change:
+        body.pop("conversations")
+    answer = post(server, body)
     assert answer.status_code == 422, answer.text
     problems = answer.json()["error"]["problems"]
     assert any(p["path"] == path and says in p["message"] for p in problems), problems
