@@ -76,7 +76,8 @@ def run(items: list[CorpusItem], trials: int, backend: str) -> None:
     verdict = "ok" if seconds <= TARGET_SECONDS else f"over the {TARGET_SECONDS:.0f} s goal"
     print(
         f"{backend}: {len(found.trials)} trials, {seconds:.1f} s in all ({verdict}), "
-        f"{tuned:.2f} trials/s, {cpu:.0f} CPU s here; "
+        f"{tuned:.2f} trials/s, {cpu:.0f} CPU s here ({cpu / 2:.0f} s on each of 2 cores "
+        f"if split evenly; the wall time counts whatever else the machine runs); "
         f"winner {found.winner.strategy} {dict(found.winner.params)}"
     )
     for line in found.check.lines():

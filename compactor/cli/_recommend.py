@@ -22,7 +22,9 @@ from compactor.recommend import (
     Goal,
     Options,
     Recommendation,
+    Trial,
     recommend,
+    usd,
 )
 from compactor.strategies import setting_toml
 from compactor.text import ENCODINGS
@@ -48,7 +50,15 @@ for the answer; a budget in tokens is judged at 4 characters a token, and the se
 in tokens), --objective ({", ".join(OBJECTIVES)}), and the constraints every candidate meets on
 the tuning part: the budget met on at least --min-budget-met of the conversations,
 --keep-tool-pairs (no call without its result or the reverse), --keep-system (every system
-message kept). --out FILE writes the winner as a compaction.toml that shrink, the integrations
+message kept), --floor (needed-later recall at least this share).
+
+The objectives: needed (needed-later recall), probes (probe recall: the corpus carries probes),
+reread (re-read recall: after each compaction a Claude Code or Codex log recorded, the files
+read again, held when the setting keeps half of the earlier result), and cost (the cheapest
+setting at --model's prices, from the price table or --prices FILE, whose needed-later recall
+is at least --floor; when no trial reaches the floor it says so and the best it reached).
+
+--out FILE writes the winner as a compaction.toml that shrink, the integrations
 and evaluate --setting read as it is.
 """
 
@@ -82,6 +92,22 @@ def register(sub: argparse._SubParsersAction) -> None:
     )
     parser.add_argument(
         "--objective", choices=list(OBJECTIVES), default="needed", help="default: needed"
+    )
+    parser.add_argument(
+        "--floor",
+        type=float,
+        metavar="F",
+        help="needed-later recall every candidate must reach (a share; required by cost)",
+    )
+    parser.add_argument(
+        "--model",
+        metavar="NAME",
+        help="the price table's model the cost objective prices at (for example claude-sonnet-5-5)",
+    )
+    parser.add_argument(
+        "--prices",
+        metavar="FILE",
+        help="a price table (TOML) replacing the shipped one (docs/cost.md)",
     )
     parser.add_argument("--trials", type=int, default=50, metavar="N", help="default 50")
     parser.add_argument("--timeout", type=float, metavar="S", help="start no trial after S seconds")
@@ -155,6 +181,9 @@ def _run(args: argparse.Namespace) -> int:
         min_budget_met=args.min_budget_met,
         keep_tool_pairs=args.keep_tool_pairs,
         keep_system=args.keep_system,
+        floor=args.floor,
+        model=args.model,
+        prices=args.prices,
     )
     goal.check()
     if args.trials < 1:
@@ -195,7 +224,7 @@ def _run(args: argparse.Namespace) -> int:
     if args.out:
         Path(args.out).write_text(setting_toml(found.winner), encoding="utf-8")
     if args.json:
-        sys.stdout.write(json.dumps(report_dict(found), indent=2) + "\n")
+        sys.stdout.write(json.dumps(found.to_dict(), indent=2) + "\n")
     else:
         sys.stdout.write(report_text(found, args.out))
     sys.stdout.flush()
@@ -212,28 +241,22 @@ def report_text(found: Recommendation, out: str | None = None) -> str:
         f"tuning {'cut points' if found.one_conversation else 'conversations'}; objective: "
         f"{found.objective.label}",
         f"recommended: {trial.strategy} {params} at {amount:,} {kind}: "
-        f"{percent(trial.recall)} on the tuning part, budget met {percent(trial.budget_met)}",
+        f"{_figure(found, trial)} on the tuning part, budget met {percent(trial.budget_met)}",
     ]
     for other in found.runners_up:
         shown = json.dumps(dict(other.params), separators=(",", ":"))
-        lines.append(f"  runner-up: {other.strategy} {shown}: {percent(other.recall)}")
+        lines.append(f"  runner-up: {other.strategy} {shown}: {_figure(found, other)}")
     lines += found.check.lines()
     if out:
         lines.append(f"wrote {out}")
     return "\n".join(lines) + "\n"
 
 
-def report_dict(found: Recommendation) -> dict:
-    """The recommendation as JSON (shares 0..1)."""
-    return {
-        "setting": found.winner.to_dict(),
-        "tuning_recall": found.winner_trial.recall,
-        "runners_up": [
-            {"strategy": t.strategy, "params": dict(t.params), "recall": t.recall}
-            for t in found.runners_up
-        ],
-        "trials": len(found.trials),
-        "seconds": round(found.seconds, 3),
-        "tuning": list(found.tuning),
-        "check": found.check.to_dict(),
-    }
+def _figure(found: Recommendation, trial: Trial) -> str:
+    """A trial's figure on the tuning part: its recall, or for cost its cost and recall."""
+    if found.objective.minimise:
+        return (
+            f"{usd(trial.cost)} per 1,000 conversations at needed-later recall "
+            f"{percent(trial.recall)}"
+        )
+    return percent(trial.recall)

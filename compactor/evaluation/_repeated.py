@@ -3,10 +3,13 @@ rows as :func:`~compactor.evaluation.evaluate_strategy`, with each conversation'
 parameter-free parts (its validation, anchors, past and needs) found once per worker and kept
 for every later call, so a trial costs the strategy's runs alone.
 
-The workers live as long as the evaluation: processes started once (each given the corpus
-once, ending with the process that started them), or Ray actors (each holding the
-conversations it always runs). Conversations go to them in chunks and come back in corpus
-order, so the rows are the same, in the same order, whatever the backend and workers.
+The workers live as long as the evaluation: processes started once, each given its own share of
+the corpus once (a contiguous run of conversations, the shares about equal in characters) and
+always running that share, so each conversation is prepared by one process only and the texts
+it remembers (:func:`~compactor.text.salient_terms`) are those it sees again; they end with the
+process that started them. Or Ray actors, each holding the conversations it always runs.
+Rows come back in corpus order, so they are the same, in the same order, whatever the backend
+and workers.
 
 >>> from compactor.evaluation import CorpusItem
 >>> items = [CorpusItem(0, {"messages": [{"role": "user", "content": "Ship DE-4471."},
@@ -84,6 +87,28 @@ def _worker_rows(name: str, params: Mapping[str, Any], budget: int, indices: Seq
     return _WORKER.rows(name, params, budget, indices)
 
 
+def shares(items: Sequence[CorpusItem], workers: int) -> list[list[int]]:
+    """The conversations' indices cut into ``workers`` contiguous shares (none empty) of about
+    equal characters, in corpus order.
+
+    >>> [len(s) for s in shares([CorpusItem(k, {"messages": [{"content": "x" * n}]})
+    ...     for k, n in enumerate([9, 1, 1, 1, 1, 1, 1, 1, 1, 1])], 2)]
+    [1, 9]
+    """
+    sizes = [sum(len(str(m.get("content") or "")) for m in i.request["messages"]) for i in items]
+    total = sum(sizes) or 1
+    n = max(1, min(workers, len(items)))
+    out: list[list[int]] = [[] for _ in range(n)]
+    seen = last = 0
+    for k, size in enumerate(sizes):
+        want = min(n - 1, int((seen + size / 2) * n / total))  # where its middle falls
+        at = min(max(want, last), last + 1 if out[last] else last)  # contiguous, none skipped
+        at = max(at, n - (len(items) - k))  # the conversations left fill the shares left
+        out[at].append(k)
+        seen, last = seen + size, at
+    return [share for share in out if share]
+
+
 class RepeatedEvaluation:
     """``items`` judged again and again: :meth:`rows` of one setting at one budget, in corpus
     order, on ``workers`` processes (1: this process; None: one per core) or Ray actors
@@ -103,7 +128,8 @@ class RepeatedEvaluation:
         self.workers = max(1, min(workers or default_workers(), len(self.items) or 1))
         self.backend = backend
         self._local: _Held | None = None
-        self._pool: ProcessPoolExecutor | None = None
+        self._pools: list[ProcessPoolExecutor] = []
+        self._shares: list[list[int]] = []
         self._actors: list[Any] = []
         self._ray_started = False
         if backend == "ray":
@@ -114,12 +140,16 @@ class RepeatedEvaluation:
             method = "fork" if threading.active_count() == 1 else "forkserver"
             if method not in multiprocessing.get_all_start_methods():
                 method = "spawn"
-            self._pool = ProcessPoolExecutor(
-                max_workers=self.workers,
-                mp_context=multiprocessing.get_context(method),
-                initializer=_start_worker,
-                initargs=(self.items, future, parent_watch()),
-            )
+            self._shares = shares(self.items, self.workers)
+            self._pools = [
+                ProcessPoolExecutor(
+                    max_workers=1,
+                    mp_context=multiprocessing.get_context(method),
+                    initializer=_start_worker,
+                    initargs=([self.items[k] for k in share], future, parent_watch()),
+                )
+                for share in self._shares
+            ]
 
     def _start_ray(self, future: int | None, address: str | None) -> None:
         from compactor.evaluation._ray_backend import start_ray
@@ -154,9 +184,9 @@ class RepeatedEvaluation:
             ]
             parts = ray.get(refs)
         else:
-            assert self._pool is not None
             futures = [
-                self._pool.submit(_worker_rows, name, dict(params), budget, c) for c in chunks
+                pool.submit(_worker_rows, name, dict(params), budget, range(len(share)))
+                for pool, share in zip(self._pools, self._shares, strict=True)
             ]
             parts = [f.result() for f in futures]
         rows: list[dict[str, Any]] = []
@@ -168,9 +198,9 @@ class RepeatedEvaluation:
         return rows
 
     def close(self) -> None:
-        if self._pool is not None:
-            self._pool.shutdown(wait=True, cancel_futures=True)
-            self._pool = None
+        for pool in self._pools:
+            pool.shutdown(wait=True, cancel_futures=True)
+        self._pools = []
         if self._actors:
             import ray
 

@@ -8,7 +8,10 @@ budget: a re-read is held when at least half of the earlier result's characters 
 those held (for random the mean over its draws), ``reread_chars`` their earlier results'
 characters. As with the needs, each setting compacts each history once: the history's budget
 sweep gives the budget from which each re-read is held, so no run per budget; keep-last and
-random keep whole messages, so their figures follow from their from-budgets. A conversation
+random keep whole messages, so their figures follow from their from-budgets. Any other
+registry strategy (a strategy row's columns, :meth:`ConversationRereads.strategy_columns`) runs
+once per history at the row's budget, a re-read held when the spans it returns of the earlier
+result's message (a placeholder holds none) are at least half its characters. A conversation
 without recorded compactions has no re-read columns; one whose compactions were followed by no
 re-read has ``rereads`` 0 (and no recall).
 """
@@ -33,6 +36,7 @@ from compactor.contract import budget_range
 from compactor.engine import run
 from compactor.formats import RecordedCompaction
 from compactor.model import Params, Request
+from compactor.strategies import RegisteredStrategy
 
 #: The re-read keys of the rows of a conversation with recorded compactions.
 REREAD_KEYS: tuple[str, ...] = ("rereads", "rereads_held", "reread_chars")
@@ -104,6 +108,21 @@ class ConversationRereads:
     def columns(self, held_from: np.ndarray, budget: int) -> dict[str, Any]:
         """A setting row's re-read columns at ``budget``."""
         held = int(np.searchsorted(held_from, budget, side="right"))
+        return {"rereads": self.rereads, "rereads_held": held, "reread_chars": self.chars}
+
+    def strategy_columns(
+        self, strategy: RegisteredStrategy, setting: Any, budget: int
+    ) -> dict[str, Any]:
+        """A strategy row's re-read columns: each history compacted by ``strategy`` with
+        ``setting`` at ``budget`` (``rereads_held`` None when the strategy could not run)."""
+        held = 0
+        for j in self.judged:
+            result = strategy.apply(j.history, budget_chars=budget, params=setting)
+            if not result.available:
+                return {"rereads": self.rereads, "rereads_held": None, "reread_chars": self.chars}
+            for i, chars in zip(j.messages.tolist(), j.chars.tolist(), strict=True):
+                kept = sum(end - start for start, end in result.messages[i].kept_spans)
+                held += 2 * kept >= chars > 0
         return {"rereads": self.rereads, "rereads_held": held, "reread_chars": self.chars}
 
     def baseline_columns(

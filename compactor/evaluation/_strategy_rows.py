@@ -6,7 +6,9 @@ A strategy runs once per budget (no sweep: the peers' outputs are not prefixes o
 An anchor is kept when one of its occurrences is still in what the strategy returns (a cut
 message up to its end, a replaced message anywhere in the new text); a tool pair is broken
 when exactly one of the call and the result is returned (a cleared result still answers its
-call). With a future, ``needs`` and ``needs_met`` follow (:func:`needs_columns`): the
+call). A conversation with recorded compactions has the re-read columns last
+(:meth:`~compactor.evaluation._reread_rows.ConversationRereads.strategy_columns`). With a
+future, ``needs`` and ``needs_met`` follow (:func:`needs_columns`): the
 continuation check, as memory-compact's rows have it, the past compacted by the strategy at
 the row's budget and judged by :func:`~compactor.analyses.outcomes.judge_outcome` (a kept
 span holds a source; a placeholder holds none). :func:`strategy_conversation_rows` is one
@@ -18,7 +20,7 @@ from __future__ import annotations
 import functools
 import itertools
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from compactor.analyses import tool_pairs
@@ -37,6 +39,7 @@ from compactor.errors import InvalidRequest, Problem, ProblemError
 from compactor.evaluation._corpus import CorpusItem
 from compactor.evaluation._grid import BUDGET
 from compactor.evaluation._outcomes import PROBE_KEYS, PROBE_KINDS, baseline_probes
+from compactor.evaluation._reread_rows import ConversationRereads
 from compactor.evaluation._rows import ConversationRows
 from compactor.evaluation._run import local_rows
 from compactor.input import validate
@@ -107,8 +110,8 @@ def parse_strategy_grid(strategy: RegisteredStrategy, option: str) -> tuple[str,
 @dataclass(frozen=True, eq=False)
 class PreparedConversation:
     """What every setting of one conversation shares: its request (the agent mode), anchors,
-    tool pairs, system messages, and for a future its past and needs (None when the past alone
-    is not a valid request)."""
+    tool pairs, system messages, for a future its past and needs (None when the past alone
+    is not a valid request), and its recorded compactions' re-reads (None without any)."""
 
     item: CorpusItem
     request: Request
@@ -118,6 +121,10 @@ class PreparedConversation:
     past: Request | None
     needs: Needs | None
     future: int | None
+    rereads: ConversationRereads | None = None
+    #: keep-last's and random's probe columns per budget, found on first use: the same for
+    #: every setting, so a tuner's trials share them.
+    probe_baselines: dict[int, dict[str, Any]] = field(default_factory=dict)
 
 
 def prepare_conversation(
@@ -137,6 +144,7 @@ def prepare_conversation(
         past,
         None if past is None else find_needs(request.contents, request.roles),
         future,
+        ConversationRereads.of(request, item.compactions),
     )
 
 
@@ -174,7 +182,7 @@ def prepared_rows(
     )
     system, future, past, needs = prepared.system, prepared.future, prepared.past, prepared.needs
     probing = bool(item.probes) if probe_columns is None else probe_columns
-    baselines: dict[int, dict[str, Any]] = {}  # per budget: the same for every setting
+    baselines = prepared.probe_baselines  # per budget: the same for every setting
     rows = []
     for setting in settings:
         for budget in sorted(budgets or [request.params.budget_chars]):
@@ -202,6 +210,8 @@ def prepared_rows(
                     baselines[budget] = baseline_probes(item.probes, request.contents, budget)
                 row.update(probe_columns_of(item, request.contents, result))
                 row.update(baselines[budget])
+            if prepared.rereads is not None:
+                row.update(prepared.rereads.strategy_columns(strategy, setting, budget))
             rows.append(row)
     return rows
 

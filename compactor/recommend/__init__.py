@@ -15,11 +15,13 @@ from compactor.recommend._check import (
     Figure,
     KeptNeed,
     needs_kept_over_defaults,
+    usd,
 )
 from compactor.recommend._objectives import (
     OBJECTIVES,
     Objective,
     pooled,
+    price_rows,
     register_objective,
 )
 from compactor.recommend._search import (
@@ -58,6 +60,7 @@ __all__ = [
     "Options",
     "params_of",
     "pooled",
+    "price_rows",
     "recommend",
     "Recommendation",
     "RecommendError",
@@ -68,4 +71,5 @@ __all__ = [
     "SPACES",
     "split",
     "Trial",
+    "usd",
 ]

@@ -1,7 +1,12 @@
 """The check: the recommended setting on conversations the search never saw, beside the schema
-defaults (memory-compact at the contract's defaults), keep-last and random at the same budget,
+defaults (memory-compact at the contract's defaults), keep-last and random at the same budget
+(their bare form: the corpus evaluation gives them protected and bare, and bare is the harder
+to beat),
 each with a 95% interval (a seeded bootstrap over conversations, pooled), and its lift over
-keep-last with the same resamples (paired).
+keep-last with the same resamples (paired). For the ``cost`` objective the figure is the mean
+cost of a conversation in USD and the lift its difference from keep-last's (below zero:
+cheaper); with a floor, each method's needed-later recall follows with its interval, so the
+reader sees whether the winner holds the floor on conversations it was not tuned on.
 """
 
 from __future__ import annotations
@@ -13,6 +18,7 @@ from typing import Any
 import numpy as np
 
 from compactor.analyses.outcomes import KEEP_LAST, RANDOM, judge_outcome
+from compactor.analyses.pricing import ModelPrice
 from compactor.contract import DEFAULTS as DEFAULT_VALUES
 from compactor.contract import MEMORY_COMPACT
 from compactor.errors import InvalidRequest
@@ -22,7 +28,7 @@ from compactor.evaluation import (
     evaluate_strategy,
     prepare_conversation,
 )
-from compactor.recommend._objectives import Objective
+from compactor.recommend._objectives import OBJECTIVES, Objective, price_rows
 from compactor.strategies import apply_strategy
 from compactor.wording import met_share, percent, points
 
@@ -32,6 +38,17 @@ METHODS = (RECOMMENDED, DEFAULTS, KEEP_LAST, RANDOM)
 RESAMPLES = 2000
 #: The bootstrap's seed (the same resamples for every method: a paired interval for the lift).
 BOOTSTRAP_SEED = 0
+#: A figure's kinds: a recall (a share), or a cost (USD per conversation).
+RECALL, COST = "recall", "cost"
+
+
+def usd(value: float | None, signed: bool = False) -> str:
+    """A cost per conversation as dollars per 1,000 conversations (a conversation's cost is a
+    fraction of a cent): ``$3.75`` or, ``signed``, ``-$0.42``."""
+    if value is None:
+        return "n/a"
+    sign = ("-" if value < 0 else "+") if signed else ""
+    return f"{sign}${abs(value) * 1000:,.2f}"
 
 
 @dataclass(frozen=True)
@@ -48,20 +65,25 @@ class Figure:
     lift_high: float | None
     budget_met: int
     conversations: int
+    kind: str = RECALL
 
     def to_dict(self) -> dict[str, Any]:
         return {k: getattr(self, k) for k in self.__dataclass_fields__}
 
     def line(self) -> str:
-        interval = "" if self.low is None else f" [{percent(self.low)}, {percent(self.high)}]"
+        if self.kind == COST:
+            value, each, diff = usd(self.recall), usd, lambda v: usd(v, signed=True)
+            value += " per 1,000 conversations"
+        else:
+            value, each, diff = f"{percent(self.recall):>6}", percent, points
+        interval = "" if self.low is None else f" [{each(self.low)}, {each(self.high)}]"
         lift = ""
         if self.method != KEEP_LAST and self.lift is not None:
             lift = (
-                f", {points(self.lift)} vs keep-last [{points(self.lift_low)}, "
-                f"{points(self.lift_high)}]"
+                f", {diff(self.lift)} vs keep-last [{diff(self.lift_low)}, {diff(self.lift_high)}]"
             )
         return (
-            f"{self.method:<16} {percent(self.recall):>6}{interval}{lift}; budget met "
+            f"{self.method:<16} {value}{interval}{lift}; budget met "
             f"{met_share(self.budget_met, self.conversations)}"
         )
 
@@ -74,21 +96,42 @@ class Check:
     budget_chars: int
     conversations: tuple[Any, ...]
     figures: tuple[Figure, ...]
+    #: With a floor: the floor, its judge, and each method's needed-later recall.
+    floor: float | None = None
+    floor_judge: str = ""
+    floor_figures: tuple[Figure, ...] = ()
 
     def figure(self, method: str) -> Figure:
         return next(f for f in self.figures if f.method == method)
 
+    def floor_figure(self, method: str) -> Figure | None:
+        return next((f for f in self.floor_figures if f.method == method), None)
+
+    @property
+    def holds_floor(self) -> bool:
+        """Whether the recommendation's needed-later recall on the check part is at least the
+        floor (True without a floor)."""
+        if self.floor is None:
+            return True
+        mine = self.floor_figure(RECOMMENDED)
+        return mine is not None and mine.recall is not None and mine.recall >= self.floor
+
     @property
     def beats_keep_last(self) -> bool:
-        """Whether the recommendation's lift over keep-last is above zero across its interval."""
+        """Whether the recommendation beats keep-last across the interval of its lift: above
+        zero for a recall; for a cost, below zero while holding the floor."""
         lift = self.figure(RECOMMENDED)
+        if lift.kind == COST:
+            return lift.lift_high is not None and lift.lift_high < 0 and self.holds_floor
         return lift.lift_low is not None and lift.lift_low > 0
 
     @property
     def verdict(self) -> str:
         mine = self.figure(RECOMMENDED)
         if mine.recall is None:
-            return "the check part judges nothing (no conversation in it has a need)"
+            return "the check part judges nothing under this judge"
+        if mine.kind == COST:
+            return self._cost_verdict(mine)
         if self.beats_keep_last:
             return (
                 f"the recommended setting beats keep-last on the check part ({points(mine.lift)})"
@@ -104,16 +147,50 @@ class Check:
             "messages that fit"
         )
 
+    def _cost_verdict(self, mine: Figure) -> str:
+        floor = self.floor_figure(RECOMMENDED)
+        kept = self.floor_figure(KEEP_LAST)
+        if floor is None or floor.recall is None:
+            return "the check part judges no need, so the floor cannot be checked there"
+        reached = f"needed-later recall {percent(floor.recall)} (the floor {percent(self.floor)})"
+        if not self.holds_floor:
+            return (
+                f"on the check part the recommended setting misses the floor: {reached}; it "
+                "held it on the tuning part only"
+            )
+        if self.beats_keep_last:
+            return (
+                f"the recommended setting costs {usd(mine.recall)} per 1,000 conversations on "
+                f"the check part, {usd(-mine.lift)} less than keep-last, at {reached}"  # type: ignore[operator]
+            )
+        dearer = (
+            f"{usd(mine.lift, signed=True)} per 1,000 conversations against keep-last, interval "
+            f"[{usd(mine.lift_low, signed=True)}, {usd(mine.lift_high, signed=True)}]"
+        )
+        if kept is not None and kept.recall is not None and kept.recall < self.floor:  # type: ignore[operator]
+            return (
+                f"the recommended setting costs {dearer}; keep-last misses the floor (its "
+                f"needed-later recall is {percent(kept.recall)}), so the recommended setting is "
+                f"the cheapest found that holds it, at {reached}"
+            )
+        return f"no setting is shown cheaper than keep-last at this budget ({dearer}), at {reached}"
+
     def lines(self) -> list[str]:
-        return [
+        out = [
             f"check: {len(self.conversations):,} conversations not tuned on, budget "
             f"{self.budget_chars:,} characters; judge: {self.judge}",
             *(f.line() for f in self.figures),
-            self.verdict,
         ]
+        if self.floor_figures:
+            out.append(
+                f"the floor, needed-later recall at least {percent(self.floor)}; judge: "
+                f"{self.floor_judge}"
+            )
+            out += [f.line() for f in self.floor_figures]
+        return [*out, self.verdict]
 
     def to_dict(self) -> dict[str, Any]:
-        return {
+        out = {
             "judge": self.judge,
             "budget_chars": self.budget_chars,
             "conversations": list(self.conversations),
@@ -121,6 +198,14 @@ class Check:
             "beats_keep_last": self.beats_keep_last,
             "verdict": self.verdict,
         }
+        if self.floor is not None:
+            out["floor"] = {
+                "needed_recall": self.floor,
+                "judge": self.floor_judge,
+                "held": self.holds_floor,
+                "figures": [f.to_dict() for f in self.floor_figures],
+            }
+        return out
 
 
 def check_report(
@@ -131,8 +216,12 @@ def check_report(
     objective: Objective,
     options: Any,
     defaults_rows: Callable[[Sequence[CorpusItem], int, Any], list[dict[str, Any]]],
+    *,
+    model: ModelPrice | None = None,
+    floor: float | None = None,
 ) -> Check:
-    """The recommended setting (``strategy`` with ``params``) and the others on ``items``."""
+    """The recommended setting (``strategy`` with ``params``) and the others on ``items``,
+    priced at ``model`` when given, with their needed-later recall beside a ``floor``."""
     names = [item.conversation for item in items]
     mine = list(
         evaluate_strategy(
@@ -149,18 +238,34 @@ def check_report(
     rows = {
         RECOMMENDED: mine,
         DEFAULTS: [r for r in others if r["strategy"] == MEMORY_COMPACT],
-        KEEP_LAST: [r for r in others if r["strategy"] == KEEP_LAST],
-        RANDOM: [r for r in others if r["strategy"] == RANDOM],
+        # the baselines' bare form (nothing protected): the stronger of their two forms
+        KEEP_LAST: [r for r in others if r["strategy"] == KEEP_LAST and r["keep_roles"] is None],
+        RANDOM: [r for r in others if r["strategy"] == RANDOM and r["keep_roles"] is None],
     }
-    parts = {m: _parts(rows[m], names, objective) for m in METHODS}
+    if model is not None:
+        for found in rows.values():
+            price_rows(found, model)
     met = {m: sum(bool(r["budget_met"]) for r in rows[m]) for m in METHODS}
     picks = np.random.default_rng(BOOTSTRAP_SEED).integers(
         0, len(names), size=(RESAMPLES, len(names))
     )
-    figures = tuple(
-        _figure(m, parts[m], parts[KEEP_LAST], picks, met[m], len(names)) for m in METHODS
+
+    def figures(judge: Objective) -> tuple[Figure, ...]:
+        parts = {m: _parts(rows[m], names, judge) for m in METHODS}
+        kind = COST if judge.minimise else RECALL
+        return tuple(
+            _figure(m, parts[m], parts[KEEP_LAST], picks, met[m], len(names), kind) for m in METHODS
+        )
+
+    judge = objective.judge
+    if model is not None:
+        judge += f"; at {model.name}'s prices ({model.key})"
+    if floor is None:
+        return Check(judge, budget, tuple(names), figures(objective))
+    needed = OBJECTIVES["needed"]
+    return Check(
+        judge, budget, tuple(names), figures(objective), floor, needed.judge, figures(needed)
     )
-    return Check(objective.judge, budget, tuple(names), figures)
 
 
 def _parts(
@@ -183,10 +288,11 @@ def _figure(
     picks: np.ndarray,
     met: int,
     total: int,
+    kind: str = RECALL,
 ) -> Figure:
     judged = parts[:, 1].sum()
     if not judged:
-        return Figure(method, None, None, None, None, None, None, met, total)
+        return Figure(method, None, None, None, None, None, None, met, total, kind)
     recall = parts[:, 0].sum() / judged
     with np.errstate(invalid="ignore", divide="ignore"):
         resampled = parts[picks, 0].sum(axis=1) / parts[picks, 1].sum(axis=1)
@@ -201,7 +307,16 @@ def _figure(
         diffs = diffs[np.isfinite(diffs)]
         lift_low, lift_high = (float(v) for v in np.percentile(diffs, (2.5, 97.5)))
     return Figure(
-        method, float(recall), float(low), float(high), lift, lift_low, lift_high, met, total
+        method,
+        float(recall),
+        float(low),
+        float(high),
+        lift,
+        lift_low,
+        lift_high,
+        met,
+        total,
+        kind,
     )
 
 

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from compactor.analyses.outcomes import DEFAULT_FUTURE
+from compactor.analyses.pricing import ModelPrice, load_prices
 from compactor.contract import DEFAULTS, MEMORY_COMPACT
 from compactor.errors import Problem, ProblemError
 from compactor.evaluation import (
@@ -26,11 +27,11 @@ from compactor.evaluation import (
     grid_points,
 )
 from compactor.recommend._check import Check, check_report
-from compactor.recommend._objectives import OBJECTIVES, Objective, pooled
+from compactor.recommend._objectives import OBJECTIVES, Objective, pooled, price_rows
 from compactor.recommend._space import SPACES, searched, suggest
-from compactor.strategies import KEEP_LAST, Setting
+from compactor.strategies import KEEP_LAST, Setting, setting_toml
 from compactor.text import DEFAULT_ENCODING
-from compactor.wording import install_command
+from compactor.wording import install_command, percent
 
 INSTALL_HINT = f"recommend needs the recommend extra (Optuna): {install_command('recommend')}"
 #: Characters per token when a budget in tokens is judged in characters (the strategies' own
@@ -62,7 +63,10 @@ class Goal:
     model's ``window`` less ``reserve`` tokens for the answer), an objective (a name of
     :data:`~compactor.recommend.OBJECTIVES`) and the constraints every recommended setting meets
     on the tuning part: the budget met on at least ``min_budget_met`` of the conversations, no
-    tool pair split (``keep_tool_pairs``), every system message kept (``keep_system``)."""
+    tool pair split (``keep_tool_pairs``), every system message kept (``keep_system``), and
+    needed-later recall at least ``floor`` (a share; required by the ``cost`` objective, which
+    prices each setting at ``model``, an entry of the price table ``prices``: None, the shipped
+    one or ``$COMPACTOR_PRICES``)."""
 
     budget_chars: int | None = None
     budget_tokens: int | None = None
@@ -73,6 +77,16 @@ class Goal:
     min_budget_met: float = 0.95
     keep_tool_pairs: bool = False
     keep_system: bool = False
+    floor: float | None = None
+    model: str | None = None
+    prices: str | None = None
+
+    def price(self) -> ModelPrice | None:
+        """The price table's entry of ``model`` (None without one); PricesError names the
+        models there are."""
+        if self.model is None:
+            return None
+        return load_prices(self.prices).get(self.model)
 
     def check(self) -> None:
         problems = []
@@ -99,12 +113,48 @@ class Goal:
             )
         if not 0 <= self.min_budget_met <= 1:
             problems.append(Problem("must be a share from 0 to 1", "min_budget_met"))
+        problems += self._cost_problems()
         if problems:
             raise RecommendError(problems)
         if not 100 <= self.chars <= 400_000:
             raise RecommendError(
                 [Problem(f"is {self.chars:,} characters; it must be 100 to 400,000", "budget")]
             )
+
+    def _cost_problems(self) -> list[Problem]:
+        problems = []
+        if self.floor is not None and (
+            isinstance(self.floor, bool)
+            or not isinstance(self.floor, int | float)
+            or not 0 <= self.floor <= 1
+        ):
+            problems.append(Problem(f"must be a share from 0 to 1, not {self.floor!r}", "floor"))
+        cost = self.objective == "cost"
+        if cost and self.floor is None:
+            problems.append(
+                Problem(
+                    "state the needed-later recall the cheapest setting must reach (a share "
+                    "from 0 to 1, for example 0.8)",
+                    "floor",
+                )
+            )
+        if cost and self.model is None:
+            problems.append(Problem("name the model whose prices to minimise", "model"))
+        if self.model is not None:
+            try:
+                table = load_prices(self.prices)
+            except ProblemError as error:  # the file's own problems, with its line and key
+                return problems + list(error.problems)
+            try:
+                found = table.get(self.model)
+            except ProblemError as error:
+                problems += [Problem(p.message, "model") for p in error.problems]
+            else:
+                if not found.priced:
+                    problems.append(
+                        Problem(f"{self.model} has no input or output price to minimise", "model")
+                    )
+        return problems
 
     @property
     def tokens(self) -> int | None:
@@ -149,8 +199,10 @@ class Options:
 
 @dataclass(frozen=True)
 class Trial:
-    """One trial: its setting, its objective on the tuning part (None when nothing was
-    judged), its budget-met share, and whether it met the goal's constraints."""
+    """One trial: its setting, its recall on the tuning part (the objective's; for ``cost``,
+    needed-later recall; None when nothing was judged), its budget-met share, whether it met
+    the goal's constraints, its needed-later recall (the floor's figure) and, for ``cost``,
+    the mean cost of a tuning conversation in USD."""
 
     number: int
     strategy: str
@@ -159,6 +211,8 @@ class Trial:
     budget_met: float
     feasible: bool
     why_not: str = ""
+    needed: float | None = None
+    cost: float | None = None
 
 
 @dataclass(frozen=True)
@@ -183,6 +237,40 @@ class Recommendation:
     @property
     def beats_keep_last(self) -> bool:
         return self.check.beats_keep_last
+
+    def to_dict(self) -> dict[str, Any]:
+        """The recommendation as JSON, as ``recommend --json`` prints it and the service
+        returns it (shares 0..1, costs in USD per conversation), with the ``compaction.toml``
+        text of the winner."""
+
+        def figures(t: Trial) -> dict[str, Any]:
+            out = {"recall": t.recall, "needed_recall": t.needed, "budget_met": t.budget_met}
+            if self.objective.minimise:
+                out["cost_usd"] = t.cost
+            return out
+
+        return {
+            "objective": {
+                "name": self.objective.name,
+                "label": self.objective.label,
+                "judge": self.check.judge,
+                "floor": self.goal.floor,
+                "model": self.goal.model,
+            },
+            "setting": self.winner.to_dict(),
+            "toml": setting_toml(self.winner),
+            "tuning_recall": self.winner_trial.recall,
+            "tuning_figures": figures(self.winner_trial),
+            "runners_up": [
+                {"strategy": t.strategy, "params": dict(t.params), **figures(t)}
+                for t in self.runners_up
+            ],
+            "trials": len(self.trials),
+            "seconds": round(self.seconds, 3),
+            "one_conversation": self.one_conversation,
+            "tuning": list(self.tuning),
+            "check": self.check.to_dict(),
+        }
 
 
 Progress = Callable[[int, int, "Trial | None"], None]
@@ -215,7 +303,7 @@ def split(names: Sequence[Any], share: float, seed: int) -> tuple[list[Any], lis
 def cut_points(item: CorpusItem, future: int, count: int = CUT_POINTS) -> list[CorpusItem]:
     """One conversation as prefixes ending at up to ``count`` evenly spread cut points, each a
     conversation of its own whose last ``future`` messages are its future (the continuation
-    check at that cut)."""
+    check at that cut), with the recorded compactions that fall inside it."""
     messages = item.request["messages"]
     first = future + 2
     if len(messages) < first + 1:
@@ -236,7 +324,9 @@ def cut_points(item: CorpusItem, future: int, count: int = CUT_POINTS) -> list[C
         request = {**item.request, "messages": messages[:end]}
         links = tuple((c, r) for c, r in item.tool_links if c < end and r < end)
         probes = tuple(p for p in item.probes if max(p.evidence, default=0) < end - future)
-        out.append(CorpusItem(f"{item.conversation}[:{end}]", request, links, probes))
+        compactions = tuple(c for c in item.compactions if c.boundary < end)
+        name = f"{item.conversation}[:{end}]"
+        out.append(CorpusItem(name, request, links, probes, compactions))
     return out
 
 
@@ -272,12 +362,23 @@ def recommend(
         raise RecommendUnavailable([Problem(INSTALL_HINT, "recommend")]) from None
     goal.check()
     objective = OBJECTIVES[goal.objective]
+    model = goal.price()
     strategies = searched(options.strategies)
     RunOptions(workers=options.workers, backend=options.backend, future=options.future).check()
     one = len(items) == 1
     corpus = cut_points(items[0], options.future) if one else list(items)
     if objective.needs_probes and not any(item.probes for item in corpus):
         raise RecommendError([Problem("has no probes; choose --objective needed", "objective")])
+    if objective.needs_rereads and not any(item.compactions for item in corpus):
+        raise RecommendError(
+            [
+                Problem(
+                    "has no recorded compactions (a Claude Code or Codex log records them), so "
+                    "no re-read to judge; choose --objective needed",
+                    "objective",
+                )
+            ]
+        )
     by_name = {item.conversation: item for item in corpus}
     tune_names, check_names = split(list(by_name), options.check_share, options.seed)
     tuning = [by_name[n] for n in tune_names]
@@ -293,6 +394,8 @@ def recommend(
         if key in judged:
             return _trial(len(trials), strategy, params, judged[key], goal, objective)
         rows = judged[key] = evaluation.rows(strategy, params, goal.chars)
+        if model is not None:
+            price_rows(rows, model)
         seen.update(row["conversation"] for row in rows)
         return _trial(len(trials), strategy, params, rows, goal, objective)
 
@@ -307,7 +410,7 @@ def recommend(
         strategy, params = suggest(trial, strategies)
         found = judge(strategy, params)
         trials.append(found)
-        return _score(found)
+        return _score(found, objective)
 
     def after(study: Any, frozen: Any) -> None:
         if progress:
@@ -326,29 +429,41 @@ def recommend(
         raise RecommendError(
             [
                 Problem(
-                    f"judges nothing: no tuning conversation has a need ({objective.label}) "
-                    f"in its last {options.future} messages whose source is earlier",
+                    f"judges nothing: no tuning conversation has {objective.nothing} "
+                    f"({objective.label}, a future of {options.future} messages)",
                     "corpus",
                 )
             ]
         )
-    feasible = [t for t in trials if t.feasible and t.recall is not None]
+    feasible = [
+        t
+        for t in trials
+        if t.feasible and t.recall is not None and (t.cost is not None or not objective.minimise)
+    ]
     if not feasible:
-        reasons = sorted({t.why_not for t in trials if t.why_not})
-        raise RecommendError(
-            [Problem("no setting met the goal on the tuning part: " + "; ".join(reasons), "goal")]
-        )
-    best = max(feasible, key=lambda t: (t.recall, t.budget_met, -t.number))
-    runners = _runners_up(feasible, best)
+        raise RecommendError([_none_feasible(trials, goal)])
+    rank = _rank(objective)
+    best = min(feasible, key=rank)
+    runners = _runners_up(feasible, best, rank)
+    priced = "" if model is None else f", at {model.key}'s prices"
+    floor = "" if goal.floor is None else f", needed-later recall at least {percent(goal.floor)}"
     winner = goal.setting(
         best.strategy,
         best.params,
         name="recommended",
         note=f"recommend: {objective.label} on {len(tuning)} tuning "
-        f"conversations, seed {options.seed}",
+        f"conversations{priced}{floor}, seed {options.seed}",
     )
     check = check_report(
-        checking, goal.chars, best.strategy, best.params, objective, options, _defaults_rows
+        checking,
+        goal.chars,
+        best.strategy,
+        best.params,
+        objective,
+        options,
+        _defaults_rows,
+        model=model,
+        floor=goal.floor,
     )
     if progress:
         progress(options.trials, options.trials, None)
@@ -395,22 +510,64 @@ def _trial(
         why.append("splits tool pairs")
     if goal.keep_system and not all(r["system_kept"] for r in rows):
         why.append("drops a system message")
-    recall = pooled(objective.parts(r) for r in rows)
-    return Trial(number, strategy, dict(params), recall, met, not why, "; ".join(why))
+    needed = pooled(OBJECTIVES["needed"].parts(r) for r in rows)
+    if goal.floor is not None and (needed is None or needed < goal.floor):
+        why.append(f"needed-later recall {percent(needed)} < the floor {percent(goal.floor)}")
+    cost = None
+    if objective.minimise:
+        recall, cost = needed, pooled(objective.parts(r) for r in rows)
+    else:
+        recall = pooled(objective.parts(r) for r in rows)
+    return Trial(number, strategy, dict(params), recall, met, not why, "; ".join(why), needed, cost)
 
 
-def _score(trial: Trial) -> float:
-    """What Optuna maximises: the recall of a setting that meets the constraints; below zero,
-    closer to it the nearer the budget was met, for one that does not."""
-    if not trial.feasible or trial.recall is None:
-        return -1.0 + trial.budget_met
-    return trial.recall
+def _none_feasible(trials: Sequence[Trial], goal: Goal) -> Problem:
+    """Why no trial is recommended: the floor out of reach (the best recall reached, said
+    plainly), else every constraint some trial missed."""
+    if goal.floor is not None:
+        judged = [t for t in trials if t.needed is not None]
+        top = max(judged, key=lambda t: t.needed, default=None)  # type: ignore[arg-type,return-value]
+        if top is None or top.needed < goal.floor:  # type: ignore[operator]
+            best = (
+                "no trial judged a need"
+                if top is None
+                else (
+                    f"the best needed-later recall any trial reached is {percent(top.needed)} "
+                    f"({top.strategy})"
+                )
+            )
+            return Problem(
+                f"no trial reaches the floor of {percent(goal.floor)} on the tuning part: "
+                f"{best}; lower the floor or raise the budget",
+                "floor",
+            )
+    reasons = sorted({t.why_not for t in trials if t.why_not})
+    return Problem("no setting met the goal on the tuning part: " + "; ".join(reasons), "goal")
 
 
-def _runners_up(feasible: Iterable[Trial], best: Trial, count: int = 4) -> tuple[Trial, ...]:
-    """The best trial of each strategy but the winner's, best first (then the winner's own
-    second best setting, when it differs)."""
-    ranked = sorted(feasible, key=lambda t: (-(t.recall or 0), -t.budget_met, t.number))
+def _rank(objective: Objective) -> Callable[[Trial], tuple]:
+    """The order of feasible trials, best first: the highest recall (for ``cost``, the lowest
+    cost, then the highest recall), then the most budget met, then the earliest."""
+    if objective.minimise:
+        return lambda t: (t.cost, -(t.recall or 0), -t.budget_met, t.number)
+    return lambda t: (-(t.recall or 0), -t.budget_met, t.number)
+
+
+def _score(trial: Trial, objective: Objective) -> float:
+    """What Optuna maximises: the recall (minus the cost) of a setting that meets the
+    constraints; below any such, closer the nearer the budget and the floor were met, for one
+    that does not (the sampler reads only the order)."""
+    if not trial.feasible or trial.recall is None or (objective.minimise and trial.cost is None):
+        below = -1.0 + trial.budget_met
+        return below - 1e6 + (trial.needed or 0) if objective.minimise else below
+    return -trial.cost if objective.minimise else trial.recall  # type: ignore[operator]
+
+
+def _runners_up(
+    feasible: Iterable[Trial], best: Trial, rank: Callable[[Trial], tuple], count: int = 4
+) -> tuple[Trial, ...]:
+    """The best trial of each strategy but the winner's, best first."""
+    ranked = sorted(feasible, key=rank)
     out: list[Trial] = []
     strategies = {best.strategy}
     for trial in ranked:

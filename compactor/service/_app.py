@@ -23,6 +23,7 @@ from typing import Any
 
 from fastapi import FastAPI, Request
 from fastapi.responses import RedirectResponse, Response
+from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from compactor.contract import AGENT_LIFTED, AGENT_LIMITS, REQUEST_EXAMPLE
@@ -46,6 +47,16 @@ from compactor.service._edge import (
 )
 from compactor.service._examples import TRIM_REQUEST_EXAMPLE
 from compactor.service._handling import handle
+from compactor.service._recommend_route import (
+    EXAMPLE as RECOMMEND_EXAMPLE,
+)
+from compactor.service._recommend_route import (
+    MAX_CONVERSATIONS,
+    MAX_SECONDS,
+    MAX_TRIALS,
+    handle_recommend,
+    recommend_body,
+)
 from compactor.strategies import trim_context
 
 #: The default limit on a request body: 4 MiB.
@@ -65,6 +76,7 @@ COMPACT_PATH = "/v1/memory-compact"
 #: The same four stages in the agent mode (``limits="agent"``): whole sessions.
 AGENT_COMPACT_PATH = "/v1/memory-compact/agent"
 TRIM_PATH = "/v1/context/trim"
+RECOMMEND_PATH = "/v1/recommend"
 HEALTH_PATH = "/healthz"
 
 
@@ -104,6 +116,7 @@ def create_app(
     _add_agent_route(
         app, _engine_call(pool, max_agent_body_bytes, offload_bytes), max_agent_body_bytes
     )
+    _add_recommend_route(app, pool, max_body_bytes)
     # POST /v1/context/compact, for the providers configured
     llm_routes.include(app, max_body_bytes, max_calls=max_provider_calls)
     _add_operation_routes(app)
@@ -255,6 +268,55 @@ def _add_agent_route(app: FastAPI, engine_call: _EngineCall, max_body_bytes: int
         example=REQUEST_EXAMPLE,
         invalid={"messages": [{"role": "user", "content": ""}]},
     )
+
+
+def _add_recommend_route(app: FastAPI, pool: ComputePool, max_body_bytes: int) -> None:
+    """``POST /v1/recommend``: the search runs for seconds, so never on the event loop: in a
+    compute process, or without any in a thread of the worker."""
+
+    async def recommend_endpoint(request: Request) -> Response:
+        check_content_type(request)
+        body = await read_body(request, max_body_bytes)
+        if pool.running:
+            status, payload = await pool.run(handle_recommend, body)
+        else:
+            status, payload = await run_in_threadpool(handle_recommend, body)
+        return bytes_response(payload, status)
+
+    app.post(
+        RECOMMEND_PATH,
+        summary="Recommend a setting for these conversations",
+        description=(
+            "Searches the strategies that keep to a budget and their parameters for the best "
+            "setting under the goal (Optuna's seeded sampler), tuned on part of the "
+            "conversations and checked on the rest beside the schema defaults, keep-last and "
+            "random with 95% intervals, the judge named; answers what `recommend --json` "
+            "prints, with the winner's `compaction.toml` text under `toml`. The server's "
+            f"limits: at most {MAX_TRIALS} trials, no trial started after {MAX_SECONDS:g} "
+            f"seconds, at most {MAX_CONVERSATIONS} conversations (docs/service.md)."
+        ),
+        operation_id="recommend",
+        tags=["recommend"],
+        response_class=Response,
+        responses={
+            200: {"description": "The recommendation, as `recommend --json` prints it."},
+            **openapi.error_responses(
+                lambda: recommend_body({**RECOMMEND_EXAMPLE, "trials": MAX_TRIALS + 1}),
+                max_body_bytes,
+            ),
+        },
+        openapi_extra={
+            "requestBody": {
+                "required": True,
+                "content": {
+                    "application/json": {
+                        "schema": {"type": "object"},
+                        "example": RECOMMEND_EXAMPLE,
+                    }
+                },
+            }
+        },
+    )(recommend_endpoint)
 
 
 def _add_operation_routes(app: FastAPI) -> None:

@@ -72,25 +72,29 @@ def responses(
     The 200 example is the engine's answer to ``example``; the 400, 413 and 422 examples are the
     service's answers to a broken body, an oversized one and the ``invalid`` request.
     """
+    answer = {
+        "description": "The engine's response.",
+        "content": {
+            "application/json": {
+                "schema": {"type": "object"},
+                "example": engine(copy.deepcopy(dict(example))),
+            }
+        },
+    }
+    return {200: answer, **error_responses(lambda: engine(copy.deepcopy(invalid)), limit)}
+
+
+def error_responses(invalid: Callable[[], Any], limit: int) -> dict[int | str, dict[str, Any]]:
+    """Every error a raw-body route answers, with true examples: ``invalid()`` raises its 422."""
     schema = {"$ref": "#/components/schemas/Error"}
     examples = {
         400: _problems_of(lambda: parse_request(b'{"messages": [\n  {"role":}]}')),
         413: too_large(limit + 1, limit).problems,
         415: [Problem(not_json("text/plain"), path="$")],
-        422: _problems_of(lambda: engine(copy.deepcopy(invalid))),
+        422: _problems_of(invalid),
         500: [Problem(INTERNAL_ERROR, path="$")],
     }
-    out: dict[int | str, dict[str, Any]] = {
-        200: {
-            "description": "The engine's response.",
-            "content": {
-                "application/json": {
-                    "schema": {"type": "object"},
-                    "example": engine(copy.deepcopy(dict(example))),
-                }
-            },
-        }
-    }
+    out: dict[int | str, dict[str, Any]] = {}
     for status, problems in examples.items():
         out[status] = {
             "description": TITLES[status],

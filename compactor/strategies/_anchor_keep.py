@@ -48,6 +48,7 @@ from compactor.text import (
     RelevanceUnavailable,
     query_terms,
     relevance,
+    salient_terms,
     salient_terms_of,
     units,
 )
@@ -272,8 +273,16 @@ def _prepared(
     does not change, kept for the last few histories (keyed on the texts themselves), so that
     moving the budget over one history (the explorer, a sweep) pays only for the choice.
     Read-only for the callers."""
-    terms = salient_terms_of(contents)  # once: pieces, weights, covered
+    if sum(map(len, contents)) < ONE_PASS_CHARS:  # each text's terms remembered (a tuner's trials)
+        terms = [salient_terms(text) for text in contents]
+    else:  # an agent session: one pass over its arrays beats a regex step per character
+        terms = salient_terms_of(contents)
     return terms, tuple(_pieces(contents, because, unit_chars, terms))
+
+
+#: From how many characters a history's salient terms are found in one pass over them all
+#: (:func:`salient_terms_of`) rather than text by text from the memo (the same terms).
+ONE_PASS_CHARS = 100_000
 
 
 def _weights(terms_of: Sequence[list[tuple[int, int, str]]]) -> dict[str, float]:

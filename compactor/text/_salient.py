@@ -16,6 +16,7 @@ rule in one place").
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Sequence
 
@@ -42,19 +43,30 @@ _MAYBE = re.compile(
 )
 
 
+#: How many texts (and text, unit size pairs) the memos below keep: a tuner runs a strategy on
+#: the same conversations trial after trial, and these are pure functions of their arguments.
+MEMO_SIZE = 1 << 16
+
+
 def units(text: str, unit_chars: int = UNIT_CHARS) -> list[tuple[int, int]]:
-    """``(start, end)`` of each unit of ``text``, in order, covering it exactly.
+    """``(start, end)`` of each unit of ``text``, in order, covering it exactly (remembered
+    for the last :data:`MEMO_SIZE` texts and unit sizes).
 
     >>> units("One. Two.\\nThree")
     [(0, 10), (10, 15)]
     """
+    return list(_units(text, unit_chars))
+
+
+@functools.lru_cache(maxsize=MEMO_SIZE)
+def _units(text: str, unit_chars: int) -> tuple[tuple[int, int], ...]:
     out: list[tuple[int, int]] = []
     for line in _LINE.finditer(text):
         if line.end() - line.start() <= unit_chars:
             out.append(line.span())
         else:
             out.extend(_pieces(text, line.start(), line.end(), unit_chars))
-    return out
+    return tuple(out)
 
 
 # A word (``\S+\s*``, or a line's leading ``\s+``) that ends a sentence: its last non-space
@@ -112,11 +124,17 @@ def _pieces(text: str, start: int, end: int, unit_chars: int) -> list[tuple[int,
 
 
 def salient_terms(text: str) -> list[tuple[int, int, str]]:
-    """``(start, end, term)`` of each salient term of ``text``, in order.
+    """``(start, end, term)`` of each salient term of ``text``, in order (remembered for the
+    last :data:`MEMO_SIZE` texts).
 
     >>> [t for _, _, t in salient_terms("Ticket DE-4471 in src/app.py, ask ann_lee at 03:10.")]
     ['DE-4471', 'src/app.py', 'ann_lee', '03:10']
     """
+    return list(_salient_terms(text))
+
+
+@functools.lru_cache(maxsize=MEMO_SIZE)
+def _salient_terms(text: str) -> tuple[tuple[int, int, str], ...]:
     out = []
     for match in _MAYBE.finditer(text):
         token = match.group()
@@ -125,7 +143,7 @@ def salient_terms(text: str) -> list[tuple[int, int, str]]:
         if token and _is_salient(token):
             start = match.start() + lead
             out.append((start, start + len(token), token))
-    return out
+    return tuple(out)
 
 
 def salient_terms_of(texts: Sequence[str]) -> list[list[tuple[int, int, str]]]:

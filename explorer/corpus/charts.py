@@ -7,6 +7,9 @@ conversations, not the fates of messages.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
 import altair as alt
 import pandas as pd
 
@@ -55,6 +58,7 @@ def frontier(
     measure: str = "retention",
     baselines: pd.DataFrame | None = None,
     recommended: str | None = None,
+    recommended_point: Mapping[str, Any] | None = None,
 ) -> alt.LayerChart:
     """``measure`` (anchor retention, or needed-later recall) against characters out, one
     point per setting: characters out per conversation, and anchors kept of all anchors (or
@@ -65,11 +69,17 @@ def frontier(
     :func:`explorer.corpus.frames.point_labels`), placed by :func:`label_layout` so that no two
     overlap and none leaves the chart; every point names its setting on hover. The chosen
     setting is ringed, and the ``baselines`` (:func:`baseline_frame`: keep-last and random at
-    each budget) drawn on the same axes as grey reference points, a shape each."""
+    each budget) drawn on the same axes as grey reference points, a shape each. A
+    ``recommended_point`` (the Recommend page's winner on this corpus, of any strategy:
+    ``chars_per_conversation``, the measures, ``setting``, ``label``) is drawn as a diamond in
+    ink and labelled "recommended" first."""
     flag, title = MEASURES[measure]
     frame = summary.assign(place=summary[flag].map({True: FRONTIER, False: INSIDE}))
     colour = ink(frame)
     xmax = _x_extent(frame, baselines)
+    point = _point_frame(recommended_point, measure)
+    if point is not None:
+        xmax = max(xmax, float(point["chars_per_conversation"].iloc[0]) * 1.05)
     x = alt.X(
         "chars_per_conversation:Q",
         title="Characters out per conversation (mean)",
@@ -91,7 +101,7 @@ def frontier(
         .encode(x=x, y=y, color=_frontier_colour(colour), tooltip=_SETTING_TOOLTIP)
     )
     named = label_layout(
-        _labelled(frame, on, measure, chosen, recommended), measure, xmax, height=height
+        _labelled(frame, on, measure, chosen, recommended, point), measure, xmax, height=height
     )
     labels = [
         alt.Chart(named[(named["align"] == align) & (named["baseline"] == baseline)])
@@ -133,6 +143,20 @@ def frontier(
             )
         )
         layers.insert(0, reference)
+    if point is not None:
+        layers.append(
+            alt.Chart(point)
+            .mark_point(shape="diamond", filled=True, size=160, color=colour)
+            .encode(
+                x=x,
+                y=y,
+                tooltip=[
+                    alt.Tooltip("setting:N", title="Recommended"),
+                    alt.Tooltip("chars_per_conversation:Q", title="Characters out", format=",.0f"),
+                    alt.Tooltip(f"{measure}:Q", title=title, format=".1%"),
+                ],
+            )
+        )
     if chosen is not None and (frame["setting"] == chosen).any():
         ring = (
             alt.Chart(frame[frame["setting"] == chosen])
@@ -160,17 +184,44 @@ def _x_extent(frame: pd.DataFrame, baselines: pd.DataFrame | None) -> float:
     return max(1.0, widest * 1.05)
 
 
+def _point_frame(point: Mapping[str, Any] | None, measure: str) -> pd.DataFrame | None:
+    """The recommended point as a one-row frame, or None when it has no figure of ``measure``."""
+    if point is None or point.get(measure) is None:
+        return None
+    return pd.DataFrame(
+        [
+            {
+                "chars_per_conversation": float(point["chars_per_conversation"]),
+                measure: float(point[measure]),
+                "setting": point["setting"],
+                "label": point["label"],
+            }
+        ]
+    )
+
+
 def _labelled(
     frame: pd.DataFrame,
     on: pd.DataFrame,
     measure: str,
     chosen: str | None,
     recommended: str | None,
+    point: pd.DataFrame | None = None,
 ) -> pd.DataFrame:
-    """The points to label, in order of priority: the chosen setting ("current"), the
-    recommended one, then frontier points spread evenly over the characters."""
+    """The points to label, in order of priority: the Recommend page's ``point`` (the user came
+    for it), the chosen setting ("current"), the grid setting named ``recommended``, then
+    frontier points spread evenly over the characters."""
     picked: list[dict] = []
     seen: set[str] = set()
+    if point is not None:
+        r = point.iloc[0]
+        picked.append(
+            {
+                "chars_per_conversation": r["chars_per_conversation"],
+                measure: r[measure],
+                "text": f"recommended: {r['label']}",
+            }
+        )
     for name, said in ((chosen, "current"), (recommended, "recommended")):
         row = frame[frame["setting"] == name] if name is not None else frame.iloc[:0]
         if len(row) and name not in seen:

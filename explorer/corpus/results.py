@@ -21,7 +21,7 @@ from explorer.corpus import labelled as corpus_questions
 from explorer.corpus import store as corpus_store
 from explorer.corpus.widgets import CORPUS_KEY, RUN_KEY, SETTING_KEY
 from explorer.frames import snippets
-from explorer.session import state
+from explorer.session import keys, state
 from explorer.widgets import common, page
 from explorer.widgets import outcomes as outcome_widgets
 from explorer.widgets import report as report_widgets
@@ -148,6 +148,13 @@ def _summary_table(summary: pd.DataFrame, form: str) -> None:
     )
 
 
+def recommended_point(corpus: corpus_store.Corpus) -> dict[str, Any] | None:
+    """The Recommend page's last winner on this corpus, as a frontier point (None when it made
+    none for this corpus)."""
+    point = st.session_state.get(keys.RECOMMENDED_POINT_KEY)
+    return point if point is not None and point["corpus"] == corpus.key else None
+
+
 def results(corpus: corpus_store.Corpus, run: corpus_store.Run) -> None:
     """Every setting against the frontier, then the chosen setting over the conversations."""
     raw = summaries(corpus, run)
@@ -202,7 +209,13 @@ def results(corpus: corpus_store.Corpus, run: corpus_store.Run) -> None:
             )
         )
     st.altair_chart(
-        charts.frontier(summary, chosen, measure=measure, baselines=reference),
+        charts.frontier(
+            summary,
+            chosen,
+            measure=measure,
+            baselines=reference,
+            recommended_point=recommended_point(corpus),
+        ),
         width="stretch",
     )
     st.subheader("Budget met, per setting")

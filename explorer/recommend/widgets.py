@@ -8,7 +8,8 @@ from typing import Any
 
 import streamlit as st
 
-from compactor.evaluation import CorpusItem
+from compactor.analyses.pricing import load_prices
+from compactor.evaluation import CorpusItem, evaluate_strategy
 from compactor.recommend import (
     OBJECTIVES,
     Goal,
@@ -19,6 +20,8 @@ from compactor.recommend import (
     needs_kept_over_defaults,
     recommend,
 )
+from explorer.recommend import frames
+from explorer.session import keys
 
 #: The last recommendation, with the request it was made for.
 RESULT_KEY = "recommend_result"
@@ -26,22 +29,47 @@ FORM_KEY = "recommend_goal"
 #: The "Never split a tool pair" constraint: the Tool pairs page ticks it before it sends a user
 #: here (issue 40: the remedy for split pairs one click away).
 PAIRS_KEY = "recommend_pairs"
+FLOOR_KEY, MODEL_KEY = "recommend_floor", "recommend_model"
+OBJECTIVE_KEY, BUDGET_KEY = "recommend_objective", "recommend_budget"
+
+
+#: Where the search runs: the loaded conversation (at its cut points) or a corpus.
+SOURCE_KEY = "recommend_source"
+CONVERSATION, CORPUS = "The loaded conversation", "A corpus"
 
 
 @dataclass(frozen=True)
 class Found:
-    request: dict[str, Any]
+    """A recommendation, what it was made for (a request, or a corpus's name and size), and
+    the needs of its check part it keeps that the schema defaults lose."""
+
+    request: Any
     recommendation: Recommendation
     kept: tuple[KeptNeed, ...]
+
+
+def source() -> str:
+    """The loaded conversation or a corpus, as the user chooses."""
+    return st.radio("Search on", [CONVERSATION, CORPUS], key=SOURCE_KEY, horizontal=True)
+
+
+def corpus_source(key: str, items: Any) -> tuple[str, str, int]:
+    """What a corpus recommendation was made for: the corpus's key and its size."""
+    return ("corpus", key, len(items))
 
 
 def goal_form(budget: int) -> tuple[Goal, Options] | None:
     """The goal, the trials and the seed, as the form gives them when submitted (else None)."""
     with st.form(FORM_KEY):
         left, middle, right = st.columns(3)
-        chars = left.number_input("Budget (characters)", 100, 400_000, int(budget), step=100)
+        chars = left.number_input(
+            "Budget (characters)", 100, 400_000, int(budget), step=100, key=BUDGET_KEY
+        )
         objective = middle.selectbox(
-            "Objective", list(OBJECTIVES), format_func=lambda n: OBJECTIVES[n].label
+            "Objective",
+            list(OBJECTIVES),
+            format_func=lambda n: OBJECTIVES[n].label,
+            key=OBJECTIVE_KEY,
         )
         trials = right.number_input("Trials", 2, 500, 30, key="recommend_trials")
         seed = left.number_input("Seed", 0, 2**31 - 1, 0)
@@ -49,6 +77,23 @@ def goal_form(budget: int) -> tuple[Goal, Options] | None:
         with right:
             system = st.checkbox("Keep every system message")
             pairs = st.checkbox("Never split a tool pair", key=PAIRS_KEY)
+        floor = left.number_input(
+            "Needed-later recall floor",
+            0.0,
+            1.0,
+            value=None,
+            step=0.05,
+            key=FLOOR_KEY,
+            help="Every candidate keeps at least this share of the needs (required for cost).",
+        )
+        models = load_prices().names()
+        model = middle.selectbox(
+            "Model (for cost)",
+            models,
+            index=None,
+            key=MODEL_KEY,
+            help="The cost objective minimises what the kept context costs at its prices.",
+        )
         submitted = st.form_submit_button("Recommend", icon=":material/auto_awesome:")
     if not submitted:
         return None
@@ -58,6 +103,8 @@ def goal_form(budget: int) -> tuple[Goal, Options] | None:
         min_budget_met=float(met),
         keep_system=system,
         keep_tool_pairs=pairs,
+        floor=None if floor is None else float(floor),
+        model=model,
     )
     return goal, Options(trials=int(trials), seed=int(seed), workers=1)
 
@@ -80,7 +127,35 @@ def run(request: dict[str, Any], label: str, goal: Goal, options: Options) -> Fo
     return Found(request, found, kept)
 
 
-def last(request: dict[str, Any]) -> Found | None:
+def run_corpus(key: str, items: list[CorpusItem], goal: Goal, options: Options) -> Found:
+    """The search on a corpus (tuned on some conversations, checked on the others), with a
+    progress bar; the winner over the whole corpus kept as the Corpus frontier's
+    "recommended" point."""
+    bar = st.progress(0.0, text="Searching")
+
+    def progress(done: int, total: int, trial: Any) -> None:
+        bar.progress(min(1.0, done / total), text=f"Trial {done:,} of {total:,}")
+
+    found = recommend(items, goal, options, progress=progress)
+    bar.progress(1.0, text="Placing the winner on the corpus frontier")
+    winner = found.winner_trial
+    checked = [item for item in items if item.conversation in found.checking]
+    kept = needs_kept_over_defaults(
+        checked, goal.chars, winner.strategy, winner.params, options.future
+    )
+    rows = list(
+        evaluate_strategy(
+            items, winner.strategy, [dict(winner.params)], [goal.chars], workers=options.workers
+        )
+    )
+    st.session_state[keys.RECOMMENDED_POINT_KEY] = frames.recommended_point(
+        key, rows, winner.strategy, winner.params, goal.chars
+    )
+    bar.empty()
+    return Found(corpus_source(key, items), found, kept)
+
+
+def last(request: Any) -> Found | None:
     """The last recommendation, when it was made for ``request``."""
     found = st.session_state.get(RESULT_KEY)
     return found if found is not None and found.request == request else None

@@ -25,3 +25,7 @@ PICKER_KEY = "timeline_message"
 #: The outcome views' k as the user (or a link) asked for it; each view's box shows it capped at
 #: its conversation's n - 2 (:mod:`explorer.widgets.outcomes`).
 FUTURE_WANTED_KEY = "outcomes_future_wanted"
+#: The Recommend page's last winner on a corpus, as a point of the Corpus frontier chart
+#: (:func:`explorer.recommend.frames.recommended_point`): the Corpus page labels it
+#: "recommended" when it shows the same corpus. Not carried by a link (a search's result).
+RECOMMENDED_POINT_KEY = "recommended_point"

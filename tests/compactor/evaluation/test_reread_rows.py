@@ -100,3 +100,24 @@ def test_a_conversation_without_recorded_compactions_has_no_reread_columns(tmp_p
     rows = conversation_rows(item, [SETTING], [2_000])
     assert rows and not any(key in row for row in rows for key in REREAD_KEYS)
     assert not any("reread_recall" in s for s in summarise(rows))
+
+
+def test_strategy_rows_carry_the_reread_columns_that_memory_compact_rows_have(tmp_path):
+    # the registry strategy memory-compact judged as any strategy is (a run per history at the
+    # row's budget, the spans it returns) holds the same re-reads as the sweep's rows
+    from compactor.evaluation import evaluate_strategy
+
+    (item,) = load_corpus(session(tmp_path))
+    swept = {
+        r["budget_chars"]: r
+        for r in conversation_rows(item, [SETTING], BUDGETS)
+        if r["strategy"] == "memory-compact"
+    }
+    rows = list(evaluate_strategy([item], "memory-compact", [SETTING], BUDGETS, workers=1))
+    assert [r["budget_chars"] for r in rows] == BUDGETS
+    for row in rows:
+        mine = {k: row[k] for k in REREAD_KEYS}
+        assert mine == {k: swept[row["budget_chars"]][k] for k in REREAD_KEYS}
+    assert len({r["rereads_held"] for r in rows}) > 1  # the budget matters
+    kept_last = list(evaluate_strategy([item], "keep-last", [{}], [20_000], workers=1))
+    assert kept_last[0]["rereads_held"] == 5  # every earlier result fits whole

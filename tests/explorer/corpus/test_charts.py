@@ -221,3 +221,30 @@ def test_no_chart_uses_a_fate_colour(summary, rows):
     for chart in specs:
         text = str(chart.to_dict())
         assert not any(colour in text for colour in fates)
+
+
+def test_the_recommend_pages_winner_is_a_diamond_labelled_recommended(summary):
+    chosen = summary["setting"][0]
+    point = {
+        "chars_per_conversation": float(summary["chars_per_conversation"].median()),
+        "retention": 0.5,
+        "needed_recall": None,
+        "setting": 'anchor-keep {"unit_chars": 86} at 900 characters',
+        "label": "anchor-keep",
+    }
+    spec = charts.frontier(summary, chosen, recommended_point=point).to_dict()
+    texts = [r["text"] for r in label_rows(spec)]
+    assert "recommended: anchor-keep" in texts and len(texts) <= charts.MAX_LABELS
+    (diamond,) = [u for u in units(spec) if u["mark"].get("shape") == "diamond"]
+    (drawn,) = data_of(spec, diamond)
+    assert (drawn["chars_per_conversation"], drawn["retention"]) == (
+        point["chars_per_conversation"],
+        0.5,
+    )
+    assert drawn["setting"] == point["setting"]  # named on hover
+    # a point without a figure of the measure shown is neither drawn nor labelled
+    spec = charts.frontier(
+        summary, chosen, measure="retention", recommended_point=point | {"retention": None}
+    ).to_dict()
+    assert not [u for u in units(spec) if u["mark"].get("shape") == "diamond"]
+    assert not any(t.startswith("recommended") for t in (r["text"] for r in label_rows(spec)))
