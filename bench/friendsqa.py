@@ -1,0 +1,298 @@
+"""FriendsQA (Yang and Choi, SIGDIAL 2019: question answering on multiparty dialogue), a set
+labelled by people outside this project: crowd workers asked questions about scenes of the TV
+show *Friends* and marked, for each, the utterance(s) that answer it (several annotators per
+question). Source: https://github.com/emorynlp/FriendsQA, commit
+9ce6c98a6acf13c87d96b6811e4409b5de43bdfe, ``dat/friendsqa_dev.json`` (the tuning part) and
+``dat/friendsqa_tst.json`` (the test part); Apache-2.0, Copyright 2019, 2020 Emory University
+(kept beside the data: ``bench/data/friendsqa/LICENSE``, with a README giving the checksums).
+
+``bench/data/friendsqa/friendsqa.jsonl.gz`` holds what the benchmark reads (one line per
+episode: its scenes in order, each scene's utterances as messages and its questions with the
+message each annotator's answer names); its sha256 is checked on load. ``python -m
+bench.friendsqa --build CHECKOUT`` rebuilds it from a checkout of that repository at that
+commit, checking each source file's sha256 first.
+
+The benchmark. An episode's scenes (titles ``sNN_eNN_cNN``) are joined in scene order into one
+long conversation, one message per utterance, ``Speaker: text`` (a stage direction, speaker
+``#NOTE#``, is its text alone; an utterance said by several is ``A and B: text``). Every message
+is a ``user`` message: the dialogue has five or six people and no assistant, so no speaker is
+the model, and alternating roles would invent a structure the strategies could read (roles are
+what ``keep_roles`` protects) where there is none. Each question is asked when its scene ends:
+the history is the episode up to and including that scene, and the question is the pending
+user turn after it (the focus; protected as the last message, ``keep_last_n`` 1, no role
+protected, the same request for every strategy) and is not part of the evidence judged. The
+budget is 10/20/30/50% of the history's characters (the question's come on top of them).
+
+Evidence and strict recall: each annotator's answer names one utterance (``utterance_id``; an
+``is_speaker`` answer names the speaker of that utterance, which its message holds). A question
+is answered (strict) when at least one annotator's answer utterance is returned whole: any
+annotator's answer answers it. The stricter figure, every distinct answer utterance of the
+question returned whole, is printed apart. 95% intervals: bootstrap over questions (2,000
+resamples); the lift over keep-last is paired per question, with a second interval that
+resamples whole episodes (the conversations: only 8 in the test part, so it is wide).
+
+Strategies: focus (its defaults; and a setting chosen on the tuning part), focus with no focus
+(the query-free mode, item 7: the pending turn says "ok"), keep-last, random (20 seeded draws),
+memory-compact and anchor-keep (without, and with the question as its focus), reported on the
+test part only.
+
+    python -m bench.friendsqa            # the test part's table
+    python -m bench.friendsqa --tuning   # the tuning part's
+    python -m bench.friendsqa --search   # the settings tried on the tuning part
+"""
+
+from __future__ import annotations
+
+import argparse
+import gzip
+import hashlib
+import json
+from pathlib import Path
+
+import numpy as np
+
+from compactor import apply_strategy, validate
+
+DATA = Path(__file__).resolve().parent / "data" / "friendsqa" / "friendsqa.jsonl.gz"
+DATA_SHA256 = "1a1a9888900f78f4bcdb33d2f4ef8180b527348ea1263e87d9ec0cee3eb14be0"
+COMMIT = "9ce6c98a6acf13c87d96b6811e4409b5de43bdfe"
+#: The source files at that commit and their sha256.
+SOURCES = {
+    "dat/friendsqa_dev.json": "3a85d3fcb175589ffd050fb4bf431da77a6e12589c8ec03f1d54060ce33ec703",
+    "dat/friendsqa_tst.json": "a98f24d4b04ac9f8d9468088febf304bd90eada134537277c1a425e31c0372bc",
+}
+SHARES = (0.1, 0.2, 0.3, 0.5)
+#: The setting chosen on the tuning part (``--search`` prints what was tried there).
+TUNED: dict = {}
+#: What the pending turn says in the query-free runs (it says nothing about what comes next).
+NOTHING = "ok"
+STRATEGIES = {
+    "focus": ("focus", {}),
+    "focus (tuned)": ("focus", TUNED),
+    "focus, query-free (pending turn 'ok')": ("focus", "free"),
+    "keep-last": ("keep-last", {}),
+    "memory-compact": ("memory-compact", {}),
+    "anchor-keep": ("anchor-keep", {}),
+    "anchor-keep, the question as focus": ("anchor-keep", "query"),
+}
+LIFTS = ("focus", "focus (tuned)", "focus, query-free (pending turn 'ok')")
+RANDOM = "random (20 seeded draws)"
+RANDOM_DRAWS = 20
+
+
+def message(utterance: dict) -> str:
+    """One utterance as a message: ``Speaker: text`` (a stage direction is its text alone)."""
+    speakers = [s for s in utterance["speakers"] if s != "#NOTE#"]
+    text = utterance["utterance"]
+    return f"{' and '.join(speakers)}: {text}" if speakers else text
+
+
+def build(checkout: Path) -> bytes:
+    """The benchmark's file from a FriendsQA checkout, each source file's sha256 checked."""
+    episodes: dict[tuple[str, str], list[dict]] = {}
+    for name, digest in sorted(SOURCES.items()):
+        raw = (checkout / name).read_bytes()
+        if hashlib.sha256(raw).hexdigest() != digest:
+            raise SystemExit(f"{name}: sha256 differs from the commit's; not the same data")
+        part = "tuning" if name.endswith("_dev.json") else "test"
+        for scene in json.loads(raw)["data"]:
+            (paragraph,) = scene["paragraphs"]
+            utterances = paragraph["utterances:"]
+            assert [u["uid"] for u in utterances] == list(range(len(utterances))), scene["title"]
+            questions = [
+                {"question": q["question"], "answers": [a["utterance_id"] for a in q["answers"]]}
+                for q in paragraph["qas"]
+            ]
+            episodes.setdefault((part, scene["title"][:7]), []).append(
+                {
+                    "scene": scene["title"],
+                    "messages": [message(u) for u in utterances],
+                    "questions": questions,
+                }
+            )
+    lines = []
+    for (part, episode), scenes in sorted(episodes.items()):
+        scenes.sort(key=lambda s: int(s["scene"].split("_c")[1]))
+        lines.append(json.dumps({"episode": episode, "part": part, "scenes": scenes}))
+    return gzip.compress(("\n".join(lines) + "\n").encode(), mtime=0)
+
+
+def load(part: str) -> list[dict]:
+    raw = DATA.read_bytes()
+    if hashlib.sha256(raw).hexdigest() != DATA_SHA256:
+        raise SystemExit(f"{DATA}: sha256 differs from the one recorded here")
+    episodes = [json.loads(line) for line in gzip.decompress(raw).decode().splitlines()]
+    return [e for e in episodes if e["part"] == part]
+
+
+def cases(episodes: list[dict]):
+    """Per question of ``episodes``: its episode, the history (the episode up to and including
+    its scene), the question, and the history's message indices each annotator's answer names."""
+    for episode in episodes:
+        history: list[str] = []
+        for scene in episode["scenes"]:
+            offset = len(history)
+            history = history + scene["messages"]
+            for q in scene["questions"]:
+                answers = sorted({offset + a for a in q["answers"] if a < len(scene["messages"])})
+                if answers:
+                    yield episode["episode"], history, q["question"], answers
+
+
+def table(part: str, shares=SHARES, strategies=STRATEGIES, random_too: bool = True) -> dict:
+    """Per (strategy, share): per question, (any annotator's utterance whole, every one whole)
+    and the question's episode, under ``("episodes", None)`` (the episodes run in two
+    processes)."""
+    from multiprocessing import get_context
+
+    hits: dict = {("episodes", None): []}
+    jobs = [(e, shares, strategies, random_too) for e in load(part)]
+    with get_context("fork").Pool(WORKERS) as pool:
+        for got in pool.imap(_episode, jobs):
+            for key, values in got.items():
+                hits.setdefault(key, []).extend(values)
+    return hits
+
+
+#: How many processes run the episodes.
+WORKERS = 2
+
+
+def _episode(job) -> dict:
+    from compactor.analyses.outcomes import random_lengths
+    from compactor.contract import AGENT_LIMITS
+
+    episode, shares, strategies, random_too = job
+    hits: dict = {("episodes", None): []}
+    for _, history, question, answers in cases([episode]):
+        hits[("episodes", None)].append(episode["episode"])
+        total = sum(len(t) for t in history)
+        lengths = [len(t) for t in history]
+        for share in shares:
+            budget = int(total * share)
+            free = any(p == "free" for _, p in strategies.values())
+            for pending in (question, NOTHING) if free else (question,):
+                request = validate(
+                    {
+                        "messages": [{"role": "user", "content": t} for t in [*history, pending]],
+                        "budget_chars": budget,
+                        "keep_last_n": 1,
+                        "keep_roles": [],
+                    },
+                    limits=AGENT_LIMITS,
+                )
+                for name, (key, params) in strategies.items():
+                    if (params == "free") != (pending == NOTHING):
+                        continue
+                    given = {"focus": question} if params == "query" else params
+                    result = apply_strategy(key, request, params=None if given == "free" else given)
+                    whole = [result.messages[i].kept_spans == ((0, lengths[i]),) for i in answers]
+                    hits.setdefault((name, share), []).append((any(whole), all(whole)))
+            if random_too:
+                protected = np.zeros(len(history) + 1, dtype=bool)
+                protected[-1] = True
+                sizes = [*lengths, len(question)]
+                drawn = random_lengths(sizes, budget, RANDOM_DRAWS, protected)[:, answers]
+                whole = drawn >= np.array([lengths[i] for i in answers])
+                hits.setdefault((RANDOM, share), []).append(
+                    (float(whole.any(axis=1).mean()), float(whole.all(axis=1).mean()))
+                )
+    return hits
+
+
+def interval95(values, groups=None, draws: int = 2000, seed: int = 20261206):
+    """The mean and a 95% bootstrap interval, resampling values (or, given ``groups``, whole
+    groups of them)."""
+    data = np.asarray(values, dtype=float)
+    rng = np.random.default_rng(seed)
+    if groups is None:
+        means = data[rng.integers(0, len(data), (draws, len(data)))].mean(1)
+    else:
+        names = sorted(set(groups))
+        of = np.array([names.index(g) for g in groups])
+        sums = np.bincount(of, weights=data, minlength=len(names))
+        counts = np.bincount(of, minlength=len(names)).astype(float)
+        picks = rng.integers(0, len(names), (draws, len(names)))
+        means = sums[picks].sum(1) / counts[picks].sum(1)
+    low, high = np.percentile(means, [2.5, 97.5])
+    return float(data.mean()), float(low), float(high)
+
+
+def cell(values) -> str:
+    mean, low, high = interval95(values)
+    return f"{mean:6.1%} [{low:5.1%}, {high:5.1%}]"
+
+
+def print_table(part: str, hits: dict, names) -> None:
+    episodes = hits[("episodes", None)]
+    shares = sorted({s for (_, s) in hits if s is not None})
+    print(
+        f"FriendsQA {part} part ({'dev' if part == 'tuning' else 'tst'} split): "
+        f"{len(episodes)} questions in {len(set(episodes))} episodes (conversations); "
+        "each question asked when its scene ends"
+    )
+    for k, label in (
+        (0, "strict evidence recall: at least one annotator's answer utterance returned whole"),
+        (1, "stricter: every annotator's answer utterance returned whole"),
+    ):
+        print(f"  {label}; 95% bootstrap interval over questions")
+        print(f"  {'strategy':<44}" + "".join(f"{f'{s:.0%}':>24}" for s in shares))
+        for name in names:
+            row = [cell([h[k] for h in hits[(name, s)]]) for s in shares]
+            print(f"  {name:<44}" + "".join(f"{c:>24}" for c in row))
+        for name in LIFTS:
+            if (name, shares[0]) not in hits:
+                continue
+            for grouped in (False, True):
+                row = []
+                for s in shares:
+                    diff = np.array([h[k] for h in hits[(name, s)]], dtype=float) - np.array(
+                        [h[k] for h in hits[("keep-last", s)]], dtype=float
+                    )
+                    mean, low, high = interval95(diff, episodes if grouped else None)
+                    row.append(f"{mean * 100:+5.1f} [{low * 100:+5.1f}, {high * 100:+5.1f}] pp")
+                by = "by episode" if grouped else "by question"
+                label = f"{name.split(' (')[0].split(',')[0]}{' free' if 'free' in name else ''}"
+                label += f"{' tuned' if 'tuned' in name else ''} - keep-last ({by})"
+                print(f"  {label:<44}" + "".join(f"{c:>24}" for c in row))
+
+
+#: The settings ``--search`` tries on the tuning part, at 20% and 30%.
+SEARCH = {
+    "defaults": {},
+    "recent_share=0": {"recent_share": 0.0},
+    "recent_share=0.25": {"recent_share": 0.25},
+    "recent_share=0.75": {"recent_share": 0.75},
+    "min_score=0": {"min_score": 0.0},
+    "min_score=0.1": {"min_score": 0.1},
+    "spread=1": {"spread": 1},
+    "spread=2": {"spread": 2},
+    "query_messages=0": {"query_messages": 0},
+    "query_messages=10": {"query_messages": 10},
+}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--tuning", action="store_true", help="the tuning part (FriendsQA's dev)")
+    parser.add_argument(
+        "--search", action="store_true", help="the settings tried on the tuning part"
+    )
+    parser.add_argument("--build", type=Path, help="rebuild the data from a FriendsQA checkout")
+    args = parser.parse_args()
+    if args.build:
+        DATA.write_bytes(build(args.build))
+        print(DATA, hashlib.sha256(DATA.read_bytes()).hexdigest())
+        return
+    if args.search:
+        tried = {f"focus {k}": ("focus", v) for k, v in SEARCH.items()}
+        tried["keep-last"] = ("keep-last", {})
+        hits = table("tuning", (0.2, 0.3), tried, random_too=False)
+        print_table("tuning", hits, list(tried))
+        return
+    part = "tuning" if args.tuning else "test"
+    print_table(part, table(part), [*STRATEGIES, RANDOM])
+
+
+if __name__ == "__main__":
+    main()
