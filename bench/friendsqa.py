@@ -264,11 +264,8 @@ SEARCH = {
     "recent_share=0.25": {"recent_share": 0.25},
     "recent_share=0.75": {"recent_share": 0.75},
     "min_score=0": {"min_score": 0.0},
-    "min_score=0.1": {"min_score": 0.1},
     "spread=1": {"spread": 1},
-    "spread=2": {"spread": 2},
     "query_messages=0": {"query_messages": 0},
-    "query_messages=10": {"query_messages": 10},
 }
 
 
@@ -287,7 +284,7 @@ def main() -> None:
     if args.search:
         tried = {f"focus {k}": ("focus", v) for k, v in SEARCH.items()}
         tried["keep-last"] = ("keep-last", {})
-        hits = table("tuning", (0.2, 0.3), tried, random_too=False)
+        hits = table("tuning", (0.2,), tried, random_too=False)
         print_table("tuning", hits, list(tried))
         return
     part = "tuning" if args.tuning else "test"

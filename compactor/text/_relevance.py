@@ -288,14 +288,24 @@ def _term_counts(
 _HASH = 0x9E3779B97F4A7C15
 
 
+def _powers(n: int, block: int = 1024) -> np.ndarray:
+    """``_HASH ** k`` modulo 2**64 for k < n: a block of powers times the powers of the block's
+    step (one multiplication per element, not a chain of n)."""
+    small = np.full(block, _HASH, dtype=np.uint64)
+    small[0] = 1
+    small = np.cumprod(small, dtype=np.uint64)  # wraps modulo 2**64
+    steps = np.full(-(-n // block), pow(_HASH, block, 2**64), dtype=np.uint64)
+    steps[0] = 1
+    steps = np.cumprod(steps, dtype=np.uint64)
+    return np.multiply.outer(steps, small).ravel()[:n]
+
+
 def _hashes(data: np.ndarray, starts: np.ndarray, ends: np.ndarray) -> np.ndarray:
     """The 64-bit polynomial hash of each ``data[start:end]`` with its length mixed in (the
     same bytes, the same hash, wherever they lie in ``data``), from prefix sums, without a
     loop: ``sum(b[j] * P**(j - end + len(data)))`` over the token's bytes."""
     n = len(data)
-    powers = np.full(n + 1, _HASH, dtype=np.uint64)
-    powers[0] = 1
-    powers = np.cumprod(powers, dtype=np.uint64)  # wraps modulo 2**64
+    powers = _powers(n + 1)
     prefix = np.zeros(n + 1, dtype=np.uint64)
     np.cumsum(data * powers[:n], out=prefix[1:])
     hashed = (prefix[ends] - prefix[starts]) * powers[n - ends]
