@@ -21,7 +21,8 @@ what ``keep_roles`` protects) where there is none. Each question is asked when i
 the history is the episode up to and including that scene, and the question is the pending
 user turn after it (the focus; protected as the last message, ``keep_last_n`` 1, no role
 protected, the same request for every strategy) and is not part of the evidence judged. The
-budget is 10/20/30/50% of the history's characters (the question's come on top of them).
+budget is 10/20/30/50% of the history's characters (the question's come on top of them; at
+least the contract's least budget, 100, which a short first scene of the test part gets at 10%).
 
 Evidence and strict recall: each annotator's answer names one utterance (``utterance_id``; an
 ``is_speaker`` answer names the speaker of that utterance, which its message holds). A question
@@ -33,12 +34,14 @@ resamples whole episodes (the conversations: only 8 in the test part, so it is w
 
 Strategies: focus (its defaults; and a setting chosen on the tuning part), focus with no focus
 (the query-free mode, item 7: the pending turn says "ok"), keep-last, random (20 seeded draws),
-memory-compact and anchor-keep (without, and with the question as its focus), reported on the
-test part only.
+memory-compact and anchor-keep, reported on the test part only. A variant asks every question
+after the whole episode instead (``--at-episode-end``: the history is the episode, and the
+question may be about any scene of it), with its own setting chosen on the tuning part.
 
     python -m bench.friendsqa            # the test part's table
     python -m bench.friendsqa --tuning   # the tuning part's
     python -m bench.friendsqa --search   # the settings tried on the tuning part
+    python -m bench.friendsqa --at-episode-end   # the variant (with --tuning, --search too)
 """
 
 from __future__ import annotations
