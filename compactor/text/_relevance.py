@@ -7,10 +7,13 @@ a run of characters of a script written without spaces between words (Chinese an
 Han, Hiragana, Katakana) is read as its overlapping character pairs, the usual way to index
 such text without a dictionary ("婚礼在波尔图" -> 婚礼, 礼在, 在波, 波尔, 尔图; a run of one
 character is that character), so a question finds the sentence that answers it; words of
-other scripts beside them are terms as before. It is indexed by
-``bm25s.BM25`` (Lucene's BM25, k1 = 1.5, b = 0.75: Lù, *BM25S: Orders of magnitude faster
-lexical search via eager sparse scoring*, 2024, https://github.com/xhluca/bm25s). A query is a
-set of terms, each with a weight; a text's score is the weighted sum of the BM25 scores of the
+other scripts beside them are terms as before. The scores are those of ``bm25s.BM25``
+(Lucene's BM25, k1 = 1.5, b = 0.75: Lù, *BM25S: Orders of magnitude faster lexical search via
+eager sparse scoring*, 2024, https://github.com/xhluca/bm25s) indexed on those terms, equal to
+them bit for bit (a test compares them), but computed for the query's terms only: the texts'
+lengths and the query's term counts are read in one pass over the history (vectorised for
+ASCII text), and no index of the other terms is built. A query is a set of terms, each with a
+weight; a text's score is the weighted sum of the BM25 scores of the
 query terms it holds, and :meth:`Relevance.matches` says which terms those were, with their
 scores, so a strategy can say why it kept a text.
 
