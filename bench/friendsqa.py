@@ -41,6 +41,7 @@ question may be about any scene of it), with its own setting chosen on the tunin
     python -m bench.friendsqa            # the test part's table
     python -m bench.friendsqa --tuning   # the tuning part's
     python -m bench.friendsqa --search   # the settings tried on the tuning part
+    python -m bench.friendsqa --search-free      # the query-free settings tried on it
     python -m bench.friendsqa --at-episode-end   # the variant (with --tuning, --search too)
 """
 
