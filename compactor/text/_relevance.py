@@ -243,13 +243,11 @@ _ASCII_WORDS = bytes(
 
 
 @lru_cache(maxsize=1)
-def _dropped() -> tuple[frozenset[str], frozenset[bytes]]:
-    """bm25s's stop words (as text), and, as bytes, those and every one-character word."""
+def _stop_words() -> frozenset[str]:
+    """bm25s's stop words (``STOPWORDS``), as its tokenizer takes them out."""
     from bm25s.tokenization import _infer_stopwords
 
-    stop = frozenset(_infer_stopwords(STOPWORDS))
-    short = {bytes([c]) for c in range(256) if _ASCII_WORDS[c] != 32}
-    return stop, frozenset({w.encode() for w in stop if w.isascii()} | short)
+    return frozenset(_infer_stopwords(STOPWORDS))
 
 
 def _term_counts(
@@ -258,7 +256,7 @@ def _term_counts(
     """Each text's length in terms (as bm25s counts it: tokens of two or more word characters,
     stop words out), and, for every ``terms[j]`` text ``k`` holds, ``k``, ``j`` and how many
     times (three parallel arrays, by text, then term)."""
-    stop, _ = _dropped()
+    stop = _stop_words()
     as_text = {t: j for j, t in enumerate(terms) if t not in stop}
     lengths = [0] * len(texts)
     found: list[tuple[int, int, int]] = []
@@ -337,9 +335,9 @@ def _ascii_counts(
     between), every byte not a word character a space (``\\w`` in ASCII: letters, digits,
     ``_``), the tokens the runs of word bytes, each token hashed (a 64-bit polynomial hash and
     its length: a stop word or a term is recognised by its hash; two different words share one
-    about once in 10**19 pairs) and counted per text, with no loop over the tokens. The stop
-    words and the terms are hashed with them, appended after the last text."""
-    stop, _ = _dropped()
+    about once in 10**19 pairs, unless built to) and counted per text, with no loop over the
+    tokens. The stop words and the terms are hashed with them, appended after the last text."""
+    stop = _stop_words()
     stops = sorted(w for w in stop if _one_word(w))
     words = [(t, j) for t, j in terms.items() if _one_word(t) and len(t) >= 2]
     keys = [*stops, *(t for t, _ in words)]
