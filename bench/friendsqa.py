@@ -164,19 +164,29 @@ def table(
     """Per (strategy, share): per question, (any annotator's utterance whole, every one whole)
     and the question's episode, under ``("episodes", None)`` (the episodes run in two
     processes)."""
-    from multiprocessing import get_context
-
     hits: dict = {("episodes", None): []}
     jobs = [(e, shares, strategies, random_too, at_end) for e in load(part)]
-    with get_context("fork").Pool(WORKERS) as pool:
-        for got in pool.imap(_episode, jobs):
-            for key, values in got.items():
-                hits.setdefault(key, []).extend(values)
+    for got in _runs(jobs):
+        for key, values in got.items():
+            hits.setdefault(key, []).extend(values)
     return hits
 
 
 #: How many processes run the episodes.
 WORKERS = 2
+
+
+def _runs(jobs):
+    """Each job's hits, in order: in WORKERS processes (forked), or in this one without fork."""
+    from multiprocessing import get_context
+
+    try:
+        context = get_context("fork")
+    except ValueError:  # no fork (Windows)
+        yield from map(_episode, jobs)
+        return
+    with context.Pool(WORKERS) as pool:
+        yield from pool.imap(_episode, jobs)
 
 
 def _free(params) -> bool:
