@@ -34,7 +34,8 @@ resamples whole episodes (the conversations: only 8 in the test part, so it is w
 
 Strategies: focus (its defaults; and a setting chosen on the tuning part), focus with no focus
 (the query-free mode, item 7: the pending turn says "ok"), keep-last, random (20 seeded draws),
-memory-compact and anchor-keep, reported on the test part only. A variant asks every question
+memory-compact and anchor-keep (without, and with the question as its focus), reported on the
+test part only. A variant asks every question
 after the whole episode instead (``--at-episode-end``: the history is the episode, and the
 question may be about any scene of it), with its own setting chosen on the tuning part.
 
@@ -84,6 +85,7 @@ STRATEGIES = {
     "keep-last": ("keep-last", {}),
     "memory-compact": ("memory-compact", {}),
     "anchor-keep": ("anchor-keep", {}),
+    "anchor-keep, the question as focus": ("anchor-keep", "query"),
 }
 LIFTS = ("focus", "focus (tuned)", "focus, query-free (pending turn 'ok')")
 RANDOM = "random (20 seeded draws)"
