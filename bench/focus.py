@@ -501,6 +501,8 @@ def main() -> None:
             f"focus {focus:.3f} s, ratio {ratio:.2f} (spread {spread:.2f}; goal <= "
             f"{SPEED_GOALS[label]:g})"
         )
+    if args.only == "speed":
+        return
     conversations = 60 if args.quick else 200
     print()
     print(

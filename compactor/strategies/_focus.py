@@ -452,6 +452,10 @@ def _pieces(
         if len(text) <= part_chars:
             out.append((i, 0, len(text)))
             continue
+        quick = _whole_lines(text, part_chars)
+        if quick is not None:
+            out.extend((i, a, b) for a, b in quick)
+            continue
         start = end = 0
         for a, b in units(text, part_chars):
             if b - start > part_chars and end > start:
@@ -459,6 +463,22 @@ def _pieces(
                 start = a
             end = b
         out.append((i, start, end))
+    return out
+
+
+def _whole_lines(text: str, part_chars: int) -> list[tuple[int, int]] | None:
+    """The parts of ``text`` when none of its lines is longer than ``part_chars`` (each part
+    the most whole lines that fit, found by searching back for a line break rather than by
+    reading the lines one by one), else None."""
+    out = []
+    start, size = 0, len(text)
+    while size - start > part_chars:
+        end = text.rfind("\n", start, start + part_chars) + 1
+        if end <= start:
+            return None  # a line longer than a part: cut between words
+        out.append((start, end))
+        start = end
+    out.append((start, size))
     return out
 
 

@@ -326,3 +326,36 @@ def test_spread_keeps_a_passage_of_short_turns_about_the_focus_as_a_run():
     assert [alone.messages[i].kept for i in inside] != [WHOLE] * len(passage)
     assert [run.messages[i].kept for i in inside] == [WHOLE] * len(passage)
     assert run.messages[7].reason == "kept whole: it lies among parts that match the focus (spread)"
+
+
+def test_parts_of_whole_lines_are_those_read_line_by_line():
+    """The quick cut (searching back for a line break) gives the parts the unit-by-unit reading
+    gives, and declines when a line is longer than a part."""
+    import random
+    import re
+
+    from compactor.strategies._focus import _whole_lines
+    from compactor.text import units
+
+    def line_by_line(text, part):
+        out, start, end = [], 0, 0
+        for a, b in units(text, part):
+            if b - start > part and end > start:
+                out.append((start, end))
+                start = a
+            end = b
+        return [*out, (start, end)]
+
+    rng = random.Random(38)
+    for _ in range(400):
+        text = "".join(
+            rng.choice(["word ", "a longer line of words ", "\n", "\n\n", "x" * rng.randint(1, 40)])
+            for _ in range(rng.randint(1, 60))
+        )
+        part = rng.randint(5, 80)
+        quick = _whole_lines(text, part)
+        if quick is None:
+            lines = re.findall(r"[^\n]*\n|[^\n]+", text)  # each with its line break
+            assert any(len(line) > part for line in lines)
+        else:
+            assert quick == line_by_line(text, part)

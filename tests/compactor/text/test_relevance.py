@@ -59,3 +59,75 @@ def test_unspaced_runs_are_read_as_character_pairs_beside_the_words_of_other_scr
     # every term is a piece of the text as written, so it can be shown where it occurs
     text = "パスポートの番号はTK4471です。"
     assert all(term in text.lower() for term in query_terms(text))
+
+
+def _bm25s_own(texts, query):
+    """The scores bm25s's own index gives (Lucene's BM25, its tokenizer and stop words): the
+    reference the fast path must equal, bit for bit."""
+    import bm25s
+    import numpy as np
+
+    from compactor.text._relevance import STOPWORDS, TOKEN_PATTERN
+
+    tokenized = bm25s.tokenize(
+        [spaced(t) for t in texts],
+        token_pattern=TOKEN_PATTERN,
+        stopwords=STOPWORDS,
+        show_progress=False,
+    )
+    out = np.zeros(len(texts))
+    if not any(t in tokenized.vocab and w > 0 for t, w in query.items()):
+        return out  # nothing to index for (bm25s refuses a corpus without a term)
+    index = bm25s.BM25()
+    index.index(tokenized, show_progress=False)
+    for term, weight in query.items():
+        if term in tokenized.vocab and weight > 0:
+            column = index.vocab_dict[term]
+            a, b = index.scores["indptr"][column], index.scores["indptr"][column + 1]
+            rows = index.scores["indices"][a:b]
+            out[rows] += index.scores["data"][a:b].astype(np.float64) * weight
+    return out
+
+
+def test_the_scores_are_bm25s_own_bit_for_bit():
+    import random
+
+    rng = random.Random(38)
+    words = [
+        "the",
+        "parcel",
+        "Berlin",
+        "oslo",
+        "a",
+        "I",
+        "x",
+        "42",
+        "of",
+        "is",
+        "don't",
+        "ab_c",
+        "Über",
+        "naïve",
+        "会议在东京",
+        "ア・イ",
+        "café",
+        "İstanbul",
+        "K",
+        "résumé",
+        "e-mail",
+        "foo.bar",
+        "PARCEL",
+        "parcel's",
+    ]
+    terms = ["parcel", "berlin", "oslo", "42", "ab_c", "über", "会议", "東", "café", "stanbul"]
+    terms += ["the", "x", "don't", "zzz", "e-mail", "mail"]
+    for _ in range(150):
+        texts = [
+            " ".join(rng.choice(words) for _ in range(rng.randint(0, 14)))
+            + rng.choice(["", "\n", ".", "\n\n"])
+            for _ in range(rng.randint(1, 10))
+        ]
+        if rng.random() < 0.5:  # an all-ASCII history (the vectorised path alone)
+            texts = [t.encode("ascii", "ignore").decode() for t in texts]
+        query = {t: rng.choice([1.0, 0.3, 0.0]) for t in rng.sample(terms, 7)}
+        assert relevance(texts, query).scores.tolist() == _bm25s_own(texts, query).tolist()
