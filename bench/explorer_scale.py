@@ -31,6 +31,7 @@ from explorer.navigation import PAGES
 from explorer.session import state
 from explorer.session.conversation import Conversation, params_from
 from explorer.session.keys import PHRASES_KEY
+from explorer.widgets.page import FRIENDLY_ERROR
 from harness.apptest import APP
 
 MESSAGES = 1_000
@@ -75,6 +76,8 @@ def timed(at: AppTest) -> float:
     elapsed = time.perf_counter() - start
     if at.exception:
         raise SystemExit(f"the page failed: {at.exception[0].value}")
+    if FRIENDLY_ERROR in [e.value for e in at.error]:  # a view failed: its time means nothing
+        raise SystemExit("a view of the page failed (its log above says why)")
     return elapsed
 
 

@@ -17,7 +17,7 @@ from typing import Any
 
 from compactor.analyses.outcomes import DEFAULT_FUTURE
 from compactor.analyses.pricing import ModelPrice, load_prices
-from compactor.contract import DEFAULTS, MEMORY_COMPACT
+from compactor.contract import AGENT_LIMITS, DEFAULTS, MEMORY_COMPACT, budget_range
 from compactor.errors import Problem, ProblemError
 from compactor.evaluation import (
     CorpusItem,
@@ -116,9 +116,10 @@ class Goal:
         problems += self._cost_problems()
         if problems:
             raise RecommendError(problems)
-        if not 100 <= self.chars <= 400_000:
+        low, high = budget_range(AGENT_LIMITS)  # a whole agent session's budget too
+        if not low <= self.chars <= high:
             raise RecommendError(
-                [Problem(f"is {self.chars:,} characters; it must be 100 to 400,000", "budget")]
+                [Problem(f"is {self.chars:,} characters; it must be {low:,} to {high:,}", "budget")]
             )
 
     def _cost_problems(self) -> list[Problem]:

@@ -9,6 +9,7 @@ from typing import Any
 import streamlit as st
 
 from compactor.analyses.pricing import load_prices
+from compactor.contract import AGENT_LIMITS, budget_range
 from compactor.evaluation import CorpusItem, evaluate_strategy
 from compactor.recommend import (
     OBJECTIVES,
@@ -62,8 +63,14 @@ def goal_form(budget: int) -> tuple[Goal, Options] | None:
     """The goal, the trials and the seed, as the form gives them when submitted (else None)."""
     with st.form(FORM_KEY):
         left, middle, right = st.columns(3)
+        low, high = budget_range(AGENT_LIMITS)  # a whole agent session's budget too
         chars = left.number_input(
-            "Budget (characters)", 100, 400_000, int(budget), step=100, key=BUDGET_KEY
+            "Budget (characters)",
+            low,
+            high,
+            min(max(int(budget), low), high),
+            step=100,
+            key=BUDGET_KEY,
         )
         objective = middle.selectbox(
             "Objective",

@@ -49,6 +49,19 @@ def test_the_page_shows_the_engines_recommendation_and_its_check():
     assert any(b.label == "Download setting" for b in at.get("download_button"))
 
 
+def test_a_whole_sessions_budget_over_the_contracts_opens_the_goal_form():
+    # a loaded agent session's budget past 400,000 characters (the agent mode's, up to
+    # 2,000,000) is the goal form's budget, not a failed view
+    messages = [
+        {"role": ("user", "assistant")[i % 2], "content": f"step {i} " + "x" * 9000}
+        for i in range(60)
+    ]
+    at = goto(load(start(), {"messages": messages, "budget_chars": 450_000}), PAGE)
+    assert_clean(at)
+    assert at.number_input(key=recommend_widgets.BUDGET_KEY).value == 450_000
+    assert Goal(budget_chars=450_000).chars == 450_000  # the engine takes it too
+
+
 def recommend_links(at):
     return [p for p in at.get("page_link") if "recommend" in p.proto.page]
 
