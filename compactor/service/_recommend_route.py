@@ -16,7 +16,9 @@ Every problem names its JSON path (``conversations[3].messages[2].role``, ``goal
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from dataclasses import fields
+from types import NoneType
+from typing import Any, get_args, get_type_hints
 
 from compactor.contract import AUTO_LIMITS
 from compactor.errors import InvalidRequest, Problem, ProblemError, UnreadableJSON
@@ -31,19 +33,27 @@ MAX_SECONDS = 30.0
 MAX_CONVERSATIONS = 500
 DEFAULT_TRIALS = 20
 
-#: The goal's keys: :class:`~compactor.recommend.Goal`'s fields a client may set.
-GOAL_KEYS = {
-    "budget_chars": int,
-    "budget_tokens": int,
-    "window": int,
-    "reserve": int,
-    "objective": str,
-    "min_budget_met": float,
-    "keep_tool_pairs": bool,
-    "keep_system": bool,
-    "floor": float,
-    "model": str,
-}
+#: :class:`~compactor.recommend.Goal`'s fields a client may not set: a file on the server's
+#: disk (the price table: the shipped one is used) and the tokenizer's encoding (the server's).
+SERVER_SIDE = ("prices", "encoding")
+
+
+def _goal_keys() -> dict[str, type]:
+    """The goal's keys, each with its kind: every field of Goal but :data:`SERVER_SIDE`, so that a
+    field added to Goal is a key here without a second list to keep."""
+    hints = get_type_hints(Goal)
+    keys = {}
+    for field in fields(Goal):
+        if field.name not in SERVER_SIDE:
+            kinds = [
+                k for k in get_args(hints[field.name]) or (hints[field.name],) if k is not NoneType
+            ]
+            keys[field.name] = kinds[0]
+    return keys
+
+
+#: The goal's keys: :class:`~compactor.recommend.Goal`'s fields a client may set, with their kind.
+GOAL_KEYS = _goal_keys()
 BODY_KEYS = (
     "conversations",
     "conversation",
