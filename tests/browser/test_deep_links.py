@@ -9,14 +9,18 @@ share link (``?c=KEY``).
 
 Until ``st.navigation`` has run once in a server, Streamlit routes a page's address the legacy
 way, the ``pages/`` script alone, and the explorer must take the routing over
-(``explorer.widgets.page``): so each page gets a server of its own, whose first request its
-address is (about 5 s of worker time a page: a fresh server's first run imports the explorer).
-The pages come from ``explorer.navigation.PAGES``, so a page added there is covered here too;
-they are opened on a link whose parameters make every stage act (dedupe, trim and drop), so
-every view has something to draw. This file's tests need no shared server, so they are shared
-out one by one over the workers (tests/conftest.py).
+(``explorer.widgets.page``): the first page of each section of the menu gets a server of its
+own, whose first request its address is (about 8 s of worker time a page: a server's start and
+its first run, which imports the explorer); every page's script is checked to hand its body to
+that frame, and the other pages are opened by their address on the shared server. The pages come
+from ``explorer.navigation.PAGES``, so a page added there is covered here too; they are opened
+on a link whose parameters make every stage act (dedupe, trim and drop), so every view has
+something to draw. This file's tests are shared out one by one over the workers
+(tests/conftest.py).
 """
 
+import ast
+from pathlib import Path
 from urllib.parse import parse_qs, urlsplit
 
 import pytest
@@ -88,6 +92,25 @@ def test_every_page_in_charts_is_in_the_navigation():
     assert set(CHARTS) <= {spec.path for spec in PAGES}
 
 
+def test_every_page_runs_only_through_the_frame_that_takes_the_routing_over():
+    """What the fresh-server tests below check on the first page of each section holds for every
+    page: its script does nothing at the top but define and import, then hands its body to
+    ``page.run`` or ``page.run_input`` (which route a legacy run through the entry first)."""
+    for spec in PAGES:
+        tree = ast.parse(Path(spec.file).read_text(encoding="utf-8"))
+        *top, last = tree.body
+        assert all(
+            isinstance(node, ast.Import | ast.ImportFrom | ast.FunctionDef | ast.Assign | ast.Expr)
+            and not (isinstance(node, ast.Expr) and isinstance(node.value, ast.Call))
+            for node in top
+        ), f"{spec.file} does something before its page's frame"
+        call = last.value if isinstance(last, ast.Expr) else None
+        assert isinstance(call, ast.Call) and ast.unparse(call.func) in (
+            "page.run",
+            "page.run_input",
+        ), f"{spec.file} does not end by handing its body to page.run or page.run_input"
+
+
 def test_every_themed_page_is_in_the_navigation():
     assert set(looks.THEMED_PAGES) <= {spec.title for spec in PAGES}
 
@@ -132,27 +155,55 @@ def budget_on_screen(visit, spec):
         assert box["x"] >= 0 and box["x"] + box["width"] <= window["width"]
 
 
-@pytest.mark.parametrize("spec", PAGES, ids=lambda spec: spec.title)
-def test_every_page_opens_by_its_address_as_a_fresh_servers_first_request(chromium, spec):
+def first_of_each_section():
+    seen, out = set(), []
+    for spec in PAGES:
+        if spec.section not in seen:
+            seen.add(spec.section)
+            out.append(spec)
+    return out
+
+
+#: The pages opened as a fresh server's first request: the first of each section of the menu.
+FIRST_REQUESTS = first_of_each_section()
+
+
+def opened_by_its_address(visit, spec):
+    """The page opened at its address on the link: drawn in the shared frame, every chart with
+    marks, the budget on screen, every coloured mark readable on the light theme, no error."""
+    visit.open(f"{spec.url_path}{LINK}")
+    drawn_with_the_shared_frame(visit, spec, LINK_PARAMS["budget_chars"])
+    assert query(visit)["sample"] == SAMPLE
+    budget_on_screen(visit, spec)
+    charts = visit.charts()
+    assert len(charts) >= CHARTS.get(spec.path, 0), f"{spec.title} drew {len(charts)} charts"
+    for number, chart in enumerate(charts, start=1):
+        assert visit.chart_rows(chart), f"chart {number} of {spec.title} drew no marks"
+    if spec.title in looks.THEMED_PAGES:  # the light theme (the dark: test_themes.py)
+        looks.show_what_is_coloured(visit, spec.title)
+        looks.check_page(visit, "light", spec.title)
+    assert not visit.exceptions()
+    assert not visit.errors, visit.errors
+
+
+@pytest.mark.parametrize("spec", FIRST_REQUESTS, ids=lambda spec: spec.title)
+def test_a_page_opens_by_its_address_as_a_fresh_servers_first_request(chromium, spec):
     log = driver.ARTIFACTS / f"deep-link-{spec.url_path or 'root'}.log"
-    name = f"test_every_page_opens_by_its_address[{spec.title}]"
+    name = f"test_a_page_opens_by_its_address_as_a_fresh_servers_first_request[{spec.title}]"
     with (
         driver.running_app(log) as server,
         visiting(chromium, server, name, looks.LAPTOP) as visit,
     ):
-        visit.open(f"{spec.url_path}{LINK}")
-        drawn_with_the_shared_frame(visit, spec, LINK_PARAMS["budget_chars"])
-        assert query(visit)["sample"] == SAMPLE
-        budget_on_screen(visit, spec)
-        charts = visit.charts()
-        assert len(charts) >= CHARTS.get(spec.path, 0), f"{spec.title} drew {len(charts)} charts"
-        for number, chart in enumerate(charts, start=1):
-            assert visit.chart_rows(chart), f"chart {number} of {spec.title} drew no marks"
-        if spec.title in looks.THEMED_PAGES:  # the light theme (the dark: test_themes.py)
-            looks.show_what_is_coloured(visit, spec.title)
-            looks.check_page(visit, "light", spec.title)
-        assert not visit.exceptions()
-        assert not visit.errors, visit.errors
+        opened_by_its_address(visit, spec)
+
+
+@pytest.mark.parametrize(
+    "spec", [s for s in PAGES if s not in FIRST_REQUESTS], ids=lambda spec: spec.title
+)
+def test_every_other_page_opens_by_its_address(chromium, app_server, spec):
+    name = f"test_every_other_page_opens_by_its_address[{spec.title}]"
+    with visiting(chromium, app_server, name, looks.LAPTOP) as visit:
+        opened_by_its_address(visit, spec)
 
 
 @pytest.fixture(scope="module")
@@ -163,15 +214,6 @@ def kept(tmp_path_factory):
         patch.setenv(DATA_ENV, str(folder))
         assert workspace.save(MINE)
     return folder
-
-
-def first_of_each_section():
-    seen, out = set(), []
-    for spec in PAGES:
-        if spec.section not in seen:
-            seen.add(spec.section)
-            out.append(spec)
-    return out
 
 
 def test_the_published_links_open_the_same_view(chromium, kept):
