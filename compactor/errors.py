@@ -218,3 +218,41 @@ def more_problems(count: int) -> Problem:
         f"and {count:,} more {noun} not listed (at most {MAX_PROBLEMS} are); fix these first",
         path="$",
     )
+
+
+_HEADER = re.compile(r"\s*\[\s*([^\[\]]+?)\s*\]\s*(#.*)?$")
+_ASSIGN = re.compile(
+    r"\s*((?:[A-Za-z0-9_-]+|\"[^\"]*\"|'[^']*')(?:\s*\.\s*(?:[A-Za-z0-9_-]+|\"[^\"]*\"|'[^']*'))*)\s*="
+)
+
+
+def toml_key_lines(text: str) -> dict[str, int]:
+    """The line of each table (``models.x``) and key (``models.x.input``) of the TOML ``text``,
+    as far as a line scan can tell (a comment, or a key inside a multi-line string, is skipped):
+    enough to point at a wrong value (``compaction.toml``, the price table)."""
+    lines: dict[str, int] = {}
+    table = ""
+    in_string: str | None = None
+    for number, line in enumerate(text.splitlines(), 1):
+        if in_string:
+            if line.count(in_string) % 2:
+                in_string = None
+            continue
+        header = _HEADER.match(line)
+        if header:
+            table = _dotted(header[1])
+            lines.setdefault(table, number)
+            continue
+        assign = _ASSIGN.match(line)
+        if assign:
+            key = _dotted(assign[1])
+            lines.setdefault(f"{table}.{key}" if table else key, number)
+        for quote in ('"""', "'''"):
+            if line.count(quote) % 2:
+                in_string = quote
+    return lines
+
+
+def _dotted(key: str) -> str:
+    parts = re.findall(r"\"([^\"]*)\"|'([^']*)'|([A-Za-z0-9_-]+)", key)
+    return ".".join(next(p for p in part if p) if any(part) else "" for part in parts)

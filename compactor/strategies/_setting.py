@@ -53,7 +53,7 @@ from compactor.contract import (
     RANGES,
     budget_range,
 )
-from compactor.errors import InvalidRequest, Problem, ProblemError, capped, quoted
+from compactor.errors import InvalidRequest, Problem, ProblemError, capped, quoted, toml_key_lines
 from compactor.input import validate
 from compactor.strategies._registry import current_name, unavailable_problem
 from compactor.strategies._registry import get as get_strategy
@@ -389,7 +389,7 @@ def setting_from_toml(text: str, name: str = FILE_NAME) -> Setting:
     try:
         setting = Setting.from_dict(data)
     except SettingError as error:
-        lines = _key_lines(text)
+        lines = toml_key_lines(text)
         problems = []
         for p in error.problems:
             if p.path in (None, "$"):  # the count of problems not listed: of the whole file
@@ -401,50 +401,13 @@ def setting_from_toml(text: str, name: str = FILE_NAME) -> Setting:
             problems.append(Problem(p.message, path=f"{where}: {key}"))
         raise SettingError(problems) from None
     if setting.notes:  # each note starts with its key: say where in the file it is
-        lines = _key_lines(text)
+        lines = toml_key_lines(text)
         located = []
         for note in setting.notes:
             line = lines.get(note.split(":", 1)[0])
             located.append(f"{name}:{line}: {note}" if line else f"{name}: {note}")
         object.__setattr__(setting, "notes", tuple(located))
     return setting
-
-
-_HEADER = re.compile(r"\s*\[\s*([A-Za-z0-9_.\"' -]+?)\s*\]\s*(#.*)?$")
-_ASSIGN = re.compile(
-    r"\s*((?:[A-Za-z0-9_-]+|\"[^\"]*\"|'[^']*')(?:\s*\.\s*(?:[A-Za-z0-9_-]+|\"[^\"]*\"|'[^']*'))*)\s*="
-)
-
-
-def _key_lines(text: str) -> dict[str, int]:
-    """The line of each key ``table.key`` in ``text``, as far as a line scan can tell (a key
-    inside a multi-line string is skipped): enough to point at a wrong value."""
-    lines: dict[str, int] = {}
-    table = ""
-    in_string: str | None = None
-    for number, line in enumerate(text.splitlines(), 1):
-        if in_string:
-            if line.count(in_string) % 2:
-                in_string = None
-            continue
-        header = _HEADER.match(line)
-        if header:
-            table = _dotted(header[1])
-            lines.setdefault(table, number)
-            continue
-        assign = _ASSIGN.match(line)
-        if assign:
-            key = _dotted(assign[1])
-            lines.setdefault(f"{table}.{key}" if table else key, number)
-        for quote in ('"""', "'''"):
-            if line.count(quote) % 2:
-                in_string = quote
-    return lines
-
-
-def _dotted(key: str) -> str:
-    parts = re.findall(r"\"([^\"]*)\"|'([^']*)'|([A-Za-z0-9_-]+)", key)
-    return ".".join(next(p for p in part if p) if any(part) else "" for part in parts)
 
 
 def setting_toml(setting: Setting) -> str:

@@ -29,6 +29,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from compactor.analyses._graded import RECORDED
+from compactor.analyses._prefix import common_prefix
 from compactor.analyses.pricing._table import ModelPrice
 from compactor.text import DEFAULT_ENCODING, count_tokens, estimate_tokens, tokens_available
 
@@ -245,7 +246,7 @@ def price_histories(
             and last_time is not None
             and now - last_time > life
         )
-        same = _common_prefix(cached, sent) if alive and model.cache_read is not None else 0
+        same = common_prefix(cached, sent) if alive and model.cache_read is not None else 0
         reads = sum(sizes[:same])
         rest = prompt - reads
         cacheable = prompt >= minimum
@@ -261,15 +262,6 @@ def price_histories(
     method = getattr(count, "method", "custom")
     exact = encoding is not None and model.tokenizer == encoding
     return ReplayCost(model.key, method, not exact, life if write else None, tuple(turns))
-
-
-def _common_prefix(before: Sequence[Any], after: Sequence[Any]) -> int:
-    same = 0
-    for a, b in zip(before, after, strict=False):
-        if a.role != b.role or a.content != b.content:
-            break
-        same += 1
-    return same
 
 
 @dataclass(frozen=True)

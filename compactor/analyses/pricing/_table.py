@@ -21,7 +21,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from compactor.errors import Problem, ProblemError, capped, quoted
+from compactor.errors import Problem, ProblemError, capped, quoted, toml_key_lines
 from compactor.text import ENCODINGS
 
 #: The environment variable naming a price table that replaces the shipped one.
@@ -143,7 +143,7 @@ def prices_from_toml(text: str, name: str = PRICES_FILE) -> PriceTable:
         where = f"{name}:{at[1]}:{at[2]}" if at else name
         reason = message[: at.start()] if at else message
         raise PricesError([Problem(f"is not TOML: {reason}", path=where)]) from None
-    lines = _key_lines(text)
+    lines = toml_key_lines(text)
     problems: list[Problem] = []
     models = _models(data, problems)
     if problems:
@@ -319,32 +319,3 @@ def _price(value: Any) -> bool:
 
 def _count(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool) and value >= 1
-
-
-_HEADER = re.compile(r"\s*\[\s*([^\[\]]+?)\s*\]\s*(#.*)?$")
-_ASSIGN = re.compile(r"\s*([A-Za-z0-9_\-\"' .]+?)\s*=")
-
-
-def _key_lines(text: str) -> dict[str, int]:
-    """The line of each table (``models.x``) and key (``models.x.input``) of ``text``, as far
-    as a line scan tells: enough to point at a wrong value."""
-    lines: dict[str, int] = {}
-    table = ""
-    for number, line in enumerate(text.splitlines(), 1):
-        if line.lstrip().startswith("#"):
-            continue
-        header = _HEADER.match(line)
-        if header:
-            table = _dotted(header[1])
-            lines.setdefault(table, number)
-            continue
-        assign = _ASSIGN.match(line)
-        if assign:
-            key = _dotted(assign[1])
-            lines.setdefault(f"{table}.{key}" if table else key, number)
-    return lines
-
-
-def _dotted(key: str) -> str:
-    parts = re.findall(r"\"([^\"]*)\"|'([^']*)'|([A-Za-z0-9_-]+)", key)
-    return ".".join(next(p for p in part if p) for part in parts if any(part))

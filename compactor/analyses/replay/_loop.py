@@ -29,6 +29,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from compactor.analyses._facts import find_phrase
+from compactor.analyses._prefix import common_prefix
 from compactor.analyses.replay._drift import Drift, FactIndex, Loss
 from compactor.model import Message
 
@@ -196,7 +197,7 @@ def replay(
             new = tuple(shrunk)
         else:
             new = sent
-        stable = _common_prefix(history, new)
+        stable = common_prefix(history, new)
         lost, lost_now = drift.turn(t, held_of(new) if len(drift) else {})
         losses.extend(lost_now)
         turns.append(
@@ -275,16 +276,6 @@ def compose_spans(outer: Sequence[Span], inner: Sequence[Span]) -> tuple[Span, .
                 out.append((start + low - at, start + high - at))
             at += size
     return joined(out)
-
-
-def _common_prefix(before: Sequence[Carried], after: Sequence[Carried]) -> int:
-    """How many leading messages are equal in role and content."""
-    same = 0
-    for a, b in zip(before, after, strict=False):
-        if a.role != b.role or a.content != b.content:
-            break
-        same += 1
-    return same
 
 
 def _as_fact(fact: Any) -> Fact:
