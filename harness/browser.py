@@ -44,22 +44,6 @@ IDLE = (
 #: chart with more than 2,000 rows in one dataset on a canvas; :data:`CHART_ROWS` reads SVG only).
 CHARTS_DRAWN = """() => [...document.querySelectorAll('[data-testid="stVegaLiteChart"]')]
     .every(chart => chart.querySelector('svg.marks, canvas.marks'))"""
-#: The app has been idle (connected, no script running, nothing pending, every chart drawn)
-#: for :data:`QUIET_MS` on end. A page's first run may end in ``st.rerun`` (a page's address
-#: as a fresh server's first request is routed again through the entry): between the two runs
-#: the app reports itself idle for a moment, with nothing of the page drawn yet.
-QUIET_MS = 400
-STAYS_IDLE = """(quiet) => {
-    const app = document.querySelector('[data-testid="stApp"]');
-    const idle = app && app.dataset.testConnectionState === 'CONNECTED'
-        && app.dataset.testScriptState === 'notRunning'
-        && !document.querySelector('[data-testid="stStatusWidget"], [data-testid="stSkeleton"]')
-        && [...document.querySelectorAll('[data-testid="stVegaLiteChart"]')]
-            .every(chart => chart.querySelector('svg.marks, canvas.marks'));
-    if (!idle) { window.__idleSince = null; return false; }
-    window.__idleSince = window.__idleSince || performance.now();
-    return performance.now() - window.__idleSince >= quiet;
-}"""
 #: The data behind a chart's marks: each drawn mark's datum (scalar fields only).
 CHART_ROWS = """chart => [...chart.querySelectorAll('svg.marks g.role-mark > *')]
     .map(mark => mark.__data__ && mark.__data__.datum)
@@ -169,7 +153,12 @@ class Visit:
         assert response is not None and response.ok, f"the app did not load: {response}"
         self.page.get_by_test_id("stAppViewContainer").wait_for(state="attached")
         self.settle()
-        self.page.wait_for_function(STAYS_IDLE, arg=QUIET_MS, polling=100)
+        # A page's first run may end in st.rerun (its address as a fresh server's first request
+        # is routed again through the entry): between the two runs the app reports itself idle
+        # with nothing of the page drawn. Every page has a title, drawn by the run that draws it.
+        if not self.main.locator("h1").count():
+            self.main.locator("h1").first.wait_for(state="attached")
+            self.settle()
         return self.page
 
     # --- finding things --------------------------------------------------------------------
