@@ -7,7 +7,7 @@ from typing import Any
 
 from compactor.contract import CONTRACT_LIMITS
 from compactor.engine import _stages as stages
-from compactor.engine._response import build_response
+from compactor.engine._response import respond
 from compactor.engine._result import (
     CharTotals,
     CompactionResult,
@@ -175,4 +175,19 @@ def compact(request: dict[str, Any], *, limits: str = CONTRACT_LIMITS) -> dict[s
     >>> out["budget"]["budget_met"], out["loss"]["truncated_chars"]
     (True, 221)
     """
-    return build_response(run(validate(request, limits=limits)))
+    typed = validate(request, limits=limits)
+    analysis = analyse(typed.contents, typed.roles)
+    decided = _decide(typed, analysis)
+    state = decided.state
+    # what build_response(run(typed)) answers, without a trace per message
+    return respond(
+        typed,
+        analysis,
+        decided.protection,
+        decided.deduplication,
+        decided.trimming,
+        decided.dropping,
+        decided.totals,
+        state.present,
+        state.chars,
+    )
