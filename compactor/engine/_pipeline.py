@@ -19,8 +19,10 @@ from compactor.engine._result import (
     Trimming,
 )
 from compactor.input import validate
-from compactor.model import Request
+from compactor.model import Request, writer
 from compactor.text import TextAnalysis, analyse
+
+_trace = writer(MessageTrace)  # one per message of a whole session
 
 
 @dataclass(frozen=True)
@@ -104,6 +106,7 @@ def run(request: Request, *, analysis: TextAnalysis | None = None) -> Compaction
     )
     present, chars = state.present, state.chars
     traces = []
+    trace = _trace
     for m in messages:
         i = m.index
         if protected[i]:
@@ -115,7 +118,7 @@ def run(request: Request, *, analysis: TextAnalysis | None = None) -> Compaction
         else:
             fate = Fate.TRIMMED if i in cuts else Fate.VERBATIM
         traces.append(
-            MessageTrace(
+            trace(
                 m,  # message, fate, protected_because, nearby, cut, score, drop, output
                 fate,
                 because[i],

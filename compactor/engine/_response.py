@@ -7,6 +7,7 @@ from itertools import compress
 from typing import TYPE_CHECKING, Any
 
 from compactor import contract
+from compactor.engine._score import Scores
 
 if TYPE_CHECKING:
     from compactor.engine._result import (
@@ -56,6 +57,7 @@ def respond(
     because = protection.because
     trimmed = {c.index for c in trimming.cuts}
     scores = dropping.scores
+    score_of = scores.value if isinstance(scores, Scores) else (lambda i: scores[i].value)
     rows: list[dict[str, Any]] = []
     append_row = rows.append
     kept_chars = cut_rows = truncated = 0
@@ -82,7 +84,7 @@ def respond(
             out["protected_because"] = list(reasons)
         else:
             out["protected"] = False
-            out["score"] = scores[i].value
+            out["score"] = score_of(i)
         out["original_chars"] = original
         out["chars"] = length
         append_row(out)

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 
@@ -97,7 +97,7 @@ class Drop:
 @dataclass(frozen=True)
 class Dropping:
     #: Score of every unprotected message still present after dedupe, by index.
-    scores: dict[int, Score]
+    scores: Mapping[int, Score]
     #: Every such message in the order drop would remove it (lowest score first).
     order: tuple[int, ...]
     dropped: tuple[Drop, ...]

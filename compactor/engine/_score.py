@@ -4,7 +4,7 @@ stages and the analyses (the markup-free scores) all score here."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 
 from compactor import contract
@@ -44,6 +44,25 @@ def value_at(index: int, n: int, role_weight: float, topic_overlap: float) -> fl
     )
 
 
+def values_at(
+    indices: Sequence[int], n: int, role_weights: Sequence[float], overlaps: Sequence[float]
+) -> list[float]:
+    """``[value_at(i, n, w, o) for ...]`` over ``indices`` and their role weights and topic
+    overlaps, for the drop stage of a whole session (thousands of scores): the same products
+    added in the same order, rounded alike, with nothing looked up per message."""
+    w_recency, w_role, w_topic, places = _W_RECENCY, _W_ROLE, _W_TOPIC, contract.SCORE_DECIMALS
+    if n > 1:
+        last = n - 1
+        return [
+            round(w_recency * (i / last) + w_role * w + w_topic * o, places)
+            for i, w, o in zip(indices, role_weights, overlaps, strict=True)
+        ]
+    return [
+        round(w_recency * 1.0 + w_role * w + w_topic * o, places)
+        for w, o in zip(role_weights, overlaps, strict=True)
+    ]
+
+
 @dataclass(frozen=True)
 class Score:
     """A message's score and its three components."""
@@ -66,7 +85,52 @@ class Score:
         return dict(zip(COMPONENTS, products, strict=True))
 
 
+class Scores(Mapping[int, Score]):
+    """Index -> :class:`Score` of the messages drop scores, in index order, each
+    :class:`Score` made when first read: the stage itself reads only the values (a whole
+    session scores thousands of messages and the response shows the survivors' alone)."""
+
+    def __init__(
+        self,
+        indices: Sequence[int],
+        n: int,
+        role_weights: Sequence[float],
+        overlaps: Sequence[float],
+        values: Sequence[float],
+    ) -> None:
+        self._n = n
+        self._at = {i: k for k, i in enumerate(indices)}
+        self._role_weights, self._overlaps, self._values = role_weights, overlaps, values
+        self._made: dict[int, Score] = {}
+
+    def value(self, index: int) -> float:
+        """``self[index].value``, without making the :class:`Score`."""
+        return self._values[self._at[index]]
+
+    def __getitem__(self, index: int) -> Score:
+        made = self._made.get(index)
+        if made is None:
+            k = self._at[index]
+            made = self._made[index] = Score(
+                recency(index, self._n), self._role_weights[k], self._overlaps[k], self._values[k]
+            )
+        return made
+
+    def __contains__(self, index: object) -> bool:
+        return index in self._at
+
+    def __iter__(self) -> Iterator[int]:
+        return iter(self._at)
+
+    def __len__(self) -> int:
+        return len(self._at)
+
+    def __repr__(self) -> str:
+        return repr(dict(self))
+
+
 def drop_order(values: Mapping[int, float]) -> tuple[int, ...]:
     """The indices of ``values`` (index -> score) in the order drop removes them: the lowest
     score first, the lower index on a tie."""
-    return tuple(sorted(values, key=lambda i: (values[i], i)))
+    # (score, index) pairs compare in C, as the key (values[i], i) would in Python
+    return tuple([i for _, i in sorted(zip(values.values(), values, strict=True))])

@@ -19,9 +19,12 @@ from compactor.engine._result import (
     Similar,
     Trimming,
 )
-from compactor.engine._score import Score, drop_order
-from compactor.model import Message, Params
+from compactor.engine._score import Score, Scores, drop_order, values_at
+from compactor.model import Message, Params, writer
 from compactor.text import PairSimilarity, Reaching, TextAnalysis, cut
+
+# a whole session removes and drops thousands
+_removal, _drop = writer(Removal), writer(Drop)
 
 
 @dataclass(frozen=True)
@@ -145,9 +148,9 @@ def dedupe(
     reaching = similarity.reaching(threshold)
     if reaching is None:
         return _dedupe_on_matrix(state, protected, similarity.matrix, threshold)
-    present = list(state.present)
+    present, chars, removal = list(state.present), state.chars, _removal
     removed = tuple(
-        Removal(i, j, value, state.chars[i]) for i, j, value in _walk(reaching, present, protected)
+        [removal(i, j, value, chars[i]) for i, j, value in _walk(reaching, present, protected)]
     )
     nearest = Nearest(similarity, np.array(present, dtype=bool))
     return replace(state, present=tuple(present)), Deduplication(removed, nearest)
@@ -298,22 +301,24 @@ def drop(
     budget: int,
 ) -> tuple[State, Dropping]:
     """Stage 4: drop the lowest-scored unprotected messages until the budget holds."""
-    n, present = len(messages), state.present
-    scores = {
-        m.index: score(m, n, analysis)
-        for m in messages
-        if present[m.index] and not protected[m.index]
-    }
-    order = drop_order({i: s.value for i, s in scores.items()})
+    n, chars = len(messages), state.chars
+    # what score() gives each unprotected message still present, in one pass (a whole session
+    # scores thousands)
+    candidates = zip(range(n), state.present, protected, strict=True)
+    indices = [i for i, here, kept in candidates if here and not kept]
+    weight, overlap = contract.ROLE_WEIGHTS, analysis.topic_overlap
+    role_weights = [weight[messages[i].role] for i in indices]
+    overlaps = [overlap[i] for i in indices]
+    values = values_at(indices, n, role_weights, overlaps)
+    scores = Scores(indices, n, role_weights, overlaps, values)
+    value_of = dict(zip(indices, values, strict=True))
+    order = drop_order(value_of)
     present = list(state.present)
     total = state.total
     dropped: list[Drop] = []
-    for i in drops(order, state.chars, total, budget):
+    for i in drops(order, chars, total, budget):
         present[i] = False
-        dropped.append(
-            Drop(
-                i, scores[i].value, state.chars[i], len(dropped) + 1, total, total - state.chars[i]
-            )
-        )
-        total -= state.chars[i]
+        size = chars[i]
+        dropped.append(_drop(i, value_of[i], size, len(dropped) + 1, total, total - size))
+        total -= size
     return replace(state, present=tuple(present)), Dropping(scores, order, tuple(dropped))

@@ -28,7 +28,7 @@ from compactor.input._schema_check import (
     is_text,
     schema_problems,
 )
-from compactor.model import Message, Params, Request
+from compactor.model import Message, Params, Request, writer
 
 __all__ = [
     "AGENT_SCHEMA",
@@ -48,6 +48,7 @@ __all__ = [
 COMPACT_SCHEMA = Schema(INPUT_SCHEMA)
 AGENT_SCHEMA = Schema(AGENT_INPUT_SCHEMA)
 _SCHEMAS = {CONTRACT_LIMITS: COMPACT_SCHEMA, AGENT_LIMITS: AGENT_SCHEMA}
+_message = writer(Message)  # a whole session makes thousands
 
 
 def _schema(limits: str) -> Schema:
@@ -100,8 +101,10 @@ def validate(request: Any, *, limits: str = CONTRACT_LIMITS) -> Request:
     if errors:
         raise InvalidRequest(errors)
     messages = tuple(
-        Message(i, m["role"], m["content"], m.get("id"), m.get("pin", False))
-        for i, m in enumerate(request["messages"])
+        [
+            _message(i, m["role"], m["content"], m.get("id"), m.get("pin", False))
+            for i, m in enumerate(request["messages"])
+        ]
     )
     given = {k: v for k, v in request.items() if k != "messages"}
     for name in ("budget_chars", "keep_last_n", "max_message_chars"):
