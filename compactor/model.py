@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field, fields
+from operator import attrgetter
 from typing import Any, TypeVar
 
 from compactor.contract import CONTRACT_LIMITS, DEFAULTS
@@ -92,8 +93,8 @@ class Request:
     roles: tuple[str, ...] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "contents", tuple(m.content for m in self.messages))
-        object.__setattr__(self, "roles", tuple(m.role for m in self.messages))
+        object.__setattr__(self, "contents", tuple(map(attrgetter("content"), self.messages)))
+        object.__setattr__(self, "roles", tuple(map(attrgetter("role"), self.messages)))
 
     def to_dict(self) -> dict[str, Any]:
         """The request as JSON, every parameter spelled out."""

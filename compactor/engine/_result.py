@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
+from itertools import compress
 
 from compactor.engine._score import Score
 from compactor.model import Message, Request
@@ -34,11 +35,11 @@ class Protection:
 
     @property
     def protected(self) -> tuple[bool, ...]:
-        return tuple(bool(reasons) for reasons in self.because)
+        return tuple(map(bool, self.because))
 
     @property
     def indices(self) -> tuple[int, ...]:
-        return tuple(i for i, reasons in enumerate(self.because) if reasons)
+        return tuple(compress(range(len(self.because)), self.because))
 
 
 @dataclass(frozen=True)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
 from dataclasses import dataclass, replace
 from itertools import compress, repeat
+from operator import attrgetter
 
 import numpy as np
 
@@ -25,6 +26,7 @@ from compactor.text import PairSimilarity, Reaching, TextAnalysis, cut
 
 # a whole session removes and drops thousands
 _removal, _drop = writer(Removal), writer(Drop)
+_pin, _role, _content = attrgetter("pin"), attrgetter("role"), attrgetter("content")
 
 
 @dataclass(frozen=True)
@@ -36,7 +38,7 @@ class State:
 
     @classmethod
     def of(cls, messages: Sequence[Message]) -> State:
-        return cls((True,) * len(messages), tuple(len(m.content) for m in messages))
+        return cls((True,) * len(messages), tuple(map(len, map(_content, messages))))
 
     @property
     def total(self) -> int:
@@ -57,10 +59,36 @@ def pin(messages: Sequence[Message], params: Params) -> Protection:
     """Stage 1: protect pinned messages, messages of a kept role and the last ``keep_last_n``."""
     n, keep_roles, keep_last_n = len(messages), frozenset(params.keep_roles), params.keep_last_n
     reasons = _REASONS  # the reasons of each answer of the rule, found once
-    because = tuple(
-        [reasons[pin_rules(m.index, n, m.role, m.pin, keep_roles, keep_last_n)] for m in messages]
-    )
-    return Protection(because, explicit_pins=sum(m.pin for m in messages))
+    # The rule reads a message's index only to tell whether it is among the last keep_last_n,
+    # so its answer is asked once per pin and role before them (as for their first message)
+    # and once per pin and role among them (as for the last message), then looked up in C (a
+    # whole session has thousands of messages and a few such classes).
+    last = max(0, n - keep_last_n)
+
+    def answers(index: int) -> _Answers:
+        return _Answers(
+            lambda key: reasons[pin_rules(index, n, key[1], key[0], keep_roles, keep_last_n)]
+        )
+
+    pins, roles = tuple(map(_pin, messages)), tuple(map(_role, messages))
+    because = [
+        *map(answers(0).__getitem__, zip(pins[:last], roles[:last], strict=True)),
+        *map(answers(n - 1).__getitem__, zip(pins[last:], roles[last:], strict=True)),
+    ]
+    return Protection(tuple(because), explicit_pins=sum(pins))
+
+
+class _Answers(dict):
+    """Key -> ``answer(key)``, each asked once: a lookup table filled when a key is first
+    looked up."""
+
+    def __init__(self, answer: Callable[[tuple], tuple[str, ...]]) -> None:
+        super().__init__()
+        self._answer = answer
+
+    def __missing__(self, key: tuple) -> tuple[str, ...]:
+        found = self[key] = self._answer(key)
+        return found
 
 
 class _Reasons(dict):
@@ -158,9 +186,9 @@ def dedupe(
 
 def _walk(
     reaching: Reaching, present: list[bool], protected: Sequence[bool]
-) -> Iterator[tuple[int, int, float]]:
-    """Stage 2's walk on the pairs that reach the threshold: yields ``(i, duplicate_of,
-    similarity)`` for each message it removes, and marks it gone in ``present``.
+) -> list[tuple[int, int, float]]:
+    """Stage 2's walk on the pairs that reach the threshold: ``(i, duplicate_of, similarity)``
+    for each message it removes, in index order; each is marked gone in ``present``.
 
     The messages of a class (one role, one word set) are similarity 1 to each other, so the
     earliest present one of i's class is its best; else the best is among the earliest present
@@ -169,13 +197,15 @@ def _walk(
     """
     first: dict[int, int] = {}  # class -> its earliest message still present
     links, self_reaches = reaching.links, reaching.self_reaches
-    for i, c in enumerate(reaching.klass):
+    removed: list[tuple[int, int, float]] = []
+    klass = reaching.klass
+    for i, c, kept in zip(range(len(klass)), klass, protected, strict=True):
         if not present[i]:
             continue
-        if not protected[i]:
+        if not kept:
             if self_reaches and c in first:
                 present[i] = False
-                yield i, first[c], 1.0
+                removed.append((i, first[c], 1.0))
                 continue
             best: tuple[float, int] | None = None
             for d, value in links.get(c, ()):
@@ -184,9 +214,10 @@ def _walk(
                     best = (value, j)
             if best is not None:
                 present[i] = False
-                yield i, best[1], best[0]
+                removed.append((i, best[1], best[0]))
                 continue
         first.setdefault(c, i)
+    return removed
 
 
 def _dedupe_on_matrix(
@@ -269,8 +300,11 @@ def trim(
 ) -> tuple[State, Trimming]:
     """Stage 3: cut every unprotected message still present that is longer than ``limit``."""
     chars = list(state.chars)
-    candidates = [m.index for m in messages if state.present[m.index] and not protected[m.index]]
-    contents = [m.content for m in messages]
+    # only a message longer than the limit can be cut: the rest are not asked (a whole session
+    # has thousands of short ones)
+    longer = zip(range(len(chars)), chars, state.present, protected, strict=True)
+    candidates = [i for i, size, here, kept in longer if size > limit and here and not kept]
+    contents = tuple(map(_content, messages))
     found: list[Cut] = []
     for i, length, kind in cuts(chars, candidates, contents, limit):
         found.append(Cut(i, chars[i], length, kind))
