@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
 from dataclasses import dataclass, replace
-from itertools import compress, repeat
+from itertools import accumulate, compress, repeat
 from operator import attrgetter
 
 import numpy as np
@@ -340,19 +341,29 @@ def drop(
     # scores thousands)
     candidates = zip(range(n), state.present, protected, strict=True)
     indices = [i for i, here, kept in candidates if here and not kept]
-    weight, overlap = contract.ROLE_WEIGHTS, analysis.topic_overlap
-    role_weights = [weight[messages[i].role] for i in indices]
-    overlaps = [overlap[i] for i in indices]
+    roles = map(_role, map(messages.__getitem__, indices))
+    role_weights = list(map(contract.ROLE_WEIGHTS.__getitem__, roles))
+    overlaps = list(map(analysis.topic_overlap.__getitem__, indices))
     values = values_at(indices, n, role_weights, overlaps)
     scores = Scores(indices, n, role_weights, overlaps, values)
     value_of = dict(zip(indices, values, strict=True))
     order = drop_order(value_of)
     present = list(state.present)
     total = state.total
-    dropped: list[Drop] = []
-    for i in drops(order, chars, total, budget):
+    gone = list(drops(order, chars, total, budget))
+    sizes = list(map(chars.__getitem__, gone))
+    after = list(accumulate(sizes, operator.sub, initial=total))  # present chars, each step
+    for i in gone:
         present[i] = False
-        size = chars[i]
-        dropped.append(_drop(i, value_of[i], size, len(dropped) + 1, total, total - size))
-        total -= size
-    return replace(state, present=tuple(present)), Dropping(scores, order, tuple(dropped))
+    dropped = tuple(
+        map(
+            _drop,
+            gone,
+            map(value_of.__getitem__, gone),
+            sizes,
+            range(1, len(gone) + 1),  # rank
+            after,  # before each drop
+            after[1:],  # after it
+        )
+    )
+    return replace(state, present=tuple(present)), Dropping(scores, order, dropped)

@@ -7,6 +7,7 @@ the rest counted, at a cost bounded by what is reported, whatever the input (any
 
 from __future__ import annotations
 
+from operator import itemgetter, methodcaller
 from typing import Any
 
 from compactor.contract import (
@@ -49,6 +50,8 @@ COMPACT_SCHEMA = Schema(INPUT_SCHEMA)
 AGENT_SCHEMA = Schema(AGENT_INPUT_SCHEMA)
 _SCHEMAS = {CONTRACT_LIMITS: COMPACT_SCHEMA, AGENT_LIMITS: AGENT_SCHEMA}
 _message = writer(Message)  # a whole session makes thousands
+_ROLE, _CONTENT = itemgetter("role"), itemgetter("content")
+_ID, _PIN = methodcaller("get", "id"), methodcaller("get", "pin", False)
 
 
 def _schema(limits: str) -> Schema:
@@ -100,11 +103,17 @@ def validate(request: Any, *, limits: str = CONTRACT_LIMITS) -> Request:
     errors = errors_of(request, limits=limits)
     if errors:
         raise InvalidRequest(errors)
+    given_messages = request["messages"]
+    # each field's column read in C, then one Message each (a whole session has thousands)
     messages = tuple(
-        [
-            _message(i, m["role"], m["content"], m.get("id"), m.get("pin", False))
-            for i, m in enumerate(request["messages"])
-        ]
+        map(
+            _message,
+            range(len(given_messages)),
+            map(_ROLE, given_messages),
+            map(_CONTENT, given_messages),
+            map(_ID, given_messages),
+            map(_PIN, given_messages),
+        )
     )
     given = {k: v for k, v in request.items() if k != "messages"}
     for name in ("budget_chars", "keep_last_n", "max_message_chars"):
