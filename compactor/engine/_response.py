@@ -7,6 +7,7 @@ from itertools import compress
 from typing import TYPE_CHECKING, Any
 
 from compactor import contract
+from compactor.engine._result import Records
 from compactor.engine._score import Scores
 
 if TYPE_CHECKING:
@@ -170,9 +171,7 @@ def _stages(
         {
             **_stage("drop"),
             "dropped_messages": len(dropping.dropped),
-            "dropped": [
-                {"index": d.index, "score": d.score, "chars": d.chars} for d in dropping.dropped
-            ],
+            "dropped": _dropped(dropping),
             "rule": {
                 "weights": dict(contract.WEIGHTS),
                 "order": contract.DROP_ORDER,
@@ -183,24 +182,32 @@ def _stages(
 
 
 def _removed(deduplication: Deduplication) -> list[dict[str, Any]]:
-    """Dedupe's removals as rows, each similarity rounded once per distinct value (a whole
-    session removes thousands, most of them at similarity 1)."""
-    rounded: dict[float, float] = {}
-    rows = []
-    for r in deduplication.removed:
-        similarity = r.similarity
-        shown = rounded.get(similarity)
-        if shown is None:
-            shown = rounded[similarity] = round(similarity, contract.SIMILARITY_DECIMALS)
-        rows.append(
-            {
-                "index": r.index,
-                "duplicate_of": r.duplicate_of,
-                "similarity": shown,
-                "chars": r.chars,
-            }
-        )
-    return rows
+    """Dedupe's removals as rows, read from its columns (a whole session removes thousands,
+    most of them at similarity 1, which rounds to itself)."""
+    places = contract.SIMILARITY_DECIMALS
+    columns = Records.columns_of(deduplication.removed, _REMOVAL)
+    return [
+        {
+            "index": i,
+            "duplicate_of": j,
+            "similarity": s if s == 1.0 and type(s) is float else round(s, places),
+            "chars": chars,
+        }
+        for i, j, s, chars in zip(*columns, strict=True)
+    ]
+
+
+def _dropped(dropping: Dropping) -> list[dict[str, Any]]:
+    """Drop's removals as rows, read from its columns."""
+    columns = Records.columns_of(dropping.dropped, _DROP)
+    return [
+        {"index": i, "score": score, "chars": chars}
+        for i, score, chars in zip(*columns[:3], strict=True)
+    ]
+
+
+_REMOVAL = ("index", "duplicate_of", "similarity", "chars")
+_DROP = ("index", "score", "chars")
 
 
 def _scoring(analysis: TextAnalysis) -> dict[str, Any]:

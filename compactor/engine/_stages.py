@@ -17,16 +17,15 @@ from compactor.engine._result import (
     Drop,
     Dropping,
     Protection,
+    Records,
     Removal,
     Similar,
     Trimming,
 )
 from compactor.engine._score import Score, Scores, drop_order, values_at
-from compactor.model import Message, Params, writer
+from compactor.model import Message, Params
 from compactor.text import PairSimilarity, Reaching, TextAnalysis, cut
 
-# a whole session removes and drops thousands
-_removal, _drop = writer(Removal), writer(Drop)
 _pin, _role, _content = attrgetter("pin"), attrgetter("role"), attrgetter("content")
 
 
@@ -177,10 +176,10 @@ def dedupe(
     reaching = similarity.reaching(threshold)
     if reaching is None:
         return _dedupe_on_matrix(state, protected, similarity.matrix, threshold)
-    present, chars, removal = list(state.present), state.chars, _removal
-    removed = tuple(
-        [removal(i, j, value, chars[i]) for i, j, value in _walk(reaching, present, protected)]
-    )
+    present, chars = list(state.present), state.chars
+    walked = _walk(reaching, present, protected)
+    gone, of, values = (list(c) for c in zip(*walked, strict=True)) if walked else ([], [], [])
+    removed = Records(Removal, (gone, of, values, list(map(chars.__getitem__, gone))))
     nearest = Nearest(similarity, np.array(present, dtype=bool))
     return replace(state, present=tuple(present)), Deduplication(removed, nearest)
 
@@ -355,15 +354,15 @@ def drop(
     after = list(accumulate(sizes, operator.sub, initial=total))  # present chars, each step
     for i in gone:
         present[i] = False
-    dropped = tuple(
-        map(
-            _drop,
+    dropped = Records(
+        Drop,
+        (
             gone,
-            map(value_of.__getitem__, gone),
+            list(map(value_of.__getitem__, gone)),
             sizes,
             range(1, len(gone) + 1),  # rank
-            after,  # before each drop
+            after[:-1],  # before each drop
             after[1:],  # after it
-        )
+        ),
     )
     return replace(state, present=tuple(present)), Dropping(scores, order, dropped)
