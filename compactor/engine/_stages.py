@@ -194,18 +194,38 @@ def _walk(
     earliest present one of i's class is its best; else the best is among the earliest present
     messages of the classes linked to i's (every present member of a class is as similar to i,
     and the earliest wins a tie).
+
+    A class linked to no other (most of them: a whole session of tiny messages has thousands
+    of classes and a few links) is decided at once: its earliest present member stays (nothing
+    before it is as similar), and every later unprotected one goes as its duplicate. Only the
+    messages of linked classes are walked one by one; neither part reads the other's classes.
     """
-    first: dict[int, int] = {}  # class -> its earliest message still present
+    n = len(reaching.klass)
+    if not n:
+        return []
+    klass = np.asarray(reaching.klass, dtype=np.int64)
+    here, kept = np.asarray(present, dtype=bool), np.asarray(protected, dtype=bool)
     links, self_reaches = reaching.links, reaching.self_reaches
+    linked = np.zeros(int(klass.max()) + 1, dtype=bool)
+    linked[list(links)] = True
+    linked[[d for pairs in links.values() for d, _ in pairs]] = True
     removed: list[tuple[int, int, float]] = []
-    klass = reaching.klass
-    for i, c, kept in zip(range(len(klass)), klass, protected, strict=True):
-        if not present[i]:
-            continue
-        if not kept:
+    if self_reaches:
+        members = np.flatnonzero(here & ~linked[klass])
+        classes = klass[members]
+        _, firsts = np.unique(classes, return_index=True)  # each class's earliest member
+        first_of = np.empty(len(linked), dtype=np.int64)
+        first_of[classes[firsts]] = members[firsts]
+        goes = members[(first_of[classes] != members) & ~kept[members]]
+        removed = list(zip(goes.tolist(), first_of[klass[goes]].tolist(), repeat(1.0)))
+    walked: list[tuple[int, int, float]] = []
+    first: dict[int, int] = {}  # linked class -> its earliest message still present
+    of = reaching.klass
+    for i in np.flatnonzero(here & linked[klass]).tolist():
+        c = of[i]
+        if not protected[i]:
             if self_reaches and c in first:
-                present[i] = False
-                removed.append((i, first[c], 1.0))
+                walked.append((i, first[c], 1.0))
                 continue
             best: tuple[float, int] | None = None
             for d, value in links.get(c, ()):
@@ -213,10 +233,13 @@ def _walk(
                 if j is not None and (best is None or (value, -j) > (best[0], -best[1])):
                     best = (value, j)
             if best is not None:
-                present[i] = False
-                removed.append((i, best[1], best[0]))
+                walked.append((i, best[1], best[0]))
                 continue
         first.setdefault(c, i)
+    if walked:
+        removed = sorted(removed + walked)
+    for i, _, _ in removed:
+        present[i] = False
     return removed
 
 
