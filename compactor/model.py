@@ -2,10 +2,39 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Any
+from collections.abc import Callable
+from dataclasses import dataclass, field, fields
+from operator import attrgetter
+from typing import Any, TypeVar
 
 from compactor.contract import CONTRACT_LIMITS, DEFAULTS
+
+T = TypeVar("T")
+
+
+def writer(cls: type[T]) -> Callable[..., T]:
+    """A constructor of the frozen dataclass ``cls`` that takes every field positionally and
+    writes them straight into the new instance: what ``cls(*values)`` makes (equal, same hash
+    and repr) at about half the cost of a frozen ``__init__``, which sets each field through
+    ``object.__setattr__``; for records made by the thousand (a whole session's messages).
+    ``cls`` must be a dataclass without slots, ``__post_init__`` or fields left out of
+    ``__init__``."""
+    given = fields(cls)  # type: ignore[arg-type]
+    names = [f.name for f in given]
+    if hasattr(cls, "__post_init__") or hasattr(cls, "__slots__"):
+        raise TypeError(f"{cls.__name__} needs its own __init__")
+    if any(not f.init for f in given):
+        raise TypeError(f"{cls.__name__} has a field __init__ does not take")
+    if {"new", "cls", "o", "d"} & set(names):
+        raise TypeError(f"{cls.__name__} has a field named as the constructor's own names")
+    stores = "".join(f"    d[{name!r}] = {name}\n" for name in names)
+    head = f"def make({', '.join(names)}):\n    o = new(cls)\n    d = o.__dict__\n"
+    source = f"{head}{stores}    return o\n"
+    scope: dict[str, Any] = {"new": object.__new__, "cls": cls}
+    exec(source, scope)  # the names are the dataclass' own fields
+    make = scope["make"]
+    make.__doc__ = f"{cls.__name__}(*values), made faster."
+    return make
 
 
 @dataclass(frozen=True)
@@ -64,8 +93,8 @@ class Request:
     roles: tuple[str, ...] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "contents", tuple(m.content for m in self.messages))
-        object.__setattr__(self, "roles", tuple(m.role for m in self.messages))
+        object.__setattr__(self, "contents", tuple(map(attrgetter("content"), self.messages)))
+        object.__setattr__(self, "roles", tuple(map(attrgetter("role"), self.messages)))
 
     def to_dict(self) -> dict[str, Any]:
         """The request as JSON, every parameter spelled out."""

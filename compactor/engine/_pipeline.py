@@ -7,7 +7,7 @@ from typing import Any
 
 from compactor.contract import CONTRACT_LIMITS
 from compactor.engine import _stages as stages
-from compactor.engine._response import build_response
+from compactor.engine._response import respond
 from compactor.engine._result import (
     CharTotals,
     CompactionResult,
@@ -19,8 +19,10 @@ from compactor.engine._result import (
     Trimming,
 )
 from compactor.input import validate
-from compactor.model import Request
+from compactor.model import Request, writer
 from compactor.text import TextAnalysis, analyse
+
+_trace = writer(MessageTrace)  # one per message of a whole session
 
 
 @dataclass(frozen=True)
@@ -104,6 +106,7 @@ def run(request: Request, *, analysis: TextAnalysis | None = None) -> Compaction
     )
     present, chars = state.present, state.chars
     traces = []
+    trace = _trace
     for m in messages:
         i = m.index
         if protected[i]:
@@ -115,7 +118,7 @@ def run(request: Request, *, analysis: TextAnalysis | None = None) -> Compaction
         else:
             fate = Fate.TRIMMED if i in cuts else Fate.VERBATIM
         traces.append(
-            MessageTrace(
+            trace(
                 m,  # message, fate, protected_because, nearby, cut, score, drop, output
                 fate,
                 because[i],
@@ -175,4 +178,19 @@ def compact(request: dict[str, Any], *, limits: str = CONTRACT_LIMITS) -> dict[s
     >>> out["budget"]["budget_met"], out["loss"]["truncated_chars"]
     (True, 221)
     """
-    return build_response(run(validate(request, limits=limits)))
+    typed = validate(request, limits=limits)
+    analysis = analyse(typed.contents, typed.roles)
+    decided = _decide(typed, analysis)
+    state = decided.state
+    # what build_response(run(typed)) answers, without a trace per message
+    return respond(
+        typed,
+        analysis,
+        decided.protection,
+        decided.deduplication,
+        decided.trimming,
+        decided.dropping,
+        decided.totals,
+        state.present,
+        state.chars,
+    )

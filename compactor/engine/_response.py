@@ -2,52 +2,150 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from itertools import compress
 from typing import TYPE_CHECKING, Any
 
 from compactor import contract
+from compactor.engine._result import Records
+from compactor.engine._score import Scores
 
 if TYPE_CHECKING:
-    from compactor.engine._result import CompactionResult, MessageTrace
+    from compactor.engine._result import (
+        CharTotals,
+        CompactionResult,
+        Deduplication,
+        Dropping,
+        Protection,
+        Trimming,
+    )
+    from compactor.model import Params, Request
+    from compactor.text import TextAnalysis
 
 
 def build_response(result: CompactionResult) -> dict[str, Any]:
     """The memory-compact response for ``result``, keys in the contract's order."""
+    outputs = [t.output for t in result.messages]
+    return respond(
+        result.request,
+        result.analysis,
+        result.protection,
+        result.deduplication,
+        result.trimming,
+        result.dropping,
+        result.totals,
+        [output is not None for output in outputs],
+        [0 if output is None else len(output) for output in outputs],
+    )
+
+
+def respond(
+    request: Request,
+    analysis: TextAnalysis,
+    protection: Protection,
+    deduplication: Deduplication,
+    trimming: Trimming,
+    dropping: Dropping,
+    totals: CharTotals,
+    present: Sequence[bool],
+    chars: Sequence[int],
+) -> dict[str, Any]:
+    """The memory-compact response from the stages' reports and the final state (``present``
+    and ``chars`` per message), keys in the contract's order: what :func:`build_response`
+    answers for the result of the same run, without a trace per message (``compact`` on a
+    whole session of tiny messages spends most of its time per message)."""
+    messages, contents = request.messages, request.contents
+    because = protection.because
+    trimmed = {c.index for c in trimming.cuts}
+    scores = dropping.scores
+    score_of = scores.value if isinstance(scores, Scores) else (lambda i: scores[i].value)
+    rows: list[dict[str, Any]] = []
+    append_row = rows.append
+    kept_chars = cut_rows = truncated = 0
+    for i in compress(range(len(messages)), present):
+        m = messages[i]
+        content, length = m.content, chars[i]
+        original = len(content)
+        kept_chars += original
+        out: dict[str, Any] = {"index": i}
+        if m.id is not None:
+            out["id"] = m.id
+        out["role"] = m.role
+        if i in trimmed:
+            out["content"] = content[:length]
+            out["kept"] = "trimmed"
+            cut_rows += 1
+            truncated += original - length
+        else:
+            out["content"] = content if length == original else content[:length]
+            out["kept"] = "verbatim"
+        reasons = because[i]
+        if reasons:
+            out["protected"] = True
+            out["protected_because"] = list(reasons)
+        else:
+            out["protected"] = False
+            out["score"] = score_of(i)
+        out["original_chars"] = original
+        out["chars"] = length
+        append_row(out)
+    loss = {
+        "input_messages": len(messages),
+        "output_messages": len(rows),
+        "input_chars": totals.input,
+        "output_chars": totals.output,
+        "dropped_messages": len(messages) - len(rows),
+        "dropped_chars": sum(map(len, contents)) - kept_chars,
+        "trimmed_messages": cut_rows,
+        "truncated_chars": truncated,
+        "verbatim_messages": len(rows) - cut_rows,
+        "retained_char_ratio": round(totals.output / totals.input, contract.RATIO_DECIMALS),
+    }
+    protected_chars = sum(map(len, compress(contents, because)))
+    budget_chars = request.params.budget_chars
+    output = totals.output
+    budget = {
+        "budget_chars": budget_chars,
+        "output_chars": output,
+        "budget_met": output <= budget_chars,
+        "shortfall_chars": max(0, output - budget_chars),
+        "protected_chars": protected_chars,
+        "protected_exceeds_budget": protected_chars > budget_chars,
+    }
     return {
-        "messages": [_message(t) for t in result.survivors],
-        "stages": _stages(result),
-        "loss": _loss(result),
-        "budget": _budget(result),
-        "scoring": _scoring(result),
+        "messages": rows,
+        "stages": _stages(request.params, protection, deduplication, trimming, dropping),
+        "loss": loss,
+        "budget": budget,
+        "scoring": _scoring(analysis),
         "limits": contract.LIMITS_TEXT,
     }
 
 
-def _stages(result: CompactionResult) -> list[dict[str, Any]]:
+def _stages(
+    params: Params,
+    protection: Protection,
+    deduplication: Deduplication,
+    trimming: Trimming,
+    dropping: Dropping,
+) -> list[dict[str, Any]]:
     """What each stage did and by which rule, in the contract's order."""
-    params = result.request.params
+    indices = protection.indices
     return [
         {
             **_stage("pin"),
-            "protected_messages": len(result.protection.indices),
-            "protected_indices": list(result.protection.indices),
+            "protected_messages": len(indices),
+            "protected_indices": list(indices),
             "rule": {
                 "keep_roles": list(params.keep_roles),
                 "keep_last_n": params.keep_last_n,
-                "explicit_pins": result.protection.explicit_pins,
+                "explicit_pins": protection.explicit_pins,
             },
         },
         {
             **_stage("dedupe"),
-            "removed_messages": len(result.deduplication.removed),
-            "removed": [
-                {
-                    "index": r.index,
-                    "duplicate_of": r.duplicate_of,
-                    "similarity": round(r.similarity, contract.SIMILARITY_DECIMALS),
-                    "chars": r.chars,
-                }
-                for r in result.deduplication.removed
-            ],
+            "removed_messages": len(deduplication.removed),
+            "removed": _removed(deduplication),
             "rule": {
                 "duplicate_threshold": params.duplicate_threshold,
                 "method": contract.DEDUPE_METHOD,
@@ -55,7 +153,7 @@ def _stages(result: CompactionResult) -> list[dict[str, Any]]:
         },
         {
             **_stage("trim"),
-            "trimmed_messages": len(result.trimming.cuts),
+            "trimmed_messages": len(trimming.cuts),
             "trimmed": [
                 {
                     "index": c.index,
@@ -63,7 +161,7 @@ def _stages(result: CompactionResult) -> list[dict[str, Any]]:
                     "chars": c.chars,
                     "cut": c.kind,
                 }
-                for c in result.trimming.cuts
+                for c in trimming.cuts
             ],
             "rule": {
                 "max_message_chars": params.max_message_chars,
@@ -72,11 +170,8 @@ def _stages(result: CompactionResult) -> list[dict[str, Any]]:
         },
         {
             **_stage("drop"),
-            "dropped_messages": len(result.dropping.dropped),
-            "dropped": [
-                {"index": d.index, "score": d.score, "chars": d.chars}
-                for d in result.dropping.dropped
-            ],
+            "dropped_messages": len(dropping.dropped),
+            "dropped": _dropped(dropping),
             "rule": {
                 "weights": dict(contract.WEIGHTS),
                 "order": contract.DROP_ORDER,
@@ -86,47 +181,41 @@ def _stages(result: CompactionResult) -> list[dict[str, Any]]:
     ]
 
 
-def _loss(result: CompactionResult) -> dict[str, Any]:
-    """What the compaction lost, in messages and characters, dropped and trimmed."""
-    survivors = result.survivors
-    totals = result.totals
-    trimmed = [t for t in survivors if t.cut is not None]
-    lost = [t for t in result.messages if not t.survived]
-    return {
-        "input_messages": len(result.messages),
-        "output_messages": len(survivors),
-        "input_chars": totals.input,
-        "output_chars": totals.output,
-        "dropped_messages": len(lost),
-        "dropped_chars": sum(t.original_chars for t in lost),
-        "trimmed_messages": len(trimmed),
-        "truncated_chars": sum(t.original_chars - t.chars for t in trimmed),
-        "verbatim_messages": len(survivors) - len(trimmed),
-        "retained_char_ratio": round(totals.output / totals.input, contract.RATIO_DECIMALS),
-    }
+def _removed(deduplication: Deduplication) -> list[dict[str, Any]]:
+    """Dedupe's removals as rows, read from its columns (a whole session removes thousands,
+    most of them at similarity 1, which rounds to itself)."""
+    places = contract.SIMILARITY_DECIMALS
+    columns = Records.columns_of(deduplication.removed, _REMOVAL)
+    return [
+        {
+            "index": i,
+            "duplicate_of": j,
+            "similarity": s if s == 1.0 and type(s) is float else round(s, places),
+            "chars": chars,
+        }
+        for i, j, s, chars in zip(*columns, strict=True)
+    ]
 
 
-def _budget(result: CompactionResult) -> dict[str, Any]:
-    """The output against the budget, and whether the protected messages alone exceed it."""
-    budget_chars = result.request.params.budget_chars
-    output = result.totals.output
-    protected_chars = result.protected_chars
-    return {
-        "budget_chars": budget_chars,
-        "output_chars": output,
-        "budget_met": result.budget_met,
-        "shortfall_chars": max(0, output - budget_chars),
-        "protected_chars": protected_chars,
-        "protected_exceeds_budget": protected_chars > budget_chars,
-    }
+def _dropped(dropping: Dropping) -> list[dict[str, Any]]:
+    """Drop's removals as rows, read from its columns."""
+    columns = Records.columns_of(dropping.dropped, _DROP)
+    return [
+        {"index": i, "score": score, "chars": chars}
+        for i, score, chars in zip(*columns[:3], strict=True)
+    ]
 
 
-def _scoring(result: CompactionResult) -> dict[str, Any]:
+_REMOVAL = ("index", "duplicate_of", "similarity", "chars")
+_DROP = ("index", "score", "chars")
+
+
+def _scoring(analysis: TextAnalysis) -> dict[str, Any]:
     """How drop scored the messages: the weights and the topic terms it used."""
     return {
         "weights": dict(contract.WEIGHTS),
         "role_weights": dict(contract.ROLE_WEIGHTS),
-        "topic_terms_used": [term for term, _ in result.analysis.topic_terms],
+        "topic_terms_used": [term for term, _ in analysis.topic_terms],
         "note": contract.SCORING_NOTE,
     }
 
@@ -134,21 +223,3 @@ def _scoring(result: CompactionResult) -> dict[str, Any]:
 def _stage(name: str) -> dict[str, Any]:
     stage = contract.STAGE[name]
     return {"stage": stage.name, "order": stage.order}
-
-
-def _message(trace: MessageTrace) -> dict[str, Any]:
-    m = trace.message
-    out: dict[str, Any] = {"index": m.index}
-    if m.id is not None:
-        out["id"] = m.id
-    out["role"] = m.role
-    out["content"] = trace.output
-    out["kept"] = "trimmed" if trace.cut is not None else "verbatim"
-    out["protected"] = trace.protected
-    if trace.protected:
-        out["protected_because"] = list(trace.protected_because)
-    else:
-        out["score"] = trace.score.value
-    out["original_chars"] = trace.original_chars
-    out["chars"] = trace.chars
-    return out

@@ -3,12 +3,15 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import dataclass
+import functools
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass, fields
 from enum import StrEnum
+from itertools import compress
+from typing import TypeVar
 
 from compactor.engine._score import Score
-from compactor.model import Message, Request
+from compactor.model import Message, Request, writer
 from compactor.text import TextAnalysis
 
 
@@ -25,6 +28,56 @@ class Fate(StrEnum):
 # --- stage reports -------------------------------------------------------------------------
 
 
+_writer = functools.cache(writer)
+T = TypeVar("T")
+
+
+class Records(Sequence[T]):
+    """Records of the dataclass ``cls`` kept as columns (one per field, in order), each record
+    made when first read: a stage that removes or drops thousands of messages (a whole session
+    of tiny ones) makes none while the response is built from the columns. Equal to any
+    sequence of the same records (a tuple of them)."""
+
+    def __init__(self, cls: type[T], columns: Sequence[Sequence]) -> None:
+        if len(columns) != len(fields(cls)) or len({len(c) for c in columns}) > 1:  # type: ignore[arg-type]
+            raise ValueError(f"Records of {cls.__name__}: one column per field, of one length")
+        self._cls, self.columns = cls, tuple(columns)
+        self._made: tuple[T, ...] | None = None
+
+    @classmethod
+    def columns_of(cls, records: Sequence, names: Sequence[str]) -> tuple[Sequence, ...]:
+        """The columns ``names`` of ``records`` (Records or any sequence of such records)."""
+        if isinstance(records, Records):
+            return records.columns
+        if not records:
+            return tuple([] for _ in names)
+        return tuple(zip(*[[getattr(r, name) for name in names] for r in records], strict=True))
+
+    def _all(self) -> tuple[T, ...]:
+        if self._made is None:
+            self._made = tuple(map(_writer(self._cls), *self.columns))
+        return self._made
+
+    def __len__(self) -> int:
+        return len(self.columns[0]) if self.columns else 0
+
+    def __getitem__(self, i):  # type: ignore[override]
+        return self._all()[i]
+
+    def __iter__(self) -> Iterator[T]:
+        return iter(self._all())
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Sequence):
+            return NotImplemented
+        return self._all() == tuple(other)
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return repr(self._all())
+
+
 @dataclass(frozen=True)
 class Protection:
     """Stage 1, pin: the reasons each message is protected (empty when it is not)."""
@@ -34,11 +87,11 @@ class Protection:
 
     @property
     def protected(self) -> tuple[bool, ...]:
-        return tuple(bool(reasons) for reasons in self.because)
+        return tuple(map(bool, self.because))
 
     @property
     def indices(self) -> tuple[int, ...]:
-        return tuple(i for i, reasons in enumerate(self.because) if reasons)
+        return tuple(compress(range(len(self.because)), self.because))
 
 
 @dataclass(frozen=True)
@@ -61,7 +114,8 @@ class Removal:
 
 @dataclass(frozen=True)
 class Deduplication:
-    removed: tuple[Removal, ...]
+    #: In index order (:class:`Records` from the stage).
+    removed: Sequence[Removal]
     #: Per message, its most similar earlier same-role message still present (None if none);
     #: a sequence that may compute each when read (compaction itself reads none).
     nearest: Sequence[Similar | None]
@@ -97,10 +151,11 @@ class Drop:
 @dataclass(frozen=True)
 class Dropping:
     #: Score of every unprotected message still present after dedupe, by index.
-    scores: dict[int, Score]
+    scores: Mapping[int, Score]
     #: Every such message in the order drop would remove it (lowest score first).
     order: tuple[int, ...]
-    dropped: tuple[Drop, ...]
+    #: In the order dropped (:class:`Records` from the stage).
+    dropped: Sequence[Drop]
 
 
 # --- the whole result ------------------------------------------------------------------------

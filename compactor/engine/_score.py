@@ -4,8 +4,12 @@ stages and the analyses (the markup-free scores) all score here."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import math
+import operator
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
+
+import numpy as np
 
 from compactor import contract
 
@@ -44,6 +48,61 @@ def value_at(index: int, n: int, role_weight: float, topic_overlap: float) -> fl
     )
 
 
+def values_at(
+    indices: Sequence[int], n: int, role_weights: Sequence[float], overlaps: Sequence[float]
+) -> list[float]:
+    """``[value_at(i, n, w, o) for ...]`` over ``indices`` and their role weights and topic
+    overlaps, for the drop stage of a whole session (thousands of scores): the same products
+    added in the same order in float64 (numpy rounds each operation as Python does, and an
+    index divides exactly as in Python), then rounded as Python's ``round`` does
+    (:func:`rounded`)."""
+    w_recency, w_role, w_topic, places = _W_RECENCY, _W_ROLE, _W_TOPIC, contract.SCORE_DECIMALS
+    if len(indices) != len(role_weights) or len(indices) != len(overlaps):
+        raise ValueError("values_at: indices, role weights and overlaps differ in length")
+    if n > 1:
+        recencies = np.asarray(indices, dtype=np.int64) / (n - 1)
+        unrounded = (
+            w_recency * recencies
+            + w_role * np.asarray(role_weights, dtype=np.float64)
+            + w_topic * np.asarray(overlaps, dtype=np.float64)
+        )
+        return rounded(unrounded, places)
+    return [
+        round(w_recency * 1.0 + w_role * w + w_topic * o, places)
+        for w, o in zip(role_weights, overlaps, strict=True)
+    ]
+
+
+#: Scaled values below this are within 2**-23 of their exact scaled value, far inside the margin.
+_SURE_BELOW = 2.0**30
+#: How far from a half a scaled value must lie for its nearest integer to be certain.
+_MARGIN = 1e-6
+
+
+def rounded(values: np.ndarray, places: int) -> list[float]:
+    """``[round(x, places) for x in values]``, exactly, for thousands of float64 values.
+
+    Python's ``round`` rounds the exact value of ``x`` times ``10**places`` to an integer ``k``
+    (a half to even) and answers the float nearest ``k / 10**places``. Here ``x * 10**places``
+    is computed in float64, within 2**-23 of the exact product below :data:`_SURE_BELOW`, so
+    wherever it lies more than :data:`_MARGIN` from a half its nearest integer is ``k``; and
+    ``k / 10**places``, a correctly rounded division of two exact floats, is the float nearest
+    the quotient. Every other value (near a half, large, not finite) is rounded by ``round``.
+    """
+    plain = values.tolist()
+    if not 0 <= places <= 15:  # 10**places not exact in float64: Python's round throughout
+        return [round(x, places) for x in plain]
+    scale = float(10**places)
+    with np.errstate(invalid="ignore", over="ignore"):  # not finite: Python's round below
+        scaled = values * scale
+        whole = np.rint(scaled)
+        out = (whole / scale).tolist()
+        sure = (np.abs(np.abs(scaled - whole) - 0.5) > _MARGIN) & (np.abs(scaled) < _SURE_BELOW)
+    for k in np.flatnonzero(~sure).tolist():  # NaN compares false: never sure
+        out[k] = round(plain[k], places)
+    return out
+
+
 @dataclass(frozen=True)
 class Score:
     """A message's score and its three components."""
@@ -66,7 +125,57 @@ class Score:
         return dict(zip(COMPONENTS, products, strict=True))
 
 
+class Scores(Mapping[int, Score]):
+    """Index -> :class:`Score` of the messages drop scores, in index order, each
+    :class:`Score` made when first read: the stage itself reads only the values (a whole
+    session scores thousands of messages and the response shows the survivors' alone)."""
+
+    def __init__(
+        self,
+        indices: Sequence[int],
+        n: int,
+        role_weights: Sequence[float],
+        overlaps: Sequence[float],
+        values: Sequence[float],
+    ) -> None:
+        self._n = n
+        self._at = dict(zip(indices, range(len(indices)), strict=True))
+        self._role_weights, self._overlaps, self._values = role_weights, overlaps, values
+        self._made: dict[int, Score] = {}
+
+    def value(self, index: int) -> float:
+        """``self[index].value``, without making the :class:`Score`."""
+        return self._values[self._at[index]]
+
+    def __getitem__(self, index: int) -> Score:
+        made = self._made.get(index)
+        if made is None:
+            k = self._at[index]
+            made = self._made[index] = Score(
+                recency(index, self._n), self._role_weights[k], self._overlaps[k], self._values[k]
+            )
+        return made
+
+    def __contains__(self, index: object) -> bool:
+        return index in self._at
+
+    def __iter__(self) -> Iterator[int]:
+        return iter(self._at)
+
+    def __len__(self) -> int:
+        return len(self._at)
+
+    def __repr__(self) -> str:
+        return repr(dict(self))
+
+
 def drop_order(values: Mapping[int, float]) -> tuple[int, ...]:
     """The indices of ``values`` (index -> score) in the order drop removes them: the lowest
     score first, the lower index on a tie."""
-    return tuple(sorted(values, key=lambda i: (values[i], i)))
+    indices, scores = list(values), list(values.values())
+    if all(map(operator.lt, indices, indices[1:])) and not any(map(math.isnan, scores)):
+        # indices in order already: a stable sort by score alone leaves ties in index order
+        # (floats compare in C, faster than pairs)
+        return tuple(map(indices.__getitem__, sorted(range(len(scores)), key=scores.__getitem__)))
+    # (score, index) pairs compare in C, as the key (values[i], i) would in Python
+    return tuple([i for _, i in sorted(zip(scores, indices, strict=True))])

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
 from dataclasses import dataclass, replace
-from itertools import compress, repeat
+from itertools import accumulate, compress, repeat
+from operator import attrgetter
 
 import numpy as np
 
@@ -15,13 +17,16 @@ from compactor.engine._result import (
     Drop,
     Dropping,
     Protection,
+    Records,
     Removal,
     Similar,
     Trimming,
 )
-from compactor.engine._score import Score, drop_order
+from compactor.engine._score import Score, Scores, drop_order, values_at
 from compactor.model import Message, Params
 from compactor.text import PairSimilarity, Reaching, TextAnalysis, cut
+
+_pin, _role, _content = attrgetter("pin"), attrgetter("role"), attrgetter("content")
 
 
 @dataclass(frozen=True)
@@ -33,7 +38,7 @@ class State:
 
     @classmethod
     def of(cls, messages: Sequence[Message]) -> State:
-        return cls((True,) * len(messages), tuple(len(m.content) for m in messages))
+        return cls((True,) * len(messages), tuple(map(len, map(_content, messages))))
 
     @property
     def total(self) -> int:
@@ -54,10 +59,36 @@ def pin(messages: Sequence[Message], params: Params) -> Protection:
     """Stage 1: protect pinned messages, messages of a kept role and the last ``keep_last_n``."""
     n, keep_roles, keep_last_n = len(messages), frozenset(params.keep_roles), params.keep_last_n
     reasons = _REASONS  # the reasons of each answer of the rule, found once
-    because = tuple(
-        [reasons[pin_rules(m.index, n, m.role, m.pin, keep_roles, keep_last_n)] for m in messages]
-    )
-    return Protection(because, explicit_pins=sum(m.pin for m in messages))
+    # The rule reads a message's index only to tell whether it is among the last keep_last_n,
+    # so its answer is asked once per pin and role before them (as for their first message)
+    # and once per pin and role among them (as for the last message), then looked up in C (a
+    # whole session has thousands of messages and a few such classes).
+    last = max(0, n - keep_last_n)
+
+    def answers(index: int) -> _Answers:
+        return _Answers(
+            lambda key: reasons[pin_rules(index, n, key[1], key[0], keep_roles, keep_last_n)]
+        )
+
+    pins, roles = tuple(map(_pin, messages)), tuple(map(_role, messages))
+    because = [
+        *map(answers(0).__getitem__, zip(pins[:last], roles[:last], strict=True)),
+        *map(answers(n - 1).__getitem__, zip(pins[last:], roles[last:], strict=True)),
+    ]
+    return Protection(tuple(because), explicit_pins=sum(pins))
+
+
+class _Answers(dict):
+    """Key -> ``answer(key)``, each asked once: a lookup table filled when a key is first
+    looked up."""
+
+    def __init__(self, answer: Callable[[tuple], tuple[str, ...]]) -> None:
+        super().__init__()
+        self._answer = answer
+
+    def __missing__(self, key: tuple) -> tuple[str, ...]:
+        found = self[key] = self._answer(key)
+        return found
 
 
 class _Reasons(dict):
@@ -145,34 +176,56 @@ def dedupe(
     reaching = similarity.reaching(threshold)
     if reaching is None:
         return _dedupe_on_matrix(state, protected, similarity.matrix, threshold)
-    present = list(state.present)
-    removed = tuple(
-        Removal(i, j, value, state.chars[i]) for i, j, value in _walk(reaching, present, protected)
-    )
+    present, chars = list(state.present), state.chars
+    walked = _walk(reaching, present, protected)
+    gone, of, values = (list(c) for c in zip(*walked, strict=True)) if walked else ([], [], [])
+    removed = Records(Removal, (gone, of, values, list(map(chars.__getitem__, gone))))
     nearest = Nearest(similarity, np.array(present, dtype=bool))
     return replace(state, present=tuple(present)), Deduplication(removed, nearest)
 
 
 def _walk(
     reaching: Reaching, present: list[bool], protected: Sequence[bool]
-) -> Iterator[tuple[int, int, float]]:
-    """Stage 2's walk on the pairs that reach the threshold: yields ``(i, duplicate_of,
-    similarity)`` for each message it removes, and marks it gone in ``present``.
+) -> list[tuple[int, int, float]]:
+    """Stage 2's walk on the pairs that reach the threshold: ``(i, duplicate_of, similarity)``
+    for each message it removes, in index order; each is marked gone in ``present``.
 
     The messages of a class (one role, one word set) are similarity 1 to each other, so the
     earliest present one of i's class is its best; else the best is among the earliest present
     messages of the classes linked to i's (every present member of a class is as similar to i,
     and the earliest wins a tie).
+
+    A class linked to no other (most of them: a whole session of tiny messages has thousands
+    of classes and a few links) is decided at once: its earliest present member stays (nothing
+    before it is as similar), and every later unprotected one goes as its duplicate. Only the
+    messages of linked classes are walked one by one; neither part reads the other's classes.
     """
-    first: dict[int, int] = {}  # class -> its earliest message still present
+    n = len(reaching.klass)
+    if not n:
+        return []
+    klass = np.asarray(reaching.klass, dtype=np.int64)
+    here, kept = np.asarray(present, dtype=bool), np.asarray(protected, dtype=bool)
     links, self_reaches = reaching.links, reaching.self_reaches
-    for i, c in enumerate(reaching.klass):
-        if not present[i]:
-            continue
+    linked = np.zeros(int(klass.max()) + 1, dtype=bool)
+    linked[list(links)] = True
+    linked[[d for pairs in links.values() for d, _ in pairs]] = True
+    removed: list[tuple[int, int, float]] = []
+    if self_reaches:
+        members = np.flatnonzero(here & ~linked[klass])
+        classes = klass[members]
+        _, firsts = np.unique(classes, return_index=True)  # each class's earliest member
+        first_of = np.empty(len(linked), dtype=np.int64)
+        first_of[classes[firsts]] = members[firsts]
+        goes = members[(first_of[classes] != members) & ~kept[members]]
+        removed = list(zip(goes.tolist(), first_of[klass[goes]].tolist(), repeat(1.0)))
+    walked: list[tuple[int, int, float]] = []
+    first: dict[int, int] = {}  # linked class -> its earliest message still present
+    of = reaching.klass
+    for i in np.flatnonzero(here & linked[klass]).tolist():
+        c = of[i]
         if not protected[i]:
             if self_reaches and c in first:
-                present[i] = False
-                yield i, first[c], 1.0
+                walked.append((i, first[c], 1.0))
                 continue
             best: tuple[float, int] | None = None
             for d, value in links.get(c, ()):
@@ -180,10 +233,14 @@ def _walk(
                 if j is not None and (best is None or (value, -j) > (best[0], -best[1])):
                     best = (value, j)
             if best is not None:
-                present[i] = False
-                yield i, best[1], best[0]
+                walked.append((i, best[1], best[0]))
                 continue
         first.setdefault(c, i)
+    if walked:
+        removed = sorted(removed + walked)
+    for i, _, _ in removed:
+        present[i] = False
+    return removed
 
 
 def _dedupe_on_matrix(
@@ -266,8 +323,11 @@ def trim(
 ) -> tuple[State, Trimming]:
     """Stage 3: cut every unprotected message still present that is longer than ``limit``."""
     chars = list(state.chars)
-    candidates = [m.index for m in messages if state.present[m.index] and not protected[m.index]]
-    contents = [m.content for m in messages]
+    # only a message longer than the limit can be cut: the rest are not asked (a whole session
+    # has thousands of short ones)
+    longer = zip(range(len(chars)), chars, state.present, protected, strict=True)
+    candidates = [i for i, size, here, kept in longer if size > limit and here and not kept]
+    contents = tuple(map(_content, messages))
     found: list[Cut] = []
     for i, length, kind in cuts(chars, candidates, contents, limit):
         found.append(Cut(i, chars[i], length, kind))
@@ -298,22 +358,34 @@ def drop(
     budget: int,
 ) -> tuple[State, Dropping]:
     """Stage 4: drop the lowest-scored unprotected messages until the budget holds."""
-    n, present = len(messages), state.present
-    scores = {
-        m.index: score(m, n, analysis)
-        for m in messages
-        if present[m.index] and not protected[m.index]
-    }
-    order = drop_order({i: s.value for i, s in scores.items()})
+    n, chars = len(messages), state.chars
+    # what score() gives each unprotected message still present, in one pass (a whole session
+    # scores thousands)
+    candidates = zip(range(n), state.present, protected, strict=True)
+    indices = [i for i, here, kept in candidates if here and not kept]
+    roles = map(_role, map(messages.__getitem__, indices))
+    role_weights = list(map(contract.ROLE_WEIGHTS.__getitem__, roles))
+    overlaps = list(map(analysis.topic_overlap.__getitem__, indices))
+    values = values_at(indices, n, role_weights, overlaps)
+    scores = Scores(indices, n, role_weights, overlaps, values)
+    value_of = dict(zip(indices, values, strict=True))
+    order = drop_order(value_of)
     present = list(state.present)
     total = state.total
-    dropped: list[Drop] = []
-    for i in drops(order, state.chars, total, budget):
+    gone = list(drops(order, chars, total, budget))
+    sizes = list(map(chars.__getitem__, gone))
+    after = list(accumulate(sizes, operator.sub, initial=total))  # present chars, each step
+    for i in gone:
         present[i] = False
-        dropped.append(
-            Drop(
-                i, scores[i].value, state.chars[i], len(dropped) + 1, total, total - state.chars[i]
-            )
-        )
-        total -= state.chars[i]
-    return replace(state, present=tuple(present)), Dropping(scores, order, tuple(dropped))
+    dropped = Records(
+        Drop,
+        (
+            gone,
+            list(map(value_of.__getitem__, gone)),
+            sizes,
+            range(1, len(gone) + 1),  # rank
+            after[:-1],  # before each drop
+            after[1:],  # after it
+        ),
+    )
+    return replace(state, present=tuple(present)), Dropping(scores, order, dropped)

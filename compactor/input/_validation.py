@@ -7,6 +7,8 @@ the rest counted, at a cost bounded by what is reported, whatever the input (any
 
 from __future__ import annotations
 
+from itertools import repeat
+from operator import itemgetter
 from typing import Any
 
 from compactor.contract import (
@@ -28,7 +30,7 @@ from compactor.input._schema_check import (
     is_text,
     schema_problems,
 )
-from compactor.model import Message, Params, Request
+from compactor.model import Message, Params, Request, writer
 
 __all__ = [
     "AGENT_SCHEMA",
@@ -48,6 +50,8 @@ __all__ = [
 COMPACT_SCHEMA = Schema(INPUT_SCHEMA)
 AGENT_SCHEMA = Schema(AGENT_INPUT_SCHEMA)
 _SCHEMAS = {CONTRACT_LIMITS: COMPACT_SCHEMA, AGENT_LIMITS: AGENT_SCHEMA}
+_message = writer(Message)  # a whole session makes thousands
+_ROLE, _CONTENT = itemgetter("role"), itemgetter("content")
 
 
 def _schema(limits: str) -> Schema:
@@ -99,9 +103,18 @@ def validate(request: Any, *, limits: str = CONTRACT_LIMITS) -> Request:
     errors = errors_of(request, limits=limits)
     if errors:
         raise InvalidRequest(errors)
+    given_messages = request["messages"]  # dicts: the schema checked each
+    # each field's column read in C, then one Message each (a whole session has thousands)
+    n = len(given_messages)
     messages = tuple(
-        Message(i, m["role"], m["content"], m.get("id"), m.get("pin", False))
-        for i, m in enumerate(request["messages"])
+        map(
+            _message,
+            range(n),
+            map(_ROLE, given_messages),
+            map(_CONTENT, given_messages),
+            map(dict.get, given_messages, repeat("id", n)),
+            map(dict.get, given_messages, repeat("pin", n), repeat(False, n)),
+        )
     )
     given = {k: v for k, v in request.items() if k != "messages"}
     for name in ("budget_chars", "keep_last_n", "max_message_chars"):

@@ -1,11 +1,24 @@
 """The drop score on its own: the contract's formula, its rounding, and the drop order."""
 
+import math
+import random
+
+import numpy as np
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
 from compactor import contract
-from compactor.engine._score import COMPONENTS, Score, drop_order, recency, value, value_at
+from compactor.engine._score import (
+    COMPONENTS,
+    Score,
+    drop_order,
+    recency,
+    rounded,
+    value,
+    value_at,
+    values_at,
+)
 
 
 def test_recency_runs_from_the_first_message_to_the_last():
@@ -39,3 +52,48 @@ def test_the_replays_one_call_score_is_the_score(at, role_weight, overlap):
     assert value_at(index, n, role_weight, overlap) == value(
         recency(index, n), role_weight, overlap
     )
+
+
+def test_drop_order_in_index_order_or_not_gives_the_same_order():
+    # keys in index order take the stable sort on the score alone; any other order, the pairs
+    values = {0: 0.5, 1: 0.2, 3: 0.5, 4: -0.0, 6: 0.0, 7: 0.2}
+    shuffled = dict(reversed(values.items()))
+    assert drop_order(values) == drop_order(shuffled) == (4, 6, 1, 7, 0, 3)
+
+
+@given(
+    st.integers(2, 30_000).flatmap(
+        lambda n: st.tuples(st.lists(st.integers(0, n - 1), max_size=40, unique=True), st.just(n))
+    ),
+    st.data(),
+)
+def test_the_drop_stages_scores_in_one_pass_are_each_messages_score(at, data):
+    indices, n = sorted(at[0]), at[1]
+    weights = [data.draw(st.sampled_from(sorted(contract.ROLE_WEIGHTS.values()))) for _ in indices]
+    overlaps = [data.draw(st.floats(0, 1)) for _ in indices]
+    found = values_at(indices, n, weights, overlaps)
+    assert list(map(repr, found)) == [
+        repr(value_at(i, n, w, o)) for i, w, o in zip(indices, weights, overlaps, strict=True)
+    ]
+
+
+def test_rounding_in_bulk_is_pythons_round_on_every_value_near_a_half():
+    # every float within 3 steps of k + 0.5 millionths (where a product could round across the
+    # half), ordinary values, signed zeros, large and not finite ones: byte for byte
+    rng = random.Random(35)
+    near = [(rng.randrange(2_000_000) + 0.5) / 1e6 for _ in range(3_000)]
+    values = [y for x in near for y in _steps(x, 3)]
+    values += [rng.uniform(-3, 3) for _ in range(3_000)]
+    values += [0.0, -0.0, 5e-7, -5e-7, 2.5e-6, 1e300, -math.inf, math.inf, math.nan, 2.0**30 / 1e6]
+    for places in (contract.SCORE_DECIMALS, 0, 2, 16):
+        found = rounded(np.array(values), places)
+        assert list(map(repr, found)) == [repr(round(x, places)) for x in values]
+
+
+def _steps(x: float, k: int) -> list[float]:
+    """``x`` and the ``k`` floats on either side of it."""
+    out, low, high = [x], x, x
+    for _ in range(k):
+        low, high = math.nextafter(low, -math.inf), math.nextafter(high, math.inf)
+        out += [low, high]
+    return out

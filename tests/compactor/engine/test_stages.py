@@ -1,11 +1,13 @@
 """Each stage on its own, with the edge cases the golden set does not cover."""
 
+import pickle
+
 import pytest
 
 from compactor.engine import _stages as stages
-from compactor.engine._result import Cut, Drop, Removal, Similar
+from compactor.engine._result import Cut, Drop, Records, Removal, Similar
 from compactor.engine._score import Score
-from compactor.model import Message, Params
+from compactor.model import Message, Params, Request, writer
 from compactor.text._profile import analyse
 
 
@@ -169,3 +171,26 @@ def test_drop_uses_current_lengths_after_trim():
     state = stages.State((True, True), (90, 10))  # message 0 was trimmed to 90
     new, report = run_drop(messages, [False, True], 100, state)
     assert report.dropped == () and new.total == 100
+
+
+# --- records kept as columns -------------------------------------------------------------------
+
+
+def test_records_kept_as_columns_are_the_records_they_stand_for():
+    made = (Removal(3, 1, 1.0, 5), Removal(7, 2, 0.9, 11))
+    records = Records(Removal, ([3, 7], [1, 2], [1.0, 0.9], [5, 11]))
+    assert records == made and made == records and list(records) == list(made)
+    assert records[1] == made[1] and records[:1] == made[:1] and len(records) == 2
+    assert pickle.loads(pickle.dumps(records)) == made
+    assert Records.columns_of(made, ("index", "chars")) == ((3, 7), (5, 11))
+    assert Records(Removal, ([], [], [], [])) == () and not Records(Removal, ([], [], [], []))
+    with pytest.raises(ValueError, match="one column per field"):
+        Records(Removal, ([3], [1], [1.0]))
+
+
+def test_writer_makes_what_the_dataclass_makes():
+    make = writer(Message)
+    assert make(2, "user", "hi", None, True) == Message(2, "user", "hi", None, True)
+    assert hash(make(0, "tool", "x", "a", False)) == hash(Message(0, "tool", "x", "a", False))
+    with pytest.raises(TypeError, match="own __init__"):
+        writer(Request)  # its __post_init__ fills the contents and roles
