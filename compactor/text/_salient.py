@@ -164,11 +164,14 @@ def salient_terms_of(texts: Sequence[str]) -> list[list[tuple[int, int, str]]]:
         return out
     joined = "\n".join(texts)  # a line break ends every token: no run crosses two texts
     starts = np.cumsum([0] + [len(t) + 1 for t in texts[:-1]])
-    points = np.frombuffer(joined.encode("utf-32-le", "surrogatepass"), dtype=np.uint32)
-    flags = _FLAGS[np.minimum(points, 128)]
     odd: set[int] = set()
-    wide = np.flatnonzero(points >= 128)
-    if len(wide):
+    plain = joined.isascii()
+    if plain:  # one byte per character, each its own flags' index
+        flags = _FLAGS[np.frombuffer(joined.encode("ascii"), dtype=np.uint8)]
+    else:
+        points = np.frombuffer(joined.encode("utf-32-le", "surrogatepass"), dtype=np.uint32)
+        flags = _FLAGS[np.minimum(points, 128)]
+        wide = np.flatnonzero(points >= 128)
         spaces = wide[np.isin(points[wide], _WIDE_SPACES)]
         odd = set((np.searchsorted(starts, spaces, side="right") - 1).tolist())
     marked = (flags & _MARK) != 0
@@ -176,18 +179,26 @@ def salient_terms_of(texts: Sequence[str]) -> list[list[tuple[int, int, str]]]:
     marked[:-1] |= lower[:-1] & upper[1:]
     joins = (flags & _JOINS) != 0
     marked[:-2] |= joins[:-2] & ((flags[1:-1] & _DOT) != 0) & joins[2:]
-    token = np.concatenate(([0], (flags & _TOKEN_CHAR).astype(np.int8), [0]))
-    edges = np.diff(token)
-    run_starts, run_ends = np.flatnonzero(edges == 1), np.flatnonzero(edges == -1)
-    seen = np.concatenate(([0], np.cumsum(marked)))
-    keep = seen[run_ends] > seen[run_starts]
+    # the runs of token characters: where the flag changes, a start and an end in turn
+    token = np.zeros(len(flags) + 2, dtype=bool)
+    token[1:-1] = (flags & _TOKEN_CHAR) != 0
+    edges = np.flatnonzero(token[1:] != token[:-1])
+    run_starts, run_ends = edges[0::2], edges[1::2]
+    # a run that holds a mark: a marked position at or after its start and before its end
+    # (the marks are few: a search among them, not a running count over every character)
+    marks = np.flatnonzero(marked)
+    keep = np.searchsorted(marks, run_starts) < np.searchsorted(marks, run_ends)
     run_starts, run_ends = run_starts[keep], run_ends[keep]
     # a token with an ASCII digit is salient when two characters long at least (the first
     # rule of :func:`_is_salient`; stripping takes no digit): no need to ask it
-    digits = np.concatenate(([0], np.cumsum((flags & _DIGIT) != 0)))
-    numbered = (digits[run_ends] > digits[run_starts]).tolist()
+    digits = np.flatnonzero((flags & _DIGIT) != 0)
+    numbered = (
+        np.searchsorted(digits, run_starts) < np.searchsorted(digits, run_ends)
+    ).tolist()
     owners = np.searchsorted(starts, run_starts, side="right") - 1
     offsets = starts[owners]
+    # in ASCII text a run without an ASCII digit holds no digit at all
+    salient = _is_salient_word if plain else _is_salient
     for owner, offset, a, b, numeric in zip(
         owners.tolist(),
         offsets.tolist(),
@@ -201,7 +212,7 @@ def salient_terms_of(texts: Sequence[str]) -> list[list[tuple[int, int, str]]]:
         found = joined[a:b]
         lead = len(found) - len(found.lstrip(_STRIP))
         found = found.strip(_STRIP)
-        if (len(found) >= 2) if numeric else (found and _is_salient(found)):
+        if (len(found) >= 2) if numeric else (found and salient(found)):
             begin = a - offset + lead
             out[owner].append((begin, begin + len(found), found))
     for owner in odd:
@@ -243,6 +254,18 @@ def _is_salient(token: str) -> bool:
         return len(token) >= 2
     if len(token) < 4 or not any(c.isalpha() for c in token):
         return False
+    return _code_like(token)
+
+
+def _is_salient_word(token: str) -> bool:
+    """:func:`_is_salient` of an ASCII token without a digit (a letter is then ``A-Za-z``)."""
+    return len(token) >= 4 and _LETTER.search(token) is not None and _code_like(token)
+
+
+_LETTER = re.compile("[A-Za-z]")
+
+
+def _code_like(token: str) -> bool:
     return (
         "_" in token.strip("_")
         or "/" in token
