@@ -115,7 +115,10 @@ def lineup_ratio(chars: int) -> tuple[float, float, float, dict[str, float]]:
     for k in range(ROUNDS):
         request = history(chars, seed=7 + k)
         typed = validate(request, limits="agent")
-        tasks = (lambda: compact(request, limits="agent"), lambda: compare_strategies(typed))
+        tasks = (
+            lambda request=request: compact(request, limits="agent"),
+            lambda typed=typed: compare_strategies(typed),
+        )
         pair = []
         for task in tasks[:: 1 if k % 2 else -1]:
             start = time.perf_counter()

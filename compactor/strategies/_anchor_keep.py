@@ -243,26 +243,32 @@ def _pieces(
 ) -> list[_Unit]:
     """The units of the unprotected messages, message by message, in order (``terms_of``:
     each content's :func:`salient_terms`)."""
-    out = []
+    out: list[_Unit] = []
+    unit = _new_unit  # a session has thousands of units: no keyword call per unit
     for i, text in enumerate(contents):
         if because[i]:
             continue
         terms = terms_of[i]
         if not terms:
-            out.extend([_Unit(i, start, end, _NO_TERMS) for start, end in units(text, unit_chars)])
+            out.extend(
+                [unit(_Unit, (i, start, end, _NO_TERMS)) for start, end in units(text, unit_chars)]
+            )
             continue
         k, count = 0, len(terms)
         for start, end in units(text, unit_chars):
             if k == count or terms[k][0] >= end:
-                out.append(_Unit(i, start, end, _NO_TERMS))
+                out.append(unit(_Unit, (i, start, end, _NO_TERMS)))
                 continue
             inside = []
             while k < count and terms[k][0] < end:
                 if terms[k][1] <= end:
                     inside.append(terms[k][2])
                 k += 1
-            out.append(_Unit(i, start, end, frozenset(inside)))
+            out.append(unit(_Unit, (i, start, end, frozenset(inside))))
     return out
+
+
+_new_unit = tuple.__new__
 
 
 @functools.lru_cache(maxsize=4)

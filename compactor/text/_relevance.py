@@ -158,13 +158,14 @@ class Relevance:
         out: dict[int, tuple[tuple[tuple[str, float], ...], int]] = {}
         starts = np.flatnonzero(np.diff(pair_owner[order], prepend=-1))
         ends = np.append(starts[1:], len(order))
+        # read out once, in order, then sliced per group (not a small array per group)
+        names = [self.terms[t] for t in pair_term[order].tolist()]
+        sums = summed[order].tolist()
+        owners = pair_owner[order].tolist()
         for start, end in zip(starts.tolist(), ends.tolist(), strict=True):
-            chosen = order[start : min(end, start + top)]
-            named = tuple(
-                (self.terms[t], s)
-                for t, s in zip(pair_term[chosen].tolist(), summed[chosen].tolist(), strict=True)
-            )
-            out[int(pair_owner[order[start]])] = (named, end - start)
+            stop = min(end, start + top)
+            named = tuple(zip(names[start:stop], sums[start:stop], strict=True))
+            out[owners[start]] = (named, end - start)
         return out
 
 

@@ -192,9 +192,7 @@ def salient_terms_of(texts: Sequence[str]) -> list[list[tuple[int, int, str]]]:
     # a token with an ASCII digit is salient when two characters long at least (the first
     # rule of :func:`_is_salient`; stripping takes no digit): no need to ask it
     digits = np.flatnonzero((flags & _DIGIT) != 0)
-    numbered = (
-        np.searchsorted(digits, run_starts) < np.searchsorted(digits, run_ends)
-    ).tolist()
+    numbered = (np.searchsorted(digits, run_starts) < np.searchsorted(digits, run_ends)).tolist()
     owners = np.searchsorted(starts, run_starts, side="right") - 1
     offsets = starts[owners]
     # in ASCII text a run without an ASCII digit holds no digit at all
