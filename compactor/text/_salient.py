@@ -189,30 +189,36 @@ def salient_terms_of(texts: Sequence[str]) -> list[list[tuple[int, int, str]]]:
     marks = np.flatnonzero(marked)
     keep = np.searchsorted(marks, run_starts) < np.searchsorted(marks, run_ends)
     run_starts, run_ends = run_starts[keep], run_ends[keep]
+    if odd:  # those texts are read by _MAYBE itself, below
+        kept = ~np.isin(np.searchsorted(starts, run_starts, side="right") - 1, list(odd))
+        run_starts, run_ends = run_starts[kept], run_ends[kept]
+    # each token stripped of the _STRIP characters at its ends: from its first to its last
+    # token character that is not one of them (none: nothing is left of it)
+    inner = np.flatnonzero((flags & (_TOKEN_CHAR | _STRIPPED)) == _TOKEN_CHAR)
+    at = np.searchsorted(inner, run_starts)
+    until = np.searchsorted(inner, run_ends) - 1
+    left = at <= until
+    run_starts, run_ends, at, until = run_starts[left], run_ends[left], at[left], until[left]
+    begins, ends = inner[at], inner[until] + 1
     # a token with an ASCII digit is salient when two characters long at least (the first
     # rule of :func:`_is_salient`; stripping takes no digit): no need to ask it
     digits = np.flatnonzero((flags & _DIGIT) != 0)
-    numbered = (np.searchsorted(digits, run_starts) < np.searchsorted(digits, run_ends)).tolist()
-    owners = np.searchsorted(starts, run_starts, side="right") - 1
-    offsets = starts[owners]
+    numbered = np.searchsorted(digits, run_starts) < np.searchsorted(digits, run_ends)
+    salient = numbered & (ends - begins >= 2)
     # in ASCII text a run without an ASCII digit holds no digit at all
-    salient = _is_salient_word if plain else _is_salient
-    for owner, offset, a, b, numeric in zip(
-        owners.tolist(),
-        offsets.tolist(),
-        run_starts.tolist(),
-        run_ends.tolist(),
-        numbered,
-        strict=True,
+    asked = np.flatnonzero(~numbered)
+    rule = _is_salient_word if plain else _is_salient
+    answers = [
+        rule(joined[a:b]) for a, b in zip(begins[asked].tolist(), ends[asked].tolist(), strict=True)
+    ]
+    salient[asked[np.array(answers, dtype=bool)]] = True
+    begins, ends = begins[salient], ends[salient]
+    owners = np.searchsorted(starts, begins, side="right") - 1
+    offsets = starts[owners]
+    for owner, offset, a, b in zip(
+        owners.tolist(), offsets.tolist(), begins.tolist(), ends.tolist(), strict=True
     ):
-        if owner in odd:
-            continue
-        found = joined[a:b]
-        lead = len(found) - len(found.lstrip(_STRIP))
-        found = found.strip(_STRIP)
-        if (len(found) >= 2) if numeric else (found and salient(found)):
-            begin = a - offset + lead
-            out[owner].append((begin, begin + len(found), found))
+        out[owner].append((a - offset, b - offset, joined[a:b]))
     for owner in odd:
         out[owner] = salient_terms(texts[owner])
     return out
@@ -221,8 +227,10 @@ def salient_terms_of(texts: Sequence[str]) -> list[list[tuple[int, int, str]]]:
 # Each ASCII character's marks (index 128: every character beyond ASCII), for
 # :func:`salient_terms_of`: a token character (not a space, not ``"'`()[]{}<>,;|=``), a mark on
 # its own (a digit, ``_ / \\ @``, beyond ASCII), a lower or upper case letter (a camel join),
-# a letter or ``_`` on either side of a dot (a dotted join), a dot, an ASCII digit.
+# a letter or ``_`` on either side of a dot (a dotted join), a dot, an ASCII digit, one of the
+# characters a token is stripped of at its ends (``_STRIP``).
 _TOKEN_CHAR, _MARK, _LOWER, _UPPER, _JOINS, _DOT, _DIGIT = 1, 2, 4, 8, 16, 32, 64
+_STRIPPED = 128  # one of the _STRIP characters a token is stripped of
 
 
 def _flags() -> np.ndarray:
@@ -237,6 +245,7 @@ def _flags() -> np.ndarray:
             | _JOINS * (char.isalpha() or char == "_")
             | _DOT * (char == ".")
             | _DIGIT * ("0" <= char <= "9")
+            | _STRIPPED * (char in _STRIP)
         )
     flags[128] = _TOKEN_CHAR | _MARK
     return flags
