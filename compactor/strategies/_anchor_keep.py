@@ -24,8 +24,10 @@ from __future__ import annotations
 import functools
 import heapq
 import math
+from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from operator import itemgetter
 from typing import Any, NamedTuple
 
 from compactor.contract import PIN_REASON_TEXT
@@ -294,11 +296,13 @@ ONE_PASS_CHARS = 100_000
 def _weights(terms_of: Sequence[list[tuple[int, int, str]]]) -> dict[str, float]:
     """A term's weight: 1 + log of the number of messages that mention it (a term the history
     keeps coming back to is likelier to be needed again)."""
-    mentions: dict[str, int] = {}
+    mentions: Counter[str] = Counter()
     for terms in terms_of:
-        for term in {t for _, _, t in terms}:
-            mentions[term] = mentions.get(term, 0) + 1
+        mentions.update(set(map(_TERM, terms)))
     return {t: 1.0 + math.log(c) for t, c in mentions.items()}
+
+
+_TERM = itemgetter(2)  # a salient term's text
 
 
 def _choose_by_terms(
@@ -314,8 +318,10 @@ def _choose_by_terms(
     weight = _weights(terms_of)
     covered = {t for i, terms in enumerate(terms_of) if because[i] for _, _, t in terms}
 
-    def gain(unit: _Unit) -> float:
-        return sum(weight[t] for t in unit.terms - covered)
+    worth = weight.__getitem__
+
+    def gain(unit: _Unit) -> float:  # summed in the order of the set's own iteration
+        return sum(map(worth, unit.terms - covered))
 
     # Ties: the later unit first (recent context is likelier to matter), then the shorter.
     heap = [(-gain(u) / (u.end - u.start), -k, k) for k, u in enumerate(pieces) if u.terms]
@@ -379,6 +385,8 @@ def _fill_recent(
     for unit in pieces:
         by_message.setdefault(unit.index, []).append(unit)
     for index in sorted(by_message, reverse=True):
+        if left <= 0:  # every unit holds a character at least: none would fit
+            break
         for unit in by_message[index]:
             span = (unit.start, unit.end)
             size = unit.end - unit.start
