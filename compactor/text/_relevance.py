@@ -158,14 +158,23 @@ class Relevance:
         out: dict[int, tuple[tuple[tuple[str, float], ...], int]] = {}
         starts = np.flatnonzero(np.diff(pair_owner[order], prepend=-1))
         ends = np.append(starts[1:], len(order))
-        # read out once, in order, then sliced per group (not a small array per group)
-        names = [self.terms[t] for t in pair_term[order].tolist()]
-        sums = summed[order].tolist()
-        owners = pair_owner[order].tolist()
-        for start, end in zip(starts.tolist(), ends.tolist(), strict=True):
-            stop = min(end, start + top)
-            named = tuple(zip(names[start:stop], sums[start:stop], strict=True))
-            out[owners[start]] = (named, end - start)
+        sizes = ends - starts
+        # each group's best ``top`` read out at once, in order, then sliced group by group (not
+        # a small array per group, nor every pair when groups hold many)
+        rank = np.arange(len(order)) - np.repeat(starts, sizes)
+        chosen = order[rank < top]
+        names = [self.terms[t] for t in pair_term[chosen].tolist()]
+        sums = summed[chosen].tolist()
+        taken = np.minimum(sizes, top)
+        for holder, first, count, total in zip(
+            pair_owner[order[starts]].tolist(),
+            (np.cumsum(taken) - taken).tolist(),
+            taken.tolist(),
+            sizes.tolist(),
+            strict=True,
+        ):
+            stop = first + count
+            out[holder] = (tuple(zip(names[first:stop], sums[first:stop], strict=True)), total)
         return out
 
 
