@@ -24,8 +24,10 @@ from __future__ import annotations
 import functools
 import heapq
 import math
+from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from operator import itemgetter
 from typing import Any, NamedTuple
 
 from compactor.contract import PIN_REASON_TEXT
@@ -243,26 +245,32 @@ def _pieces(
 ) -> list[_Unit]:
     """The units of the unprotected messages, message by message, in order (``terms_of``:
     each content's :func:`salient_terms`)."""
-    out = []
+    out: list[_Unit] = []
+    unit = _new_unit  # a session has thousands of units: no keyword call per unit
     for i, text in enumerate(contents):
         if because[i]:
             continue
         terms = terms_of[i]
         if not terms:
-            out.extend([_Unit(i, start, end, _NO_TERMS) for start, end in units(text, unit_chars)])
+            out.extend(
+                [unit(_Unit, (i, start, end, _NO_TERMS)) for start, end in units(text, unit_chars)]
+            )
             continue
         k, count = 0, len(terms)
         for start, end in units(text, unit_chars):
             if k == count or terms[k][0] >= end:
-                out.append(_Unit(i, start, end, _NO_TERMS))
+                out.append(unit(_Unit, (i, start, end, _NO_TERMS)))
                 continue
             inside = []
             while k < count and terms[k][0] < end:
                 if terms[k][1] <= end:
                     inside.append(terms[k][2])
                 k += 1
-            out.append(_Unit(i, start, end, frozenset(inside)))
+            out.append(unit(_Unit, (i, start, end, frozenset(inside))))
     return out
+
+
+_new_unit = tuple.__new__
 
 
 @functools.lru_cache(maxsize=4)
@@ -288,11 +296,13 @@ ONE_PASS_CHARS = 100_000
 def _weights(terms_of: Sequence[list[tuple[int, int, str]]]) -> dict[str, float]:
     """A term's weight: 1 + log of the number of messages that mention it (a term the history
     keeps coming back to is likelier to be needed again)."""
-    mentions: dict[str, int] = {}
+    mentions: Counter[str] = Counter()
     for terms in terms_of:
-        for term in {t for _, _, t in terms}:
-            mentions[term] = mentions.get(term, 0) + 1
+        mentions.update(set(map(_TERM, terms)))
     return {t: 1.0 + math.log(c) for t, c in mentions.items()}
+
+
+_TERM = itemgetter(2)  # a salient term's text
 
 
 def _choose_by_terms(
@@ -308,8 +318,10 @@ def _choose_by_terms(
     weight = _weights(terms_of)
     covered = {t for i, terms in enumerate(terms_of) if because[i] for _, _, t in terms}
 
-    def gain(unit: _Unit) -> float:
-        return sum(weight[t] for t in unit.terms - covered)
+    worth = weight.__getitem__
+
+    def gain(unit: _Unit) -> float:  # summed in the order of the set's own iteration
+        return sum(map(worth, unit.terms - covered))
 
     # Ties: the later unit first (recent context is likelier to matter), then the shorter.
     heap = [(-gain(u) / (u.end - u.start), -k, k) for k, u in enumerate(pieces) if u.terms]
@@ -373,6 +385,8 @@ def _fill_recent(
     for unit in pieces:
         by_message.setdefault(unit.index, []).append(unit)
     for index in sorted(by_message, reverse=True):
+        if left <= 0:  # every unit holds a character at least: none would fit
+            break
         for unit in by_message[index]:
             span = (unit.start, unit.end)
             size = unit.end - unit.start

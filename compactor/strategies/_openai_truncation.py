@@ -56,6 +56,9 @@ def truncate_auto(
     total = sum(counts)
     droppable = [i for i, r in enumerate(roles) if r not in INSTRUCTIONS][:-1]
     calls = {u.result: u.call for u in tool_uses(roles, contents, ids)}
+    results_of: dict[int, list[int]] = {}  # each call's results, read once (not per drop)
+    for result, call in calls.items():
+        results_of.setdefault(call, []).append(result)
     for i in droppable:
         if total <= context_window:
             break
@@ -64,8 +67,8 @@ def truncate_auto(
         kept.discard(i)
         total -= counts[i]
         # results whose call is now gone go with it
-        for result, call in calls.items():
-            if call == i and result in kept and result != len(contents) - 1:
+        for result in results_of.get(i, ()):
+            if result in kept and result != len(contents) - 1:
                 kept.discard(result)
                 total -= counts[result]
     return {i: contents[i] for i in sorted(kept)}

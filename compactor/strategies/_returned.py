@@ -85,6 +85,33 @@ class StrategyResult:
         ]
 
 
+def message(
+    index: int,
+    role: str,
+    original_chars: int,
+    kept: str,
+    chars: int,
+    content: str | None = None,
+    id: str | None = None,
+    spans: tuple[Span, ...] | None = None,
+) -> StrategyMessage:
+    """``StrategyMessage(...)`` with the same fields, built without the frozen dataclass's
+    per-field ``object.__setattr__`` (about 3 times faster): a lineup builds one per message per
+    strategy, 12,000 of them on a session of 1,000 messages."""
+    built = object.__new__(StrategyMessage)
+    built.__dict__.update(
+        index=index,
+        role=role,
+        original_chars=original_chars,
+        kept=kept,
+        chars=chars,
+        content=content,
+        id=id,
+        spans=spans,
+    )
+    return built
+
+
 def estimated_tokens(contents: Sequence[str]) -> int:
     """ceil(characters / 4) per message, summed (the seeds/003 trim's estimate)."""
     return sum(-(-len(c) // CHARS_PER_TOKEN) for c in contents)
@@ -113,7 +140,7 @@ def strategy_result(
     output_chars = cut = replaced = 0  # counted as the messages are met (a session has many)
     for i, (role, content) in enumerate(zip(roles, contents, strict=True)):
         if i not in returned:
-            messages.append(StrategyMessage(i, role, len(content), REMOVED, 0, None, ids[i]))
+            messages.append(message(i, role, len(content), REMOVED, 0, None, ids[i]))
             continue
         out = returned[i]
         held = None
@@ -129,7 +156,7 @@ def strategy_result(
         else:
             raise ValueError(f"{key} returned message {i} changed, not as a prefix of its input")
         output_chars += len(out)
-        messages.append(StrategyMessage(i, role, len(content), kept, len(out), out, ids[i], held))
+        messages.append(message(i, role, len(content), kept, len(out), out, ids[i], held))
     return StrategyResult(
         key=key,
         name=name,

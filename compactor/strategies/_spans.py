@@ -12,9 +12,9 @@ from compactor.strategies._returned import (
     CUT,
     REMOVED,
     VERBATIM,
-    StrategyMessage,
     StrategyResult,
     estimated_tokens,
+    message,
 )
 
 # A message's fate (its ``kept``).
@@ -122,7 +122,7 @@ def lineup_result(
     contents = result.contents  # read once: each read joins every kept span anew
     chars = [m.chars for m in result.messages]
     messages = tuple(
-        StrategyMessage(
+        message(
             m.index,
             m.role,
             m.original_chars,

@@ -158,13 +158,23 @@ class Relevance:
         out: dict[int, tuple[tuple[tuple[str, float], ...], int]] = {}
         starts = np.flatnonzero(np.diff(pair_owner[order], prepend=-1))
         ends = np.append(starts[1:], len(order))
-        for start, end in zip(starts.tolist(), ends.tolist(), strict=True):
-            chosen = order[start : min(end, start + top)]
-            named = tuple(
-                (self.terms[t], s)
-                for t, s in zip(pair_term[chosen].tolist(), summed[chosen].tolist(), strict=True)
-            )
-            out[int(pair_owner[order[start]])] = (named, end - start)
+        sizes = ends - starts
+        # each group's best ``top`` read out at once, in order, then sliced group by group (not
+        # a small array per group, nor every pair when groups hold many)
+        rank = np.arange(len(order)) - np.repeat(starts, sizes)
+        chosen = order[rank < top]
+        names = [self.terms[t] for t in pair_term[chosen].tolist()]
+        sums = summed[chosen].tolist()
+        taken = np.minimum(sizes, top)
+        for holder, first, count, total in zip(
+            pair_owner[order[starts]].tolist(),
+            (np.cumsum(taken) - taken).tolist(),
+            taken.tolist(),
+            sizes.tolist(),
+            strict=True,
+        ):
+            stop = first + count
+            out[holder] = (tuple(zip(names[first:stop], sums[first:stop], strict=True)), total)
         return out
 
 

@@ -164,11 +164,14 @@ def salient_terms_of(texts: Sequence[str]) -> list[list[tuple[int, int, str]]]:
         return out
     joined = "\n".join(texts)  # a line break ends every token: no run crosses two texts
     starts = np.cumsum([0] + [len(t) + 1 for t in texts[:-1]])
-    points = np.frombuffer(joined.encode("utf-32-le", "surrogatepass"), dtype=np.uint32)
-    flags = _FLAGS[np.minimum(points, 128)]
     odd: set[int] = set()
-    wide = np.flatnonzero(points >= 128)
-    if len(wide):
+    plain = joined.isascii()
+    if plain:  # one byte per character, each its own flags' index
+        flags = _FLAGS[np.frombuffer(joined.encode("ascii"), dtype=np.uint8)]
+    else:
+        points = np.frombuffer(joined.encode("utf-32-le", "surrogatepass"), dtype=np.uint32)
+        flags = _FLAGS[np.minimum(points, 128)]
+        wide = np.flatnonzero(points >= 128)
         spaces = wide[np.isin(points[wide], _WIDE_SPACES)]
         odd = set((np.searchsorted(starts, spaces, side="right") - 1).tolist())
     marked = (flags & _MARK) != 0
@@ -176,34 +179,46 @@ def salient_terms_of(texts: Sequence[str]) -> list[list[tuple[int, int, str]]]:
     marked[:-1] |= lower[:-1] & upper[1:]
     joins = (flags & _JOINS) != 0
     marked[:-2] |= joins[:-2] & ((flags[1:-1] & _DOT) != 0) & joins[2:]
-    token = np.concatenate(([0], (flags & _TOKEN_CHAR).astype(np.int8), [0]))
-    edges = np.diff(token)
-    run_starts, run_ends = np.flatnonzero(edges == 1), np.flatnonzero(edges == -1)
-    seen = np.concatenate(([0], np.cumsum(marked)))
-    keep = seen[run_ends] > seen[run_starts]
+    # the runs of token characters: where the flag changes, a start and an end in turn
+    token = np.zeros(len(flags) + 2, dtype=bool)
+    token[1:-1] = (flags & _TOKEN_CHAR) != 0
+    edges = np.flatnonzero(token[1:] != token[:-1])
+    run_starts, run_ends = edges[0::2], edges[1::2]
+    # a run that holds a mark: a marked position at or after its start and before its end
+    # (the marks are few: a search among them, not a running count over every character)
+    marks = np.flatnonzero(marked)
+    keep = np.searchsorted(marks, run_starts) < np.searchsorted(marks, run_ends)
     run_starts, run_ends = run_starts[keep], run_ends[keep]
+    if odd:  # those texts are read by _MAYBE itself, below
+        kept = ~np.isin(np.searchsorted(starts, run_starts, side="right") - 1, list(odd))
+        run_starts, run_ends = run_starts[kept], run_ends[kept]
+    # each token stripped of the _STRIP characters at its ends: from its first to its last
+    # token character that is not one of them (none: nothing is left of it)
+    inner = np.flatnonzero((flags & (_TOKEN_CHAR | _STRIPPED)) == _TOKEN_CHAR)
+    at = np.searchsorted(inner, run_starts)
+    until = np.searchsorted(inner, run_ends) - 1
+    left = at <= until
+    run_starts, run_ends, at, until = run_starts[left], run_ends[left], at[left], until[left]
+    begins, ends = inner[at], inner[until] + 1
     # a token with an ASCII digit is salient when two characters long at least (the first
     # rule of :func:`_is_salient`; stripping takes no digit): no need to ask it
-    digits = np.concatenate(([0], np.cumsum((flags & _DIGIT) != 0)))
-    numbered = (digits[run_ends] > digits[run_starts]).tolist()
-    owners = np.searchsorted(starts, run_starts, side="right") - 1
+    digits = np.flatnonzero((flags & _DIGIT) != 0)
+    numbered = np.searchsorted(digits, run_starts) < np.searchsorted(digits, run_ends)
+    salient = numbered & (ends - begins >= 2)
+    # in ASCII text a run without an ASCII digit holds no digit at all
+    asked = np.flatnonzero(~numbered)
+    rule = _is_salient_word if plain else _is_salient
+    answers = [
+        rule(joined[a:b]) for a, b in zip(begins[asked].tolist(), ends[asked].tolist(), strict=True)
+    ]
+    salient[asked[np.array(answers, dtype=bool)]] = True
+    begins, ends = begins[salient], ends[salient]
+    owners = np.searchsorted(starts, begins, side="right") - 1
     offsets = starts[owners]
-    for owner, offset, a, b, numeric in zip(
-        owners.tolist(),
-        offsets.tolist(),
-        run_starts.tolist(),
-        run_ends.tolist(),
-        numbered,
-        strict=True,
+    for owner, offset, a, b in zip(
+        owners.tolist(), offsets.tolist(), begins.tolist(), ends.tolist(), strict=True
     ):
-        if owner in odd:
-            continue
-        found = joined[a:b]
-        lead = len(found) - len(found.lstrip(_STRIP))
-        found = found.strip(_STRIP)
-        if (len(found) >= 2) if numeric else (found and _is_salient(found)):
-            begin = a - offset + lead
-            out[owner].append((begin, begin + len(found), found))
+        out[owner].append((a - offset, b - offset, joined[a:b]))
     for owner in odd:
         out[owner] = salient_terms(texts[owner])
     return out
@@ -212,8 +227,10 @@ def salient_terms_of(texts: Sequence[str]) -> list[list[tuple[int, int, str]]]:
 # Each ASCII character's marks (index 128: every character beyond ASCII), for
 # :func:`salient_terms_of`: a token character (not a space, not ``"'`()[]{}<>,;|=``), a mark on
 # its own (a digit, ``_ / \\ @``, beyond ASCII), a lower or upper case letter (a camel join),
-# a letter or ``_`` on either side of a dot (a dotted join), a dot, an ASCII digit.
+# a letter or ``_`` on either side of a dot (a dotted join), a dot, an ASCII digit, one of the
+# characters a token is stripped of at its ends (``_STRIP``).
 _TOKEN_CHAR, _MARK, _LOWER, _UPPER, _JOINS, _DOT, _DIGIT = 1, 2, 4, 8, 16, 32, 64
+_STRIPPED = 128  # one of the _STRIP characters a token is stripped of
 
 
 def _flags() -> np.ndarray:
@@ -228,6 +245,7 @@ def _flags() -> np.ndarray:
             | _JOINS * (char.isalpha() or char == "_")
             | _DOT * (char == ".")
             | _DIGIT * ("0" <= char <= "9")
+            | _STRIPPED * (char in _STRIP)
         )
     flags[128] = _TOKEN_CHAR | _MARK
     return flags
@@ -243,6 +261,18 @@ def _is_salient(token: str) -> bool:
         return len(token) >= 2
     if len(token) < 4 or not any(c.isalpha() for c in token):
         return False
+    return _code_like(token)
+
+
+def _is_salient_word(token: str) -> bool:
+    """:func:`_is_salient` of an ASCII token without a digit (a letter is then ``A-Za-z``)."""
+    return len(token) >= 4 and _LETTER.search(token) is not None and _code_like(token)
+
+
+_LETTER = re.compile("[A-Za-z]")
+
+
+def _code_like(token: str) -> bool:
     return (
         "_" in token.strip("_")
         or "/" in token

@@ -1,5 +1,6 @@
 """Other strategies on the same history and budget: keep-last, the seeds/003 trim, LangChain."""
 
+import dataclasses
 import math
 import sys
 
@@ -19,6 +20,7 @@ from compactor.strategies._langchain_trim import (
     langchain_version,
 )
 from compactor.strategies._lineup import compare_strategies
+from compactor.strategies._returned import CUT, StrategyMessage, message
 from compactor.text._tokens import count_tokens
 from tests.generate import requests
 
@@ -206,3 +208,15 @@ def test_the_seed_trim_can_count_its_token_budget_with_a_tokenizer():
     assert "o200k_base" in by_tokens.how
     assert len(by_estimate.kept) > len(by_tokens.kept)
     assert by_estimate.stats["tokensBeforeEstimate"] == sum(math.ceil(len(c) / 4) for c in contents)
+
+
+def test_a_message_record_built_fast_is_the_dataclass_built_plainly():
+    # strategy_result builds its records with message() (no per-field setattr): every field of
+    # StrategyMessage must be set, and the record must equal, hash and read as the plain one.
+    values = (3, "tool", 90, CUT, 12, "kept prefix", "call-7", ((0, 5), (9, 16)))
+    plain, fast = StrategyMessage(*values), message(*values)
+    assert fast == plain and hash(fast) == hash(plain) and repr(fast) == repr(plain)
+    assert [f.name for f in dataclasses.fields(StrategyMessage)] == list(vars(fast))
+    assert fast.kept_spans == ((0, 5), (9, 16))
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        fast.chars = 0
