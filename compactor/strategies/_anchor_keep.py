@@ -320,8 +320,8 @@ def _choose_by_terms(
 
     worth = weight.__getitem__
 
-    def gain(unit: _Unit) -> float:  # summed in the order of the set's own iteration
-        return sum(map(worth, unit.terms - covered))
+    def gain(unit: _Unit) -> float:  # summed exactly: the same in any order of the set's terms
+        return math.fsum(map(worth, unit.terms - covered))
 
     # Ties: the later unit first (recent context is likelier to matter), then the shorter.
     heap = [(-gain(u) / (u.end - u.start), -k, k) for k, u in enumerate(pieces) if u.terms]

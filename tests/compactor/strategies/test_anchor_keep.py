@@ -4,6 +4,10 @@ that adds up; deterministic), and its rule on small histories."""
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
+
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -13,6 +17,9 @@ from compactor.strategies import _anchor_keep as anchor_keep
 from compactor.strategies._anchor_keep import GONE, PART, WHOLE, apply, lineup_result
 from compactor.text._salient import salient_terms, units
 from harness.pieces import PIECES
+from tests.paths import REAL_COMPACTIONS
+
+REAL = REAL_COMPACTIONS
 
 EXAMPLES = settings(max_examples=200, deadline=None)
 ANCHORS = ["call_9f2a", "src/app/main.py", "03:10", "139 USD", "4OG6T3", "fetchUser", "a.b_c"]
@@ -207,3 +214,37 @@ def test_what_a_history_keeps_does_not_depend_on_the_runs_before(data, budget, l
     apply(other, budget // 2 + 50)
     apply(request, 100, {"unit_chars": unit_chars})
     assert apply(request, budget, {"unit_chars": unit_chars}) == cold
+
+
+HASH_SEED_RUN = """
+import hashlib, sys
+from pathlib import Path
+from compactor.contract import AUTO_LIMITS
+from compactor.formats import apply_fixes, convert_text
+from compactor.input import validate
+from compactor.strategies import compare_strategies
+request = apply_fixes(convert_text(Path(sys.argv[1]).read_bytes())).request
+chars = sum(len(m["content"]) for m in request["messages"])
+typed = validate({**request, "budget_chars": chars // 10}, limits=AUTO_LIMITS)
+result = compare_strategies(typed, strategies=["anchor-keep"]).results[0]
+print(hashlib.sha256(repr([(m.kept, m.chars) for m in result.messages]).encode()).hexdigest())
+"""
+
+
+def test_what_anchor_keep_keeps_does_not_depend_on_the_processs_hash_seed():
+    """A unit's gain is a sum over a set of terms, whose order is the process's string hashing:
+    summed in that order, two processes broke ties differently on a real session (this one, at
+    10% of its characters, under the seeds 0 and 5). The same history keeps the same messages in
+    any process (a tuner's trials, a corpus's workers, the check of a recommendation)."""
+    session = REAL / "f5-dab3d95bc1-0-full.jsonl"
+    digests = set()
+    for seed in ("0", "5"):
+        done = subprocess.run(
+            [sys.executable, "-c", HASH_SEED_RUN, str(session)],
+            capture_output=True,
+            text=True,
+            check=True,
+            env={**os.environ, "PYTHONHASHSEED": seed},
+        )
+        digests.add(done.stdout.strip())
+    assert len(digests) == 1, digests
