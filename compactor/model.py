@@ -77,6 +77,9 @@ class Params:
         }
 
 
+_message = writer(Message)  # a whole session makes thousands
+
+
 @dataclass(frozen=True)
 class Request:
     """A valid request: the history, oldest first, and the parameters.
@@ -84,6 +87,11 @@ class Request:
     ``limits`` names the mode it was validated in (:data:`~compactor.contract.LIMIT_MODES`):
     ``"contract"``, the catalog's schema, or ``"agent"``, a whole agent session. The analyses
     read it for the budgets they may range over; the four stages do not read it.
+
+    Besides ``messages``, each field of the messages is kept as a column (``contents``,
+    ``roles``, ``ids``, ``pins``), which the stages and the response read. A request made by
+    :meth:`of_columns` (as :func:`~compactor.input.validate` makes it) makes its ``messages``
+    when they are first read: ``compact`` on a whole session of tiny messages never reads them.
     """
 
     messages: tuple[Message, ...]
@@ -91,10 +99,55 @@ class Request:
     limits: str = CONTRACT_LIMITS
     contents: tuple[str, ...] = field(init=False, repr=False, compare=False)
     roles: tuple[str, ...] = field(init=False, repr=False, compare=False)
+    ids: tuple[str | None, ...] = field(init=False, repr=False, compare=False)
+    pins: tuple[bool, ...] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "contents", tuple(map(attrgetter("content"), self.messages)))
-        object.__setattr__(self, "roles", tuple(map(attrgetter("role"), self.messages)))
+        messages = self.messages
+        object.__setattr__(self, "contents", tuple(map(attrgetter("content"), messages)))
+        object.__setattr__(self, "roles", tuple(map(attrgetter("role"), messages)))
+        object.__setattr__(self, "ids", tuple(map(attrgetter("id"), messages)))
+        object.__setattr__(self, "pins", tuple(map(attrgetter("pin"), messages)))
+
+    @classmethod
+    def of_columns(
+        cls,
+        roles: tuple[str, ...],
+        contents: tuple[str, ...],
+        ids: tuple[str | None, ...],
+        pins: tuple[bool, ...],
+        params: Params,
+        limits: str = CONTRACT_LIMITS,
+    ) -> Request:
+        """The request whose messages have these columns (of one length): equal to
+        ``Request(messages, params, limits)`` of the same messages, which are made when first
+        read."""
+        if not len(roles) == len(contents) == len(ids) == len(pins):
+            raise ValueError("Request.of_columns: the columns differ in length")
+        request = object.__new__(cls)
+        request.__dict__.update(
+            params=params, limits=limits, contents=contents, roles=roles, ids=ids, pins=pins
+        )
+        return request
+
+    def __getattr__(self, name: str) -> Any:
+        # only called for an attribute not set: the messages of a request made of columns
+        known = self.__dict__
+        if name != "messages" or "contents" not in known:
+            raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+        contents = known["contents"]
+        made = tuple(
+            map(
+                _message,
+                range(len(contents)),
+                known["roles"],
+                contents,
+                known["ids"],
+                known["pins"],
+            )
+        )
+        known["messages"] = made
+        return made
 
     def to_dict(self) -> dict[str, Any]:
         """The request as JSON, every parameter spelled out."""

@@ -38,18 +38,19 @@ class _Decisions:
 
 
 def _decide(request: Request, analysis: TextAnalysis) -> _Decisions:
-    messages, params = request.messages, request.params
-    protection = stages.pin(messages, params)
+    # the request's columns, not its messages (made when read: a whole session has thousands)
+    params, contents, roles = request.params, request.contents, request.roles
+    protection = stages.pin(request.pins, roles, params)
     protected = protection.protected
-    state = stages.State.of(messages)
+    state = stages.State((True,) * len(contents), tuple(map(len, contents)))
     input_chars = state.total
     state, deduplication = stages.dedupe(
-        state, messages, protected, analysis.pairs, params.duplicate_threshold
+        state, contents, protected, analysis.pairs, params.duplicate_threshold
     )
     after_dedupe = state.total
-    state, trimming = stages.trim(state, messages, protected, params.max_message_chars)
+    state, trimming = stages.trim(state, contents, protected, params.max_message_chars)
     after_trim = state.total
-    state, dropping = stages.drop(state, messages, protected, analysis, params.budget_chars)
+    state, dropping = stages.drop(state, roles, protected, analysis, params.budget_chars)
     totals = CharTotals(input_chars, after_dedupe, after_trim, state.total)
     return _Decisions(protection, deduplication, trimming, dropping, state, totals)
 
@@ -64,8 +65,8 @@ def outputs(request: Request, analysis: TextAnalysis | None = None) -> tuple[str
         analysis = analyse(request.contents, request.roles)
     state = _decide(request, analysis).state
     return tuple(
-        m.content[:chars] if here else None
-        for m, here, chars in zip(request.messages, state.present, state.chars, strict=True)
+        content[:chars] if here else None
+        for content, here, chars in zip(request.contents, state.present, state.chars, strict=True)
     )
 
 

@@ -54,7 +54,8 @@ def respond(
     and ``chars`` per message), keys in the contract's order: what :func:`build_response`
     answers for the result of the same run, without a trace per message (``compact`` on a
     whole session of tiny messages spends most of its time per message)."""
-    messages, contents = request.messages, request.contents
+    # the request's columns, not its messages (made when read: a whole session has thousands)
+    contents, roles, ids = request.contents, request.roles, request.ids
     because = protection.because
     trimmed = {c.index for c in trimming.cuts}
     scores = dropping.scores
@@ -62,15 +63,14 @@ def respond(
     rows: list[dict[str, Any]] = []
     append_row = rows.append
     kept_chars = cut_rows = truncated = 0
-    for i in compress(range(len(messages)), present):
-        m = messages[i]
-        content, length = m.content, chars[i]
+    for i in compress(range(len(contents)), present):
+        content, length = contents[i], chars[i]
         original = len(content)
         kept_chars += original
         out: dict[str, Any] = {"index": i}
-        if m.id is not None:
-            out["id"] = m.id
-        out["role"] = m.role
+        if ids[i] is not None:
+            out["id"] = ids[i]
+        out["role"] = roles[i]
         if i in trimmed:
             out["content"] = content[:length]
             out["kept"] = "trimmed"
@@ -90,11 +90,11 @@ def respond(
         out["chars"] = length
         append_row(out)
     loss = {
-        "input_messages": len(messages),
+        "input_messages": len(contents),
         "output_messages": len(rows),
         "input_chars": totals.input,
         "output_chars": totals.output,
-        "dropped_messages": len(messages) - len(rows),
+        "dropped_messages": len(contents) - len(rows),
         "dropped_chars": sum(map(len, contents)) - kept_chars,
         "trimmed_messages": cut_rows,
         "truncated_chars": truncated,

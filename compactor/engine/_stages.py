@@ -26,7 +26,7 @@ from compactor.engine._score import Score, Scores, drop_order, values_at
 from compactor.model import Message, Params
 from compactor.text import PairSimilarity, Reaching, TextAnalysis, cut
 
-_pin, _role, _content = attrgetter("pin"), attrgetter("role"), attrgetter("content")
+_content = attrgetter("content")
 
 
 @dataclass(frozen=True)
@@ -55,9 +55,11 @@ def pin_rules(
     return (pinned, role in keep_roles, index >= n - keep_last_n)
 
 
-def pin(messages: Sequence[Message], params: Params) -> Protection:
-    """Stage 1: protect pinned messages, messages of a kept role and the last ``keep_last_n``."""
-    n, keep_roles, keep_last_n = len(messages), frozenset(params.keep_roles), params.keep_last_n
+def pin(pins: Sequence[bool], roles: Sequence[str], params: Params) -> Protection:
+    """Stage 1: protect pinned messages, messages of a kept role and the last ``keep_last_n``.
+
+    ``pins`` and ``roles`` are each message's ``pin`` and ``role`` (a request's columns)."""
+    n, keep_roles, keep_last_n = len(pins), frozenset(params.keep_roles), params.keep_last_n
     reasons = _REASONS  # the reasons of each answer of the rule, found once
     # The rule reads a message's index only to tell whether it is among the last keep_last_n,
     # so its answer is asked once per pin and role before them (as for their first message)
@@ -70,7 +72,6 @@ def pin(messages: Sequence[Message], params: Params) -> Protection:
             lambda key: reasons[pin_rules(index, n, key[1], key[0], keep_roles, keep_last_n)]
         )
 
-    pins, roles = tuple(map(_pin, messages)), tuple(map(_role, messages))
     because = [
         *map(answers(0).__getitem__, zip(pins[:last], roles[:last], strict=True)),
         *map(answers(n - 1).__getitem__, zip(pins[last:], roles[last:], strict=True)),
@@ -157,7 +158,7 @@ def nearest(similarity: np.ndarray, present: np.ndarray) -> tuple[Similar | None
 
 def dedupe(
     state: State,
-    messages: Sequence[Message],
+    messages: Sequence[Message] | Sequence[str],  # not read: the pairs and protected decide
     protected: Sequence[bool],
     similarity: PairSimilarity | np.ndarray,
     threshold: float,
@@ -319,15 +320,17 @@ def cuts(
 
 
 def trim(
-    state: State, messages: Sequence[Message], protected: Sequence[bool], limit: int
+    state: State, contents: Sequence[str], protected: Sequence[bool], limit: int
 ) -> tuple[State, Trimming]:
-    """Stage 3: cut every unprotected message still present that is longer than ``limit``."""
+    """Stage 3: cut every unprotected message still present that is longer than ``limit``
+    (``contents``: each message's content)."""
     chars = list(state.chars)
     # only a message longer than the limit can be cut: the rest are not asked (a whole session
-    # has thousands of short ones)
+    # has thousands of short ones, often none longer)
+    if not chars or max(chars) <= limit:
+        return state, Trimming(())
     longer = zip(range(len(chars)), chars, state.present, protected, strict=True)
     candidates = [i for i, size, here, kept in longer if size > limit and here and not kept]
-    contents = tuple(map(_content, messages))
     found: list[Cut] = []
     for i, length, kind in cuts(chars, candidates, contents, limit):
         found.append(Cut(i, chars[i], length, kind))
@@ -352,19 +355,19 @@ def drops(order: Iterable[int], chars: Sequence[int], total: int, budget: int) -
 
 def drop(
     state: State,
-    messages: Sequence[Message],
+    roles: Sequence[str],
     protected: Sequence[bool],
     analysis: TextAnalysis,
     budget: int,
 ) -> tuple[State, Dropping]:
-    """Stage 4: drop the lowest-scored unprotected messages until the budget holds."""
-    n, chars = len(messages), state.chars
+    """Stage 4: drop the lowest-scored unprotected messages until the budget holds (``roles``:
+    each message's role)."""
+    n, chars = len(roles), state.chars
     # what score() gives each unprotected message still present, in one pass (a whole session
     # scores thousands)
     candidates = zip(range(n), state.present, protected, strict=True)
     indices = [i for i, here, kept in candidates if here and not kept]
-    roles = map(_role, map(messages.__getitem__, indices))
-    role_weights = list(map(contract.ROLE_WEIGHTS.__getitem__, roles))
+    role_weights = list(map(contract.ROLE_WEIGHTS.__getitem__, map(roles.__getitem__, indices)))
     overlaps = list(map(analysis.topic_overlap.__getitem__, indices))
     values = values_at(indices, n, role_weights, overlaps)
     scores = Scores(indices, n, role_weights, overlaps, values)

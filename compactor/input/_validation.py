@@ -30,7 +30,7 @@ from compactor.input._schema_check import (
     is_text,
     schema_problems,
 )
-from compactor.model import Message, Params, Request, writer
+from compactor.model import Params, Request
 
 __all__ = [
     "AGENT_SCHEMA",
@@ -50,7 +50,6 @@ __all__ = [
 COMPACT_SCHEMA = Schema(INPUT_SCHEMA)
 AGENT_SCHEMA = Schema(AGENT_INPUT_SCHEMA)
 _SCHEMAS = {CONTRACT_LIMITS: COMPACT_SCHEMA, AGENT_LIMITS: AGENT_SCHEMA}
-_message = writer(Message)  # a whole session makes thousands
 _ROLE, _CONTENT = itemgetter("role"), itemgetter("content")
 
 
@@ -104,22 +103,17 @@ def validate(request: Any, *, limits: str = CONTRACT_LIMITS) -> Request:
     if errors:
         raise InvalidRequest(errors)
     given_messages = request["messages"]  # dicts: the schema checked each
-    # each field's column read in C, then one Message each (a whole session has thousands)
+    # each field's column read in C; the typed messages are made when first read (a whole
+    # session has thousands, and compact reads only the columns)
     n = len(given_messages)
-    messages = tuple(
-        map(
-            _message,
-            range(n),
-            map(_ROLE, given_messages),
-            map(_CONTENT, given_messages),
-            map(dict.get, given_messages, repeat("id", n)),
-            map(dict.get, given_messages, repeat("pin", n), repeat(False, n)),
-        )
-    )
+    roles = tuple(map(_ROLE, given_messages))
+    contents = tuple(map(_CONTENT, given_messages))
+    ids = tuple(map(dict.get, given_messages, repeat("id", n)))
+    pins = tuple(map(dict.get, given_messages, repeat("pin", n), repeat(False, n)))
     given = {k: v for k, v in request.items() if k != "messages"}
     for name in ("budget_chars", "keep_last_n", "max_message_chars"):
         if name in given:
             given[name] = int(given[name])  # JSON Schema lets 400.0 be the integer 400
     if "keep_roles" in given:
         given["keep_roles"] = tuple(given["keep_roles"])
-    return Request(messages, Params(**given), limits)
+    return Request.of_columns(roles, contents, ids, pins, Params(**given), limits)

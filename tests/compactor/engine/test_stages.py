@@ -15,6 +15,10 @@ def conversation(*pairs, pins=()):
     return [Message(i, role, content, pin=i in pins) for i, (role, content) in enumerate(pairs)]
 
 
+def columns(messages, *names):
+    return [tuple(getattr(m, name) for m in messages) for name in names]
+
+
 def similarity_of(messages):
     return analyse([m.content for m in messages], [m.role for m in messages]).similarity
 
@@ -24,7 +28,9 @@ def similarity_of(messages):
 
 def test_pin_lists_every_reason_in_contract_order():
     messages = conversation(("system", "s"), ("user", "u"), ("user", "v"), pins=(0, 1))
-    protection = stages.pin(messages, Params(100, keep_last_n=1, keep_roles=("system",)))
+    protection = stages.pin(
+        *columns(messages, "pin", "role"), Params(100, keep_last_n=1, keep_roles=("system",))
+    )
     assert protection.because == (("pin", "role"), ("pin",), ("recent",))
     assert protection.explicit_pins == 2
     assert protection.indices == (0, 1, 2)
@@ -32,13 +38,20 @@ def test_pin_lists_every_reason_in_contract_order():
 
 def test_keep_last_n_larger_than_the_history_protects_everything():
     messages = conversation(("user", "a"), ("assistant", "b"))
-    protection = stages.pin(messages, Params(100, keep_last_n=50, keep_roles=()))
+    protection = stages.pin(
+        *columns(messages, "pin", "role"), Params(100, keep_last_n=50, keep_roles=())
+    )
     assert protection.because == (("recent",), ("recent",))
 
 
 def test_keep_last_n_zero_and_no_roles_protects_nothing():
     messages = conversation(("system", "a"), ("user", "b"))
-    assert stages.pin(messages, Params(100, keep_last_n=0, keep_roles=())).indices == ()
+    assert (
+        stages.pin(
+            *columns(messages, "pin", "role"), Params(100, keep_last_n=0, keep_roles=())
+        ).indices
+        == ()
+    )
 
 
 # --- dedupe ------------------------------------------------------------------------------------
@@ -100,14 +113,18 @@ def test_trim_cuts_only_unprotected_present_messages_over_the_limit():
     long = "First sentence here. " * 10
     messages = conversation(("user", long), ("user", long), ("user", "short"), ("user", long + "x"))
     state = stages.State((True, True, True, False), tuple(len(m.content) for m in messages))
-    new, report = stages.trim(state, messages, [False, True, False, False], 100)
+    new, report = stages.trim(
+        state, *columns(messages, "content"), [False, True, False, False], 100
+    )
     assert report.cuts == (Cut(0, 210, 83, "sentence"),)
     assert new.chars == (83, 210, 5, 211)
 
 
 def test_a_message_exactly_at_the_limit_is_not_trimmed():
     messages = conversation(("user", "x" * 80), ("user", "y"))
-    _, report = stages.trim(stages.State.of(messages), messages, [False, False], 80)
+    _, report = stages.trim(
+        stages.State.of(messages), *columns(messages, "content"), [False, False], 80
+    )
     assert report.cuts == ()
 
 
@@ -116,7 +133,8 @@ def test_a_message_exactly_at_the_limit_is_not_trimmed():
 
 def run_drop(messages, protected, budget, state=None):
     analysis = analyse([m.content for m in messages], [m.role for m in messages])
-    return stages.drop(state or stages.State.of(messages), messages, protected, analysis, budget)
+    roles, *_ = columns(messages, "role")
+    return stages.drop(state or stages.State.of(messages), roles, protected, analysis, budget)
 
 
 def test_a_budget_exactly_met_drops_nothing():

@@ -1,6 +1,7 @@
 """Validation by the seed's own schema, with every violation named by path and reason."""
 
 import json
+import pickle
 
 import pytest
 
@@ -8,7 +9,7 @@ from compactor import InvalidRequest, compact, validate
 from compactor.contract import DEFAULTS, INPUT_SCHEMA, RANGES, REQUEST_EXAMPLE
 from compactor.errors import format_path
 from compactor.input._validation import errors_of as problems_of
-from compactor.model import Params
+from compactor.model import Message, Params, Request
 from tests.paths import SEEDS
 
 VALID = {
@@ -116,3 +117,32 @@ def test_paths_quote_keys_that_are_not_names():
     assert format_path(["odd key"]) == '["odd key"]'
     assert format_path([]) == "$"
     assert dicts_of({**VALID, "a.b": 1})[0]["path"] == '["a.b"]'
+
+
+def test_a_validated_request_equals_one_made_of_typed_messages_and_makes_them_when_read():
+    given = {
+        "messages": [
+            {"role": "system", "content": "Be brief.", "pin": True},
+            {"role": "user", "content": "Hi", "id": "u1"},
+            {"role": "assistant", "content": "Hello", "pin": False},
+        ],
+        "budget_chars": 100,
+    }
+    request = validate(given)
+    assert "messages" not in vars(request)  # the columns only, until the messages are read
+    typed = (
+        Message(0, "system", "Be brief.", None, True),
+        Message(1, "user", "Hi", "u1", False),
+        Message(2, "assistant", "Hello", None, False),
+    )
+    whole = Request(typed, request.params, request.limits)
+    again = pickle.loads(pickle.dumps(validate(given)))
+    assert request == whole and whole == again and hash(request) == hash(whole)
+    assert repr(validate(given)) == repr(whole)
+    assert request.messages == typed and vars(request)["messages"] is request.messages
+    for name in ("contents", "roles", "ids", "pins"):
+        assert getattr(request, name) == getattr(whole, name)
+    with pytest.raises(AttributeError, match="no attribute 'message'"):
+        request.message  # noqa: B018
+    with pytest.raises(ValueError, match="differ in length"):
+        Request.of_columns(("user",), (), (), (), request.params)
