@@ -175,7 +175,9 @@ def drop_order(values: Mapping[int, float]) -> tuple[int, ...]:
     indices, scores = list(values), list(values.values())
     if all(map(operator.lt, indices, indices[1:])) and not any(map(math.isnan, scores)):
         # indices in order already: a stable sort by score alone leaves ties in index order
-        # (floats compare in C, faster than pairs)
+        if set(map(type, scores)) == {float}:  # float64 holds each exactly: sorted by numpy
+            ranked = np.argsort(np.array(scores, dtype=np.float64), kind="stable")
+            return tuple(np.array(indices, dtype=np.int64)[ranked].tolist())
         return tuple(map(indices.__getitem__, sorted(range(len(scores)), key=scores.__getitem__)))
     # (score, index) pairs compare in C, as the key (values[i], i) would in Python
     return tuple([i for _, i in sorted(zip(scores, indices, strict=True))])

@@ -72,10 +72,22 @@ def pin(pins: Sequence[bool], roles: Sequence[str], params: Params) -> Protectio
             lambda key: reasons[pin_rules(index, n, key[1], key[0], keep_roles, keep_last_n)]
         )
 
-    because = [
-        *map(answers(0).__getitem__, zip(pins[:last], roles[:last], strict=True)),
-        *map(answers(n - 1).__getitem__, zip(pins[last:], roles[last:], strict=True)),
-    ]
+    if len(roles) != n:
+        raise ValueError("pin: pins and roles differ in length")
+    if any(pins):
+        because = [
+            *map(answers(0).__getitem__, zip(pins[:last], roles[:last], strict=True)),
+            *map(answers(n - 1).__getitem__, zip(pins[last:], roles[last:], strict=True)),
+        ]
+    else:  # nothing pinned (most histories): a message's answer is its role's
+        kinds = set(roles)
+        before, among = answers(0), answers(n - 1)
+        of_role_before = {role: before[False, role] for role in kinds}
+        of_role_among = {role: among[False, role] for role in kinds}
+        because = [
+            *map(of_role_before.__getitem__, roles[:last]),
+            *map(of_role_among.__getitem__, roles[last:]),
+        ]
     return Protection(tuple(because), explicit_pins=sum(pins))
 
 
@@ -353,6 +365,13 @@ def drops(order: Iterable[int], chars: Sequence[int], total: int, budget: int) -
         total -= chars[i]
 
 
+def _items(values: Sequence | dict, keys: Sequence[int]) -> Sequence:
+    """``[values[k] for k in keys]``, read in C."""
+    if len(keys) > 1:
+        return operator.itemgetter(*keys)(values)
+    return [values[k] for k in keys]
+
+
 def drop(
     state: State,
     roles: Sequence[str],
@@ -364,11 +383,13 @@ def drop(
     each message's role)."""
     n, chars = len(roles), state.chars
     # what score() gives each unprotected message still present, in one pass (a whole session
-    # scores thousands)
-    candidates = zip(range(n), state.present, protected, strict=True)
-    indices = [i for i, here, kept in candidates if here and not kept]
-    role_weights = list(map(contract.ROLE_WEIGHTS.__getitem__, map(roles.__getitem__, indices)))
-    overlaps = list(map(analysis.topic_overlap.__getitem__, indices))
+    # scores thousands): present and not protected, as booleans, is present > protected
+    if len(protected) != n or len(state.present) != n:
+        raise ValueError("drop: state, roles and protected differ in length")
+    indices = list(compress(range(n), map(operator.gt, state.present, protected)))
+    weight = dict(contract.ROLE_WEIGHTS)
+    role_weights = list(map(weight.__getitem__, _items(roles, indices)))
+    overlaps = list(_items(analysis.topic_overlap, indices))
     values = values_at(indices, n, role_weights, overlaps)
     scores = Scores(indices, n, role_weights, overlaps, values)
     value_of = dict(zip(indices, values, strict=True))
@@ -376,7 +397,7 @@ def drop(
     present = list(state.present)
     total = state.total
     gone = list(drops(order, chars, total, budget))
-    sizes = list(map(chars.__getitem__, gone))
+    sizes = list(_items(chars, gone))
     after = list(accumulate(sizes, operator.sub, initial=total))  # present chars, each step
     for i in gone:
         present[i] = False
@@ -384,7 +405,7 @@ def drop(
         Drop,
         (
             gone,
-            list(map(value_of.__getitem__, gone)),
+            list(_items(value_of, gone)),
             sizes,
             range(1, len(gone) + 1),  # rank
             after[:-1],  # before each drop
