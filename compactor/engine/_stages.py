@@ -190,18 +190,18 @@ def dedupe(
     if reaching is None:
         return _dedupe_on_matrix(state, protected, similarity.matrix, threshold)
     present, chars = list(state.present), state.chars
-    walked = _walk(reaching, present, protected)
-    gone, of, values = (list(c) for c in zip(*walked, strict=True)) if walked else ([], [], [])
-    removed = Records(Removal, (gone, of, values, list(map(chars.__getitem__, gone))))
+    gone, of, values = _walk(reaching, present, protected)
+    removed = Records(Removal, (gone, of, values, list(_items(chars, gone))))
     nearest = Nearest(similarity, np.array(present, dtype=bool))
     return replace(state, present=tuple(present)), Deduplication(removed, nearest)
 
 
 def _walk(
     reaching: Reaching, present: list[bool], protected: Sequence[bool]
-) -> list[tuple[int, int, float]]:
+) -> tuple[list[int], list[int], list[float]]:
     """Stage 2's walk on the pairs that reach the threshold: ``(i, duplicate_of, similarity)``
-    for each message it removes, in index order; each is marked gone in ``present``.
+    for each message it removes, in index order, as three columns (a whole session removes
+    thousands); each is marked gone in ``present``.
 
     The messages of a class (one role, one word set) are similarity 1 to each other, so the
     earliest present one of i's class is its best; else the best is among the earliest present
@@ -215,14 +215,15 @@ def _walk(
     """
     n = len(reaching.klass)
     if not n:
-        return []
+        return [], [], []
     klass = np.asarray(reaching.klass, dtype=np.int64)
     here, kept = np.asarray(present, dtype=bool), np.asarray(protected, dtype=bool)
     links, self_reaches = reaching.links, reaching.self_reaches
     linked = np.zeros(int(klass.max()) + 1, dtype=bool)
     linked[list(links)] = True
     linked[[d for pairs in links.values() for d, _ in pairs]] = True
-    removed: list[tuple[int, int, float]] = []
+    gone: list[int] = []
+    of_first: list[int] = []
     if self_reaches:
         members = np.flatnonzero(here & ~linked[klass])
         classes = klass[members]
@@ -230,7 +231,8 @@ def _walk(
         first_of = np.empty(len(linked), dtype=np.int64)
         first_of[classes[firsts]] = members[firsts]
         goes = members[(first_of[classes] != members) & ~kept[members]]
-        removed = list(zip(goes.tolist(), first_of[klass[goes]].tolist(), repeat(1.0)))
+        gone, of_first = goes.tolist(), first_of[klass[goes]].tolist()
+    values = [1.0] * len(gone)
     walked: list[tuple[int, int, float]] = []
     first: dict[int, int] = {}  # linked class -> its earliest message still present
     of = reaching.klass
@@ -249,11 +251,15 @@ def _walk(
                 walked.append((i, best[1], best[0]))
                 continue
         first.setdefault(c, i)
-    if walked:
-        removed = sorted(removed + walked)
-    for i, _, _ in removed:
+    if walked:  # merged in index order (each message goes once)
+        gone += [i for i, _, _ in walked]
+        of_first += [j for _, j, _ in walked]
+        values += [value for _, _, value in walked]
+        order = np.argsort(np.array(gone, dtype=np.int64), kind="stable").tolist()
+        gone, of_first, values = (list(_items(c, order)) for c in (gone, of_first, values))
+    for i in gone:
         present[i] = False
-    return removed
+    return gone, of_first, values
 
 
 def _dedupe_on_matrix(

@@ -151,7 +151,7 @@ class PairSimilarity:
             numbered: dict[tuple[int, str], int] = {}
             for i in empty.tolist():
                 first[i] = numbered.setdefault((int(roles[i]), self._contents[i]), len(numbered))
-        order = np.lexsort((np.arange(n), second, first, sizes, roles))
+        order = np.lexsort((second, first, sizes, roles))  # stable: index order within a class
         keys = (roles[order], sizes[order], first[order], second[order])
         new = np.ones(n, dtype=bool)
         new[1:] = np.logical_or.reduce([k[1:] != k[:-1] for k in keys])
