@@ -148,10 +148,16 @@ class PairSimilarity:
         # messages without words: a class per role and content
         empty = np.flatnonzero(sizes == 0)
         if len(empty):
-            numbered: dict[tuple[int, str], int] = {}
-            for i in empty.tolist():
-                first[i] = numbered.setdefault((int(roles[i]), self._contents[i]), len(numbered))
-        order = np.lexsort((second, first, sizes, roles))  # stable: index order within a class
+            at = empty.tolist()
+            met = list(
+                zip(roles[empty].tolist(), map(self._contents.__getitem__, at), strict=True)
+            )
+            # numbered in the order first met, each number looked up in C
+            numbered = {key: k for k, key in enumerate(dict.fromkeys(met))}
+            first[empty] = np.fromiter(map(numbered.__getitem__, met), np.uint64, len(met))
+        # by role and size (one key: role * (largest size + 1) + size), then the two hashes;
+        # stable, so in index order within a class
+        order = np.lexsort((second, first, roles * (int(sizes.max(initial=0)) + 1) + sizes))
         keys = (roles[order], sizes[order], first[order], second[order])
         new = np.ones(n, dtype=bool)
         new[1:] = np.logical_or.reduce([k[1:] != k[:-1] for k in keys])
