@@ -227,9 +227,8 @@ def _walk(
     if self_reaches:
         members = np.flatnonzero(here & ~linked[klass])
         classes = klass[members]
-        _, firsts = np.unique(classes, return_index=True)  # each class's earliest member
-        first_of = np.empty(len(linked), dtype=np.int64)
-        first_of[classes[firsts]] = members[firsts]
+        first_of = np.full(len(linked), n, dtype=np.int64)
+        np.minimum.at(first_of, classes, members)  # each class's earliest member
         goes = members[(first_of[classes] != members) & ~kept[members]]
         gone, of_first = goes.tolist(), first_of[klass[goes]].tolist()
     values = [1.0] * len(gone)
@@ -251,12 +250,14 @@ def _walk(
                 walked.append((i, best[1], best[0]))
                 continue
         first.setdefault(c, i)
-    if walked:  # merged in index order (each message goes once)
-        gone += [i for i, _, _ in walked]
-        of_first += [j for _, j, _ in walked]
-        values += [value for _, _, value in walked]
-        order = np.argsort(np.array(gone, dtype=np.int64), kind="stable").tolist()
-        gone, of_first, values = (list(_items(c, order)) for c in (gone, of_first, values))
+    if walked:  # merged in index order (each message goes once; both parts are in order)
+        at = np.searchsorted(np.array(gone, dtype=np.int64), [i for i, _, _ in walked])
+        gone, of_first, values = (
+            np.insert(np.array(column, dtype=kind), at, [w[k] for w in walked]).tolist()
+            for k, (column, kind) in enumerate(
+                ((gone, np.int64), (of_first, np.int64), (values, np.float64))
+            )
+        )
     for i in gone:
         present[i] = False
     return gone, of_first, values
