@@ -173,11 +173,15 @@ def drop_order(values: Mapping[int, float]) -> tuple[int, ...]:
     """The indices of ``values`` (index -> score) in the order drop removes them: the lowest
     score first, the lower index on a tie."""
     indices, scores = list(values), list(values.values())
+    if set(map(type, scores)) == {float} and set(map(type, indices)) == {int}:
+        # float64 and int64 hold each exactly (an index too large for int64 is sorted below):
+        # numpy's sort by (score, index) is sorted()'s, without NaN
+        ranked = np.array(scores, dtype=np.float64)
+        if min(indices) >= -(2**63) and max(indices) < 2**63 and not np.isnan(ranked).any():
+            at = np.array(indices, dtype=np.int64)
+            return tuple(at[np.lexsort((at, ranked))].tolist())
     if all(map(operator.lt, indices, indices[1:])) and not any(map(math.isnan, scores)):
         # indices in order already: a stable sort by score alone leaves ties in index order
-        if set(map(type, scores)) == {float}:  # float64 holds each exactly: sorted by numpy
-            ranked = np.argsort(np.array(scores, dtype=np.float64), kind="stable")
-            return tuple(np.array(indices, dtype=np.int64)[ranked].tolist())
         return tuple(map(indices.__getitem__, sorted(range(len(scores)), key=scores.__getitem__)))
     # (score, index) pairs compare in C, as the key (values[i], i) would in Python
     return tuple([i for _, i in sorted(zip(scores, indices, strict=True))])

@@ -216,7 +216,7 @@ def _walk(
     n = len(reaching.klass)
     if not n:
         return [], [], []
-    klass = np.asarray(reaching.klass, dtype=np.int64)
+    klass = reaching.klass
     here, kept = np.asarray(present, dtype=bool), np.asarray(protected, dtype=bool)
     links, self_reaches = reaching.links, reaching.self_reaches
     linked = np.zeros(int(klass.max()) + 1, dtype=bool)
@@ -234,9 +234,8 @@ def _walk(
     values = [1.0] * len(gone)
     walked: list[tuple[int, int, float]] = []
     first: dict[int, int] = {}  # linked class -> its earliest message still present
-    of = reaching.klass
     for i in np.flatnonzero(here & linked[klass]).tolist():
-        c = of[i]
+        c = int(klass[i])
         if not protected[i]:
             if self_reaches and c in first:
                 walked.append((i, first[c], 1.0))

@@ -31,13 +31,14 @@ _BLOCK = 1 << 20
 class Reaching:
     """The pairs whose similarity reaches one threshold, by class.
 
-    ``klass[i]`` is message i's class (same role, same word set; without words, same content);
+    ``klass[i]`` is message i's class (same role, same word set; without words, same content),
+    an int64 array (read-only): the walk reads it whole;
     ``self_reaches`` whether two messages of one class (similarity 1) reach the threshold;
     ``links[c]`` the other classes whose similarity with class c reaches it, as
     ``(class, similarity)`` pairs.
     """
 
-    klass: tuple[int, ...]
+    klass: np.ndarray
     self_reaches: bool
     links: dict[int, list[tuple[int, float]]]
 
@@ -135,7 +136,7 @@ class PairSimilarity:
             self._codes = np.fromiter(map(code.__getitem__, self._roles), np.int64, n)
         return self._codes
 
-    def _classes(self) -> tuple[tuple[int, ...], np.ndarray] | None:
+    def _classes(self) -> tuple[np.ndarray, np.ndarray] | None:
         """Each message's class and each class's first message; None if two different word
         sets of one role share their hashes (never seen)."""
         sizes, roles, rows, ids = self._sizes, self._role_codes(), self._rows, self._ids
@@ -149,9 +150,7 @@ class PairSimilarity:
         empty = np.flatnonzero(sizes == 0)
         if len(empty):
             at = empty.tolist()
-            met = list(
-                zip(roles[empty].tolist(), map(self._contents.__getitem__, at), strict=True)
-            )
+            met = list(zip(roles[empty].tolist(), map(self._contents.__getitem__, at), strict=True))
             # numbered in the order first met, each number looked up in C
             numbered = {key: k for k, key in enumerate(dict.fromkeys(met))}
             first[empty] = np.fromiter(map(numbered.__getitem__, met), np.uint64, len(met))
@@ -166,7 +165,8 @@ class PairSimilarity:
         klass[order] = np.cumsum(new) - 1
         if not _same_sets(rows, ids, heads[klass]):
             return None
-        return tuple(klass.tolist()), heads
+        klass.flags.writeable = False
+        return klass, heads
 
     def _links(self, heads: np.ndarray, threshold: float) -> dict[int, list[tuple[int, float]]]:
         """The pairs of classes (same role, different word sets) whose similarity reaches

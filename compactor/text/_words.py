@@ -89,7 +89,7 @@ def word_runs(texts: Sequence[str]) -> WordRuns:
     as positions instead of strings.
     """
     text = " ".join(texts)
-    lengths = list(map(len, texts))
+    lengths = np.fromiter(map(len, texts), np.int64, len(texts))
     if text.isascii():
         text = text.lower()
         unit, points = 1, np.frombuffer((text + "\0" * PADDING).encode("ascii"), dtype=np.uint8)
@@ -98,7 +98,8 @@ def word_runs(texts: Sequence[str]) -> WordRuns:
         unit, points = _lowered_points(text)
         if unit == 0:  # lower-casing needs the texts themselves
             lowered = [t.lower() for t in texts]
-            text, lengths = " ".join(lowered), list(map(len, lowered))
+            text = " ".join(lowered)
+            lengths = np.fromiter(map(len, lowered), np.int64, len(lowered))
             unit, points = _points(text)
         is_word = _classify(points)
         if not (is_word & (points > 0xFF)).any():
@@ -108,10 +109,10 @@ def word_runs(texts: Sequence[str]) -> WordRuns:
             points[-PADDING:] = 0
     edges = np.flatnonzero(np.diff(is_word, prepend=False, append=False))
     starts, ends = edges[0::2], edges[1::2]
-    ends_of = np.cumsum(np.array(lengths, dtype=np.int64) + 1) - 1
+    ends_of = np.cumsum(lengths + 1) - 1
     per_text = np.diff(np.searchsorted(starts, ends_of), prepend=0)
     rows = np.repeat(np.arange(len(texts)), per_text)
-    offsets = ends_of - np.array(lengths, dtype=np.int64)
+    offsets = ends_of - lengths
     return WordRuns(text, unit, points, starts, ends, rows, offsets)
 
 
