@@ -255,9 +255,13 @@ def _same_sets(rows: np.ndarray, ids: np.ndarray, head: np.ndarray) -> bool:
     later = head[rows] != rows
     if not later.any():
         return True
-    v = int(ids.max()) + 1
-    theirs = np.sort(rows.astype(np.int64) * v + ids)
-    wanted = head[rows[later]].astype(np.int64) * v + ids[later]
+    n = len(head)
+    # each (message, word) pair as word * n + message: the analysis lists the pairs by word,
+    # then message, so the keys are mostly sorted already (sorted here when not)
+    theirs = ids.astype(np.int64) * n + rows
+    if not (theirs[1:] > theirs[:-1]).all():
+        theirs = np.sort(theirs)
+    wanted = ids[later].astype(np.int64) * n + head[rows[later]]
     found = np.searchsorted(theirs, wanted)
     return bool((theirs[np.minimum(found, len(theirs) - 1)] == wanted).all())
 
@@ -350,7 +354,9 @@ def _bitsets(owner: np.ndarray, column: np.ndarray, c: int, width: int) -> np.nd
     bits = np.zeros(c * words, dtype=np.uint64)
     keep = column >= 0
     flat = owner[keep] * words + (column[keep] >> 6)
-    np.bitwise_or.at(bits, flat, np.uint64(1) << (column[keep] & 63).astype(np.uint64))
+    # a class's words are distinct, so are their bits: adding them is or-ing them (and the
+    # sum's ufunc.at is numpy's fast one)
+    np.add.at(bits, flat, np.uint64(1) << (column[keep] & 63).astype(np.uint64))
     return bits.reshape(c, words)
 
 
