@@ -154,7 +154,9 @@ class Relevance:
         pairs, inverse = np.unique(owner * width + terms, return_inverse=True)
         summed = np.bincount(inverse, weights=scores)
         pair_owner, pair_term = pairs // width, pairs % width
-        order = np.lexsort((pair_term, -summed, pair_owner))  # by group, best first
+        # by group, best first; ties by term: the pairs are in (group, term) order already and
+        # lexsort is stable, so the term need not be a key
+        order = np.lexsort((-summed, pair_owner))
         out: dict[int, tuple[tuple[tuple[str, float], ...], int]] = {}
         starts = np.flatnonzero(np.diff(pair_owner[order], prepend=-1))
         ends = np.append(starts[1:], len(order))
