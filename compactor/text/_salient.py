@@ -90,7 +90,7 @@ def _pieces(text: str, start: int, end: int, unit_chars: int) -> list[tuple[int,
     it, when that one opens the piece); the second is the first sentence end from there on.
     """
     out: list[tuple[int, int]] = []
-    backwards = text[start:end][::-1]
+    backwards = None  # the line read backwards, made when first needed
     open_at = start
     quarter = unit_chars // 4
     while open_at < end:
@@ -103,7 +103,12 @@ def _pieces(text: str, start: int, end: int, unit_chars: int) -> list[tuple[int,
             at = found.end()
         overflows = None
         past = open_at + unit_chars
-        if past < end:
+        # A sentence end at or before ``past`` closes the piece: it is a word's start (its
+        # spaces are part of it), so the word that holds ``past`` starts there or later, and
+        # would not close the piece sooner.
+        if past < end and (ends_sentence is None or ends_sentence > past):
+            if backwards is None:
+                backwards = text[start:end][::-1]
             word_start = end - _BACK_TO_WORD_START.match(backwards, end - 1 - past).end()
             if word_start > open_at:
                 overflows = word_start
