@@ -359,7 +359,7 @@ def _ascii_counts(
     word[1:-1] = data != 32
     edges = np.diff(word)
     starts, ends = np.flatnonzero(edges == 1), np.flatnonzero(edges == -1)
-    hashed = _hashes(data.astype(np.uint64), starts, ends)
+    hashed = _hashes(data, starts, ends)  # bytes times uint64 powers: uint64, no copy to widen
     # the keys are the last tokens (each is one token: a stop word or a term is a run of word
     # characters)
     hashed, key_hashes = hashed[: len(hashed) - len(keys)], hashed[len(hashed) - len(keys) :]
