@@ -10,6 +10,7 @@ replaced or removed), what it returns, and its totals in characters and in estim
 
 from __future__ import annotations
 
+import gc
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -128,6 +129,36 @@ def compare_strategies(
         lineup.append(SEMANTIC_DEDUPE)
     trim = {"keepLastMessages": keep_last_messages, "dropToolParts": drop_tool_parts}
     trim["encoding"] = trim_encoding
+    collecting = gc.isenabled()
+    # The strategies build tens of thousands of acyclic objects (units, term sets, records) on
+    # an agent session, which sets off collections that walk every object of the process (a
+    # fifth of a lineup on 1,000,000 characters): the collector is paused for the lineup.
+    # Only a call that found it running restarts it, so two threads pausing at once never leave
+    # it off (at worst one's pause ends early).
+    gc.disable()
+    try:
+        results = _run_lineup(request, budget, lineup, params, trim, analysis, semantic_threshold)
+    finally:
+        if collecting:
+            gc.enable()
+    return StrategyComparison(
+        budget,
+        len(request.contents),
+        sum(map(len, request.contents)),
+        estimated_tokens(request.contents),
+        tuple(results),
+    )
+
+
+def _run_lineup(
+    request: Request,
+    budget: int,
+    lineup: Sequence[str],
+    params: Mapping[str, Mapping[str, Any]],
+    trim: Mapping[str, Any],
+    analysis: TextAnalysis | None,
+    semantic_threshold: float | None,
+) -> list[StrategyResult]:
     results = []
     for name in lineup:
         strategy = registry.get(name)
@@ -143,10 +174,4 @@ def compare_strategies(
                     request, budget_chars=budget, params=params.get(name, strategy.lineup)
                 )
             )
-    return StrategyComparison(
-        budget,
-        len(request.contents),
-        sum(map(len, request.contents)),
-        estimated_tokens(request.contents),
-        tuple(results),
-    )
+    return results

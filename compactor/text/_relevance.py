@@ -154,7 +154,9 @@ class Relevance:
         pairs, inverse = np.unique(owner * width + terms, return_inverse=True)
         summed = np.bincount(inverse, weights=scores)
         pair_owner, pair_term = pairs // width, pairs % width
-        order = np.lexsort((pair_term, -summed, pair_owner))  # by group, best first
+        # by group, best first; ties by term: the pairs are in (group, term) order already and
+        # lexsort is stable, so the term need not be a key
+        order = np.lexsort((-summed, pair_owner))
         out: dict[int, tuple[tuple[tuple[str, float], ...], int]] = {}
         starts = np.flatnonzero(np.diff(pair_owner[order], prepend=-1))
         ends = np.append(starts[1:], len(order))
@@ -357,7 +359,7 @@ def _ascii_counts(
     word[1:-1] = data != 32
     edges = np.diff(word)
     starts, ends = np.flatnonzero(edges == 1), np.flatnonzero(edges == -1)
-    hashed = _hashes(data.astype(np.uint64), starts, ends)
+    hashed = _hashes(data, starts, ends)  # bytes times uint64 powers: uint64, no copy to widen
     # the keys are the last tokens (each is one token: a stop word or a term is a run of word
     # characters)
     hashed, key_hashes = hashed[: len(hashed) - len(keys)], hashed[len(hashed) - len(keys) :]

@@ -90,7 +90,7 @@ def _pieces(text: str, start: int, end: int, unit_chars: int) -> list[tuple[int,
     it, when that one opens the piece); the second is the first sentence end from there on.
     """
     out: list[tuple[int, int]] = []
-    backwards = text[start:end][::-1]
+    backwards = None  # the line read backwards, made when first needed
     open_at = start
     quarter = unit_chars // 4
     while open_at < end:
@@ -103,7 +103,12 @@ def _pieces(text: str, start: int, end: int, unit_chars: int) -> list[tuple[int,
             at = found.end()
         overflows = None
         past = open_at + unit_chars
-        if past < end:
+        # A sentence end at or before ``past`` closes the piece: it is a word's start (its
+        # spaces are part of it), so the word that holds ``past`` starts there or later, and
+        # would not close the piece sooner.
+        if past < end and (ends_sentence is None or ends_sentence > past):
+            if backwards is None:
+                backwards = text[start:end][::-1]
             word_start = end - _BACK_TO_WORD_START.match(backwards, end - 1 - past).end()
             if word_start > open_at:
                 overflows = word_start
@@ -167,7 +172,7 @@ def salient_terms_of(texts: Sequence[str]) -> list[list[tuple[int, int, str]]]:
     odd: set[int] = set()
     plain = joined.isascii()
     if plain:  # one byte per character, each its own flags' index
-        flags = _FLAGS[np.frombuffer(joined.encode("ascii"), dtype=np.uint8)]
+        flags = np.frombuffer(joined.encode("ascii").translate(_FLAG_BYTES), dtype=np.uint8)
     else:
         points = np.frombuffer(joined.encode("utf-32-le", "surrogatepass"), dtype=np.uint32)
         flags = _FLAGS[np.minimum(points, 128)]
@@ -184,26 +189,34 @@ def salient_terms_of(texts: Sequence[str]) -> list[list[tuple[int, int, str]]]:
     token[1:-1] = (flags & _TOKEN_CHAR) != 0
     edges = np.flatnonzero(token[1:] != token[:-1])
     run_starts, run_ends = edges[0::2], edges[1::2]
-    # a run that holds a mark: a marked position at or after its start and before its end
-    # (the marks are few: a search among them, not a running count over every character)
-    marks = np.flatnonzero(marked)
-    keep = np.searchsorted(marks, run_starts) < np.searchsorted(marks, run_ends)
+    # a run that holds a mark: the largest flag over each run and each gap between runs, read
+    # at once over the starts and ends in turn (one pass over the characters, not a search)
+    keep = _any_within(marked, edges)
     run_starts, run_ends = run_starts[keep], run_ends[keep]
     if odd:  # those texts are read by _MAYBE itself, below
         kept = ~np.isin(np.searchsorted(starts, run_starts, side="right") - 1, list(odd))
         run_starts, run_ends = run_starts[kept], run_ends[kept]
     # each token stripped of the _STRIP characters at its ends: from its first to its last
-    # token character that is not one of them (none: nothing is left of it)
-    inner = np.flatnonzero((flags & (_TOKEN_CHAR | _STRIPPED)) == _TOKEN_CHAR)
-    at = np.searchsorted(inner, run_starts)
-    until = np.searchsorted(inner, run_ends) - 1
-    left = at <= until
-    run_starts, run_ends, at, until = run_starts[left], run_ends[left], at[left], until[left]
-    begins, ends = inner[at], inner[until] + 1
+    # token character that is not one of them (none: nothing is left of it). Inside a run every
+    # character is a token character, so a stripped end is a run of _STRIP characters: its
+    # other end is where the token begins (ends); the _STRIP runs are few, the tokens many.
+    stripped = (flags & _STRIPPED) != 0
+    strip_edges = np.flatnonzero(np.diff(stripped, prepend=False, append=False))
+    strip_starts, strip_ends = strip_edges[0::2], strip_edges[1::2]
+    begins, ends = run_starts.copy(), run_ends.copy()
+    lead = np.flatnonzero(stripped[run_starts])
+    if len(lead):
+        run = np.searchsorted(strip_starts, run_starts[lead], side="right") - 1
+        begins[lead] = np.minimum(strip_ends[run], run_ends[lead])
+    trail = np.flatnonzero(stripped[run_ends - 1])
+    if len(trail):
+        run = np.searchsorted(strip_starts, run_ends[trail] - 1, side="right") - 1
+        ends[trail] = np.maximum(strip_starts[run], run_starts[trail])
+    left = begins < ends
+    run_starts, run_ends, begins, ends = run_starts[left], run_ends[left], begins[left], ends[left]
     # a token with an ASCII digit is salient when two characters long at least (the first
     # rule of :func:`_is_salient`; stripping takes no digit): no need to ask it
-    digits = np.flatnonzero((flags & _DIGIT) != 0)
-    numbered = np.searchsorted(digits, run_starts) < np.searchsorted(digits, run_ends)
+    numbered = _any_within((flags & _DIGIT) != 0, np.stack([run_starts, run_ends], 1).ravel())
     salient = numbered & (ends - begins >= 2)
     # in ASCII text a run without an ASCII digit holds no digit at all
     asked = np.flatnonzero(~numbered)
@@ -215,10 +228,12 @@ def salient_terms_of(texts: Sequence[str]) -> list[list[tuple[int, int, str]]]:
     begins, ends = begins[salient], ends[salient]
     owners = np.searchsorted(starts, begins, side="right") - 1
     offsets = starts[owners]
-    for owner, offset, a, b in zip(
-        owners.tolist(), offsets.tolist(), begins.tolist(), ends.tolist(), strict=True
-    ):
-        out[owner].append((a - offset, b - offset, joined[a:b]))
+    # every term made at once, then each text's run of them sliced out (the terms are in order)
+    words = [joined[a:b] for a, b in zip(begins.tolist(), ends.tolist(), strict=True)]
+    made = list(zip((begins - offsets).tolist(), (ends - offsets).tolist(), words, strict=True))
+    held = np.flatnonzero(np.diff(owners, prepend=-1, append=len(texts)))
+    for first, stop in zip(held[:-1].tolist(), held[1:].tolist(), strict=True):
+        out[int(owners[first])] = made[first:stop]
     for owner in odd:
         out[owner] = salient_terms(texts[owner])
     return out
@@ -252,6 +267,21 @@ def _flags() -> np.ndarray:
 
 
 _FLAGS = _flags()
+#: Each ASCII byte's flags as a translation table (bytes.translate reads them at C speed).
+_FLAG_BYTES = bytes(_FLAGS[:128].tolist()) + bytes(128)
+
+
+def _any_within(mask: np.ndarray, bounds: np.ndarray) -> np.ndarray:
+    """Per ``[bounds[2j], bounds[2j + 1])`` (bounds increasing, none past ``len(mask)``), whether
+    ``mask`` holds a true value there: ``np.maximum.reduceat`` over the bounds (each gap between
+    two spans is reduced too, then left out)."""
+    if not len(bounds):
+        return np.zeros(0, dtype=bool)
+    padded = np.zeros(len(mask) + 1, dtype=np.uint8)
+    padded[:-1] = mask
+    return np.maximum.reduceat(padded, bounds)[0::2].astype(bool)
+
+
 #: The spaces beyond ASCII (``\\s`` and :meth:`str.isspace` agree on them; the last is U+3000).
 _WIDE_SPACES = np.array([c for c in range(128, 0x3001) if chr(c).isspace()], dtype=np.uint32)
 

@@ -220,3 +220,24 @@ def test_a_message_record_built_fast_is_the_dataclass_built_plainly():
     assert fast.kept_spans == ((0, 5), (9, 16))
     with pytest.raises(dataclasses.FrozenInstanceError):
         fast.chars = 0
+
+
+def test_the_lineup_leaves_the_cycle_collector_as_it_found_it():
+    """The lineup pauses the collector while it runs: it is running again afterwards, also when
+    a strategy raised, and a caller that had paused it finds it still paused."""
+    import gc
+
+    from compactor.strategies._spec import StrategyParameterError
+
+    assert gc.isenabled()
+    compare_strategies(dispatcher(), 300, strategies=["keep-last"])
+    assert gc.isenabled()
+    with pytest.raises(StrategyParameterError):
+        compare_strategies(dispatcher(), 300, strategies=["focus"], params={"focus": {"no": 1}})
+    assert gc.isenabled()
+    gc.disable()
+    try:
+        compare_strategies(dispatcher(), 300, strategies=["keep-last"])
+        assert not gc.isenabled()
+    finally:
+        gc.enable()
