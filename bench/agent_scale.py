@@ -73,6 +73,17 @@ def tiny_history(count: int = TINY, seed: int = 11) -> dict:
     return {"messages": messages, "budget_chars": total // 4}
 
 
+def interleaved(k: int, first, second) -> tuple[float, float]:
+    """Seconds of ``first`` and of ``second`` in round ``k``, run in that order in odd rounds
+    and the other way in even ones (so that neither always runs on a warmer machine)."""
+    pair = []
+    for task in (first, second)[:: 1 if k % 2 else -1]:
+        start = time.perf_counter()
+        task()
+        pair.append(time.perf_counter() - start)
+    return (pair[0], pair[1]) if k % 2 else (pair[1], pair[0])
+
+
 def ratio_rounds(request: dict) -> tuple[float, float, float]:
     """Median compact seconds, median tokenization seconds, median per-round ratio."""
     contents = [m["content"] for m in request["messages"]]
@@ -80,14 +91,9 @@ def ratio_rounds(request: dict) -> tuple[float, float, float]:
     tokenize(contents)
     times, passes, ratios = [], [], []
     for k in range(ROUNDS):
-        pair = []
-        for task in (lambda: compact(request, limits="agent"), lambda: tokenize(contents))[
-            :: 1 if k % 2 else -1
-        ]:
-            start = time.perf_counter()
-            task()
-            pair.append(time.perf_counter() - start)
-        spent, passed = pair if k % 2 else pair[::-1]
+        spent, passed = interleaved(
+            k, lambda: compact(request, limits="agent"), lambda: tokenize(contents)
+        )
         times.append(spent)
         passes.append(passed)
         ratios.append(spent / passed)
@@ -115,16 +121,11 @@ def lineup_ratio(chars: int) -> tuple[float, float, float, dict[str, float]]:
     for k in range(ROUNDS):
         request = history(chars, seed=7 + k)
         typed = validate(request, limits="agent")
-        tasks = (
+        one, whole = interleaved(
+            k,
             lambda request=request: compact(request, limits="agent"),
             lambda typed=typed: compare_strategies(typed),
         )
-        pair = []
-        for task in tasks[:: 1 if k % 2 else -1]:
-            start = time.perf_counter()
-            task()
-            pair.append(time.perf_counter() - start)
-        one, whole = pair if k % 2 else pair[::-1]
         times.append(whole)
         ones.append(one)
         ratios.append(whole / one)
