@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any
 
 from compactor.model import writer
@@ -129,17 +130,21 @@ def strategy_result(
     ``spans[index]`` lists the input spans it still returns verbatim; none when not given)."""
     ids = ids or [None] * len(contents)
     spans = spans or {}
+    whole, gone = whole_and_removed(roles, contents, ids)
     messages = []
+    append = messages.append
     output_chars = cut = replaced = 0  # counted as the messages are met (a session has many)
-    for i, (role, content) in enumerate(zip(roles, contents, strict=True)):
+    for i, content in enumerate(contents):
         if i not in returned:
-            messages.append(message(i, role, len(content), REMOVED, 0, None, ids[i]))
+            append(gone[i])
             continue
         out = returned[i]
-        held = None
         if out == content:
-            kept = VERBATIM
-        elif content.startswith(out):
+            append(whole[i])
+            output_chars += len(out)
+            continue
+        held = None
+        if content.startswith(out):
             kept = CUT
             cut += 1
         elif replaces:
@@ -149,7 +154,7 @@ def strategy_result(
         else:
             raise ValueError(f"{key} returned message {i} changed, not as a prefix of its input")
         output_chars += len(out)
-        messages.append(message(i, role, len(content), kept, len(out), out, ids[i], held))
+        append(message(i, roles[i], len(content), kept, len(out), out, ids[i], held))
     return StrategyResult(
         key=key,
         name=name,
@@ -166,6 +171,37 @@ def strategy_result(
         budget_met=output_chars <= budget_chars,
         replaced_messages=replaced,
     )
+
+
+def whole_and_removed(
+    roles: Sequence[str], contents: Sequence[str], ids: Sequence[str | None]
+) -> tuple[tuple[StrategyMessage, ...], tuple[StrategyMessage, ...]]:
+    """Each message's record returned verbatim, and removed (the records are frozen, so every
+    strategy of a lineup, and every lineup over the history, shares them)."""
+    return _whole_and_removed(tuple(roles), tuple(contents), tuple(ids))
+
+
+@lru_cache(maxsize=4)
+def _whole_and_removed(
+    roles: tuple[str, ...], contents: tuple[str, ...], ids: tuple[str | None, ...]
+) -> tuple[tuple[StrategyMessage, ...], tuple[StrategyMessage, ...]]:
+    """:func:`whole_and_removed`, kept for the last few histories (keyed on the texts
+    themselves; two records per message, about 0.4 MB per 1,000 messages besides the texts,
+    which the history holds anyway): a lineup builds one record per message per strategy, most
+    of them a message returned whole or removed, and a budget move over the same history
+    (the explorer's slider) builds the same ones again."""
+    if not len(roles) == len(contents) == len(ids):
+        raise ValueError("roles, contents and ids must be as many as the messages")
+    sizes = list(map(len, contents))
+    indices = range(len(contents))
+    whole = tuple(
+        map(message, indices, roles, sizes, [VERBATIM] * len(sizes), sizes, contents, ids)
+    )
+    none = [None] * len(sizes)
+    gone = tuple(
+        map(message, indices, roles, sizes, [REMOVED] * len(sizes), [0] * len(sizes), none, ids)
+    )
+    return whole, gone
 
 
 def unavailable_result(

@@ -15,6 +15,7 @@ from compactor.strategies._returned import (
     StrategyResult,
     estimated_tokens,
     message,
+    whole_and_removed,
 )
 
 # A message's fate (its ``kept``).
@@ -118,24 +119,52 @@ def lineup_result(
     """A span-keeping run as one result of the strategies' lineup: messages kept, cut or
     removed; a cut message's ``chars`` are its kept spans' characters (not a prefix length) and
     its ``spans`` list them, so the judge reads what it really kept."""
-    request = result.request
-    contents = result.contents  # read once: each read joins every kept span anew
-    chars = [m.chars for m in result.messages]
-    messages = tuple(
-        message(
-            m.index,
-            m.role,
-            m.original_chars,
-            _FATES[m.kept],
-            size,
-            content,
-            request.messages[m.index].id,
-            m.spans if m.kept == PART else None,
-        )
-        for m, content, size in zip(result.messages, contents, chars, strict=True)
+    return spans_result(
+        key,
+        name,
+        how,
+        parameters,
+        result.request,
+        result.budget_chars,
+        [m.spans for m in result.messages],
     )
-    returned = [c for c in contents if c is not None]
-    output_chars = sum(chars)
+
+
+def spans_result(
+    key: str,
+    name: str,
+    how: str,
+    parameters: dict[str, Any],
+    request: Request,
+    budget_chars: int,
+    spans: Sequence[tuple[Span, ...]],
+) -> StrategyResult:
+    """:func:`lineup_result` of a run read as each message's kept ``spans`` (ordered, disjoint,
+    not adjacent; the whole message's one span when kept whole, none when removed), without
+    the run's account (its reasons), which the lineup does not show."""
+    contents = request.contents
+    whole, gone = whole_and_removed(request.roles, contents, request.ids)
+    messages = []
+    returned = []
+    output_chars = cut = 0
+    for i, held in enumerate(spans):
+        if not held:
+            messages.append(gone[i])
+            continue
+        text = contents[i]
+        if held == ((0, len(text)),):
+            messages.append(whole[i])
+            returned.append(text)
+            output_chars += len(text)
+            continue
+        content = "".join(text[start:end] for start, end in held)
+        size = sum(end - start for start, end in held)
+        cut += 1
+        returned.append(content)
+        output_chars += size
+        messages.append(
+            message(i, request.roles[i], len(text), CUT, size, content, request.ids[i], held)
+        )
     return StrategyResult(
         key=key,
         name=name,
@@ -143,12 +172,12 @@ def lineup_result(
         available=True,
         unavailable=None,
         parameters=parameters,
-        messages=messages,
-        budget_chars=result.budget_chars,
+        messages=tuple(messages),
+        budget_chars=budget_chars,
         output_chars=output_chars,
         output_messages=len(returned),
-        cut_messages=result.count(PART),
+        cut_messages=cut,
         tokens_estimate=estimated_tokens(returned),
-        budget_met=output_chars <= result.budget_chars,
+        budget_met=output_chars <= budget_chars,
         replaced_messages=0,
     )
