@@ -185,7 +185,11 @@ def lineup_result(
     parameters = {**options, "keep_roles": list(options["keep_roles"])}
     contents = request.contents
     spans = [
-        ((0, len(contents[i])),) if run.because[i] else merged(run.chosen.get(i, ()))
+        ((0, len(contents[i])),)
+        if run.because[i]
+        else merged(run.chosen[i])
+        if i in run.chosen
+        else ()
         for i in range(len(contents))
     ]
     return spanned.spans_result(KEY, NAME, how, parameters, request, run.budget, spans)
@@ -380,27 +384,26 @@ def _choose_by_terms(
     returns the characters left."""
     covered = set(gains.covered)
     worth = gains.weight.__getitem__
-
-    def gain(unit: _Unit) -> float:  # summed exactly: the same in any order of the set's terms
-        return math.fsum(map(worth, unit.terms - covered))
-
+    fsum, pop, push = math.fsum, heapq.heappop, heapq.heappush
     # Ties: the later unit first (recent context is likelier to matter), then the shorter.
     heap = list(gains.heap)
     while heap and left > 0:
-        ratio, order, k = heapq.heappop(heap)
-        unit = pieces[k]
-        size = unit.end - unit.start
+        ratio, order, k = pop(heap)
+        index, start, end, terms = pieces[k]
+        size = end - start
         if size > left:
             continue
-        now = gain(unit)
+        fresh = terms - covered
+        # summed exactly: the same in any order of the set's terms
+        now = fsum(map(worth, fresh))
         if now <= 0:
             continue
         if -now / size > ratio + 1e-12:  # stale: put it back with its current value
-            heapq.heappush(heap, (-now / size, order, k))
+            push(heap, (-now / size, order, k))
             continue
-        chosen.setdefault(unit.index, set()).add((unit.start, unit.end))
-        new_terms[unit.index] += len(unit.terms - covered)
-        covered |= unit.terms
+        chosen.setdefault(index, set()).add((start, end))
+        new_terms[index] += len(fresh)
+        covered |= terms
         left -= size
     return left
 
