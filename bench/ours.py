@@ -33,6 +33,7 @@ from compactor.analyses.outcomes import (
     past_request,
 )
 from compactor.strategies import _anchor_keep as anchor_keep
+from compactor.wording import percent, points
 
 #: The protection both anchor-keep and memory-compact run with: the schema's defaults (system
 #: messages and the last 5 protected), and bare (nothing protected by role, the last message),
@@ -98,7 +99,7 @@ def lift_interval(rows: list[Row], seed: int = 0) -> tuple[float, float, float]:
 
 
 def _share(met: float, needs: int) -> str:
-    return f"{met / needs:.2f}" if needs else "  - "
+    return percent(met / needs) if needs else "  - "
 
 
 def table(rows: list[Row], quiet: bool, protection: str) -> None:
@@ -133,12 +134,13 @@ def table(rows: list[Row], quiet: bool, protection: str) -> None:
         needs = sum(r.needs for r in mine)
         if not needs:
             continue
-        figures = "  ".join(f"{sum(r.met[k] for r in mine) / needs:14.3f}" for k in STRATEGIES)
+        shares = [sum(r.met[k] for r in mine) / needs for k in STRATEGIES]
+        figures = "  ".join(f"{percent(share):>14}" for share in shares)
         lift, low, high = lift_interval(mine)
         broken = sum(not r.budget_met for r in rows if r.share == share)
         print(
             f"{int(share * 100):>6}%  {len(mine):5} {needs:6}  {figures}   "
-            f"lift {lift:+.3f} [{low:+.3f}, {high:+.3f}]"
+            f"lift {points(lift)} [{points(low)}, {points(high)}]"
             + (f"  ({broken} over budget)" if broken else "")
         )
 

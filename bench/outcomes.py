@@ -23,6 +23,7 @@ from compactor import compact, validate
 from compactor.analyses.outcomes import DEFAULT_FUTURE, continuation_check
 from compactor.evaluation import load_corpus
 from compactor.samples import load_samples
+from compactor.wording import percent, points
 
 ROUNDS = 9
 TARGET = 0.5
@@ -70,16 +71,18 @@ def speed() -> None:
     nlr = check.to_dict()["needed_later_recall"]
     print(
         f"  figures at its own parameters (future {check.future}): needs {check.setting.needs}, "
-        f"setting {nlr['setting']['recall']}, keep-last {nlr['keep_last']['recall']}, "
-        f"random {nlr['random']['mean']} [{nlr['random']['low']}, {nlr['random']['high']}], "
-        f"lift {nlr['lift']}; curve {len(check.curve)} steps; "
-        f"anchor retention {check.retention.setting:.3f} vs keep-last "
-        f"{check.retention.keep_last:.3f}"
+        f"setting {percent(nlr['setting']['recall'])}, "
+        f"keep-last {percent(nlr['keep_last']['recall'])}, "
+        f"random {percent(nlr['random']['mean'])} [{percent(nlr['random']['low'])}, "
+        f"{percent(nlr['random']['high'])}], lift {points(nlr['lift'])}; "
+        f"curve {len(check.curve)} steps; anchor retention {percent(check.retention.setting)} "
+        f"vs keep-last {percent(check.retention.keep_last)}"
     )
 
 
 def _cell(value: float | None) -> str:
-    return "  -  " if value is None else f"{value:.2f}"
+    """A recall as the house prints it (a percentage with one decimal), padded for the table."""
+    return f"{percent(value):>6}"
 
 
 def table(form: str = "protected") -> None:
@@ -89,7 +92,7 @@ def table(form: str = "protected") -> None:
         f"baselines {form}"
     )
     header = f"{'conversation':52} {'msgs':>4} {'chars':>7} {'needs':>5}"
-    print(header + "".join(f" | {f'{int(s * 100)}%':^30}" for s in SHARES))
+    print(header + "".join(f" | {f'{int(s * 100)}%':^41}" for s in SHARES))
     pooled = {s: [0, 0.0, 0.0, 0.0] for s in SHARES}  # needs, setting, keep-last, random met
     for folder in FOLDERS:
         for item in load_corpus(folder, keep_last=True, cut_long=True):
@@ -104,7 +107,7 @@ def table(form: str = "protected") -> None:
                 check = continuation_check(validate(data), future=future).in_form(form)
                 needs = check.setting.needs
                 if not needs:
-                    row.append(f" | {'no needs':^30}")
+                    row.append(f" | {'no needs':^41}")
                     continue
                 r = check.random
                 row.append(
@@ -121,7 +124,7 @@ def table(form: str = "protected") -> None:
     line = f"{'pooled (met needs / needs, all conversations)':52} {'':4} {'':7} {'':5}"
     for share in SHARES:
         n, s, k, r = pooled[share]
-        line += f" | {_cell(s / n)} / {_cell(k / n)} / {_cell(r / n)}{'':11}" if n else " | -"
+        line += f" | {_cell(s / n)} / {_cell(k / n)} / {_cell(r / n)}{'':17}" if n else " | -"
     print(line)
 
 

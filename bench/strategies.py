@@ -58,6 +58,7 @@ from compactor.analyses.replay import MemoryCompact, cache_reuse, replay
 from compactor.analyses.replay._strategies import Registered
 from compactor.model import Request
 from compactor.strategies import _registry as registry
+from compactor.wording import floor_percent, percent, points
 
 MAX_REPLAY = 60
 OURS, BARE = "anchor-keep", "anchor-keep bare"
@@ -161,12 +162,14 @@ def lift_interval(cells: list[Cell], label: str, seed: int = 0) -> tuple[float, 
     return pooled_lift([c.needs for c in cells], diff, seed)
 
 
-def _fig(value: float | None) -> str:
-    return "   -" if value is None else f"{value:4.2f}"
+def _fig(value: float | None, promise: bool = False) -> str:
+    """A share as the house prints it: a percentage with one decimal, rounded down when it is a
+    promise kept (budget met)."""
+    return (floor_percent if promise else percent)(value)
 
 
 def table(by_share: dict[float, list[Cell]], chosen: list[Variant], max_replay: int) -> None:
-    head = "".join(f"  {int(s * 100):>3}%" for s in SHARES)
+    head = "".join(f"  {int(s * 100):>5}%" for s in SHARES)
     convs = len(by_share[SHARES[0]])
     needs = [sum(c.needs for c in by_share[s]) for s in SHARES]
     print(f"{convs} conversations; needs judged per share: {', '.join(map(str, needs))}")
@@ -187,17 +190,17 @@ def table(by_share: dict[float, list[Cell]], chosen: list[Variant], max_replay: 
                     cells.append(_fig(pooled(by_share[s], label)))
                 else:
                     values = [getattr(c, figure)[label] for c in by_share[s]]
-                    cells.append(_fig(float(np.mean(values))))
-            print(f"{label:<44}" + "".join(f"  {c:>4}" for c in cells))
+                    cells.append(_fig(float(np.mean(values)), figure == "within"))
+            print(f"{label:<44}" + "".join(f"  {c:>6}" for c in cells))
         if figure == "met":
             row = [_fig(pooled(by_share[s], KEEP_LAST)) for s in SHARES]
-            print(f"{'keep-last (baseline)':<44}" + "".join(f"  {c:>4}" for c in row))
+            print(f"{'keep-last (baseline)':<44}" + "".join(f"  {c:>6}" for c in row))
             rand = []
             for s in SHARES:
                 total = sum(c.needs for c in by_share[s])
                 draws = sum(c.random_met for c in by_share[s]) / total
                 low, high = np.percentile(draws, PERCENTILES)
-                rand.append(f"{draws.mean():.2f} [{low:.2f}, {high:.2f}]")
+                rand.append(f"{percent(draws.mean())} [{percent(low)}, {percent(high)}]")
             print(f"{'random, 20 draws: mean [2.5%, 97.5%]':<44}  " + "   ".join(rand))
     if missing:
         print(f"\nnot run (an optional package is missing): {', '.join(missing)}")
@@ -206,7 +209,7 @@ def table(by_share: dict[float, list[Cell]], chosen: list[Variant], max_replay: 
         parts = []
         for s in SHARES:
             lift, low, high = lift_interval(by_share[s], label)
-            parts.append(f"{int(s * 100)}%: {lift:+.3f} [{low:+.3f}, {high:+.3f}]")
+            parts.append(f"{int(s * 100)}%: {points(lift)} [{points(low)}, {points(high)}]")
         print(f"{label:<18}" + "   ".join(parts))
 
 

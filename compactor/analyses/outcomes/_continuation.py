@@ -241,6 +241,7 @@ def continuation_check(
     lengths = np.array([len(c) for c in past.contents], dtype=np.int64)
     setting = judge_lengths(needs, returned, _stage_lost(result))
     chosen = baseline_form(past, form)
+    survival = survival_budgets(result)  # the setting's curve is the same in both forms
     checks = []
     for shown in (chosen, chosen.other()):
         mask = shown.mask
@@ -250,7 +251,7 @@ def continuation_check(
         judged, met = met_needs(needs, drawn)
         random_recall = interval(met.mean(axis=1) if len(judged) else None, draws)
         retention = _retention(past, watched, returned, keep_last, drawn)
-        curve = recall_curve(result, needs, draws, mask)
+        curve = recall_curve(result, needs, draws, mask, survival)
         checks.append(
             ContinuationCheck(
                 future,
@@ -277,11 +278,12 @@ def recall_curve(
     needs: Needs,
     draws: int = DEFAULT_DRAWS,
     protected: np.ndarray | None = None,
+    survival: tuple[np.ndarray, np.ndarray] | None = None,
 ) -> tuple[CurveStep, ...]:
     """Needed-later recall of ``result`` (the past compacted) and of the baselines (protected
     when ``protected`` marks messages) at every budget in range, as ascending steps, exact
-    from the one run."""
-    from_budget, chars = survival_budgets(result)
+    from the one run (``survival``: its :func:`survival_budgets`, when the caller has them)."""
+    from_budget, chars = survival_budgets(result) if survival is None else survival
     lengths = np.array([len(c) for c in result.request.contents], dtype=np.int64)
     _, setting = _need_from(needs, from_budget, chars)
     _, keep_last = _need_from(needs, baselines.keep_last_from(lengths, protected))
@@ -349,16 +351,21 @@ def curve_steps(
     mean = shares.mean(axis=0)
     lows, highs = np.percentile(shares, baselines.PERCENTILES, axis=0)
     ends = [*(starts[1:] - 1).tolist(), high]
-    steps: list[CurveStep] = []
-    for k, start in enumerate(starts.tolist()):
-        step = CurveStep(
-            start,
-            ends[k],
-            float(met_setting[k]),
-            float(met_keep_last[k]),
-            Interval(float(mean[k]), float(lows[k]), float(highs[k]), draws),
-        )
-        steps.append(step)
+    # plain floats read once per column, not a numpy scalar per step and figure
+    columns = zip(
+        starts.tolist(),
+        ends,
+        met_setting.tolist(),
+        met_keep_last.tolist(),
+        mean.tolist(),
+        lows.tolist(),
+        highs.tolist(),
+        strict=True,
+    )
+    steps = [
+        CurveStep(start, end, mine, last, Interval(middle, low_, high_, draws))
+        for start, end, mine, last, middle, low_, high_ in columns
+    ]
     return tuple(steps)
 
 
