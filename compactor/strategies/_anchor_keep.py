@@ -357,8 +357,8 @@ def _gains(
 ) -> _Gains:
     """Each unit's first gain per character, with the terms' weights and those the protected
     messages hold: what the budget does not change, kept for the last few histories as
-    :func:`_prepared` is (one entry per unit that holds a term, and one per term: a few hundred
-    kilobytes on 1,000,000 characters). Read-only for the callers (tuples, a frozen set, and a
+    :func:`_prepared` is (one entry per unit that holds a term, and one per term: about 1 MB
+    per history of 1,000,000 characters). Read-only for the callers (tuples, a frozen set, and a
     dict that :func:`_choose_by_terms` only reads)."""
     terms_of, pieces = _prepared(contents, because, unit_chars)
     weight = _weights(terms_of)

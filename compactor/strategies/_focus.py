@@ -436,9 +436,9 @@ def _prepared(
     """What the budget does not change, kept for the last few histories and queries (keyed on
     the texts themselves, so that moving the budget over one history, the explorer's slider
     or a sweep, pays only for the choice): the parts, their BM25 scores for the query, each
-    message's parts, and the order :func:`_fill_recent` reads them in. About the size of the
-    parts' matches (a few arrays of one entry per part and query term it holds, a few hundred
-    kilobytes on 1,000,000 characters). Read-only for the callers: the arrays are frozen."""
+    message's parts, and the order :func:`_fill_recent` reads them in (the parts, and arrays of
+    one entry per part and query term it holds: about 1 MB per history of 1,000,000
+    characters). Read-only for the callers: tuples, and arrays that cannot be written."""
     pieces = tuple(_pieces(contents, because, part_chars))
     # the recent turns' own words do not match their own parts
     sources = set(range(len(contents))[-turns:]) if turns else set()

@@ -130,17 +130,24 @@ def strategy_result(
     ``spans[index]`` lists the input spans it still returns verbatim; none when not given)."""
     ids = ids or [None] * len(contents)
     spans = spans or {}
-    whole, gone = whole_and_removed(roles, contents, ids)
+    whole, gone = shared_records(roles, contents, ids)
     messages = []
     append = messages.append
     output_chars = cut = replaced = 0  # counted as the messages are met (a session has many)
     for i, content in enumerate(contents):
         if i not in returned:
-            append(gone[i])
+            record = gone[i]
+            if record is None:
+                record = gone[i] = message(i, roles[i], len(content), REMOVED, 0, None, ids[i])
+            append(record)
             continue
         out = returned[i]
         if out == content:
-            append(whole[i])
+            record = whole[i]
+            if record is None:
+                size = len(content)
+                record = whole[i] = message(i, roles[i], size, VERBATIM, size, content, ids[i])
+            append(record)
             output_chars += len(out)
             continue
         held = None
@@ -173,35 +180,27 @@ def strategy_result(
     )
 
 
-def whole_and_removed(
+def shared_records(
     roles: Sequence[str], contents: Sequence[str], ids: Sequence[str | None]
-) -> tuple[tuple[StrategyMessage, ...], tuple[StrategyMessage, ...]]:
-    """Each message's record returned verbatim, and removed (the records are frozen, so every
-    strategy of a lineup, and every lineup over the history, shares them)."""
-    return _whole_and_removed(tuple(roles), tuple(contents), tuple(ids))
+) -> tuple[list[StrategyMessage | None], list[StrategyMessage | None]]:
+    """Per message of the history, its record returned verbatim and its record removed, each
+    None until a strategy first returns the message so (and then set by that strategy): the
+    records are frozen, so every strategy of a lineup, and every lineup over the history,
+    shares them. Kept for the last few histories, keyed on the texts themselves (at most two
+    records per message, about 0.5 KB each): a lineup makes one record per message per
+    strategy, most of them a message returned whole or removed, and a budget move over the same
+    history (the explorer's slider) makes the same ones again. Filled as they are met, so a
+    history met once (a replay's turns, a corpus) costs no more records than before."""
+    if not len(roles) == len(contents) == len(ids):
+        raise ValueError("roles, contents and ids must be as many as the messages")
+    return _shared_records(tuple(roles), tuple(contents), tuple(ids))
 
 
 @lru_cache(maxsize=4)
-def _whole_and_removed(
+def _shared_records(
     roles: tuple[str, ...], contents: tuple[str, ...], ids: tuple[str | None, ...]
-) -> tuple[tuple[StrategyMessage, ...], tuple[StrategyMessage, ...]]:
-    """:func:`whole_and_removed`, kept for the last few histories (keyed on the texts
-    themselves; two records per message, about 0.4 MB per 1,000 messages besides the texts,
-    which the history holds anyway): a lineup builds one record per message per strategy, most
-    of them a message returned whole or removed, and a budget move over the same history
-    (the explorer's slider) builds the same ones again."""
-    if not len(roles) == len(contents) == len(ids):
-        raise ValueError("roles, contents and ids must be as many as the messages")
-    sizes = list(map(len, contents))
-    indices = range(len(contents))
-    whole = tuple(
-        map(message, indices, roles, sizes, [VERBATIM] * len(sizes), sizes, contents, ids)
-    )
-    none = [None] * len(sizes)
-    gone = tuple(
-        map(message, indices, roles, sizes, [REMOVED] * len(sizes), [0] * len(sizes), none, ids)
-    )
-    return whole, gone
+) -> tuple[list[StrategyMessage | None], list[StrategyMessage | None]]:
+    return [None] * len(contents), [None] * len(contents)
 
 
 def unavailable_result(

@@ -15,12 +15,11 @@ from compactor.strategies._returned import (
     StrategyResult,
     estimated_tokens,
     message,
-    whole_and_removed,
+    shared_records,
 )
 
 # A message's fate (its ``kept``).
 WHOLE, PART, GONE = "kept", "cut", "removed"
-_FATES = {WHOLE: VERBATIM, PART: CUT, GONE: REMOVED}
 
 Span = tuple[int, int]
 
@@ -142,18 +141,25 @@ def spans_result(
     """:func:`lineup_result` of a run read as each message's kept ``spans`` (ordered, disjoint,
     not adjacent; the whole message's one span when kept whole, none when removed), without
     the run's account (its reasons), which the lineup does not show."""
-    contents = request.contents
-    whole, gone = whole_and_removed(request.roles, contents, request.ids)
+    contents, roles, ids = request.contents, request.roles, request.ids
+    whole, gone = shared_records(roles, contents, ids)
     messages = []
     returned = []
     output_chars = cut = 0
     for i, held in enumerate(spans):
-        if not held:
-            messages.append(gone[i])
-            continue
         text = contents[i]
+        if not held:
+            record = gone[i]
+            if record is None:
+                record = gone[i] = message(i, roles[i], len(text), REMOVED, 0, None, ids[i])
+            messages.append(record)
+            continue
         if held == ((0, len(text)),):
-            messages.append(whole[i])
+            record = whole[i]
+            if record is None:
+                size = len(text)
+                record = whole[i] = message(i, roles[i], size, VERBATIM, size, text, ids[i])
+            messages.append(record)
             returned.append(text)
             output_chars += len(text)
             continue
@@ -162,9 +168,7 @@ def spans_result(
         cut += 1
         returned.append(content)
         output_chars += size
-        messages.append(
-            message(i, request.roles[i], len(text), CUT, size, content, request.ids[i], held)
-        )
+        messages.append(message(i, roles[i], len(text), CUT, size, content, ids[i], held))
     return StrategyResult(
         key=key,
         name=name,

@@ -15,7 +15,7 @@ from compactor.strategies._spans import protected_because
 
 #: Every memo the lineup's strategies keep per history.
 MEMOS = (
-    _returned._whole_and_removed,
+    _returned._shared_records,
     _focus._prepared,
     _anchor_keep._prepared,
     _anchor_keep._gains,
@@ -58,7 +58,7 @@ def test_the_lineup_after_budget_moves_is_the_lineup_with_nothing_kept(sample):
     ]
     # the moves did reach what was kept (the test is not of a cold run against itself)
     assert _focus._prepared.cache_info().hits and _anchor_keep._gains.cache_info().hits
-    assert _returned._whole_and_removed.cache_info().hits
+    assert _returned._shared_records.cache_info().hits
     for (budget, params), after in zip(cases, moved, strict=True):
         forget()
         fresh = compare_strategies(validate({**data, "budget_chars": budget}), params=params)
