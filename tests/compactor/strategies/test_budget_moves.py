@@ -12,6 +12,7 @@ from compactor.samples import load_sample
 from compactor.strategies import _anchor_keep, _focus, _langchain_trim, _prune_messages, _returned
 from compactor.strategies._lineup import compare_strategies
 from compactor.strategies._spans import protected_because
+from compactor.text import _relevance
 
 #: Every memo the lineup's strategies keep per history.
 MEMOS = (
@@ -22,6 +23,7 @@ MEMOS = (
     _anchor_keep._by_message,
     _prune_messages._pruned,
     _langchain_trim._messages,
+    _relevance._cover_words,
 )
 
 #: Each strategy's own parameters beside the lineup's: focus without a query (the rare words'
@@ -58,7 +60,7 @@ def test_the_lineup_after_budget_moves_is_the_lineup_with_nothing_kept(sample):
     ]
     # the moves did reach what was kept (the test is not of a cold run against itself)
     assert _focus._prepared.cache_info().hits and _anchor_keep._gains.cache_info().hits
-    assert _returned._shared_records.cache_info().hits
+    assert _returned._shared_records.cache_info().hits and _relevance._cover_words.cache_info().hits
     for (budget, params), after in zip(cases, moved, strict=True):
         forget()
         fresh = compare_strategies(validate({**data, "budget_chars": budget}), params=params)
@@ -103,6 +105,15 @@ def test_what_is_kept_per_history_cannot_be_changed_by_a_caller():
         with pytest.raises(ValueError):
             array[...] = 0
     assert np.any(found.scores > 0)
+    # the words focus covers when the pending turn says nothing: arrays and a mapping that
+    # cannot be written
+    words, vocab, idf, gains = _relevance._cover_words(("tea and cake", "Oslo, Bergen"))
+    for array in (*words, idf):
+        with pytest.raises(ValueError):
+            array[...] = 0
+    with pytest.raises(TypeError):
+        vocab[0] = "changed"  # type: ignore[index]
+    assert isinstance(gains, tuple)
     # vercel-prune's pruning: a read-only mapping, copied for each run
     pruned = _prune_messages._pruned(
         request.roles, request.contents, request.ids, "before-last-2-messages", None, "remove"
