@@ -121,3 +121,22 @@ def test_what_is_kept_per_history_cannot_be_changed_by_a_caller():
     with pytest.raises(TypeError):
         pruned[0] = "changed"  # type: ignore[index]
     assert compare_strategies(request, 600) == first
+
+
+def test_histories_with_the_same_texts_keep_their_own_roles_ids_and_pins():
+    # what is kept is keyed on every column a record or a choice reads, not on the texts alone
+    data = load_sample("pins-and-ids").request
+    plain = {
+        **data,
+        "messages": [{"role": m["role"], "content": m["content"]} for m in data["messages"]],
+    }
+    forget()
+    ided, bare = validate(data), validate(plain)
+    for _ in range(2):  # the second pass reads what the first kept
+        with_ids = compare_strategies(ided, 1500)
+        without = compare_strategies(bare, 1500)
+        assert [m.id for m in with_ids.result("keep-last").messages] == list(ided.ids)
+        assert all(m.id is None for r in without.results for m in r.messages)
+    forget()
+    assert compare_strategies(bare, 1500) == without
+    assert compare_strategies(ided, 1500) == with_ids
