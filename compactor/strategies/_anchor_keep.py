@@ -132,13 +132,8 @@ def apply(
     """
     run = _decide(request, budget_chars, params)
     options, budget, because, contents = run.options, run.budget, run.because, request.contents
-    protected_chars, chosen, new_terms, focused = (
-        run.protected_chars,
-        run.chosen,
-        run.new_terms,
-        run.focused,
-    )
-    filled = run.filled
+    chosen, new_terms, focused = run.chosen, run.new_terms, run.focused
+    over = run.protected_chars > budget
     messages = []
     for i, message in enumerate(request.messages):
         text = contents[i]
@@ -152,7 +147,7 @@ def apply(
             for r in because[i]
         ]
         matched = tuple(sorted(focused.get(i, {}), key=lambda t: (-focused[i][t], t)))
-        reason = _reason(said, kept, new_terms[i], i in filled, protected_chars > budget, matched)
+        reason = _reason(said, kept, new_terms[i], i in run.filled, over, matched)
         messages.append(
             KeptMessage(
                 i, message.role, len(text), kept, spans, because[i], new_terms[i], reason, matched
