@@ -6,12 +6,17 @@ the median of interleaved rounds of ``compact(request, limits="agent")`` against
 tokenization pass over the same text (the engine bench's bar: at most 1.5 x), and the median of
 each round's ratio, so that the machine's noise is seen; the ratio should not grow with size.
 The same for 20,000 tiny messages (a few words each, many repeated: "ok", "exit 0", a line of
-a log), whose pairs are many while the text is short. Then, on 1,000,000-character histories:
-the strategy lineup (every registered strategy at the same budget) against one compact (goal at
-most 3 x; the median of interleaved rounds, each on a fresh history, as a first lineup on a
-session is) with each strategy's seconds alone, and peak memory of a compact in a fresh process
-(tracemalloc; goal at most 50 MB per million characters). Last, the import of the largest
-shared Claude Code session (about 4 MB; goal at most 1 s).
+a log), whose pairs are many while the text is short. Then, on 1,000,000-character histories,
+the strategy lineup (every registered strategy at the same budget) and the outcome figures (the
+continuation check, 20 draws) against one compact. The goal, at most 3 x, is held, as
+``bench.outcomes`` and ``bench.anchors`` hold theirs, to the cost after a parameter change: a
+budget move over the same history, what the explorer reruns when a slider moves, with what the
+budget does not change remembered per history (the median of 5 moves, each interleaved with one
+compact). The first call on a history (the lineup: the median of interleaved rounds, each on a
+fresh history, with each strategy's seconds alone; the outcomes: one call) is paid once per
+session and is printed beside it, not held to the goal. Then peak memory of a compact in a fresh
+process (tracemalloc; goal at most 50 MB per million characters). Last, the import of the
+largest shared Claude Code session (about 4 MB; goal at most 1 s).
 
     python -m bench.agent_scale    # from the project root
 """
@@ -138,6 +143,59 @@ def lineup_ratio(chars: int) -> tuple[float, float, float, dict[str, float]]:
     return statistics.median(times), statistics.median(ones), statistics.median(ratios), medians
 
 
+#: The budgets of the moves over one history, in percent of its characters: the first call's,
+#: then one per move.
+MOVES = (30, 20, 40, 15, 25, 35)
+
+
+def after_moves(chars: int, task, seed: int) -> tuple[float, float, float, float]:
+    """``task`` (a function of a validated request) on one history of ``chars`` (``seed``):
+    its seconds on the first call (nothing of the history remembered yet), then, for each
+    budget move of :data:`MOVES`, its seconds and one compact's of the moved request in
+    alternating order. Returns the first call's seconds, the medians of the moves' seconds and
+    of the compacts', and the median of each move's ratio."""
+    from compactor.input import validate
+
+    request = history(chars, seed=seed)
+    budgets = [chars * share // 100 for share in MOVES]
+    typed = validate({**request, "budget_chars": budgets[0]}, limits="agent")
+    start = time.perf_counter()
+    task(typed)
+    first = time.perf_counter() - start
+    times, ones, ratios = [], [], []
+    for k, budget in enumerate(budgets[1:]):
+        moved = {**request, "budget_chars": budget}
+        typed = validate(moved, limits="agent")
+        one, spent = interleaved(
+            k,
+            lambda moved=moved: compact(moved, limits="agent"),
+            lambda typed=typed: task(typed),
+        )
+        times.append(spent)
+        ones.append(one)
+        ratios.append(spent / one)
+    return first, statistics.median(times), statistics.median(ones), statistics.median(ratios)
+
+
+def each_after_a_move(chars: int, names: list[str], seed: int) -> dict[str, float]:
+    """Each strategy's median seconds alone after a budget move over one history (its first
+    run on that history before the moves)."""
+    from compactor.input import validate
+    from compactor.strategies import compare_strategies
+
+    request = history(chars, seed=seed)
+    out = {}
+    for name in names:
+        seconds = []
+        for share in MOVES:
+            typed = validate({**request, "budget_chars": chars * share // 100}, limits="agent")
+            start = time.perf_counter()
+            compare_strategies(typed, strategies=[name])
+            seconds.append(time.perf_counter() - start)
+        out[name] = statistics.median(seconds[1:])
+    return out
+
+
 PEAK = """
 import json, sys, tracemalloc
 from bench.agent_scale import history, tiny_history
@@ -194,13 +252,39 @@ def main() -> None:
         f"peak memory allocated by compact, {TINY:,} tiny messages ({chars:,} chars): {peak:.0f}"
         f" MB ({peak / (chars / 1e6):.0f} MB per million chars, goal <= 50)"
     )
+    from compactor.analyses.outcomes import DEFAULT_FUTURE, continuation_check
+    from compactor.input import validate
+    from compactor.strategies import compare_strategies
+
     lineup, one, ratio, each = lineup_ratio(1_000_000)
     print(
-        f"lineup on 1,000,000 chars: {lineup:.2f} s = {ratio:.1f} x one compact ({one:.2f} s;"
-        f" median of {ROUNDS} rounds' ratios, each round a fresh history; goal 3)"
+        f"lineup on 1,000,000 chars, first on a fresh history (once per session, not held to the"
+        f" goal): {lineup:.2f} s = {ratio:.1f} x one compact ({one:.2f} s; median of {ROUNDS}"
+        " rounds' ratios, each round a fresh history)"
     )
     print("  each alone, first run on a fresh history (median):")
     print("  " + ", ".join(f"{name} {seconds:.2f} s" for name, seconds in each.items()))
+    first, moved, one, ratio = after_moves(1_000_000, compare_strategies, seed=5)
+    print(
+        f"lineup on 1,000,000 chars after a budget move: {moved:.3f} s = {ratio:.2f} x one"
+        f" compact ({one:.3f} s; median of {len(MOVES) - 1} moves over one history, after one"
+        f" first lineup on it of {first:.3f} s; goal <= 3)"
+    )
+    after = each_after_a_move(1_000_000, list(each), seed=5)
+    print("  each alone after a budget move (median):")
+    print("  " + ", ".join(f"{name} {seconds:.3f} s" for name, seconds in after.items()))
+
+    def outcomes(typed) -> object:
+        return continuation_check(typed, future=DEFAULT_FUTURE, draws=20)
+
+    outcomes(validate(history(20_000), limits="agent"))  # imports, first calls
+    first, moved, one, ratio = after_moves(1_000_000, outcomes, seed=6)
+    print(
+        f"outcomes (continuation check, 20 draws) on 1,000,000 chars after a budget move:"
+        f" {moved:.3f} s = {ratio:.2f} x one compact ({one:.3f} s; median of {len(MOVES) - 1}"
+        f" moves over one history; goal <= 3); first call on a fresh history (once per session,"
+        f" not held to the goal): {first:.3f} s = {first / one:.2f} x"
+    )
     for chars in SIZES:
         peak = peak_mb(chars)
         print(

@@ -130,23 +130,10 @@ def apply(
         >>> apply(request, 40).contents[0]
         'My order is DE-4471.'
     """
-    options = _options(request, params)
-    budget = request.params.budget_chars if budget_chars is None else int(budget_chars)
-    contents, n = request.contents, len(request.messages)
-    because = [protected_because(m, n, options) for m in request.messages]
-    protected_chars = sum(len(c) for c, b in zip(contents, because, strict=True) if b)
-    chosen: dict[int, set[Span]] = {}
-    new_terms = [0] * n
-    filled: set[int] = set()
-    focused: dict[int, dict[str, float]] = {}
-    if protected_chars <= budget:
-        left = budget - protected_chars
-        terms, pieces = _prepared(tuple(contents), tuple(because), options["unit_chars"])
-        if options["focus"] is not None:
-            left = _choose_by_focus(contents, pieces, options["focus"], left, chosen, focused)
-        left = _choose_by_terms(terms, because, pieces, left, chosen, new_terms)
-        if options["fill_recent"]:
-            _fill_recent(pieces, left, chosen, filled)
+    run = _decide(request, budget_chars, params)
+    options, budget, because, contents = run.options, run.budget, run.because, request.contents
+    chosen, new_terms, focused = run.chosen, run.new_terms, run.focused
+    over = run.protected_chars > budget
     messages = []
     for i, message in enumerate(request.messages):
         text = contents[i]
@@ -160,7 +147,7 @@ def apply(
             for r in because[i]
         ]
         matched = tuple(sorted(focused.get(i, {}), key=lambda t: (-focused[i][t], t)))
-        reason = _reason(said, kept, new_terms[i], i in filled, protected_chars > budget, matched)
+        reason = _reason(said, kept, new_terms[i], i in run.filled, over, matched)
         messages.append(
             KeptMessage(
                 i, message.role, len(text), kept, spans, because[i], new_terms[i], reason, matched
@@ -177,11 +164,11 @@ def lineup_result(
     ``spans`` list them, so the judge reads what it really kept. With a focus and without bm25s
     it is a result that did not run, saying how to install it."""
     try:
-        result = apply(request, budget_chars, params)
+        run = _decide(request, budget_chars, params)
     except RelevanceUnavailable as missing:
         budget = request.params.budget_chars if budget_chars is None else int(budget_chars)
         return unavailable_result(KEY, NAME, "", str(missing), dict(params or {}), budget)
-    options = result.parameters
+    options = run.options
     how = (
         f"protects pins, roles {list(options['keep_roles'])} and the last "
         f"{options['keep_last_n']} messages; keeps units of up to {options['unit_chars']} "
@@ -191,7 +178,16 @@ def lineup_result(
         + (", then recent context" if options["fill_recent"] else "")
     )
     parameters = {**options, "keep_roles": list(options["keep_roles"])}
-    return spanned.lineup_result(KEY, NAME, how, parameters, result)
+    contents = request.contents
+    spans = [
+        ((0, len(contents[i])),)
+        if run.because[i]
+        else merged(run.chosen[i])
+        if i in run.chosen
+        else ()
+        for i in range(len(contents))
+    ]
+    return spanned.spans_result(KEY, NAME, how, parameters, request, run.budget, spans)
 
 
 def apply_dict(
@@ -202,6 +198,42 @@ def apply_dict(
 
 
 # --- the rule ----------------------------------------------------------------------------------
+
+
+class _Run(NamedTuple):
+    """What one run decided, before its account is written."""
+
+    options: dict[str, Any]
+    budget: int
+    because: list[tuple[str, ...]]
+    protected_chars: int
+    chosen: dict[int, set[Span]]  # message -> its kept spans
+    new_terms: list[int]  # per message, the salient terms first kept by its spans
+    filled: set[int]  # the messages recent context added to
+    focused: dict[int, dict[str, float]]  # message -> the focus terms it matched, summed
+
+
+def _decide(request: Request, budget_chars: int | None, params: Mapping[str, Any] | None) -> _Run:
+    """The rule: which units are kept."""
+    options = _options(request, params)
+    budget = request.params.budget_chars if budget_chars is None else int(budget_chars)
+    contents, n = request.contents, len(request.messages)
+    because = [protected_because(m, n, options) for m in request.messages]
+    protected_chars = sum(len(c) for c, b in zip(contents, because, strict=True) if b)
+    chosen: dict[int, set[Span]] = {}
+    new_terms = [0] * n
+    filled: set[int] = set()
+    focused: dict[int, dict[str, float]] = {}
+    if protected_chars <= budget:
+        left = budget - protected_chars
+        key = (tuple(contents), tuple(because), options["unit_chars"])
+        _, pieces = _prepared(*key)
+        if options["focus"] is not None:
+            left = _choose_by_focus(contents, pieces, options["focus"], left, chosen, focused)
+        left = _choose_by_terms(_gains(*key), pieces, left, chosen, new_terms)
+        if options["fill_recent"]:
+            _fill_recent(_by_message(*key), left, chosen, filled)
+    return _Run(options, budget, because, protected_chars, chosen, new_terms, filled, focused)
 
 
 def _options(request: Request, params: Mapping[str, Any] | None) -> dict[str, Any]:
@@ -305,9 +337,39 @@ def _weights(terms_of: Sequence[list[tuple[int, int, str]]]) -> dict[str, float]
 _TERM = itemgetter(2)  # a salient term's text
 
 
+class _Gains(NamedTuple):
+    """What the greedy choice by terms starts from, for one history and protection."""
+
+    weight: dict[str, float]  # a term's weight (:func:`_weights`)
+    covered: frozenset[str]  # the terms the protected messages hold
+    #: ``(-gain / size, -k, k)`` of every unit ``k`` that holds a term, a valid heap (sorted).
+    heap: tuple[tuple[float, int, int], ...]
+
+
+@functools.lru_cache(maxsize=4)
+def _gains(
+    contents: tuple[str, ...], because: tuple[tuple[str, ...], ...], unit_chars: int
+) -> _Gains:
+    """Each unit's first gain per character, with the terms' weights and those the protected
+    messages hold: what the budget does not change, kept for the last few histories as
+    :func:`_prepared` is (one entry per unit that holds a term, and one per term: about 1 MB
+    per history of 1,000,000 characters). Read-only for the callers (tuples, a frozen set, and a
+    dict that :func:`_choose_by_terms` only reads)."""
+    terms_of, pieces = _prepared(contents, because, unit_chars)
+    weight = _weights(terms_of)
+    covered = frozenset(t for i, terms in enumerate(terms_of) if because[i] for _, _, t in terms)
+    worth = weight.__getitem__
+    heap = [
+        (-math.fsum(map(worth, u.terms - covered)) / (u.end - u.start), -k, k)
+        for k, u in enumerate(pieces)
+        if u.terms
+    ]
+    heap.sort()  # a sorted list is a heap; every entry differs (k), so pops go in one order
+    return _Gains(weight, covered, tuple(heap))
+
+
 def _choose_by_terms(
-    terms_of: Sequence[list[tuple[int, int, str]]],
-    because: Sequence[tuple[str, ...]],
+    gains: _Gains,
     pieces: Sequence[_Unit],
     left: int,
     chosen: dict[int, set[Span]],
@@ -315,32 +377,28 @@ def _choose_by_terms(
 ) -> int:
     """Greedy by new weight per character (lazy: a unit's gain only falls as terms are kept);
     returns the characters left."""
-    weight = _weights(terms_of)
-    covered = {t for i, terms in enumerate(terms_of) if because[i] for _, _, t in terms}
-
-    worth = weight.__getitem__
-
-    def gain(unit: _Unit) -> float:  # summed exactly: the same in any order of the set's terms
-        return math.fsum(map(worth, unit.terms - covered))
-
+    covered = set(gains.covered)
+    worth = gains.weight.__getitem__
+    fsum, pop, push = math.fsum, heapq.heappop, heapq.heappush
     # Ties: the later unit first (recent context is likelier to matter), then the shorter.
-    heap = [(-gain(u) / (u.end - u.start), -k, k) for k, u in enumerate(pieces) if u.terms]
-    heapq.heapify(heap)
+    heap = list(gains.heap)
     while heap and left > 0:
-        ratio, order, k = heapq.heappop(heap)
-        unit = pieces[k]
-        size = unit.end - unit.start
+        ratio, order, k = pop(heap)
+        index, start, end, terms = pieces[k]
+        size = end - start
         if size > left:
             continue
-        now = gain(unit)
+        fresh = terms - covered
+        # summed exactly: the same in any order of the set's terms
+        now = fsum(map(worth, fresh))
         if now <= 0:
             continue
         if -now / size > ratio + 1e-12:  # stale: put it back with its current value
-            heapq.heappush(heap, (-now / size, order, k))
+            push(heap, (-now / size, order, k))
             continue
-        chosen.setdefault(unit.index, set()).add((unit.start, unit.end))
-        new_terms[unit.index] += len(unit.terms - covered)
-        covered |= unit.terms
+        chosen.setdefault(index, set()).add((start, end))
+        new_terms[index] += len(fresh)
+        covered |= terms
         left -= size
     return left
 
@@ -376,18 +434,31 @@ def _choose_by_focus(
     return left
 
 
+@functools.lru_cache(maxsize=4)
+def _by_message(
+    contents: tuple[str, ...], because: tuple[tuple[str, ...], ...], unit_chars: int
+) -> tuple[tuple[int, tuple[_Unit, ...]], ...]:
+    """The units of :func:`_prepared` by message, newest message first, each message's in
+    order (what :func:`_fill_recent` reads; kept beside them, read-only)."""
+    by_message: dict[int, list[_Unit]] = {}
+    for unit in _prepared(contents, because, unit_chars)[1]:
+        by_message.setdefault(unit.index, []).append(unit)
+    return tuple((index, tuple(by_message[index])) for index in sorted(by_message, reverse=True))
+
+
 def _fill_recent(
-    pieces: Sequence[_Unit], left: int, chosen: dict[int, set[Span]], filled: set[int]
+    by_message: Sequence[tuple[int, Sequence[_Unit]]],
+    left: int,
+    chosen: dict[int, set[Span]],
+    filled: set[int],
 ):
     """Spend what is left on the units not chosen yet, newest message first, each message's
-    units from its start (a unit that does not fit is passed over)."""
-    by_message: dict[int, list[_Unit]] = {}
-    for unit in pieces:
-        by_message.setdefault(unit.index, []).append(unit)
-    for index in sorted(by_message, reverse=True):
+    units from its start (a unit that does not fit is passed over; ``by_message``: each
+    message's units, newest message first)."""
+    for index, units_of in by_message:
         if left <= 0:  # every unit holds a character at least: none would fit
             break
-        for unit in by_message[index]:
+        for unit in units_of:
             span = (unit.start, unit.end)
             size = unit.end - unit.start
             if size <= left and span not in chosen.get(index, ()):

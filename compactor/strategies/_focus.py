@@ -40,9 +40,10 @@ length is read whole (each term counted once). None of these raises.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -70,6 +71,7 @@ from compactor.strategies._spec import (
 from compactor.text import (
     FILLER,
     RELEVANCE_HINT,
+    Relevance,
     RelevanceUnavailable,
     query_terms,
     rare_word_cover,
@@ -211,49 +213,21 @@ def apply(
         >>> result.messages[0].reason
         'kept whole: it matches the focus (parcel 0.41, reach 0.41, oslo 0.41)'
     """
-    options = _options(request, params)
-    budget = request.params.budget_chars if budget_chars is None else int(budget_chars)
-    contents, n = request.contents, len(request.messages)
-    because = [protected_because(m, n, options) for m in request.messages]
-    protected_chars = sum(len(c) for c, b in zip(contents, because, strict=True) if b)
-    focus = _query(request, options)
-    pieces = _pieces(contents, because, options["part_chars"])
-    why: dict[int, str] = {}  # part -> RECENT, MATCH, RARE or FILL
-    rare: dict[int, tuple[str, ...]] = {}  # part -> the rare words it was first to hold
-    # the recent turns' own words do not match their own parts
-    sources = {m.index for m in request.messages[-focus.turns :]} if focus.turns else set()
-    recent_terms = {t for t, w in focus.terms if w != 1.0}
-    own = [k for k, (i, _, _) in enumerate(pieces) if i in sources]
-    found = relevance(
-        [contents[i][s:e] for i, s, e in pieces], dict(focus.terms), (own, recent_terms)
-    )
-    if protected_chars <= budget:
-        left = budget - protected_chars
-        left -= _recent(pieces, int(left * options["recent_share"]), why)
-        if focus.free:
-            cover = rare_word_cover([contents[i][s:e] for i, s, e in pieces], left, set(why))
-            for k, words in zip(cover.picked, cover.words, strict=True):
-                why[k] = RARE
-                rare[k] = words
-                left -= pieces[k][2] - pieces[k][1]
-        else:
-            scores = _spread(found.scores, options["spread"])
-            left = _by_score(pieces, scores, left, why, options["min_score"])
-        _fill_recent(pieces, left, why)
+    run = _decide(request, budget_chars, params)
+    options, budget, because, focus = run.options, run.budget, run.because, run.focus
+    contents, pieces, why, by_message = request.contents, run.pieces, run.why, run.by_message
+    over = run.protected_chars > budget
     focus_set = frozenset(focus.focus_terms)
     messages = []
-    by_message: dict[int, list[int]] = {}
-    for k, (i, _, _) in enumerate(pieces):
-        by_message.setdefault(i, []).append(k)
     # what each message matched: its kept parts', or all its parts' when none was kept
     owner = [
         i if k in why or not any(j in why for j in by_message[i]) else -1
         for k, (i, _, _) in enumerate(pieces)
     ]
-    matches = found.grouped(owner, MATCHED_TERMS)
+    matches = run.found.grouped(owner, MATCHED_TERMS)
     for i, message in enumerate(request.messages):
         text = contents[i]
-        mine = by_message.get(i, [])
+        mine = by_message[i]
         if because[i]:
             spans: tuple[Span, ...] = ((0, len(text)),)
         else:
@@ -270,10 +244,10 @@ def apply(
             matched,
             {why[k] for k in mine if k in why},
             (sum(k in why for k in mine), len(mine)),
-            protected_chars > budget,
+            over,
             focus_set,
             count,
-            [w for k in mine for w in rare.get(k, ())],
+            [w for k in mine for w in run.rare.get(k, ())],
             focus.free,
         )
         messages.append(
@@ -291,10 +265,10 @@ def lineup_result(
     did not run, saying how to install it."""
     budget = request.params.budget_chars if budget_chars is None else int(budget_chars)
     try:
-        result = apply(request, budget, params)
+        run = _decide(request, budget, params)
     except RelevanceUnavailable as missing:
         return unavailable_result(KEY, NAME, "", str(missing), dict(params or {}), budget)
-    options, focus = result.parameters, result.focus
+    options, focus = run.options, run.focus
     how = (
         f"protects pins, roles {list(options['keep_roles'])} and the last "
         f"{options['keep_last_n']} messages; keeps {options['recent_share']:g} of the budget "
@@ -310,7 +284,14 @@ def lineup_result(
         "focus_from": focus.source,
         "focus_terms": list(focus.focus_terms[:30]),
     }
-    return spanned.lineup_result(KEY, NAME, how, parameters, result)
+    contents, pieces, why = request.contents, run.pieces, run.why
+    spans = [
+        ((0, len(contents[i])),)
+        if run.because[i]
+        else merged([pieces[k][1:] for k in mine if k in why])
+        for i, mine in enumerate(run.by_message)
+    ]
+    return spanned.spans_result(KEY, NAME, how, parameters, request, budget, spans)
 
 
 def _run(
@@ -391,6 +372,87 @@ STRATEGY = RegisteredStrategy(
 
 
 # --- the rule ----------------------------------------------------------------------------------
+
+
+class _Run(NamedTuple):
+    """What one run decided, before its account is written."""
+
+    options: dict[str, Any]
+    budget: int
+    because: list[tuple[str, ...]]
+    protected_chars: int
+    focus: Focus
+    pieces: tuple[tuple[int, int, int], ...]
+    found: Relevance
+    by_message: tuple[tuple[int, ...], ...]  # per message, its parts (indices into pieces)
+    why: dict[int, str]  # part -> RECENT, MATCH, RARE or FILL
+    rare: dict[int, tuple[str, ...]]  # part -> the rare words it was first to hold
+
+
+def _decide(request: Request, budget_chars: int | None, params: Mapping[str, Any] | None) -> _Run:
+    """The rule: which parts are kept, and why."""
+    options = _options(request, params)
+    budget = request.params.budget_chars if budget_chars is None else int(budget_chars)
+    contents, n = request.contents, len(request.messages)
+    because = [protected_because(m, n, options) for m in request.messages]
+    protected_chars = sum(len(c) for c, b in zip(contents, because, strict=True) if b)
+    focus = _query(request, options)
+    pieces, found, by_message, fill_order = _prepared(
+        tuple(contents), tuple(because), options["part_chars"], focus.terms, focus.turns
+    )
+    why: dict[int, str] = {}
+    rare: dict[int, tuple[str, ...]] = {}
+    if protected_chars <= budget:
+        left = budget - protected_chars
+        left -= _recent(pieces, int(left * options["recent_share"]), why)
+        if focus.free:
+            cover = rare_word_cover([contents[i][s:e] for i, s, e in pieces], left, set(why))
+            for k, words in zip(cover.picked, cover.words, strict=True):
+                why[k] = RARE
+                rare[k] = words
+                left -= pieces[k][2] - pieces[k][1]
+        else:
+            scores = _spread(found.scores, options["spread"])
+            left = _by_score(pieces, scores, left, why, options["min_score"])
+        _fill_recent(pieces, left, why, fill_order)
+    return _Run(
+        options, budget, because, protected_chars, focus, pieces, found, by_message, why, rare
+    )
+
+
+@functools.lru_cache(maxsize=4)
+def _prepared(
+    contents: tuple[str, ...],
+    because: tuple[tuple[str, ...], ...],
+    part_chars: int,
+    terms: tuple[tuple[str, float], ...],
+    turns: int,
+) -> tuple[
+    tuple[tuple[int, int, int], ...],
+    Relevance,
+    tuple[tuple[int, ...], ...],
+    tuple[int, ...],
+]:
+    """What the budget does not change, kept for the last few histories and queries (keyed on
+    the texts themselves, so that moving the budget over one history, the explorer's slider
+    or a sweep, pays only for the choice): the parts, their BM25 scores for the query, each
+    message's parts, and the order :func:`_fill_recent` reads them in (the parts, and arrays of
+    one entry per part and query term it holds: about 1 MB per history of 1,000,000
+    characters). Read-only for the callers: tuples, and arrays that cannot be written."""
+    pieces = tuple(_pieces(contents, because, part_chars))
+    # the recent turns' own words do not match their own parts
+    sources = set(range(len(contents))[-turns:]) if turns else set()
+    recent_terms = {t for t, w in terms if w != 1.0}
+    own = [k for k, (i, _, _) in enumerate(pieces) if i in sources]
+    found = relevance([contents[i][s:e] for i, s, e in pieces], dict(terms), (own, recent_terms))
+    for array in (found.scores, found._texts, found._terms, found._scores):
+        array.flags.writeable = False
+    by_message: list[list[int]] = [[] for _ in contents]
+    for k, (i, _, _) in enumerate(pieces):
+        by_message[i].append(k)
+    # newest message first, each message's parts from its start
+    fill_order = tuple(k for parts in reversed(by_message) for k in parts)
+    return pieces, found, tuple(map(tuple, by_message)), fill_order
 
 
 def _options(request: Request, params: Mapping[str, Any] | None) -> dict[str, Any]:
@@ -482,7 +544,7 @@ def _whole_lines(text: str, part_chars: int) -> list[tuple[int, int]] | None:
     return out
 
 
-def _recent(pieces: list[tuple[int, int, int]], room: int, why: dict[int, str]) -> int:
+def _recent(pieces: Sequence[tuple[int, int, int]], room: int, why: dict[int, str]) -> int:
     """The most recent messages within ``room``, newest first, each whole while it fits; the
     first that does not fit keeps the parts that fit from its start, and ends the run. Returns
     the characters kept."""
@@ -520,7 +582,7 @@ def _spread(scores: Any, width: int) -> Any:
 
 
 def _by_score(
-    pieces: list[tuple[int, int, int]],
+    pieces: Sequence[tuple[int, int, int]],
     scores: Any,
     left: int,
     why: dict[int, str],
@@ -544,10 +606,17 @@ def _by_score(
     return left
 
 
-def _fill_recent(pieces: list[tuple[int, int, int]], left: int, why: dict[int, str]) -> None:
+def _fill_recent(
+    pieces: Sequence[tuple[int, int, int]],
+    left: int,
+    why: dict[int, str],
+    order: Sequence[int] | None = None,
+) -> None:
     """Spend what is left on the parts not kept yet, newest message first, each message's parts
-    from its start (a part that does not fit is passed over)."""
-    order = sorted(range(len(pieces)), key=lambda k: (-pieces[k][0], k))
+    from its start (a part that does not fit is passed over; ``order``: the parts in that order,
+    when known)."""
+    if order is None:
+        order = sorted(range(len(pieces)), key=lambda k: (-pieces[k][0], k))
     for k in order:
         if left <= 0:
             break

@@ -19,6 +19,7 @@ kept messages are mapped back.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import lru_cache
 from importlib import import_module
 from importlib.util import find_spec
 from typing import Any
@@ -71,6 +72,24 @@ def langchain_trim(
         messages_module = import_module("langchain_core.messages")
     except ImportError:
         raise LangChainUnavailable() from None
+    kept = messages_module.trim_messages(
+        list(_messages(tuple(roles), tuple(contents))),
+        max_tokens=budget_chars,
+        token_counter=_characters,
+        strategy="last",
+        include_system=True,
+    )
+    return {int(m.id): m.content for m in kept}
+
+
+@lru_cache(maxsize=2)
+def _messages(roles: tuple[str, ...], contents: tuple[str, ...]) -> tuple[Any, ...]:
+    """The history as LangChain messages, kept for the last two histories (keyed on the texts
+    themselves; about 1 KB per message besides the texts): building them (pydantic models) is
+    most of a run, and a budget move over one history (the explorer's slider) needs the same
+    ones. Never handed out: ``trim_messages`` reads them and, without ``allow_partial``, copies
+    and changes none (it returns some of the same objects, whose ids and contents are read)."""
+    messages_module = import_module("langchain_core.messages")
     kinds = {
         "system": messages_module.SystemMessage,
         "user": messages_module.HumanMessage,
@@ -83,14 +102,7 @@ def langchain_trim(
         else:
             message = kinds[role](content, id=str(i))
         messages.append(message)
-    kept = messages_module.trim_messages(
-        messages,
-        max_tokens=budget_chars,
-        token_counter=_characters,
-        strategy="last",
-        include_system=True,
-    )
-    return {int(m.id): m.content for m in kept}
+    return tuple(messages)
 
 
 def _characters(messages: list[Any]) -> int:

@@ -25,8 +25,10 @@ lineup runs the documentation's example (``reasoning: 'before-last-message'``,
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Mapping, Sequence
+from types import MappingProxyType
 from typing import Any
 
 from compactor.model import Request
@@ -149,16 +151,44 @@ def _without_calls(content: str, kept_ids: set[str | None]) -> str:
 def _run(
     request: Request, budget: int, params: Mapping[str, Any], given: frozenset[str]
 ) -> StrategyResult:
-    out = prune_messages(
-        request.roles,
-        request.contents,
-        [m.id for m in request.messages],
-        tool_calls=params["toolCalls"],
-        tools=params["tools"],
-        empty_messages=params["emptyMessages"],
+    tools = params["tools"]
+    out = dict(
+        _pruned(
+            request.roles,
+            request.contents,
+            request.ids,
+            params["toolCalls"],
+            None if tools is None else tuple(tools),
+            params["emptyMessages"],
+        )
     )
     how = ", ".join(f"{k}: {v!r}" for k, v in params.items() if v is not None)
     return peer_result(KEY, "AI SDK pruneMessages", how, params, request, out, budget)
+
+
+@functools.lru_cache(maxsize=4)
+def _pruned(
+    roles: tuple[str, ...],
+    contents: tuple[str, ...],
+    ids: tuple[str | None, ...],
+    tool_calls: str,
+    tools: tuple[str, ...] | None,
+    empty_messages: str,
+) -> Mapping[int, str]:
+    """:func:`prune_messages`, kept for the last few histories (keyed on the texts themselves;
+    one entry per message returned, its content shared with the history or cut from it): the
+    budget does not change what it returns, so a budget move over one history (the explorer's
+    slider) need not prune it again. Read-only (a mapping proxy)."""
+    return MappingProxyType(
+        prune_messages(
+            roles,
+            contents,
+            ids,
+            tool_calls=tool_calls,
+            tools=tools,
+            empty_messages=empty_messages,
+        )
+    )
 
 
 _WHICH = ("all", "before-last-message", "none")

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any
 
 from compactor.model import writer
@@ -129,17 +130,28 @@ def strategy_result(
     ``spans[index]`` lists the input spans it still returns verbatim; none when not given)."""
     ids = ids or [None] * len(contents)
     spans = spans or {}
+    whole, gone = shared_records(roles, contents, ids)
     messages = []
+    append = messages.append
     output_chars = cut = replaced = 0  # counted as the messages are met (a session has many)
-    for i, (role, content) in enumerate(zip(roles, contents, strict=True)):
+    for i, content in enumerate(contents):
         if i not in returned:
-            messages.append(message(i, role, len(content), REMOVED, 0, None, ids[i]))
+            record = gone[i]
+            if record is None:
+                record = gone[i] = message(i, roles[i], len(content), REMOVED, 0, None, ids[i])
+            append(record)
             continue
         out = returned[i]
-        held = None
         if out == content:
-            kept = VERBATIM
-        elif content.startswith(out):
+            record = whole[i]
+            if record is None:
+                size = len(content)
+                record = whole[i] = message(i, roles[i], size, VERBATIM, size, content, ids[i])
+            append(record)
+            output_chars += len(out)
+            continue
+        held = None
+        if content.startswith(out):
             kept = CUT
             cut += 1
         elif replaces:
@@ -149,7 +161,7 @@ def strategy_result(
         else:
             raise ValueError(f"{key} returned message {i} changed, not as a prefix of its input")
         output_chars += len(out)
-        messages.append(message(i, role, len(content), kept, len(out), out, ids[i], held))
+        append(message(i, roles[i], len(content), kept, len(out), out, ids[i], held))
     return StrategyResult(
         key=key,
         name=name,
@@ -166,6 +178,29 @@ def strategy_result(
         budget_met=output_chars <= budget_chars,
         replaced_messages=replaced,
     )
+
+
+def shared_records(
+    roles: Sequence[str], contents: Sequence[str], ids: Sequence[str | None]
+) -> tuple[list[StrategyMessage | None], list[StrategyMessage | None]]:
+    """Per message of the history, its record returned verbatim and its record removed, each
+    None until a strategy first returns the message so (and then set by that strategy): the
+    records are frozen, so every strategy of a lineup, and every lineup over the history,
+    shares them. Kept for the last few histories, keyed on the texts themselves (at most two
+    records per message, about 0.5 KB each): a lineup makes one record per message per
+    strategy, most of them a message returned whole or removed, and a budget move over the same
+    history (the explorer's slider) makes the same ones again. Filled as they are met, so a
+    history met once (a replay's turns, a corpus) costs no more records than before."""
+    if not len(roles) == len(contents) == len(ids):
+        raise ValueError("roles, contents and ids must be as many as the messages")
+    return _shared_records(tuple(roles), tuple(contents), tuple(ids))
+
+
+@lru_cache(maxsize=4)
+def _shared_records(
+    roles: tuple[str, ...], contents: tuple[str, ...], ids: tuple[str | None, ...]
+) -> tuple[list[StrategyMessage | None], list[StrategyMessage | None]]:
+    return [None] * len(contents), [None] * len(contents)
 
 
 def unavailable_result(

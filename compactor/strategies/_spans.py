@@ -15,11 +15,11 @@ from compactor.strategies._returned import (
     StrategyResult,
     estimated_tokens,
     message,
+    shared_records,
 )
 
 # A message's fate (its ``kept``).
 WHOLE, PART, GONE = "kept", "cut", "removed"
-_FATES = {WHOLE: VERBATIM, PART: CUT, GONE: REMOVED}
 
 Span = tuple[int, int]
 
@@ -118,24 +118,57 @@ def lineup_result(
     """A span-keeping run as one result of the strategies' lineup: messages kept, cut or
     removed; a cut message's ``chars`` are its kept spans' characters (not a prefix length) and
     its ``spans`` list them, so the judge reads what it really kept."""
-    request = result.request
-    contents = result.contents  # read once: each read joins every kept span anew
-    chars = [m.chars for m in result.messages]
-    messages = tuple(
-        message(
-            m.index,
-            m.role,
-            m.original_chars,
-            _FATES[m.kept],
-            size,
-            content,
-            request.messages[m.index].id,
-            m.spans if m.kept == PART else None,
-        )
-        for m, content, size in zip(result.messages, contents, chars, strict=True)
+    return spans_result(
+        key,
+        name,
+        how,
+        parameters,
+        result.request,
+        result.budget_chars,
+        [m.spans for m in result.messages],
     )
-    returned = [c for c in contents if c is not None]
-    output_chars = sum(chars)
+
+
+def spans_result(
+    key: str,
+    name: str,
+    how: str,
+    parameters: dict[str, Any],
+    request: Request,
+    budget_chars: int,
+    spans: Sequence[tuple[Span, ...]],
+) -> StrategyResult:
+    """:func:`lineup_result` of a run read as each message's kept ``spans`` (ordered, disjoint,
+    not adjacent; the whole message's one span when kept whole, none when removed), without
+    the run's account (its reasons), which the lineup does not show."""
+    contents, roles, ids = request.contents, request.roles, request.ids
+    whole, gone = shared_records(roles, contents, ids)
+    messages = []
+    returned = []
+    output_chars = cut = 0
+    for i, held in enumerate(spans):
+        text = contents[i]
+        if not held:
+            record = gone[i]
+            if record is None:
+                record = gone[i] = message(i, roles[i], len(text), REMOVED, 0, None, ids[i])
+            messages.append(record)
+            continue
+        if held == ((0, len(text)),):
+            record = whole[i]
+            if record is None:
+                size = len(text)
+                record = whole[i] = message(i, roles[i], size, VERBATIM, size, text, ids[i])
+            messages.append(record)
+            returned.append(text)
+            output_chars += len(text)
+            continue
+        content = "".join(text[start:end] for start, end in held)
+        size = sum(end - start for start, end in held)
+        cut += 1
+        returned.append(content)
+        output_chars += size
+        messages.append(message(i, roles[i], len(text), CUT, size, content, ids[i], held))
     return StrategyResult(
         key=key,
         name=name,
@@ -143,12 +176,12 @@ def lineup_result(
         available=True,
         unavailable=None,
         parameters=parameters,
-        messages=messages,
-        budget_chars=result.budget_chars,
+        messages=tuple(messages),
+        budget_chars=budget_chars,
         output_chars=output_chars,
         output_messages=len(returned),
-        cut_messages=result.count(PART),
+        cut_messages=cut,
         tokens_estimate=estimated_tokens(returned),
-        budget_met=output_chars <= result.budget_chars,
+        budget_met=output_chars <= budget_chars,
         replaced_messages=0,
     )

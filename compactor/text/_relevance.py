@@ -31,6 +31,7 @@ from collections import Counter
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
+from types import MappingProxyType
 
 import numpy as np
 
@@ -477,24 +478,12 @@ def rare_word_cover(texts: Sequence[str], room: int, skip: Collection[int] = ())
     """
     import heapq
 
-    bm25s = _bm25s()
+    _bm25s()
     n = len(texts)
     if n == 0 or room <= 0:
         return Cover((), ())
-    tokenized = bm25s.tokenize(
-        [spaced(t) for t in texts],
-        token_pattern=TOKEN_PATTERN,
-        stopwords=STOPWORDS,
-        show_progress=False,
-    )
-    # each text's distinct words in the order they first occur
-    words = [np.asarray(list(dict.fromkeys(ids)), dtype=np.int64) for ids in tokenized.ids]
-    vocab = {i: w for w, i in tokenized.vocab.items()}
-    df = np.zeros(len(vocab) + 1, dtype=np.float64)
-    for ids in words:
-        df[ids] += 1
-    idf = np.log1p((n - df + 0.5) / (df + 0.5))
-    covered = np.zeros(len(df), dtype=bool)
+    words, vocab, idf, first = _cover_words(tuple(texts))
+    covered = np.zeros(len(idf), dtype=bool)
     sizes = [max(1, len(t)) for t in texts]
     skipped = set(skip)
 
@@ -502,7 +491,7 @@ def rare_word_cover(texts: Sequence[str], room: int, skip: Collection[int] = ())
         ids = words[k]
         return float(idf[ids[~covered[ids]]].sum()) / sizes[k]
 
-    heap = [(-gain(k), -k) for k in range(n) if k not in skipped and len(words[k])]
+    heap = [(-first[k], -k) for k in range(n) if k not in skipped and len(words[k])]
     heapq.heapify(heap)
     picked, held = [], []
     left = room
@@ -523,3 +512,37 @@ def rare_word_cover(texts: Sequence[str], room: int, skip: Collection[int] = ())
         picked.append(k)
         held.append(tuple(vocab[int(i)] for i in fresh if int(i) in vocab))
     return Cover(tuple(picked), tuple(held))
+
+
+@lru_cache(maxsize=4)
+def _cover_words(
+    texts: tuple[str, ...],
+) -> tuple[tuple[np.ndarray, ...], Mapping[int, str], np.ndarray, tuple[float, ...]]:
+    """Each text's distinct words (ids, in the order they first occur), the words by id, each
+    id's inverse document frequency, and each text's gain before any word is covered: what
+    :func:`rare_word_cover` reads of ``texts`` whatever the room, kept for the last few (keyed
+    on the texts themselves: a budget move over one history, the explorer's slider, covers the
+    same texts again; about the size of the texts' distinct words, 1 MB per 1,000,000
+    characters). Read-only for the callers: the arrays cannot be written, the words are a
+    read-only mapping."""
+    tokenized = _bm25s().tokenize(
+        [spaced(t) for t in texts],
+        token_pattern=TOKEN_PATTERN,
+        stopwords=STOPWORDS,
+        show_progress=False,
+    )
+    # each text's distinct words in the order they first occur
+    words = [np.asarray(list(dict.fromkeys(ids)), dtype=np.int64) for ids in tokenized.ids]
+    vocab = {i: w for w, i in tokenized.vocab.items()}
+    df = np.zeros(len(vocab) + 1, dtype=np.float64)
+    for ids in words:
+        df[ids] += 1
+    idf = np.log1p((len(texts) - df + 0.5) / (df + 0.5))
+    for array in (*words, idf):
+        array.flags.writeable = False
+    none = np.zeros(len(df), dtype=bool)
+    first = tuple(
+        float(idf[ids[~none[ids]]].sum()) / max(1, len(text))  # as rare_word_cover's gain
+        for ids, text in zip(words, texts, strict=True)
+    )
+    return tuple(words), MappingProxyType(vocab), idf, first
