@@ -169,6 +169,23 @@ class Scores(Mapping[int, Score]):
         return repr(dict(self))
 
 
+def drop_order_at(
+    indices: Sequence[int], values: Sequence[float]
+) -> tuple[tuple[int, ...], list[int]]:
+    """``drop_order(dict(zip(indices, values)))`` for ``indices`` in ascending order and their
+    float scores (the drop stage's, a whole session's thousands), and where each index of that
+    order stands in ``indices``: a stable sort by score alone leaves ties in index order."""
+    if len(indices) != len(values):
+        raise ValueError("drop_order_at: indices and values differ in length")
+    ranked = np.array(values, dtype=np.float64)
+    if len(indices) < 2 or np.isnan(ranked).any():  # NaN: sorted()'s order, whatever it is
+        order = drop_order(dict(zip(indices, values, strict=True)))
+        at = {index: k for k, index in enumerate(indices)}
+        return order, [at[i] for i in order]
+    positions = np.argsort(ranked, kind="stable").tolist()
+    return tuple(map(indices.__getitem__, positions)), positions
+
+
 def drop_order(values: Mapping[int, float]) -> tuple[int, ...]:
     """The indices of ``values`` (index -> score) in the order drop removes them: the lowest
     score first, the lower index on a tie."""

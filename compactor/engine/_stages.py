@@ -22,7 +22,7 @@ from compactor.engine._result import (
     Similar,
     Trimming,
 )
-from compactor.engine._score import Score, Scores, drop_order, values_at
+from compactor.engine._score import Score, Scores, drop_order_at, values_at
 from compactor.model import Message, Params
 from compactor.text import PairSimilarity, Reaching, TextAnalysis, cut
 
@@ -398,8 +398,7 @@ def drop(
     overlaps = list(_items(analysis.topic_overlap, indices))
     values = values_at(indices, n, role_weights, overlaps)
     scores = Scores(indices, n, role_weights, overlaps, values)
-    value_of = dict(zip(indices, values, strict=True))
-    order = drop_order(value_of)
+    order, positions = drop_order_at(indices, values)  # indices ascend: compress kept order
     present = list(state.present)
     total = state.total
     gone = list(drops(order, chars, total, budget))
@@ -411,7 +410,7 @@ def drop(
         Drop,
         (
             gone,
-            list(_items(value_of, gone)),
+            list(_items(values, positions[: len(gone)])),  # gone is the order's first ones
             sizes,
             range(1, len(gone) + 1),  # rank
             after[:-1],  # before each drop

@@ -13,6 +13,7 @@ from compactor.engine._score import (
     COMPONENTS,
     Score,
     drop_order,
+    drop_order_at,
     recency,
     rounded,
     value,
@@ -59,6 +60,21 @@ def test_drop_order_in_index_order_or_not_gives_the_same_order():
     values = {0: 0.5, 1: 0.2, 3: 0.5, 4: -0.0, 6: 0.0, 7: 0.2}
     shuffled = dict(reversed(values.items()))
     assert drop_order(values) == drop_order(shuffled) == (4, 6, 1, 7, 0, 3)
+
+
+@given(
+    st.lists(
+        st.sampled_from([0.0, -0.0, 0.15005, 0.2, 0.5, 0.677409, 1.0, math.nan]) | st.floats(),
+        max_size=60,
+    ),
+    st.randoms(use_true_random=False),
+)
+def test_the_drop_stages_order_at_its_ascending_indices_is_drop_order(values, rng):
+    # ties, signed zeros, NaN and any float: where each index of the order stands, too
+    indices = sorted(rng.sample(range(10 * len(values) + 1), len(values)))
+    order, positions = drop_order_at(indices, values)
+    assert order == drop_order(dict(zip(indices, values, strict=True)))
+    assert [indices[k] for k in positions] == list(order)
 
 
 @given(
