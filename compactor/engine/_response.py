@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Callable, Sequence
 from itertools import compress
 from operator import itemgetter
@@ -59,9 +60,12 @@ def respond(
     contents = request.contents
     because = protection.because
     scores = dropping.scores
-    score_of = scores.value if isinstance(scores, Scores) else (lambda i: scores[i].value)
+    if isinstance(scores, Scores):
+        scores_of = scores.values_of
+    else:
+        scores_of = lambda indices: [scores[i].value for i in indices]  # noqa: E731
     trimmed = {c.index for c in trimming.cuts}
-    rows, kept_chars = _rows(request, because, score_of, trimmed, present, chars)
+    rows, kept_chars = _rows(request, because, scores_of, trimmed, present, chars)
     cut_rows = truncated = 0
     for i in trimmed:
         if present[i]:
@@ -103,7 +107,7 @@ def respond(
 def _rows(
     request: Request,
     because: Sequence[tuple[str, ...]],
-    score_of: Callable[[int], float],
+    scores_of: Callable[[list[int]], list[float]],
     trimmed: set[int],
     present: Sequence[bool],
     chars: Sequence[int],
@@ -119,7 +123,8 @@ def _rows(
     texts = take(request.contents)
     originals = list(map(len, texts))
     reasons = take(because)
-    scored = [None if why else score_of(i) for i, why in zip(at, reasons, strict=True)]
+    found = iter(scores_of(list(compress(at, map(operator.not_, reasons)))))
+    scored = [None if why else next(found) for why in reasons]
     rows = [
         {
             "index": i,

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import operator
 from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
 from dataclasses import dataclass, replace
@@ -40,9 +41,10 @@ class State:
     def of(cls, messages: Sequence[Message]) -> State:
         return cls((True,) * len(messages), tuple(map(len, map(_content, messages))))
 
-    @property
+    @functools.cached_property
     def total(self) -> int:
-        """Characters of the messages still present."""
+        """Characters of the messages still present (summed once: the pipeline and drop read
+        it of the same state)."""
         return sum(compress(self.chars, self.present))
 
 

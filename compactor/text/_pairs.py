@@ -131,9 +131,15 @@ class PairSimilarity:
 
     def _role_codes(self) -> np.ndarray:
         if self._codes is None:
-            code = {role: k for k, role in enumerate(dict.fromkeys(self._roles))}
+            kinds = dict.fromkeys(self._roles)  # numbered in the order first met
             n = len(self._roles)
-            self._codes = np.fromiter(map(code.__getitem__, self._roles), np.int64, n)
+            if len(kinds) <= 256:  # each a character, joined and read as bytes: all in C
+                letter = {role: chr(k) for k, role in enumerate(kinds)}
+                text = "".join(map(letter.__getitem__, self._roles)).encode("latin-1")
+                self._codes = np.frombuffer(text, dtype=np.uint8).astype(np.int64)
+            else:
+                code = {role: k for k, role in enumerate(kinds)}
+                self._codes = np.fromiter(map(code.__getitem__, self._roles), np.int64, n)
         return self._codes
 
     def _classes(self) -> tuple[np.ndarray, np.ndarray] | None:

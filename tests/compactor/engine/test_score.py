@@ -12,6 +12,7 @@ from compactor import contract
 from compactor.engine._score import (
     COMPONENTS,
     Score,
+    Scores,
     drop_order,
     drop_order_at,
     recency,
@@ -113,3 +114,15 @@ def _steps(x: float, k: int) -> list[float]:
         low, high = math.nextafter(low, -math.inf), math.nextafter(high, math.inf)
         out += [low, high]
     return out
+
+
+def test_scores_read_at_once_are_each_scores_value():
+    # the drop stage's indices ascend; any other order is read one by one, the same values
+    for indices in ([1, 4, 5, 9], [9, 1, 5, 4], []):
+        values = [0.3, 0.1, 0.7, 0.2][: len(indices)]
+        scores = Scores(indices, 10, [1.0] * len(indices), [0.0] * len(indices), values)
+        asked = sorted(indices)[::-1] + sorted(indices)
+        assert scores.values_of(asked) == [scores.value(i) for i in asked]
+        assert scores.values_of(asked) == [scores[i].value for i in asked]
+        with pytest.raises(KeyError):
+            scores.values_of([*indices, 3])
