@@ -77,7 +77,7 @@ def respond(
         "input_chars": totals.input,
         "output_chars": totals.output,
         "dropped_messages": len(contents) - len(rows),
-        "dropped_chars": sum(map(len, contents)) - kept_chars,
+        "dropped_chars": totals.input - kept_chars,  # input: every content's length
         "trimmed_messages": cut_rows,
         "truncated_chars": truncated,
         "verbatim_messages": len(rows) - cut_rows,

@@ -198,8 +198,9 @@ class PairSimilarity:
         by_rank = np.argsort(frequency, kind="stable")
         rank = np.empty(v, dtype=np.int64)
         rank[by_rank] = np.arange(v)
-        ordered = np.sort(owner * v + rank[word])
-        owner, word = ordered // v, by_rank[ordered % v]
+        bits = (v - 1).bit_length()  # a rank in the low bits
+        ordered = np.sort(owner << bits | rank[word])
+        owner, word = ordered >> bits, by_rank[ordered & ((1 << bits) - 1)]
         counts = np.bincount(owner, minlength=c)
         step = np.arange(len(owner)) - np.repeat(np.cumsum(counts) - counts, counts)
         shared = np.flatnonzero(frequency >= 2)
@@ -322,12 +323,12 @@ def _candidates(
     entries = np.flatnonzero(probe)
     listed = roles[owner[entries]] * len(frequency) + word[entries]
     key = listed * c + place[owner[entries]]
-    m = len(owner)
-    if (int(roles.max(initial=0)) + 1) * len(frequency) * c * m < 1 << 63:
+    bits = len(owner).bit_length()
+    if (int(roles.max(initial=0)) + 1) * len(frequency) * c << bits < 1 << 63:
         # the keys are distinct (a class's words are): sorted with each entry in the low
-        # digits, which give it back (a sort of values, not of indices)
-        packed = np.sort(key * m + entries)
-        entries, key = packed % m, packed // m
+        # bits, which give it back (a sort of values, not of indices)
+        packed = np.sort(key << bits | entries)
+        entries, key = packed & ((1 << bits) - 1), packed >> bits
         listed = key // c
     else:
         order = np.argsort(key)
