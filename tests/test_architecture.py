@@ -57,6 +57,7 @@ PUBLIC_STREAMLIT = {"streamlit", "streamlit.testing.v1", "streamlit.components.v
 PAGE_FUNCTION_LINES = 100
 #: The engine's foundation: what every layer of it may import.
 FOUNDATION = (
+    "compactor.collector",
     "compactor.contract",
     "compactor.errors",
     "compactor.model",

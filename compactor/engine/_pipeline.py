@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from compactor.collector import collector_paused
 from compactor.contract import CONTRACT_LIMITS
 from compactor.engine import _stages as stages
 from compactor.engine._response import respond
@@ -179,19 +180,22 @@ def compact(request: dict[str, Any], *, limits: str = CONTRACT_LIMITS) -> dict[s
     >>> out["budget"]["budget_met"], out["loss"]["truncated_chars"]
     (True, 221)
     """
-    typed = validate(request, limits=limits)
-    analysis = analyse(typed.contents, typed.roles)
-    decided = _decide(typed, analysis)
-    state = decided.state
-    # what build_response(run(typed)) answers, without a trace per message
-    return respond(
-        typed,
-        analysis,
-        decided.protection,
-        decided.deduplication,
-        decided.trimming,
-        decided.dropping,
-        decided.totals,
-        state.present,
-        state.chars,
-    )
+    # a whole session's compact makes tens of thousands of acyclic objects (columns, records,
+    # the response's rows): no collection is set off while it runs
+    with collector_paused():
+        typed = validate(request, limits=limits)
+        analysis = analyse(typed.contents, typed.roles)
+        decided = _decide(typed, analysis)
+        state = decided.state
+        # what build_response(run(typed)) answers, without a trace per message
+        return respond(
+            typed,
+            analysis,
+            decided.protection,
+            decided.deduplication,
+            decided.trimming,
+            decided.dropping,
+            decided.totals,
+            state.present,
+            state.chars,
+        )

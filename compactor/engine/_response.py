@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import operator
+from collections.abc import Callable, Sequence
 from itertools import compress
+from operator import itemgetter
 from typing import TYPE_CHECKING, Any
 
 from compactor import contract
@@ -55,47 +57,27 @@ def respond(
     answers for the result of the same run, without a trace per message (``compact`` on a
     whole session of tiny messages spends most of its time per message)."""
     # the request's columns, not its messages (made when read: a whole session has thousands)
-    contents, roles, ids = request.contents, request.roles, request.ids
+    contents = request.contents
     because = protection.because
-    trimmed = {c.index for c in trimming.cuts}
     scores = dropping.scores
-    score_of = scores.value if isinstance(scores, Scores) else (lambda i: scores[i].value)
-    rows: list[dict[str, Any]] = []
-    append_row = rows.append
-    kept_chars = cut_rows = truncated = 0
-    for i in compress(range(len(contents)), present):
-        content, length = contents[i], chars[i]
-        original = len(content)
-        kept_chars += original
-        out: dict[str, Any] = {"index": i}
-        if ids[i] is not None:
-            out["id"] = ids[i]
-        out["role"] = roles[i]
-        if i in trimmed:
-            out["content"] = content[:length]
-            out["kept"] = "trimmed"
+    if isinstance(scores, Scores):
+        scores_of = scores.values_of
+    else:
+        scores_of = lambda indices: [scores[i].value for i in indices]  # noqa: E731
+    trimmed = {c.index for c in trimming.cuts}
+    rows, kept_chars = _rows(request, because, scores_of, trimmed, present, chars)
+    cut_rows = truncated = 0
+    for i in trimmed:
+        if present[i]:
             cut_rows += 1
-            truncated += original - length
-        else:
-            out["content"] = content if length == original else content[:length]
-            out["kept"] = "verbatim"
-        reasons = because[i]
-        if reasons:
-            out["protected"] = True
-            out["protected_because"] = list(reasons)
-        else:
-            out["protected"] = False
-            out["score"] = score_of(i)
-        out["original_chars"] = original
-        out["chars"] = length
-        append_row(out)
+            truncated += len(contents[i]) - chars[i]
     loss = {
         "input_messages": len(contents),
         "output_messages": len(rows),
         "input_chars": totals.input,
         "output_chars": totals.output,
         "dropped_messages": len(contents) - len(rows),
-        "dropped_chars": sum(map(len, contents)) - kept_chars,
+        "dropped_chars": totals.input - kept_chars,  # input: every content's length
         "trimmed_messages": cut_rows,
         "truncated_chars": truncated,
         "verbatim_messages": len(rows) - cut_rows,
@@ -120,6 +102,88 @@ def respond(
         "scoring": _scoring(analysis),
         "limits": contract.LIMITS_TEXT,
     }
+
+
+def _rows(
+    request: Request,
+    because: Sequence[tuple[str, ...]],
+    scores_of: Callable[[list[int]], list[float]],
+    trimmed: set[int],
+    present: Sequence[bool],
+    chars: Sequence[int],
+) -> tuple[list[dict[str, Any]], int]:
+    """The response's row of each message still present, in index order, and their original
+    characters. Each column is read for the present messages at once, and the usual row (no
+    id, not protected, not trimmed, kept whole) is one dict display; any other row is made by
+    :func:`_row` (a whole session keeps thousands of rows, most of them usual)."""
+    at = list(compress(range(len(request.contents)), present))
+    if not at:
+        return [], 0
+    take = itemgetter(*at) if len(at) > 1 else (lambda column: (column[at[0]],))
+    texts = take(request.contents)
+    originals = list(map(len, texts))
+    reasons = take(because)
+    found = iter(scores_of(list(compress(at, map(operator.not_, reasons)))))
+    scored = [None if why else next(found) for why in reasons]
+    rows = [
+        {
+            "index": i,
+            "role": role,
+            "content": text,
+            "kept": "verbatim",
+            "protected": False,
+            "score": score,
+            "original_chars": original,
+            "chars": length,
+        }
+        if length == original and ref is None and not why and i not in trimmed
+        else _row(i, ref, role, text, original, length, why, score, i in trimmed)
+        for i, ref, role, text, original, length, why, score in zip(
+            at,
+            take(request.ids),
+            take(request.roles),
+            texts,
+            originals,
+            take(chars),
+            reasons,
+            scored,
+            strict=True,
+        )
+    ]
+    return rows, sum(originals)
+
+
+def _row(
+    i: int,
+    ref: str | None,
+    role: str,
+    content: str,
+    original: int,
+    length: int,
+    reasons: tuple[str, ...],
+    score: float | None,
+    cut: bool,
+) -> dict[str, Any]:
+    """One message's row, keys in the contract's order (``cut``: trim cut it)."""
+    out: dict[str, Any] = {"index": i}
+    if ref is not None:
+        out["id"] = ref
+    out["role"] = role
+    if cut:
+        out["content"] = content[:length]
+        out["kept"] = "trimmed"
+    else:
+        out["content"] = content if length == original else content[:length]
+        out["kept"] = "verbatim"
+    if reasons:
+        out["protected"] = True
+        out["protected_because"] = list(reasons)
+    else:
+        out["protected"] = False
+        out["score"] = score
+    out["original_chars"] = original
+    out["chars"] = length
+    return out
 
 
 def _stages(

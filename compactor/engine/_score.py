@@ -4,6 +4,7 @@ stages and the analyses (the markup-free scores) all score here."""
 
 from __future__ import annotations
 
+import functools
 import math
 import operator
 from collections.abc import Iterator, Mapping, Sequence
@@ -138,14 +139,33 @@ class Scores(Mapping[int, Score]):
         overlaps: Sequence[float],
         values: Sequence[float],
     ) -> None:
-        self._n = n
-        self._at = dict(zip(indices, range(len(indices)), strict=True))
+        self._n, self._indices = n, indices
+        if len(values) != len(indices):
+            raise ValueError("Scores: indices and values differ in length")
         self._role_weights, self._overlaps, self._values = role_weights, overlaps, values
         self._made: dict[int, Score] = {}
+
+    @functools.cached_property
+    def _at(self) -> dict[int, int]:
+        """Index -> its place (made when first needed: the response reads the values by
+        :meth:`values_of`)."""
+        return dict(zip(self._indices, range(len(self._indices)), strict=True))
 
     def value(self, index: int) -> float:
         """``self[index].value``, without making the :class:`Score`."""
         return self._values[self._at[index]]
+
+    def values_of(self, indices: Sequence[int]) -> list[float]:
+        """``[self.value(i) for i in indices]``, found at once by a binary search when the
+        scored indices ascend (the drop stage's do): the response reads thousands."""
+        mine = np.asarray(self._indices, dtype=np.int64)
+        wanted = np.asarray(indices, dtype=np.int64)
+        places = np.searchsorted(mine, wanted)
+        if len(places) and not (places < len(mine)).all():
+            return [self.value(i) for i in indices]
+        if not np.array_equal(mine[places], wanted):  # not found, or the indices not ascending
+            return [self.value(i) for i in indices]
+        return [self._values[k] for k in places.tolist()]
 
     def __getitem__(self, index: int) -> Score:
         made = self._made.get(index)
@@ -167,6 +187,23 @@ class Scores(Mapping[int, Score]):
 
     def __repr__(self) -> str:
         return repr(dict(self))
+
+
+def drop_order_at(
+    indices: Sequence[int], values: Sequence[float]
+) -> tuple[tuple[int, ...], list[int]]:
+    """``drop_order(dict(zip(indices, values)))`` for ``indices`` in ascending order and their
+    float scores (the drop stage's, a whole session's thousands), and where each index of that
+    order stands in ``indices``: a stable sort by score alone leaves ties in index order."""
+    if len(indices) != len(values):
+        raise ValueError("drop_order_at: indices and values differ in length")
+    ranked = np.array(values, dtype=np.float64)
+    if len(indices) < 2 or np.isnan(ranked).any():  # NaN: sorted()'s order, whatever it is
+        order = drop_order(dict(zip(indices, values, strict=True)))
+        at = {index: k for k, index in enumerate(indices)}
+        return order, [at[i] for i in order]
+    positions = np.argsort(ranked, kind="stable").tolist()
+    return tuple(map(indices.__getitem__, positions)), positions
 
 
 def drop_order(values: Mapping[int, float]) -> tuple[int, ...]:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import operator
 from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
 from dataclasses import dataclass, replace
@@ -22,7 +23,7 @@ from compactor.engine._result import (
     Similar,
     Trimming,
 )
-from compactor.engine._score import Score, Scores, drop_order, values_at
+from compactor.engine._score import Score, Scores, drop_order_at, values_at
 from compactor.model import Message, Params
 from compactor.text import PairSimilarity, Reaching, TextAnalysis, cut
 
@@ -40,9 +41,10 @@ class State:
     def of(cls, messages: Sequence[Message]) -> State:
         return cls((True,) * len(messages), tuple(map(len, map(_content, messages))))
 
-    @property
+    @functools.cached_property
     def total(self) -> int:
-        """Characters of the messages still present."""
+        """Characters of the messages still present (summed once: the pipeline and drop read
+        it of the same state)."""
         return sum(compress(self.chars, self.present))
 
 
@@ -189,19 +191,20 @@ def dedupe(
     reaching = similarity.reaching(threshold)
     if reaching is None:
         return _dedupe_on_matrix(state, protected, similarity.matrix, threshold)
-    present, chars = list(state.present), state.chars
-    gone, of, values = _walk(reaching, present, protected)
+    chars = state.chars
+    here = _flags(state.present, writable=True)
+    gone, of, values = _walk(reaching, here, protected)
     removed = Records(Removal, (gone, of, values, list(_items(chars, gone))))
-    nearest = Nearest(similarity, np.array(present, dtype=bool))
-    return replace(state, present=tuple(present)), Deduplication(removed, nearest)
+    nearest = Nearest(similarity, here)
+    return replace(state, present=tuple(here.tolist())), Deduplication(removed, nearest)
 
 
 def _walk(
-    reaching: Reaching, present: list[bool], protected: Sequence[bool]
+    reaching: Reaching, here: np.ndarray, protected: Sequence[bool]
 ) -> tuple[list[int], list[int], list[float]]:
     """Stage 2's walk on the pairs that reach the threshold: ``(i, duplicate_of, similarity)``
     for each message it removes, in index order, as three columns (a whole session removes
-    thousands); each is marked gone in ``present``.
+    thousands); each is marked gone in ``here`` (which messages are present, as booleans).
 
     The messages of a class (one role, one word set) are similarity 1 to each other, so the
     earliest present one of i's class is its best; else the best is among the earliest present
@@ -217,7 +220,7 @@ def _walk(
     if not n:
         return [], [], []
     klass = reaching.klass
-    here, kept = np.asarray(present, dtype=bool), np.asarray(protected, dtype=bool)
+    kept = _flags(protected)
     links, self_reaches = reaching.links, reaching.self_reaches
     linked = np.zeros(int(klass.max()) + 1, dtype=bool)
     linked[list(links)] = True
@@ -257,8 +260,7 @@ def _walk(
                 ((gone, np.int64), (of_first, np.int64), (values, np.float64))
             )
         )
-    for i in gone:
-        present[i] = False
+    here[gone] = False
     return gone, of_first, values
 
 
@@ -371,6 +373,19 @@ def drops(order: Iterable[int], chars: Sequence[int], total: int, budget: int) -
         total -= chars[i]
 
 
+def _flags(values: Sequence[bool], writable: bool = False) -> np.ndarray:
+    """``np.array(values, dtype=bool)``, read as the bytes of a list or tuple of booleans (a
+    third of the time on a whole session's thousands); any other values as numpy reads them."""
+    if isinstance(values, list | tuple):
+        try:
+            data = (bytearray if writable else bytes)(values)
+        except (TypeError, ValueError):  # not integers of one byte
+            data = None
+        if data is not None and not data.translate(None, b"\0\1"):  # only False and True
+            return np.frombuffer(data, dtype=bool)
+    return np.array(values, dtype=bool)
+
+
 def _items(values: Sequence | dict, keys: Sequence[int]) -> Sequence:
     """``[values[k] for k in keys]``, read in C."""
     if len(keys) > 1:
@@ -392,14 +407,13 @@ def drop(
     # scores thousands): present and not protected, as booleans, is present > protected
     if len(protected) != n or len(state.present) != n:
         raise ValueError("drop: state, roles and protected differ in length")
-    indices = list(compress(range(n), map(operator.gt, state.present, protected)))
+    indices = np.flatnonzero(_flags(state.present) > _flags(protected)).tolist()
     weight = dict(contract.ROLE_WEIGHTS)
     role_weights = list(map(weight.__getitem__, _items(roles, indices)))
     overlaps = list(_items(analysis.topic_overlap, indices))
     values = values_at(indices, n, role_weights, overlaps)
     scores = Scores(indices, n, role_weights, overlaps, values)
-    value_of = dict(zip(indices, values, strict=True))
-    order = drop_order(value_of)
+    order, positions = drop_order_at(indices, values)  # indices ascend: compress kept order
     present = list(state.present)
     total = state.total
     gone = list(drops(order, chars, total, budget))
@@ -411,7 +425,7 @@ def drop(
         Drop,
         (
             gone,
-            list(_items(value_of, gone)),
+            list(_items(values, positions[: len(gone)])),  # gone is the order's first ones
             sizes,
             range(1, len(gone) + 1),  # rank
             after[:-1],  # before each drop

@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-import gc
 import json
 import re
 import sys
@@ -12,6 +11,7 @@ from collections.abc import Callable
 from itertools import chain
 from typing import Any
 
+from compactor.collector import collector_paused
 from compactor.errors import MAX_DEPTH, Problem, UnreadableJSON, format_path
 from compactor.input._schema_check import (
     Report,
@@ -75,22 +75,19 @@ def parse_json(source: str | bytes) -> Any:
         found["duplicates"] += sum(times > 1 for times in duplicated.given.values())
         return duplicated
 
-    collecting = gc.isenabled()
     # Parsing makes no reference cycles, but a million containers would set off many full
     # collections (each one walking every object the process holds): pause the collector.
-    gc.disable()
-    try:
-        value = json.loads(text, parse_constant=constant, object_pairs_hook=pairs)
-        deep, not_text = _look(value, MAX_DEPTH)
-    except json.JSONDecodeError as error:
-        raise UnreadableJSON([Problem(error.msg, line=error.lineno, column=error.colno)]) from None
-    except RecursionError:  # deeper than Python's parser goes: find where it passed the limit
-        raise UnreadableJSON([_too_deep_in_text(text)]) from None
-    except ValueError:  # an integer longer than sys.get_int_max_str_digits()
-        raise UnreadableJSON([_long_number(text)]) from None
-    finally:
-        if collecting:
-            gc.enable()
+    with collector_paused():
+        try:
+            value = json.loads(text, parse_constant=constant, object_pairs_hook=pairs)
+            deep, not_text = _look(value, MAX_DEPTH)
+        except json.JSONDecodeError as error:
+            problem = Problem(error.msg, line=error.lineno, column=error.colno)
+            raise UnreadableJSON([problem]) from None
+        except RecursionError:  # deeper than Python's parser goes: find where it passed the limit
+            raise UnreadableJSON([_too_deep_in_text(text)]) from None
+        except ValueError:  # an integer longer than sys.get_int_max_str_digits()
+            raise UnreadableJSON([_long_number(text)]) from None
     report = Report()
     if found["constants"] or found["duplicates"] or not_text:
         known = None if not_text else found["constants"] + found["duplicates"]

@@ -19,7 +19,7 @@ import heapq
 import operator
 from collections import Counter
 from collections.abc import Iterable, Sequence
-from itertools import chain, filterfalse
+from itertools import chain, filterfalse, repeat
 from typing import Any
 
 from compactor.errors import (
@@ -125,6 +125,13 @@ def count(schema: Schema, values: list) -> int:
     objects belong) are counted in one step; objects and arrays are counted field by field and
     item by item across all of them at once.
     """
+    if values and type(values[0]) is str:
+        try:
+            joined = "".join(values)  # every value a string (the usual column of a request)
+        except TypeError:
+            pass
+        else:  # a str subclass counts as a str does: the same keywords ask the same things
+            return _count_strings(schema, values, joined)
     kinds = set(map(type, values))
     tally = Counter({kinds.pop(): len(values)}) if len(kinds) == 1 else Counter(map(type, values))
     total = 0
@@ -135,7 +142,7 @@ def count(schema: Schema, values: list) -> int:
         elif issubclass(kind, list) and schema.describes_array:
             total += _count_arrays(schema, same)
         elif kind is str:
-            total += _count_strings(schema, same)
+            total += _count_strings(schema, same, "".join(same))
         elif schema.value_free(kind):
             total += many * len(schema.violations(same[0]))
         else:
@@ -148,22 +155,27 @@ def count(schema: Schema, values: list) -> int:
     return total
 
 
-def _count_strings(schema: Schema, strings: list[str]) -> int:
-    """:func:`count` for values that are all exactly ``str``, keyword by keyword."""
+def _count_strings(schema: Schema, strings: list[str], joined: str) -> int:
+    """:func:`count` for values that are all strings (``joined`` their concatenation),
+    keyword by keyword."""
     n = len(strings)
     total = n * (bool(schema.checks) and not any(check("") for check in schema.checks))
-    if schema.enum is not None:
+    # each keyword in C over all the strings (a whole session has thousands), first whether
+    # any breaks it at all (most requests break none): then each is asked
+    if schema.enum is not None and not schema.enum.issuperset(strings):
         total += n - sum(map(schema.enum.__contains__, strings))
-    # each keyword in C over all the strings (a whole session has thousands), the shortest and
-    # longest first: most requests break neither bound
     least, most = schema.min_length, schema.max_length
-    if strings and (least is not None or most is not None):
-        lengths = list(map(len, strings))
-        if least is not None and min(lengths) < least:
-            total += sum(map(least.__gt__, lengths))
-        if most is not None and max(lengths) > most:
-            total += sum(map(most.__lt__, lengths))
-    if schema.textual:
+    # "not empty" (the usual least length) is whether every string is true
+    shorter = (
+        least is not None
+        and strings
+        and (not all(strings) if least == 1 else min(map(len, strings)) < least)
+    )
+    if shorter:
+        total += sum(map(least.__gt__, map(len, strings)))
+    if most is not None and strings and max(map(len, strings)) > most:
+        total += sum(map(most.__lt__, map(len, strings)))
+    if schema.textual and not joined.isascii():  # all ASCII (the usual case) is all text
         total += sum(not is_text(text) for text in filterfalse(str.isascii, strings))
     return total
 
@@ -171,7 +183,10 @@ def _count_strings(schema: Schema, strings: list[str]) -> int:
 def _count_objects(schema: Schema, objects: list[dict]) -> int:
     n = len(objects)
     total = n * len(schema.violations({}))  # type and enum: the same for every object
-    keys = Counter(chain.from_iterable(objects))  # every key of every object, counted in C
+    columns: dict[str, list] = {}  # a field every object has: its values, in order
+    keys = _field_counts(schema, objects, columns)
+    if keys is None:  # a key the schema does not describe: every key counted, in C
+        keys = Counter(chain.from_iterable(objects))
     total += sum(n - keys[name] for name in schema.required)
     if schema.closed:
         total += keys.total() - sum(keys[name] for name in schema.properties)
@@ -183,10 +198,38 @@ def _count_objects(schema: Schema, objects: list[dict]) -> int:
                 total -= odd  # ...and such a key is not also an unknown field
     for name, sub in schema.properties.items():
         if keys[name] == n:
-            total += count(sub, list(map(operator.itemgetter(name), objects)))
+            values = columns.get(name) or list(map(operator.itemgetter(name), objects))
+            total += count(sub, values)
         elif keys[name]:
             total += count(sub, [value[name] for value in objects if name in value])
     return total
+
+
+def _field_counts(schema: Schema, objects: list[dict], columns: dict[str, list]) -> Counter | None:
+    """How many of ``objects`` have each field of the schema, when they are plain dicts whose
+    every key is one of those fields (a valid request's messages); else None.
+
+    The keys are counted field by field, not key by key (a whole session has thousands of
+    messages): a field every object has is read whole (its values kept in ``columns`` for
+    its own count), the others counted by membership, and once the counts add up to every key
+    the objects hold, the remaining fields are in none.
+    """
+    if type(objects[0]) is not dict:  # a subclass may read its keys its own way: key by key
+        return None
+    n, held = len(objects), sum(map(len, objects))
+    keys: Counter = Counter()
+    found = 0
+    for name in schema.properties:
+        if found == held:
+            break
+        try:
+            columns[name] = list(map(operator.itemgetter(name), objects))
+        except KeyError:  # not in every object: counted where it is
+            keys[name] = sum(map(operator.contains, objects, repeat(name, n)))
+        else:
+            keys[name] = n
+        found += keys[name]
+    return keys if found == held else None
 
 
 def _count_arrays(schema: Schema, arrays: list[list]) -> int:

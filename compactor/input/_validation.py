@@ -108,8 +108,11 @@ def validate(request: Any, *, limits: str = CONTRACT_LIMITS) -> Request:
     n = len(given_messages)
     roles = tuple(map(_ROLE, given_messages))
     contents = tuple(map(_CONTENT, given_messages))
-    ids = tuple(map(dict.get, given_messages, repeat("id", n)))
-    pins = tuple(map(dict.get, given_messages, repeat("pin", n), repeat(False, n)))
+    if sum(map(len, given_messages)) == 2 * n:  # each has its role and content, nothing else
+        ids, pins = (None,) * n, (False,) * n
+    else:
+        ids = tuple(map(dict.get, given_messages, repeat("id", n)))
+        pins = tuple(map(dict.get, given_messages, repeat("pin", n), repeat(False, n)))
     given = {k: v for k, v in request.items() if k != "messages"}
     for name in ("budget_chars", "keep_last_n", "max_message_chars"):
         if name in given:

@@ -10,11 +10,11 @@ replaced or removed), what it returns, and its totals in characters and in estim
 
 from __future__ import annotations
 
-import gc
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from compactor.collector import collector_paused
 from compactor.input import validate
 from compactor.model import Request
 from compactor.strategies import _registry as registry
@@ -129,18 +129,11 @@ def compare_strategies(
         lineup.append(SEMANTIC_DEDUPE)
     trim = {"keepLastMessages": keep_last_messages, "dropToolParts": drop_tool_parts}
     trim["encoding"] = trim_encoding
-    collecting = gc.isenabled()
     # The strategies build tens of thousands of acyclic objects (units, term sets, records) on
     # an agent session, which sets off collections that walk every object of the process (a
     # fifth of a lineup on 1,000,000 characters): the collector is paused for the lineup.
-    # Only a call that found it running restarts it, so two threads pausing at once never leave
-    # it off (at worst one's pause ends early).
-    gc.disable()
-    try:
+    with collector_paused():
         results = _run_lineup(request, budget, lineup, params, trim, analysis, semantic_threshold)
-    finally:
-        if collecting:
-            gc.enable()
     return StrategyComparison(
         budget,
         len(request.contents),

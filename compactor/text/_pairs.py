@@ -131,9 +131,15 @@ class PairSimilarity:
 
     def _role_codes(self) -> np.ndarray:
         if self._codes is None:
-            code = {role: k for k, role in enumerate(dict.fromkeys(self._roles))}
+            kinds = dict.fromkeys(self._roles)  # numbered in the order first met
             n = len(self._roles)
-            self._codes = np.fromiter(map(code.__getitem__, self._roles), np.int64, n)
+            if len(kinds) <= 256:  # each a character, joined and read as bytes: all in C
+                letter = {role: chr(k) for k, role in enumerate(kinds)}
+                text = "".join(map(letter.__getitem__, self._roles)).encode("latin-1")
+                self._codes = np.frombuffer(text, dtype=np.uint8).astype(np.int64)
+            else:
+                code = {role: k for k, role in enumerate(kinds)}
+                self._codes = np.fromiter(map(code.__getitem__, self._roles), np.int64, n)
         return self._codes
 
     def _classes(self) -> tuple[np.ndarray, np.ndarray] | None:
@@ -156,10 +162,17 @@ class PairSimilarity:
             first[empty] = np.fromiter(map(numbered.__getitem__, met), np.uint64, len(met))
         # by role and size (one key: role * (largest size + 1) + size), then the two hashes;
         # stable, so in index order within a class
-        order = np.lexsort((second, first, roles * (int(sizes.max(initial=0)) + 1) + sizes))
+        kind = roles * (int(sizes.max(initial=0)) + 1) + sizes
+        order = _by_two_keys(kind, first)
         keys = (roles[order], sizes[order], first[order], second[order])
+        differ = [k[1:] != k[:-1] for k in keys]
+        if (differ[3] & ~(differ[0] | differ[1] | differ[2])).any():
+            # the second hash splits what the first joins (never seen): sort by it too
+            order = np.lexsort((second, first, kind))
+            keys = (roles[order], sizes[order], first[order], second[order])
+            differ = [k[1:] != k[:-1] for k in keys]
         new = np.ones(n, dtype=bool)
-        new[1:] = np.logical_or.reduce([k[1:] != k[:-1] for k in keys])
+        new[1:] = np.logical_or.reduce(differ)
         heads = order[new]  # each class's first message (the sort keeps index order within)
         klass = np.empty(n, dtype=np.int64)
         klass[order] = np.cumsum(new) - 1
@@ -180,11 +193,14 @@ class PairSimilarity:
         mine = class_of[rows] >= 0
         owner, word = class_of[rows[mine]], ids[mine]
         frequency = np.bincount(word, minlength=v)  # classes per word
-        # rarest first (ties by id): each class's words in that order
+        # rarest first (ties by id): each class's words in that order; a class's words are
+        # distinct, so are the keys, and sorting them gives back each entry's class and word
+        by_rank = np.argsort(frequency, kind="stable")
         rank = np.empty(v, dtype=np.int64)
-        rank[np.argsort(frequency, kind="stable")] = np.arange(v)
-        order = np.argsort(owner * v + rank[word])
-        owner, word = owner[order], word[order]
+        rank[by_rank] = np.arange(v)
+        bits = (v - 1).bit_length()  # a rank in the low bits
+        ordered = np.sort(owner << bits | rank[word])
+        owner, word = ordered >> bits, by_rank[ordered & ((1 << bits) - 1)]
         counts = np.bincount(owner, minlength=c)
         step = np.arange(len(owner)) - np.repeat(np.cumsum(counts) - counts, counts)
         shared = np.flatnonzero(frequency >= 2)
@@ -237,6 +253,16 @@ class _Words:
 
 _MIX_1 = np.uint64(0xBF58476D1CE4E5B9)
 _MIX_2 = np.uint64(0x94D049BB133111EB)
+
+
+def _by_two_keys(major: np.ndarray, minor: np.ndarray) -> np.ndarray:
+    """``np.lexsort((minor, major))``: by ``major``, then ``minor``, stable. ``major`` (small
+    non-negative integers: a class's role and size) is sorted as 16-bit integers when it fits
+    them, which numpy sorts stably by radix, not by comparisons."""
+    order = np.argsort(minor, kind="stable")
+    small = len(major) and int(major.min()) >= 0 and int(major.max()) < 1 << 16
+    ranked = major[order].astype(np.uint16) if small else major[order]
+    return order[np.argsort(ranked, kind="stable")]
 
 
 def _mix(x: np.ndarray) -> np.ndarray:
@@ -297,8 +323,16 @@ def _candidates(
     entries = np.flatnonzero(probe)
     listed = roles[owner[entries]] * len(frequency) + word[entries]
     key = listed * c + place[owner[entries]]
-    order = np.argsort(key)
-    entries, key, listed = entries[order], key[order], listed[order]
+    bits = len(owner).bit_length()
+    if (int(roles.max(initial=0)) + 1) * len(frequency) * c << bits < 1 << 63:
+        # the keys are distinct (a class's words are): sorted with each entry in the low
+        # bits, which give it back (a sort of values, not of indices)
+        packed = np.sort(key << bits | entries)
+        entries, key = packed & ((1 << bits) - 1), packed >> bits
+        listed = key // c
+    else:
+        order = np.argsort(key)
+        entries, key, listed = entries[order], key[order], listed[order]
     indexed = index[entries]
     keys_i, owners_i = key[indexed], owner[entries[indexed]]
     # for each probe entry y: the index entries of its list before it, of size >= t * size(y)

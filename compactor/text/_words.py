@@ -92,8 +92,10 @@ def word_runs(texts: Sequence[str]) -> WordRuns:
     lengths = np.fromiter(map(len, texts), np.int64, len(texts))
     if text.isascii():
         text = text.lower()
-        unit, points = 1, np.frombuffer((text + "\0" * PADDING).encode("ascii"), dtype=np.uint8)
-        is_word = word_characters()[points]
+        data = (text + "\0" * PADDING).encode("ascii")
+        unit, points = 1, np.frombuffer(data, dtype=np.uint8)
+        # each byte classified by bytes.translate (a C loop over the text, no index array)
+        is_word = np.frombuffer(data.translate(_ascii_word_bytes()), dtype=bool)
     else:
         unit, points = _lowered_points(text)
         if unit == 0:  # lower-casing needs the texts themselves
@@ -134,6 +136,13 @@ def word_characters() -> np.ndarray:
         table[match.start() : match.end()] = True
     table.flags.writeable = False
     return table
+
+
+@functools.cache
+def _ascii_word_bytes() -> bytes:
+    """:func:`word_characters` of the code points below 256 as a ``bytes.translate`` table:
+    byte 1 for a word character, 0 for any other."""
+    return word_characters()[:256].astype(np.uint8).tobytes()
 
 
 # Lower-casing is one code point to one code point, context-free, except for these two: U+0130

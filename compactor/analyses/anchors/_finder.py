@@ -16,9 +16,7 @@ read-only arrays), so a remembered value cannot be changed by a caller.
 
 from __future__ import annotations
 
-import gc
-from collections.abc import Iterable, Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from itertools import chain
 from typing import NamedTuple
@@ -35,6 +33,7 @@ from compactor.analyses.anchors._patterns import (
     KINDS,
 )
 from compactor.analyses.anchors._scan import PLAIN_BELOW, find_match_arrays, plain_matches
+from compactor.collector import collector_paused
 
 __all__ = [
     "ANCHOR_PATTERN",
@@ -44,7 +43,6 @@ __all__ = [
     "SEPARATOR",
     "WATCHED",
     "Anchor",
-    "collector_paused",
     "Occurrence",
     "AnchorTable",
     "FoundAnchors",
@@ -197,20 +195,6 @@ def _read_only(*arrays: np.ndarray) -> tuple[np.ndarray, ...]:
     for array in arrays:
         array.setflags(write=False)
     return arrays
-
-
-@contextmanager
-def collector_paused() -> Iterator[None]:
-    """Pause the cycle collector while thousands of acyclic objects (rows, tuples, anchors) are
-    built: every collection of the oldest generation walks all objects of the process, tens of
-    milliseconds each, and building them triggers some."""
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if enabled:
-            gc.enable()
 
 
 class AnchorTable(NamedTuple):

@@ -35,12 +35,12 @@ from compactor.analyses.anchors._finder import (
     WATCHED,
     Anchor,
     Occurrence,
-    collector_paused,
     columns_of,
     find_anchor_columns,
     find_anchor_table,
     find_anchors,
 )
+from compactor.collector import collector_paused
 from compactor.engine import CompactionResult, Fate
 
 __all__ = [  # Anchor, find_anchors and WATCHED live in the finder; still importable from here

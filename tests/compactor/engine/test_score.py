@@ -12,7 +12,9 @@ from compactor import contract
 from compactor.engine._score import (
     COMPONENTS,
     Score,
+    Scores,
     drop_order,
+    drop_order_at,
     recency,
     rounded,
     value,
@@ -62,6 +64,21 @@ def test_drop_order_in_index_order_or_not_gives_the_same_order():
 
 
 @given(
+    st.lists(
+        st.sampled_from([0.0, -0.0, 0.15005, 0.2, 0.5, 0.677409, 1.0, math.nan]) | st.floats(),
+        max_size=60,
+    ),
+    st.randoms(use_true_random=False),
+)
+def test_the_drop_stages_order_at_its_ascending_indices_is_drop_order(values, rng):
+    # ties, signed zeros, NaN and any float: where each index of the order stands, too
+    indices = sorted(rng.sample(range(10 * len(values) + 1), len(values)))
+    order, positions = drop_order_at(indices, values)
+    assert order == drop_order(dict(zip(indices, values, strict=True)))
+    assert [indices[k] for k in positions] == list(order)
+
+
+@given(
     st.integers(2, 30_000).flatmap(
         lambda n: st.tuples(st.lists(st.integers(0, n - 1), max_size=40, unique=True), st.just(n))
     ),
@@ -97,3 +114,15 @@ def _steps(x: float, k: int) -> list[float]:
         low, high = math.nextafter(low, -math.inf), math.nextafter(high, math.inf)
         out += [low, high]
     return out
+
+
+def test_scores_read_at_once_are_each_scores_value():
+    # the drop stage's indices ascend; any other order is read one by one, the same values
+    for indices in ([1, 4, 5, 9], [9, 1, 5, 4], []):
+        values = [0.3, 0.1, 0.7, 0.2][: len(indices)]
+        scores = Scores(indices, 10, [1.0] * len(indices), [0.0] * len(indices), values)
+        asked = sorted(indices)[::-1] + sorted(indices)
+        assert scores.values_of(asked) == [scores.value(i) for i in asked]
+        assert scores.values_of(asked) == [scores[i].value for i in asked]
+        with pytest.raises(KeyError):
+            scores.values_of([*indices, 3])

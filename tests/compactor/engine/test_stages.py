@@ -2,6 +2,7 @@
 
 import pickle
 
+import numpy as np
 import pytest
 
 from compactor.engine import _stages as stages
@@ -212,3 +213,14 @@ def test_writer_makes_what_the_dataclass_makes():
     assert hash(make(0, "tool", "x", "a", False)) == hash(Message(0, "tool", "x", "a", False))
     with pytest.raises(TypeError, match="own __init__"):
         writer(Request)  # its __post_init__ fills the contents and roles
+
+
+def test_flags_read_as_bytes_are_numpys_booleans():
+    from compactor.engine._stages import _flags
+
+    cases = [(True, False, True), [False] * 3, [], (1, 0, 2), [None, "x", 0.0], [True, 300]]
+    for values in [*cases, np.array([0, 3, 1])]:
+        for writable in (False, True):
+            flags = _flags(values, writable=writable)
+            assert flags.dtype == bool and flags.tolist() == np.array(values, dtype=bool).tolist()
+            assert not writable or flags.flags.writeable

@@ -127,3 +127,23 @@ def test_a_long_historys_nearest_is_computed_row_by_row(monkeypatch):
     _, by_row = stages.dedupe(*args, pairs, 0.6)
     assert [by_row.nearest[i] for i in range(len(found))] == list(whole.nearest)
     assert by_row.removed == whole.removed and not pairs.computed
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.lists(
+        st.tuples(
+            st.sampled_from([0, 1, 5, 46, 2**16 - 1]) | st.integers(-3, 2**20),
+            st.integers(0, 6) | st.integers(0, 2**64 - 1),
+        ),
+        max_size=80,
+    )
+)
+def test_the_classes_two_key_sort_is_lexsort(pairs):
+    # a class's role and size, small or not (16-bit radix or not), then a 64-bit hash, ties kept
+    # in index order
+    from compactor.text._pairs import _by_two_keys
+
+    major = np.array([p[0] for p in pairs], dtype=np.int64)
+    minor = np.array([p[1] for p in pairs], dtype=np.uint64)
+    np.testing.assert_array_equal(_by_two_keys(major, minor), np.lexsort((minor, major)))
