@@ -43,7 +43,7 @@ from compactor.strategies._spans import (
     SpannedMessage,
     SpannedResult,
     merged,
-    protected_because,
+    protection,
 )
 from compactor.text import (
     UNIT_CHARS,
@@ -218,8 +218,7 @@ def _decide(request: Request, budget_chars: int | None, params: Mapping[str, Any
     options = _options(request, params)
     budget = request.params.budget_chars if budget_chars is None else int(budget_chars)
     contents, n = request.contents, len(request.messages)
-    because = [protected_because(m, n, options) for m in request.messages]
-    protected_chars = sum(len(c) for c, b in zip(contents, because, strict=True) if b)
+    because, protected_chars = protection(request, options)
     chosen: dict[int, set[Span]] = {}
     new_terms = [0] * n
     filled: set[int] = set()

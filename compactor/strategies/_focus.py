@@ -60,7 +60,7 @@ from compactor.strategies._spans import (
     SpannedMessage,
     SpannedResult,
     merged,
-    protected_because,
+    protection,
 )
 from compactor.strategies._spec import (
     Parameter,
@@ -393,9 +393,8 @@ def _decide(request: Request, budget_chars: int | None, params: Mapping[str, Any
     """The rule: which parts are kept, and why."""
     options = _options(request, params)
     budget = request.params.budget_chars if budget_chars is None else int(budget_chars)
-    contents, n = request.contents, len(request.messages)
-    because = [protected_because(m, n, options) for m in request.messages]
-    protected_chars = sum(len(c) for c, b in zip(contents, because, strict=True) if b)
+    contents = request.contents
+    because, protected_chars = protection(request, options)
     focus = _query(request, options)
     pieces, found, by_message, fill_order = _prepared(
         tuple(contents), tuple(because), options["part_chars"], focus.terms, focus.turns

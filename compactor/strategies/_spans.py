@@ -97,6 +97,15 @@ def protected_because(message: Message, n: int, options: Mapping[str, Any]) -> t
     return tuple(reasons)
 
 
+def protection(request: Request, options: Mapping[str, Any]) -> tuple[list[tuple[str, ...]], int]:
+    """Per message of ``request`` why it is protected (:func:`protected_because`; empty when
+    not), and the characters of the protected messages together."""
+    n = len(request.messages)
+    because = [protected_because(m, n, options) for m in request.messages]
+    chars = sum(len(c) for c, b in zip(request.contents, because, strict=True) if b)
+    return because, chars
+
+
 def merged(spans: Sequence[Span] | set[Span]) -> tuple[Span, ...]:
     """Spans sorted, adjacent ones joined (so an occurrence across two units is in one span)."""
     out: list[list[int]] = []
