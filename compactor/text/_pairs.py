@@ -25,6 +25,10 @@ import numpy as np
 _MARGIN = 1e-9
 # Candidate pairs counted at once: bounds the (pairs x words of bits) temporary.
 _BLOCK = 1 << 20
+# Thresholds whose pairs one similarity remembers (the last used): the analysis is shared by
+# every run of one history (a sweep, the outcomes, a rerun after a budget move), and a run at
+# another budget reads the same pairs.
+_REMEMBERED = 16
 
 
 @dataclass(frozen=True, eq=False)
@@ -62,6 +66,7 @@ class PairSimilarity:
         # what the row and the join read, made the first time they are needed
         self._words: _Words | None = None
         self._codes: np.ndarray | None = None
+        self._reached: dict[float, Reaching | None] = {}
 
     @classmethod
     def given(cls, matrix: np.ndarray) -> PairSimilarity:
@@ -116,11 +121,18 @@ class PairSimilarity:
         :attr:`matrix`."""
         if self._rows is None or threshold - _MARGIN <= 0:
             return None
+        if threshold in self._reached:  # read-only to its readers: the same pairs again
+            return self._reached[threshold]
         classes = self._classes()
         if classes is None:  # two word sets share both hashes: compare on the matrix
-            return None
-        klass, members = classes
-        return Reaching(klass, threshold <= 1.0, self._links(members, threshold))
+            found = None
+        else:
+            klass, members = classes
+            found = Reaching(klass, threshold <= 1.0, self._links(members, threshold))
+        if len(self._reached) >= _REMEMBERED:
+            del self._reached[next(iter(self._reached))]  # the oldest
+        self._reached[threshold] = found
+        return found
 
     # --- the classes and the join -------------------------------------------------------
 

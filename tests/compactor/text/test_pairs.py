@@ -71,6 +71,26 @@ def test_the_sparse_walk_removes_what_the_plain_loop_removes(drawn, threshold):
     assert report.nearest == nearest
 
 
+@settings(max_examples=100, deadline=None)
+@given(messages, st.lists(thresholds, min_size=2, max_size=6))
+def test_one_analysis_walked_at_threshold_after_threshold_removes_what_the_plain_loop_does(
+    drawn, sequence
+):
+    """The pairs remembered for a threshold (a rerun at another budget reads them again) are
+    those of that threshold, whatever was asked before, and are read again, not recomputed."""
+    roles, contents, protected = (list(column) for column in zip(*drawn, strict=True))
+    found = [Message(i, r, c) for i, (r, c) in enumerate(zip(roles, contents, strict=True))]
+    analysis = analyse(contents, roles)
+    for threshold in [*sequence, *reversed(sequence)]:
+        state, report = stages.dedupe(
+            stages.State.of(found), found, protected, analysis.pairs, threshold
+        )
+        removed, present, _ = plain_walk(contents, roles, protected, threshold)
+        assert report.removed == removed
+        assert state.present == present
+        assert analysis.pairs.reaching(threshold) is analysis.pairs.reaching(threshold)
+
+
 @settings(max_examples=150, deadline=None)
 @given(messages, thresholds)
 def test_the_pairs_that_reach_a_threshold_are_those_of_the_matrix(drawn, threshold):
