@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -377,17 +377,47 @@ def _retention(
     drawn: np.ndarray,
 ) -> Retention:
     """Anchors of the past kept (part C: one occurrence kept) under each strategy."""
-    found = find_anchor_columns(past.contents, tuple(watched))
+    spans = _anchor_spans(past.contents, tuple(watched))
+    if not spans.anchors:
+        return Retention(0, None, None, interval(None, len(drawn)))
     setting = np.array([-1 if r is None else r for r in returned], dtype=np.int64)
     rows = np.vstack((setting, keep_last, drawn))
-    if not len(found.anchors):
-        return Retention(0, None, None, interval(None, len(drawn)))
-    heads = np.concatenate(([0], np.cumsum(found.counts)[:-1]))
-    kept = rows[:, found.message] >= found.end
-    share = np.logical_or.reduceat(kept, heads, axis=1).mean(axis=1)
+    kept = rows[:, spans.message] >= spans.end
+    share = np.logical_or.reduceat(kept, spans.heads, axis=1).mean(axis=1)
     return Retention(
-        len(found.anchors), float(share[0]), float(share[1]), interval(share[2:], len(drawn))
+        spans.anchors, float(share[0]), float(share[1]), interval(share[2:], len(drawn))
     )
+
+
+class _AnchorSpans(NamedTuple):
+    """The past's anchors as what keeps each: per anchor (``heads``: where its entries
+    start), each message holding an occurrence of it and the least end of one there. A
+    message returned with at least that many characters keeps the anchor (a whole session
+    repeats an anchor in one message many times: the occurrences, not the messages, are
+    most of the columns)."""
+
+    anchors: int
+    heads: np.ndarray
+    message: np.ndarray
+    end: np.ndarray
+
+
+def _anchor_spans(contents: tuple[str, ...], phrases: tuple[str, ...]) -> _AnchorSpans:
+    """:class:`_AnchorSpans` of ``contents`` with ``phrases`` watched, remembered by both
+    (parameter-free: a rerun after a budget move reads them again)."""
+    return _SPANS.get((contents, phrases), lambda: _spans_of(contents, phrases))
+
+
+def _spans_of(contents: tuple[str, ...], phrases: tuple[str, ...]) -> _AnchorSpans:
+    found = find_anchor_columns(contents, phrases)
+    anchor = np.repeat(np.arange(len(found.counts)), found.counts)
+    order = np.lexsort((found.end, found.message, anchor))  # least end first in each pair
+    anchor, message, end = anchor[order], found.message[order], found.end[order]
+    first = np.ones(len(anchor), dtype=bool)
+    first[1:] = (anchor[1:] != anchor[:-1]) | (message[1:] != message[:-1])
+    anchor, message, end = anchor[first], message[first], end[first]
+    heads = np.flatnonzero(np.concatenate(([True], anchor[1:] != anchor[:-1])))
+    return _AnchorSpans(len(found.anchors), heads, message, end)
 
 
 def _stage_lost(result: CompactionResult) -> Callable[[int, int], str]:
@@ -411,3 +441,4 @@ def _round(value: float | None) -> float | None:
 
 
 _ANALYSES: ContentsMemo[TextAnalysis] = ContentsMemo(8)
+_SPANS: ContentsMemo[_AnchorSpans] = ContentsMemo(8)
