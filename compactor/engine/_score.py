@@ -5,8 +5,6 @@ stages and the analyses (the markup-free scores) all score here."""
 from __future__ import annotations
 
 import functools
-import math
-import operator
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 
@@ -217,8 +215,6 @@ def drop_order(values: Mapping[int, float]) -> tuple[int, ...]:
         if min(indices) >= -(2**63) and max(indices) < 2**63 and not np.isnan(ranked).any():
             at = np.array(indices, dtype=np.int64)
             return tuple(at[np.lexsort((at, ranked))].tolist())
-    if all(map(operator.lt, indices, indices[1:])) and not any(map(math.isnan, scores)):
-        # indices in order already: a stable sort by score alone leaves ties in index order
-        return tuple(map(indices.__getitem__, sorted(range(len(scores)), key=scores.__getitem__)))
-    # (score, index) pairs compare in C, as the key (values[i], i) would in Python
+    # anything else (NaN, other number types, huge indices): (score, index) pairs compare in C,
+    # as the key (values[i], i) would in Python
     return tuple([i for _, i in sorted(zip(scores, indices, strict=True))])

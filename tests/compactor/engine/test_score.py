@@ -57,7 +57,7 @@ def test_the_replays_one_call_score_is_the_score(at, role_weight, overlap):
 
 
 def test_drop_order_in_index_order_or_not_gives_the_same_order():
-    # keys in index order take the stable sort on the score alone; any other order, the pairs
+    # keys in index order or not: the same order (ties by index, signed zeros equal)
     values = {0: 0.5, 1: 0.2, 3: 0.5, 4: -0.0, 6: 0.0, 7: 0.2}
     shuffled = dict(reversed(values.items()))
     assert drop_order(values) == drop_order(shuffled) == (4, 6, 1, 7, 0, 3)
