@@ -15,6 +15,7 @@ from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
 from playwright.sync_api import Browser, Locator, Page, Playwright, Route, expect
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from explorer.navigation import PAGES
 
@@ -220,6 +221,25 @@ class Visit:
             .filter(has_text="Upload a .json or .jsonl file")
             .get_by_test_id("stFileUploaderDropzoneInput")
         )
+
+    def pick(self, box: Locator, option: str, tries: int = 3) -> None:
+        """Choose ``option`` (its exact name) in the select box ``box``, then settle.
+
+        The list opens on ArrowDown (a click only focuses the searchable box). A rerun that
+        was still drawing when the list opened (a loaded machine's, after the step before)
+        closes it again: the list is opened again once the script has finished."""
+        for attempt in range(tries):
+            self.settle()
+            box.focus()
+            box.press("ArrowDown")
+            try:
+                self.page.get_by_role("option", name=option, exact=True).click(timeout=10_000)
+            except PlaywrightTimeout:
+                if attempt == tries - 1:
+                    raise
+            else:
+                break
+        self.settle()
 
     def choose_mode(self, label: str) -> None:
         """Click an option of the page's segmented control (the Conversation page's modes)."""

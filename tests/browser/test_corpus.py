@@ -137,11 +137,7 @@ def test_the_worst_picker_shows_the_label_of_the_setting_chosen_not_an_earlier_o
     rows = list(evaluate(items, settings, [3000, 7000], RunOptions(workers=1)))
     for summary in frames.settings_of(summarise(rows))[::-1]:
         label = frames.setting_label(summary)
-        choice = visit.main.get_by_role("combobox", name="Setting", exact=True)
-        choice.focus()
-        choice.press("ArrowDown")
-        visit.page.get_by_role("option", name=label, exact=True).click()
-        visit.settle()
+        visit.pick(visit.main.get_by_role("combobox", name="Setting", exact=True), label)
         worst = frames.worst_frame(frames.rows_frame(frames.setting_rows(rows, summary)))
         said = f"{worst['conversation'][0]}: {worst['problems'][0]}"
         picker = visit.main.get_by_role("combobox", name="Conversation").first
