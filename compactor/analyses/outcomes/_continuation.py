@@ -41,7 +41,7 @@ from compactor.analyses.outcomes._needs import Needs, find_needs
 from compactor.engine import CompactionResult, Fate, run
 from compactor.errors import InvalidRequest, Problem
 from compactor.input import validate
-from compactor.model import Request
+from compactor.model import Request, writer
 from compactor.text import TextAnalysis, analyse
 
 DEFAULT_FUTURE = 5
@@ -89,6 +89,10 @@ class CurveStep:
             "keep_last": _round(self.keep_last),
             "random": self.random.to_dict(),
         }
+
+
+# a curve has a step wherever a figure changes: hundreds, made for each form at each change
+_curve_step, _interval = writer(CurveStep), writer(Interval)
 
 
 @dataclass(frozen=True, eq=False)
@@ -363,7 +367,7 @@ def curve_steps(
         strict=True,
     )
     steps = [
-        CurveStep(start, end, mine, last, Interval(middle, low_, high_, draws))
+        _curve_step(start, end, mine, last, _interval(middle, low_, high_, draws))
         for start, end, mine, last, middle, low_, high_ in columns
     ]
     return tuple(steps)

@@ -22,6 +22,7 @@ import numpy as np
 
 from compactor.analyses.outcomes._needs import Needs
 from compactor.contract import ROLES
+from compactor.model import writer
 from compactor.strategies import REMOVED as KEPT_REMOVED
 from compactor.strategies import REPLACED as KEPT_REPLACED
 
@@ -65,6 +66,9 @@ class SourceLoss:
 
     def to_dict(self) -> dict[str, Any]:
         return {"index": self.index, "start": self.start, "end": self.end, "lost_at": self.lost_at}
+
+
+_source_loss = writer(SourceLoss)  # an unmet need lists every past source: thousands a check
 
 
 @dataclass(frozen=True)
@@ -181,7 +185,7 @@ def judge_lengths(
     unmet = []
     for k in judged[~met].tolist():
         need = needs.need(k)
-        sources = tuple(SourceLoss(i, s, e, where(i, e)) for i, s, e in need.sources if i < past)
+        sources = tuple(_source_loss(i, s, e, where(i, e)) for i, s, e in need.sources if i < past)
         unmet.append(UnmetNeed(need.user, need.anchor, need.kind, need.role, sources))
     return NeededRecall(len(judged), int(met.sum()), role_recalls(needs, judged, met), tuple(unmet))
 
@@ -214,7 +218,7 @@ def judge_spans(
     unmet = []
     for k in view.judged[~met].tolist():
         need = needs.need(k)
-        sources = tuple(SourceLoss(i, s, e, where(i, e)) for i, s, e in need.sources if i < past)
+        sources = tuple(_source_loss(i, s, e, where(i, e)) for i, s, e in need.sources if i < past)
         unmet.append(UnmetNeed(need.user, need.anchor, need.kind, need.role, sources))
     judged = view.judged
     return NeededRecall(len(judged), int(met.sum()), role_recalls(needs, judged, met), tuple(unmet))
@@ -247,7 +251,7 @@ def judge_text(needs: Needs, past: int, text: str) -> NeededRecall:
     unmet = []
     for k in view.judged[~met].tolist():
         need = needs.need(k)
-        sources = tuple(SourceLoss(i, s, e, NOT_WRITTEN) for i, s, e in need.sources if i < past)
+        sources = tuple(_source_loss(i, s, e, NOT_WRITTEN) for i, s, e in need.sources if i < past)
         unmet.append(UnmetNeed(need.user, need.anchor, need.kind, need.role, sources))
     return NeededRecall(
         len(view.judged), int(met.sum()), role_recalls(needs, view.judged, met), tuple(unmet)
