@@ -66,7 +66,7 @@ class IncrementalAnalysis:
             return
         runs = word_runs(new)
         vocabulary, rows, local, counts, run_local = number_runs(runs)  # type: ignore[misc]
-        known = [vocabulary.words[w] for w in range(len(vocabulary))]
+        known = list(vocabulary.words[: len(vocabulary)])
         self._add_words([w for w in known if w not in self._word])
         to_global = np.fromiter(map(self._word.__getitem__, known), np.int64, len(known))
         by_row = np.argsort(rows, kind="stable")

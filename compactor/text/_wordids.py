@@ -46,8 +46,10 @@ class _Slices(Sequence[str]):
         return len(self._starts)
 
     def __getitem__(self, w):  # type: ignore[override]
-        if isinstance(w, slice):
-            return [self[i] for i in range(*w.indices(len(self)))]
+        if isinstance(w, slice):  # many at once: the bounds read as plain ints in one step
+            starts, ends = self._starts[w].tolist(), self._ends[w].tolist()
+            text = self._text
+            return [text[a:b].lower() for a, b in zip(starts, ends, strict=True)]
         # the runs' text may not be lower-cased; per code point, it lowers to the word
         return self._text[int(self._starts[w]) : int(self._ends[w])].lower()
 
