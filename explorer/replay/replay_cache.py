@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import threading
+from collections import OrderedDict
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
@@ -53,22 +54,31 @@ def _analysis(key: str) -> tuple[IncrementalAnalysis, threading.Lock]:
     return IncrementalAnalysis(), threading.Lock()
 
 
-@st.cache_resource(max_entries=24, show_spinner="Replaying the conversation turn by turn...")
-def _replay(
-    key: str,
-    params: str,
-    loop: str,
-    options: str,
-    watched: tuple[str, ...],
-    only_watched: bool,
-    _request: dict[str, Any],
-) -> ReplayRun:
-    request = validate(_request, limits=AUTO_LIMITS)
-    facts, index = _facts(key, watched, only_watched, request.contents)
-    analysis, lock = _analysis(key)
-    with lock:  # one replay at a time uses the conversation's analysis
-        strategy, policy = strategy_of(loop, request, json.loads(options), analysis)
-        return replay_loop(loop, request, strategy, policy, facts, index)
+#: Replays kept for the whole server (the least recently read dropped first).
+REPLAYS_KEPT = 24
+
+
+@st.cache_resource(max_entries=1, show_spinner=False)
+def _replays() -> tuple[OrderedDict[tuple, ReplayRun], threading.Lock]:
+    """The replays kept, by conversation, parameters, loop and drift options, and the lock
+    that guards the store (not the replays: two sessions may replay the same loop at once)."""
+    return OrderedDict(), threading.Lock()
+
+
+def turn_progress(loop: str, show: Callable[[float, str], None]) -> Callable[[int, int], None]:
+    """A replay's ``on_turn`` that calls ``show(fraction, text)`` once per whole percent of
+    the turns (a hundred updates at most, not one a turn), the text naming the loop and the
+    turn."""
+    shown = -1
+
+    def on_turn(t: int, turns: int) -> None:
+        nonlocal shown
+        percent = 100 * t // max(turns, 1)
+        if percent != shown:
+            shown = percent
+            show(percent / 100, f"Replaying {loop}: turn {t:,} of {turns:,}")
+
+    return on_turn
 
 
 def replayed(
@@ -81,16 +91,41 @@ def replayed(
 ) -> ReplayRun:
     """The conversation replayed with ``loop`` (one of :data:`LOOPS`; ``options`` are the
     seed trim's), drift counted on its anchors and ``watched`` phrases (only the phrases when
-    ``only_watched``). Shared: never mutate it. The request must be valid."""
-    return _replay(
+    ``only_watched``). Shared: never mutate it. The request must be valid.
+
+    A loop not kept yet is replayed here, turn by turn, under a progress bar that names the
+    loop and the turn (a whole session is a thousand turns: about a minute); the bar is gone
+    once it is done. The replay runs outside Streamlit's cache, so nothing of the bar is
+    recorded and drawn again when a kept replay is read."""
+    key = (
         conversation.key,
         params_key(params),
         loop,
         json.dumps(dict(options or {}), sort_keys=True),
         tuple(watched),
         only_watched,
-        conversation.request(params),
     )
+    store, guard = _replays()
+    with guard:
+        if key in store:
+            store.move_to_end(key)
+            return store[key]
+    bar = st.progress(0.0, text=f"Replaying {loop}...")
+    on_turn = turn_progress(loop, lambda fraction, text: bar.progress(fraction, text=text))
+    try:
+        request = validate(conversation.request(params), limits=AUTO_LIMITS)
+        facts, index = _facts(conversation.key, tuple(watched), only_watched, request.contents)
+        analysis, lock = _analysis(conversation.key)
+        with lock:  # one replay at a time uses the conversation's analysis
+            strategy, policy = strategy_of(loop, request, json.loads(key[3]), analysis)
+            done = replay_loop(loop, request, strategy, policy, facts, index, on_turn)
+    finally:
+        bar.empty()
+    with guard:
+        store[key] = done
+        while len(store) > REPLAYS_KEPT:
+            store.popitem(last=False)
+    return done
 
 
 #: Contents counted per encoding, kept for the whole server up to this many (then started again).

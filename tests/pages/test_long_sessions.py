@@ -5,6 +5,7 @@ replay, a compaction per turn, runs when asked."""
 import json
 
 from explorer.frames import checks, views
+from explorer.replay import replay_cache
 from explorer.session import state
 from explorer.session.conversation import Conversation, params_from
 from explorer.session.keys import PICKER_KEY
@@ -13,18 +14,22 @@ from harness.apptest import assert_clean, chart_rows, charts, goto, start
 COUNT = 260  # over the timeline's window (200) and the replay's automatic limit (250)
 
 
-def long_conversation() -> Conversation:
+def long_conversation(tag: str = "") -> Conversation:
+    """The long conversation (``tag`` in its first message: a conversation no other test
+    opened, so nothing of it is kept by the server yet)."""
     roles = ("user", "assistant", "tool", "assistant")
     messages = tuple(
         {"role": roles[i % 4], "content": f"step {i}: checked file_{i % 37}.py and ran test {i}"}
         for i in range(COUNT)
     )
+    if tag:
+        messages = ({**messages[0], "content": f"{messages[0]['content']} ({tag})"}, *messages[1:])
     return Conversation(messages, params_from({"budget_chars": 4_000}, {}), "Long")
 
 
-def opened(path):
+def opened(path, tag: str = ""):
     at = start()
-    at.session_state[state.PENDING_KEY] = (long_conversation(), None)
+    at.session_state[state.PENDING_KEY] = (long_conversation(tag), None)
     return goto(at.run(), path)
 
 
@@ -47,8 +52,16 @@ def test_the_timeline_draws_a_window_of_a_long_conversation_and_picks_from_all()
     assert any(f"#{COUNT - size} to #{COUNT - 1}" in c.value for c in at.caption)
 
 
-def test_a_long_replay_waits_until_asked():
-    at = opened("pages/replay.py")
+def test_a_long_replay_waits_until_asked(monkeypatch):
+    replayed = []  # the loops replayed (the real replays), one entry per replay
+    real = replay_cache.replay_loop
+
+    def counted(loop, *args):
+        replayed.append(loop)
+        return real(loop, *args)
+
+    monkeypatch.setattr(replay_cache, "replay_loop", counted)
+    at = opened("pages/replay.py", tag="replayed once")
     assert_clean(at)
     assert any(i.value.startswith(f"This conversation has {COUNT} messages") for i in at.info)
     assert not [d for _, d in charts(at) if any("chars_out" in f for f in d.values())]
@@ -57,6 +70,12 @@ def test_a_long_replay_waits_until_asked():
     assert not any(i.value.startswith("This conversation has") for i in at.info)
     turns = chart_rows(at, "chars_out")  # a turn per message, each compacted
     assert set(turns["turn"]) == set(range(1, COUNT))  # the first message starts the loop
+    assert replayed and len(replayed) == len(set(replayed))  # each loop replayed once
+    assert not at.get("progress")  # each loop's bar is gone once it is done
+    at.run()  # a rerun reads the kept replays
+    assert_clean(at)
+    assert len(replayed) == len(set(replayed))
+    assert set(chart_rows(at, "chars_out")["turn"]) == set(range(1, COUNT))
 
 
 def test_embedding_a_whole_session_waits_until_asked():
